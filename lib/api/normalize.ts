@@ -1,0 +1,155 @@
+/**
+ * Polymorphic v1alpha2 spec → one canonical shape (DESIGN §4). Pure and total: it never
+ * throws on schema-valid input, and keeps each element's field path for later errors.
+ */
+import { child } from "../errors";
+import { DEFAULT_PORT } from "../defaults";
+import { SERVER_API, serverApiName } from "./apis";
+import type * as C from "./canonical";
+import {
+  PROVIDER_APIS, type ExposeObject, type LlsdSpecV1alpha2, type ModelInput, type ProviderInput,
+  type ProviderApi, type SecretRefInput, type TlsInput,
+} from "./v1alpha2";
+
+const PROVIDER_KEYS = new Set(["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"]);
+
+export function toSecretRef(input: SecretRefInput, path: string): C.SecretRef {
+  const flat = "secretKeyRef" in input ? input.secretKeyRef : input;
+  return { name: flat.name, key: flat.key, path };
+}
+
+function isSecretRefInput(value: unknown): value is SecretRefInput {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const flat = (v.secretKeyRef ?? v) as Record<string, unknown>;
+  return typeof flat.name === "string" && typeof flat.key === "string";
+}
+
+function secretFields(p: ProviderInput, path: string): C.SecretField[] {
+  const out: C.SecretField[] = [];
+  if (p.apiKey) out.push({ field: "apiKey", ref: toSecretRef(p.apiKey, child(path, "apiKey")) });
+  const refs = p.secretRefs ?? {};
+  for (const field of Object.keys(refs).sort()) {
+    const ref = refs[field];
+    if (ref) out.push({ field, ref: toSecretRef(ref, child(child(path, "secretRefs"), field)) });
+  }
+  for (const field of Object.keys(p).filter((k) => !PROVIDER_KEYS.has(k)).sort()) {
+    const value = p[field];
+    if (isSecretRefInput(value)) out.push({ field, ref: toSecretRef(value, child(path, field)) });
+  }
+  return out;
+}
+
+function providersOf(api: ProviderApi, input: LlsdSpecV1alpha2["providers"]): C.Provider[] {
+  const section = input?.[api];
+  if (section === undefined) return [];
+  const base = child("spec.providers", api);
+  const list: readonly ProviderInput[] = Array.isArray(section) ? section : [section as ProviderInput];
+  return list.map((p, i) => {
+    const path = Array.isArray(section) ? child(base, i) : base;
+    return {
+      api,
+      id: p.id ?? p.provider,
+      explicitId: p.id !== undefined,
+      provider: p.provider,
+      ...(p.endpoint !== undefined ? { endpoint: p.endpoint } : {}),
+      secrets: secretFields(p, path),
+      ...(p.settings !== undefined ? { settings: p.settings } : {}),
+      path,
+    };
+  });
+}
+
+function model(input: ModelInput, path: string): C.Model {
+  if (typeof input === "string") return { name: input, modelType: "llm", path };
+  const { name, modelType, ...rest } = input;
+  return { name, modelType: modelType ?? "llm", ...rest, path };
+}
+
+function resources(spec: LlsdSpecV1alpha2): C.Resources {
+  const r = spec.resources ?? {};
+  const named = (key: "tools" | "shields") =>
+    (r[key] ?? []).map((name, i) => ({ name, path: child(child("spec.resources", key), i) }));
+  return {
+    models: (r.models ?? []).map((m, i) => model(m, child("spec.resources.models", i))),
+    tools: named("tools"),
+    shields: named("shields"),
+  };
+}
+
+function storage(spec: LlsdSpecV1alpha2): C.Storage | undefined {
+  if (spec.storage === undefined) return undefined;
+  const { kv, sql } = spec.storage;
+  const kvPath = "spec.storage.kv";
+  const sqlPath = "spec.storage.sql";
+  const kvOut: C.KvStorage | undefined = kv === undefined ? undefined
+    : kv.type === "redis"
+      ? { type: "redis", ...(kv.endpoint !== undefined ? { endpoint: kv.endpoint } : {}),
+        ...(kv.password ? { password: toSecretRef(kv.password, `${kvPath}.password`) } : {}), path: kvPath }
+      : { type: "sqlite", path: kvPath };
+  const sqlOut: C.SqlStorage | undefined = sql === undefined ? undefined
+    : sql.type === "postgres"
+      ? { type: "postgres", ...(sql.connectionString ? { connectionString: toSecretRef(sql.connectionString, `${sqlPath}.connectionString`) } : {}), path: sqlPath }
+      : { type: "sqlite", path: sqlPath };
+  return { ...(kvOut ? { kv: kvOut } : {}), ...(sqlOut ? { sql: sqlOut } : {}) };
+}
+
+/** `true`, `{}` and `{enabled: true}` all mean exposed (OQ-001); absent or `false` means not. */
+export function normalizeExpose(expose: boolean | ExposeObject | undefined): C.Expose {
+  if (expose === undefined || typeof expose === "boolean") return { enabled: expose === true };
+  return { enabled: expose.enabled ?? true, ...(expose.hostname !== undefined ? { hostname: expose.hostname } : {}) };
+}
+
+function tls(input: TlsInput | undefined): C.Tls {
+  const caBundle = input?.caBundle;
+  return {
+    enabled: input?.enabled === true,
+    ...(input?.secretName !== undefined ? { secretName: input.secretName } : {}),
+    ...(caBundle ? { caBundle: { configMapName: caBundle.configMapName, configMapKeys: caBundle.configMapKeys ?? ["ca-bundle.crt"] } } : {}),
+  };
+}
+
+function distribution(spec: LlsdSpecV1alpha2): C.Distribution {
+  const { name, image } = spec.distribution ?? {};
+  if (name !== undefined && image === undefined) return { kind: "name", name };
+  if (image !== undefined && name === undefined) return { kind: "image", image };
+  return { kind: "invalid" };
+}
+
+function externalProviders(spec: LlsdSpecV1alpha2): C.ExternalProvider[] {
+  const sections = spec.externalProviders ?? {};
+  return Object.keys(sections).flatMap((api) =>
+    (sections[api] ?? []).map((p, i) => ({ ...p, api: serverApiName(api), path: child(child("spec.externalProviders", api), i) })),
+  );
+}
+
+export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
+  const net = spec.networking ?? {};
+  return {
+    distribution: distribution(spec),
+    providers: PROVIDER_APIS.flatMap((api) => providersOf(api, spec.providers)),
+    resources: resources(spec),
+    ...(spec.storage !== undefined ? { storage: storage(spec) } : {}),
+    disabled: (spec.disabled ?? []).map((written, i) => ({ api: serverApiName(written), written, path: child("spec.disabled", i) })),
+    networking: {
+      port: net.port ?? DEFAULT_PORT,
+      expose: normalizeExpose(net.expose),
+      tls: tls(net.tls),
+      ...(net.allowedFrom ? { allowedFrom: net.allowedFrom } : {}),
+    },
+    workload: spec.workload ?? {},
+    externalProviders: externalProviders(spec),
+    ...(spec.overrideConfig ? { overrideConfig: spec.overrideConfig } : {}),
+    present: {
+      providers: spec.providers !== undefined && Object.keys(spec.providers).length > 0,
+      resources: spec.resources !== undefined,
+      storage: spec.storage !== undefined,
+      disabled: (spec.disabled ?? []).length > 0,
+    },
+  };
+}
+
+/** Server API of a canonical provider (`vectorIo` → `vector_io`). */
+export function serverApiOf(p: C.Provider): string {
+  return SERVER_API[p.api];
+}

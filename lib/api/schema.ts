@@ -1,0 +1,112 @@
+/**
+ * Schema validation with ajv, reported as FieldErrors with dotted paths. `oneOf` failures are
+ * narrowed to the branch whose type matches what the user wrote, so a mistyped field inside
+ * a provider list reports that field, not "must match exactly one schema".
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { fieldError, type FieldError } from "../errors";
+import { INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "./schema-parts";
+import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
+
+function objectSchema(apiVersion: string, spec: Schema): Schema {
+  return {
+    type: "object",
+    properties: {
+      apiVersion: { const: apiVersion },
+      kind: { const: "LlamaStackDistribution" },
+      metadata: { type: "object" },
+      spec,
+      status: { type: "object" },
+    },
+    required: ["apiVersion", "kind", "spec"],
+  };
+}
+
+let ajv: Ajv | undefined;
+const compiled = new Map<Schema, ValidateFunction>();
+
+export function compile(schema: Schema): ValidateFunction {
+  ajv ??= addFormats(new Ajv({ allErrors: true, strict: true, keywords: [INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK] }));
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/** `/spec/providers/inference/1/id` → `spec.providers.inference[1].id`. */
+export function toFieldPath(instancePath: string, prefix = ""): string {
+  let path = prefix;
+  for (const raw of instancePath.split("/").slice(1)) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    path = /^\d+$/.test(segment) ? `${path}[${segment}]` : path === "" ? segment : `${path}.${segment}`;
+  }
+  return path;
+}
+
+function describeError(e: ErrorObject): string {
+  switch (e.keyword) {
+    case "additionalProperties":
+      return `unknown field "${String(e.params.additionalProperty)}"; remove it or check its spelling`;
+    case "required":
+      return `required field "${String(e.params.missingProperty)}" is missing`;
+    case "enum":
+      return `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
+    case "const":
+      return `must be ${JSON.stringify(e.params.allowedValue)}`;
+    default:
+      return e.message ?? "is invalid";
+  }
+}
+
+/** Errors of a failed `oneOf` come from every branch; keep the branches whose type matched. */
+function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
+  const failedOneOfs = errors.filter((e) => e.keyword === "oneOf");
+  let kept = errors.filter((e) => e.keyword !== "oneOf");
+  for (const one of failedOneOfs) {
+    const base = one.schemaPath.slice(0, -"/oneOf".length) + "/oneOf/";
+    const inBranch = (e: ErrorObject): boolean => e.schemaPath.startsWith(base);
+    const branchOf = (e: ErrorObject): string => e.schemaPath.slice(base.length).split("/")[0] ?? "";
+    const typeMismatch = new Set(
+      kept.filter((e) => inBranch(e) && e.instancePath === one.instancePath && e.keyword === "type").map(branchOf),
+    );
+    const branches = new Set(kept.filter(inBranch).map(branchOf));
+    const matching = [...branches].filter((b) => !typeMismatch.has(b));
+    if (matching.length === 0 || (one.params as { passingSchemas?: unknown }).passingSchemas) {
+      kept = [...kept.filter((e) => !inBranch(e)), { ...one, message: "has the wrong shape for this field" }];
+    } else {
+      const keep = matching.slice(0, 1);
+      kept = kept.filter((e) => !inBranch(e) || keep.includes(branchOf(e)));
+    }
+  }
+  return kept;
+}
+
+export function schemaErrors(fn: ValidateFunction, value: unknown, prefix = ""): FieldError[] {
+  if (fn(value)) return [];
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of narrowOneOf(fn.errors ?? [])) {
+    const error = fieldError(toFieldPath(e.instancePath, prefix) || "(root)", describeError(e));
+    const key = `${error.path}\n${error.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(error);
+    }
+  }
+  return out;
+}
+
+export const V1ALPHA2_OBJECT_SCHEMA = objectSchema("llamastack.io/v1alpha2", V1ALPHA2_SPEC_SCHEMA);
+
+/** Schema errors of a whole v1alpha2 object (paths start at `spec.` / `metadata.`). */
+export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
+  return schemaErrors(compile(V1ALPHA2_OBJECT_SCHEMA), object);
+}
+
+/** Schema errors of a bare v1alpha2 spec (paths start at `spec.`). */
+export function v1alpha2SpecSchemaErrors(spec: unknown): FieldError[] {
+  return schemaErrors(compile(V1ALPHA2_SPEC_SCHEMA), spec, "spec");
+}

@@ -1,0 +1,205 @@
+/**
+ * `llamastack.io/v1alpha2` LlamaStackDistribution, as users write it (DESIGN §4).
+ * Several fields are polymorphic; `normalize()` turns them into the canonical shape of
+ * `canonical.ts`. Kubernetes sub-objects (resources, env, volumes…) are kept loose here:
+ * the CRD carries their full schema, the hooks pass them through.
+ */
+
+export const GROUP = "llamastack.io";
+export const KIND = "LlamaStackDistribution";
+export const V1ALPHA2 = `${GROUP}/v1alpha2`;
+
+/** A Secret key in the CR's namespace: the migration guide's flat form. */
+export interface FlatSecretRef {
+  readonly name: string;
+  readonly key: string;
+}
+/** The spec's nested form, `{secretKeyRef: {name, key}}`. Exactly one form per reference. */
+export interface NestedSecretRef {
+  readonly secretKeyRef: FlatSecretRef;
+}
+export type SecretRefInput = FlatSecretRef | NestedSecretRef;
+
+export type JsonObject = { readonly [key: string]: unknown };
+
+export interface ProviderInput {
+  /** Unique across every API; required when an API has more than one provider. @default provider */
+  readonly id?: string;
+  /** `vllm`, `ollama`, `llama-guard`… or a full `remote::x` / `inline::x` type. */
+  readonly provider: string;
+  /** Becomes the provider's URL key (`base_url`, `url`…). */
+  readonly endpoint?: string;
+  /** Becomes the provider's key field (`api_token` for vLLM, `api_key` otherwise) via env. */
+  readonly apiKey?: SecretRefInput;
+  /** Named secret fields: each key becomes a config key and an `LLSD_<ID>_<KEY>` env var. */
+  readonly secretRefs?: { readonly [field: string]: SecretRefInput };
+  /** Passed through into the provider's `config`, deep-merged last, never secret-resolved. */
+  readonly settings?: JsonObject;
+  /** Other secret-ref fields (e.g. `host`, `password`) behave like `secretRefs` entries. */
+  readonly [secretField: string]: unknown;
+}
+
+/** One provider object, or a list of them. */
+export type ProviderListInput = ProviderInput | readonly ProviderInput[];
+
+export const PROVIDER_APIS = ["inference", "safety", "vectorIo", "toolRuntime", "telemetry"] as const;
+export type ProviderApi = (typeof PROVIDER_APIS)[number];
+export type ProvidersInput = { readonly [api in ProviderApi]?: ProviderListInput };
+
+export type ModelType = "llm" | "embedding" | "rerank";
+export interface ModelInputObject {
+  readonly name: string;
+  /** Provider id; @default the first inference provider. */
+  readonly provider?: string;
+  /** @default name */
+  readonly providerModelId?: string;
+  /** @default llm */
+  readonly modelType?: ModelType;
+  readonly contextLength?: number;
+  readonly quantization?: string;
+  /** Required for `modelType: embedding` (the server refuses embedding models without it). */
+  readonly embeddingDimension?: number;
+  readonly metadata?: JsonObject;
+}
+export type ModelInput = string | ModelInputObject;
+
+export interface ResourcesInput {
+  readonly models?: readonly ModelInput[];
+  readonly tools?: readonly string[];
+  readonly shields?: readonly string[];
+}
+
+export interface KvStorageInput {
+  /** @default sqlite */
+  readonly type?: "sqlite" | "redis";
+  /** `redis://host:port` or `host:port` (redis only). */
+  readonly endpoint?: string;
+  /** Accepted for compatibility; the real server's kv_redis has no password field. */
+  readonly password?: SecretRefInput;
+}
+export interface SqlStorageInput {
+  /** @default sqlite */
+  readonly type?: "sqlite" | "postgres";
+  /** A `postgresql://user:password@host:port/db` DSN in a Secret (postgres only). */
+  readonly connectionString?: SecretRefInput;
+}
+export interface StorageInput {
+  readonly kv?: KvStorageInput;
+  readonly sql?: SqlStorageInput;
+}
+
+export interface ExposeObject {
+  /** @default true */
+  readonly enabled?: boolean;
+  readonly hostname?: string;
+}
+export interface CaBundleInput {
+  readonly configMapName: string;
+  /** @default ["ca-bundle.crt"] */
+  readonly configMapKeys?: readonly string[];
+}
+export interface TlsInput {
+  /** @default false */
+  readonly enabled?: boolean;
+  /** A `kubernetes.io/tls` Secret; the server terminates TLS with it. */
+  readonly secretName?: string;
+  readonly caBundle?: CaBundleInput;
+}
+export interface AllowedFromInput {
+  /** Namespace names; `"*"` allows every namespace. */
+  readonly namespaces?: readonly string[];
+  /** Namespace label keys, matched with `Exists`. */
+  readonly labels?: readonly string[];
+}
+export interface NetworkingInput {
+  /** @default 8321 */
+  readonly port?: number;
+  readonly tls?: TlsInput;
+  /** `true`/`false`, `{}` (≡ true), or `{enabled, hostname}`. */
+  readonly expose?: boolean | ExposeObject;
+  readonly allowedFrom?: AllowedFromInput;
+}
+
+export interface AutoscalingInput {
+  /** @default 1 */
+  readonly minReplicas?: number;
+  readonly maxReplicas: number;
+  readonly targetCPUUtilizationPercentage?: number;
+  readonly targetMemoryUtilizationPercentage?: number;
+}
+export type IntOrString = number | string;
+export interface PodDisruptionBudgetInput {
+  readonly minAvailable?: IntOrString;
+  readonly maxUnavailable?: IntOrString;
+}
+export interface WorkloadStorageInput {
+  /** @default 10Gi */
+  readonly size?: IntOrString;
+  /** @default /.llama */
+  readonly mountPath?: string;
+}
+export interface WorkloadOverridesInput {
+  readonly serviceAccountName?: string;
+  readonly terminationGracePeriodSeconds?: number;
+  readonly env?: readonly JsonObject[];
+  readonly command?: readonly string[];
+  readonly args?: readonly string[];
+  readonly volumes?: readonly JsonObject[];
+  readonly volumeMounts?: readonly JsonObject[];
+}
+export interface WorkloadInput {
+  /** @default 1 */
+  readonly replicas?: number;
+  readonly workers?: number;
+  readonly resources?: JsonObject;
+  readonly autoscaling?: AutoscalingInput;
+  readonly storage?: WorkloadStorageInput;
+  readonly podDisruptionBudget?: PodDisruptionBudgetInput;
+  readonly topologySpreadConstraints?: readonly JsonObject[];
+  readonly overrides?: WorkloadOverridesInput;
+}
+
+export interface ExternalProviderInput {
+  readonly providerId: string;
+  readonly image: string;
+  /** @default IfNotPresent */
+  readonly imagePullPolicy?: "Always" | "Never" | "IfNotPresent";
+  readonly config?: JsonObject;
+}
+export type ExternalProvidersInput = { readonly [api: string]: readonly ExternalProviderInput[] };
+
+export interface DistributionInput {
+  readonly name?: string;
+  readonly image?: string;
+}
+
+export interface LlsdSpecV1alpha2 {
+  readonly distribution: DistributionInput;
+  readonly providers?: ProvidersInput;
+  readonly resources?: ResourcesInput;
+  readonly storage?: StorageInput;
+  /** API names, camelCase or snake_case. */
+  readonly disabled?: readonly string[];
+  readonly networking?: NetworkingInput;
+  readonly workload?: WorkloadInput;
+  readonly externalProviders?: ExternalProvidersInput;
+  readonly overrideConfig?: { readonly configMapName: string };
+}
+
+export interface ObjectMeta {
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+  readonly generation?: number;
+  readonly labels?: { readonly [k: string]: string };
+  readonly annotations?: { readonly [k: string]: string };
+  readonly [k: string]: unknown;
+}
+
+export interface LlamaStackDistributionV1alpha2 {
+  readonly apiVersion: typeof V1ALPHA2;
+  readonly kind: typeof KIND;
+  readonly metadata: ObjectMeta;
+  readonly spec: LlsdSpecV1alpha2;
+  readonly status?: JsonObject;
+}

@@ -1,0 +1,110 @@
+/**
+ * `validate()`: every rule the CRD schema cannot express, as FieldErrors (DESIGN §4).
+ * Errors block; warnings are reported (status, admission `warnings`) and the spec proceeds.
+ */
+import { fieldError, listOf, type FieldError } from "../errors";
+import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable } from "../distributions/table";
+import type { CanonicalSpec } from "./canonical";
+import { normalize } from "./normalize";
+import { v1alpha2SpecSchemaErrors } from "./schema";
+import type { LlsdSpecV1alpha2 } from "./v1alpha2";
+import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
+import {
+  disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools,
+} from "./validate-resources";
+
+export interface ValidateContext {
+  /** Named distributions users may ask for. @default the bundled table */
+  readonly distributions?: DistributionTable;
+  /**
+   * Inference provider ids of the base config, when known. Models may name those too; without
+   * them the model→provider check waits for generation, where the base config is known.
+   */
+  readonly baseInferenceIds?: readonly string[];
+}
+
+export interface ValidationResult {
+  readonly errors: readonly FieldError[];
+  readonly warnings: readonly FieldError[];
+  /** Present when the spec passed the schema (normalization needs a schema-valid spec). */
+  readonly spec?: CanonicalSpec;
+}
+
+function distributionRules(spec: CanonicalSpec, table: DistributionTable): FieldError[] {
+  const d = spec.distribution;
+  if (d.kind === "invalid") {
+    return [fieldError("spec.distribution", "set exactly one of name (a known distribution) or image (an image reference)")];
+  }
+  if (d.kind === "name" && !table.some((e) => e.name === d.name)) {
+    return [fieldError("spec.distribution.name", `Unknown distribution "${d.name}". Available distributions: ${listOf(distributionNames(table))}`)];
+  }
+  return [];
+}
+
+/** overrideConfig replaces generation, so the generation inputs cannot be set beside it (FR-070). */
+function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
+  if (!spec.overrideConfig) return [];
+  const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
+  return clashing.map((k) =>
+    fieldError(`spec.${k}`, `overrideConfig and ${k} are mutually exclusive: the ConfigMap is used as is; remove ${k} or overrideConfig`));
+}
+
+function workloadRules(spec: CanonicalSpec): FieldError[] {
+  const errors: FieldError[] = [];
+  const a = spec.workload.autoscaling;
+  if (a && a.minReplicas !== undefined && a.maxReplicas < a.minReplicas) {
+    errors.push(fieldError("spec.workload.autoscaling.maxReplicas", `must be at least minReplicas (${a.minReplicas})`));
+  }
+  const pdb = spec.workload.podDisruptionBudget;
+  if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
+    errors.push(fieldError("spec.workload.podDisruptionBudget", "set exactly one of minAvailable or maxUnavailable"));
+  }
+  return errors;
+}
+
+function tlsRules(spec: CanonicalSpec): FieldError[] {
+  const tls = spec.networking.tls;
+  if (tls.enabled && tls.secretName === undefined) {
+    return [fieldError("spec.networking.tls.secretName", "required when tls.enabled is true: a kubernetes.io/tls Secret with tls.crt and tls.key")];
+  }
+  if (!tls.enabled && tls.secretName !== undefined) {
+    return [fieldError("spec.networking.tls.enabled", "set enabled: true to serve HTTPS with secretName, or remove secretName")];
+  }
+  return [];
+}
+
+/** Semantic rules on a normalized spec. */
+export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ctx: ValidateContext = {}): ValidationResult {
+  const inferenceIds = ctx.baseInferenceIds === undefined ? undefined
+    : [...new Set([...spec.providers.filter((p) => p.api === "inference").map((p) => p.id), ...ctx.baseInferenceIds])];
+  const errors = [
+    ...distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS),
+    ...overrideExclusivity(spec),
+    ...missingIds(spec.providers),
+    ...duplicateIds(spec.providers),
+    ...badEndpoints(spec.providers),
+    ...telemetryRules(spec.providers),
+    ...modelRules(spec, inferenceIds),
+    ...unknownTools(spec),
+    ...storageRules(spec, raw.storage),
+    ...envCollisions(spec),
+    ...externalProviderRules(spec),
+    ...workloadRules(spec),
+    ...tlsRules(spec),
+  ];
+  return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec)], spec };
+}
+
+function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
+  const kv = spec.storage?.kv;
+  if (kv?.type !== "redis" || !kv.password) return [];
+  return [fieldError(kv.password.path, "the server's redis store has no password field: the Secret is checked but not used; use a Redis without AUTH or a NetworkPolicy")];
+}
+
+/** Schema, then semantic rules. A spec that fails the schema is not normalized. */
+export function validate(rawSpec: unknown, ctx: ValidateContext = {}): ValidationResult {
+  const schemaErrors = v1alpha2SpecSchemaErrors(rawSpec);
+  if (schemaErrors.length > 0) return { errors: schemaErrors, warnings: [] };
+  const raw = rawSpec as LlsdSpecV1alpha2;
+  return validateCanonical(normalize(raw), raw, ctx);
+}

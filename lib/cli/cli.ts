@@ -1,0 +1,55 @@
+/** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
+import { parseArgs } from "node:util";
+import { distributionNames, DEFAULT_DISTRIBUTIONS } from "../distributions/table";
+import type { CliIo } from "./io";
+import { renderCommand } from "./render";
+
+export const USAGE = `Usage: llsd <command> [options]
+
+Commands:
+  render FILE [--base-config F] [--release 0.7|0.8]
+                 Print the generated config.yaml and container env for each
+                 LlamaStackDistribution (v1alpha2) in FILE. Invalid specs exit 1
+                 and print every error with its field path.
+  distributions  List the named distributions and their pinned images.
+  help           Show this help.
+`;
+
+function distributionsCommand(io: CliIo): number {
+  for (const name of distributionNames()) {
+    const entry = DEFAULT_DISTRIBUTIONS.find((e) => e.name === name);
+    io.stdout(`${name}\t${entry?.image ?? ""}\t(${entry?.release ?? "?"}.x)\n`);
+  }
+  return 0;
+}
+
+export function runCli(argv: readonly string[], io: CliIo): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "render": {
+        const { values, positionals } = parseArgs({
+          args: [...rest],
+          allowPositionals: true,
+          options: { "base-config": { type: "string" }, release: { type: "string" } },
+        });
+        if (positionals.length !== 1 || positionals[0] === undefined) {
+          io.stderr(`error: render takes exactly one FILE\n\n${USAGE}`);
+          return 2;
+        }
+        return renderCommand({ file: positionals[0], baseConfig: values["base-config"], release: values.release }, io);
+      }
+      case "distributions":
+        return distributionsCommand(io);
+      case "help": case "--help": case "-h": case undefined:
+        io.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        io.stderr(`error: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    io.stderr(`error: ${(error as Error).message}\n`);
+    return 2;
+  }
+}

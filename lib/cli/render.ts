@@ -1,0 +1,73 @@
+/** `llsd render FILE [--base-config F] [--release 0.7|0.8]`: print config.yaml and env for each CR. */
+import { stringify } from "yaml";
+import { formatErrors } from "../errors";
+import { render, type Rendered } from "../config/render";
+import { RELEASES, type Release } from "../distributions/table";
+import type { Generated } from "../config/generate";
+import { llsdDocuments, type CrDocument } from "./documents";
+import type { CliIo } from "./io";
+
+export interface RenderArgs {
+  readonly file: string;
+  readonly baseConfig?: string;
+  readonly release?: string;
+}
+
+function containerEnv(g: Generated): unknown[] {
+  return [
+    ...g.secretEnv.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.secretKey } } })),
+    ...g.plainEnv,
+  ];
+}
+
+function printRendered(doc: CrDocument, result: Rendered, io: CliIo): boolean {
+  for (const w of result.warnings) io.stderr(`warning: ${doc.name}: ${w.path}: ${w.message}\n`);
+  if (!result.ok) {
+    io.stderr(`error: ${doc.name}: ${result.errors.length} problem(s):\n${formatErrors(result.errors)}\n`);
+    return false;
+  }
+  if (result.source !== "generated") {
+    for (const n of result.notes) io.stderr(`note: ${doc.name}: ${n}\n`);
+    return true;
+  }
+  const g = result.generated;
+  for (const n of g.notes) io.stderr(`note: ${doc.name}: ${n}\n`);
+  io.stdout(`# ${doc.name}: config.yaml for the ${result.release} server line, sha256 ${g.hash}\n`);
+  io.stdout(`# ${g.providerCount} providers, ${g.resourceCount} resources\n${g.configYaml}`);
+  io.stdout(`---\n# ${doc.name}: container env (Secret values are read by the pod, never written here)\n`);
+  io.stdout(stringify({ env: containerEnv(g) }, { lineWidth: 0 }));
+  return true;
+}
+
+export function renderCommand(args: RenderArgs, io: CliIo): number {
+  if (args.release !== undefined && !RELEASES.includes(args.release as Release)) {
+    io.stderr(`error: --release must be one of ${RELEASES.join(", ")}\n`);
+    return 2;
+  }
+  const baseConfig = args.baseConfig !== undefined ? io.readFile(args.baseConfig) : undefined;
+  const read = llsdDocuments(io.readFile(args.file), args.file);
+  if (!read.ok) {
+    io.stderr(`error: ${formatErrors(read.errors)}\n`);
+    return 1;
+  }
+  if (read.documents.length === 0) {
+    io.stderr(`error: ${args.file} has no LlamaStackDistribution document\n`);
+    return 1;
+  }
+  let ok = true;
+  read.documents.forEach((doc, i) => {
+    if (i > 0) io.stdout("---\n");
+    if (doc.apiVersion !== "llamastack.io/v1alpha2") {
+      io.stderr(`error: ${doc.name}: apiVersion ${doc.apiVersion} is not rendered; only llamastack.io/v1alpha2 is\n`);
+      ok = false;
+      return;
+    }
+    const input = {
+      name: doc.name,
+      ...(baseConfig !== undefined ? { baseConfig } : {}),
+      ...(args.release !== undefined ? { release: args.release as Release } : {}),
+    };
+    ok = printRendered(doc, render(doc.object.spec, input), io) && ok;
+  });
+  return ok ? 0 : 1;
+}

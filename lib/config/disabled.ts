@@ -1,0 +1,73 @@
+/**
+ * `disabled` removes APIs from `apis` and `providers`, then everything that pointed at the
+ * removed providers (DESIGN §5). Disabling what an enabled API needs is an error.
+ */
+import { fieldError, type FieldError } from "../errors";
+import type { DisabledApi } from "../api/canonical";
+import type { Release } from "../distributions/table";
+import { effectiveId, isMap, type ConfigDoc, type JsonMap } from "./doc";
+import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "./releases";
+import { referencedProviderExists } from "./resources";
+
+export interface DisabledOutcome {
+  readonly notes: string[];
+  readonly errors: FieldError[];
+}
+
+/** Why `api` cannot go while `remaining` stay: the first dependent found, or undefined. */
+function dependent(doc: ConfigDoc, api: string, remaining: readonly string[]): string | undefined {
+  for (const other of remaining) {
+    if ((API_DEPENDENCIES[other] ?? []).includes(api)) return `the ${other} API`;
+    const provider = (doc.providers[other] ?? []).find((p) => (PROVIDER_DEPENDENCIES[p.provider_type] ?? []).includes(api));
+    if (provider) return `the ${other} provider ${effectiveId(provider.provider_id)} (${provider.provider_type})`;
+  }
+  return undefined;
+}
+
+function pruneResources(doc: ConfigDoc): void {
+  const rr = doc.registered_resources;
+  if (!rr) return;
+  const inferenceLeft = (doc.providers.inference ?? []).length > 0;
+  const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : referencedProviderExists(doc, e.provider_id));
+  for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter(keep);
+  const shieldIds = new Set((rr.shields ?? []).map((s) => s.shield_id));
+  if (isMap(doc.safety) && doc.safety.default_shield_id !== undefined && !shieldIds.has(doc.safety.default_shield_id)) {
+    delete doc.safety;
+  }
+  if (isMap(doc.vector_stores)) {
+    if (!(doc.providers.vector_io ?? []).length) delete doc.vector_stores;
+    else {
+      const vs: JsonMap = { ...doc.vector_stores };
+      for (const key of ["default_embedding_model", "default_reranker_model"]) {
+        const ref = vs[key];
+        if (isMap(ref) && !referencedProviderExists(doc, ref.provider_id)) delete vs[key];
+      }
+      doc.vector_stores = vs;
+    }
+  }
+}
+
+export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], release: Release): DisabledOutcome {
+  const out: DisabledOutcome = { notes: [], errors: [] };
+  const present = new Set([...(doc.apis ?? []), ...Object.keys(doc.providers)]);
+  const targets = disabled.filter((d) => {
+    if (!RELEASE_APIS[release].includes(d.api) && d.api !== "telemetry") {
+      const renamed = RENAMED_APIS[d.api];
+      out.notes.push(`${d.path}: ${release}.x servers have no "${d.written}" API${renamed ? ` (it is now "${renamed}")` : ""}; nothing to disable`);
+      return false;
+    }
+    if (!present.has(d.api)) out.notes.push(`${d.path}: the base config has no ${d.api} API; nothing to disable`);
+    return present.has(d.api);
+  });
+  const removed = new Set(targets.map((d) => d.api));
+  const remaining = [...present].filter((api) => !removed.has(api));
+  for (const d of targets) {
+    const by = dependent(doc, d.api, remaining);
+    if (by) out.errors.push(fieldError(d.path, `cannot disable ${d.api}: ${by} needs it; disable that too, or keep ${d.api}`));
+  }
+  if (out.errors.length > 0) return out;
+  if (doc.apis) doc.apis = doc.apis.filter((a) => !removed.has(a));
+  for (const api of removed) delete doc.providers[api];
+  pruneResources(doc);
+  return out;
+}

@@ -1,0 +1,64 @@
+/** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonMap = { [key: string]: Json };
+
+export interface ProviderEntry {
+  provider_id: string;
+  provider_type: string;
+  module?: string;
+  config?: JsonMap;
+}
+
+export interface ConfigDoc {
+  version?: unknown;
+  apis?: string[];
+  providers: { [api: string]: ProviderEntry[] };
+  storage?: JsonMap;
+  registered_resources?: { [kind: string]: JsonMap[] };
+  vector_stores?: JsonMap;
+  safety?: JsonMap;
+  server?: JsonMap;
+  [key: string]: unknown;
+}
+
+export function isMap(value: unknown): value is JsonMap {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Objects merge key by key; anything else (lists, scalars) replaces. Inputs are not changed. */
+export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
+  const out: JsonMap = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] = isMap(current) && isMap(value) ? deepMerge(current, value) : value;
+  }
+  return out;
+}
+
+/**
+ * The id a provider answers to. Distribution configs switch providers on with
+ * `${env.VLLM_URL:+vllm}`; for matching and references that provider is `vllm`.
+ */
+export function effectiveId(providerId: unknown): string {
+  const text = String(providerId ?? "");
+  const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
+  return conditional ? conditional[1] ?? "" : text;
+}
+
+/** True when the id only resolves when an env var is set (`${env.X:+id}`). */
+export function isConditional(providerId: unknown): boolean {
+  return effectiveId(providerId) !== String(providerId ?? "");
+}
+
+export function allProviders(doc: ConfigDoc): { api: string; entry: ProviderEntry }[] {
+  return Object.keys(doc.providers).flatMap((api) => (doc.providers[api] ?? []).map((entry) => ({ api, entry })));
+}
+
+/** Effective ids of one API's providers, unconditional ones first (they are always there at runtime). */
+export function providerIds(doc: ConfigDoc, api: string): string[] {
+  const list = doc.providers[api] ?? [];
+  const always = list.filter((p) => !isConditional(p.provider_id)).map((p) => effectiveId(p.provider_id));
+  const conditional = list.filter((p) => isConditional(p.provider_id)).map((p) => effectiveId(p.provider_id));
+  return [...always, ...conditional];
+}

@@ -1,0 +1,102 @@
+/**
+ * `generate(spec, baseConfig, release)`: the config.yaml the real server accepts, the env that
+ * carries Secrets into it, and a content hash (DESIGN §5). Pure: no I/O, no clock.
+ */
+import type { FieldError } from "../errors";
+import type { CanonicalSpec } from "../api/canonical";
+import { SERVER_API } from "../api/apis";
+import { CONFIG_MOUNT_DIR, DEFAULT_MOUNT_PATH } from "../defaults";
+import type { Release } from "../distributions/table";
+import { postgresSecretName } from "../names";
+import { readBase } from "./base";
+import { allProviders, isMap, type ConfigDoc } from "./doc";
+import { applyDisabled } from "./disabled";
+import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
+import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
+import { applyStorage, type PostgresParts } from "./storage";
+import { telemetryEnv, type PlainEnv } from "./telemetry";
+import { sha256, toConfigYaml } from "./yaml";
+
+export interface GenerateOptions {
+  /** The CR's name: OTel service name and the derived Postgres Secret's prefix. @default "llsd" */
+  readonly name?: string;
+}
+
+export interface Generated {
+  readonly ok: true;
+  readonly configYaml: string;
+  /** SHA-256 (hex) of `configYaml`. */
+  readonly hash: string;
+  /** Provider secrets then Postgres parts, each read from a Secret by the Deployment. */
+  readonly secretEnv: readonly SecretEnv[];
+  /** Plain env the config needs on the container (OpenTelemetry). */
+  readonly plainEnv: readonly PlainEnv[];
+  readonly postgres?: PostgresParts;
+  readonly providerCount: number;
+  readonly resourceCount: number;
+  readonly configVersion: number;
+  /** What was decided on the user's behalf (status messages, CLI comments). */
+  readonly notes: readonly string[];
+}
+export interface GenerateFailed {
+  readonly ok: false;
+  readonly errors: readonly FieldError[];
+  readonly notes: readonly string[];
+}
+export type GenerateResult = Generated | GenerateFailed;
+
+function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
+  const server = isMap(doc.server) ? { ...doc.server } : {};
+  // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
+  server.port = spec.networking.port;
+  if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
+  if (spec.networking.tls.enabled) {
+    server.tls_certfile = `${CONFIG_MOUNT_DIR}/tls/tls.crt`;
+    server.tls_keyfile = `${CONFIG_MOUNT_DIR}/tls/tls.key`;
+  }
+  doc.server = server;
+}
+
+function resourceCount(doc: ConfigDoc): number {
+  const rr = doc.registered_resources ?? {};
+  return ["models", "shields", "vector_stores"].reduce((n, kind) => n + (rr[kind]?.length ?? 0), 0);
+}
+
+export function generate(spec: CanonicalSpec, baseConfig: string | object, release: Release, options: GenerateOptions = {}): GenerateResult {
+  const base = readBase(baseConfig);
+  if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
+  const doc = base.doc;
+  const name = options.name ?? "llsd";
+  dropToolGroups(doc);
+  const disabledApis = new Set(spec.disabled.map((d) => d.api));
+  const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release);
+  overlayProviders(doc, providers.entries);
+  const disabled = applyDisabled(doc, spec.disabled, release);
+  const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
+  const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
+  const resources: ResourceOutcome = { notes: [], errors: [] };
+  applyModels(doc, spec, resources);
+  applyShields(doc, spec, resources);
+  checkTools(doc, spec, resources);
+  applyServer(doc, spec);
+  const telemetry = telemetryEnv(spec.providers, name);
+  const notes = [...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
+  const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
+  if (errors.length > 0) return { ok: false, errors, notes };
+  const configYaml = toConfigYaml(doc);
+  const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
+    name: e.name, secretName: storage.postgres!.secretName, secretKey: e.key, path: storage.postgres!.sourceSecret.path,
+  }));
+  return {
+    ok: true,
+    configYaml,
+    hash: sha256(configYaml),
+    secretEnv: [...providers.env, ...postgresEnv],
+    plainEnv: telemetry.env,
+    ...(storage.postgres ? { postgres: storage.postgres } : {}),
+    providerCount: allProviders(doc).length,
+    resourceCount: resourceCount(doc),
+    configVersion: 2,
+    notes,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * `provider: vllm` → `provider_type: remote::vllm`, and which config keys the real server
+ * reads for the endpoint and the API key of each type (research llamastack-config §2.3–2.4).
+ */
+import type { Release } from "../distributions/table";
+
+export interface TypeInfo {
+  /** Where `endpoint` goes; `split-postgres` spreads a URL over host/port/db (pgvector). */
+  readonly urlKey?: string | "split-postgres";
+  /** Appended to the endpoint when missing: vLLM and Ollama serve the OpenAI API under /v1. */
+  readonly urlSuffix?: string;
+  /** Where `apiKey` goes. */
+  readonly keyField?: string;
+  /** Secret field names users write → the key the server reads (e.g. vLLM `api_key` → `api_token`). */
+  readonly aliases?: { readonly [written: string]: string };
+}
+
+type Table = { readonly [name: string]: { readonly remote?: TypeInfo; readonly inline?: TypeInfo } };
+
+const openAiStyle: TypeInfo = { urlKey: "base_url", keyField: "api_key" };
+const keyOnly: TypeInfo = { keyField: "api_key" };
+const search: TypeInfo = { keyField: "api_key" };
+
+const INFERENCE: Table = {
+  vllm: { remote: { urlKey: "base_url", urlSuffix: "/v1", keyField: "api_token", aliases: { api_key: "api_token", apiKey: "api_token" } } },
+  ollama: { remote: { urlKey: "base_url", urlSuffix: "/v1" } },
+  openai: { remote: openAiStyle }, anthropic: { remote: keyOnly }, gemini: { remote: keyOnly },
+  vertexai: { remote: {} }, bedrock: { remote: keyOnly }, azure: { remote: openAiStyle },
+  fireworks: { remote: openAiStyle }, together: { remote: openAiStyle }, groq: { remote: openAiStyle },
+  sambanova: { remote: openAiStyle }, cerebras: { remote: openAiStyle }, databricks: { remote: openAiStyle },
+  nvidia: { remote: openAiStyle }, runpod: { remote: openAiStyle }, watsonx: { remote: openAiStyle },
+  oci: { remote: {} }, "llama-openai-compat": { remote: openAiStyle }, passthrough: { remote: openAiStyle },
+  "llama-cpp-server": { remote: openAiStyle },
+  "sentence-transformers": { inline: {} }, transformers: { inline: {} },
+};
+
+const SAFETY: Table = {
+  "llama-guard": { inline: {} }, "prompt-guard": { inline: {} }, "code-scanner": { inline: {} },
+  bedrock: { remote: {} }, nvidia: { remote: { urlKey: "guardrails_service_url" } }, sambanova: { remote: keyOnly },
+  passthrough: { remote: openAiStyle },
+};
+
+const VECTOR_IO: Table = {
+  faiss: { inline: {} }, "sqlite-vec": { inline: {} },
+  chromadb: { inline: {}, remote: { urlKey: "url" } },
+  qdrant: { inline: {}, remote: { urlKey: "url", keyField: "api_key" } },
+  milvus: { inline: {}, remote: { urlKey: "uri", keyField: "token" } },
+  pgvector: { remote: { urlKey: "split-postgres", keyField: "password" } },
+  weaviate: { remote: { urlKey: "weaviate_cluster_url", keyField: "weaviate_api_key" } },
+  elasticsearch: { remote: { urlKey: "elasticsearch_url", keyField: "elasticsearch_api_key" } },
+  oci: { remote: {} }, infinispan: { remote: { urlKey: "url", keyField: "password" } },
+};
+
+const TOOL_RUNTIME: Table = {
+  "tavily-search": { remote: search }, "brave-search": { remote: search }, "bing-search": { remote: search },
+  "wolfram-alpha": { remote: search }, "model-context-protocol": { remote: {} }, "file-search": { inline: {} },
+};
+
+const TABLES: { readonly [serverApi: string]: Table } = {
+  inference: INFERENCE, safety: SAFETY, vector_io: VECTOR_IO, tool_runtime: TOOL_RUNTIME,
+};
+
+/** Old names users may still write, and what the supported releases call them. */
+const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", "sqlite_vec": "sqlite-vec" };
+/** Types the supported releases removed: generating them would break the server at startup. */
+const REMOVED_TYPES = new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]);
+
+export interface ResolvedType {
+  readonly type: string;
+  readonly info: TypeInfo;
+  readonly note?: string;
+  readonly error?: string;
+}
+
+function withPrefix(kind: "remote" | "inline", name: string, info: TypeInfo | undefined): { type: string; info: TypeInfo } {
+  return { type: `${kind}::${name}`, info: info ?? {} };
+}
+
+/** FR-030, refined: the type table first, `remote::<name>` for unknown names (with a note). */
+export function resolveProviderType(serverApi: string, provider: string, hasEndpoint: boolean, release: Release): ResolvedType {
+  if (provider.includes("::")) {
+    const [kind, name = ""] = provider.split("::", 2) as ["remote" | "inline", string];
+    const known = TABLES[serverApi]?.[name]?.[kind];
+    if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, error: removedMessage(provider, release) };
+    return { type: provider, info: known ?? {} };
+  }
+  const renamed = RENAMED_TYPES[provider];
+  const name = renamed ?? provider;
+  const entry = TABLES[serverApi]?.[name];
+  const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
+  if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, error: removedMessage(`remote::${name}`, release) };
+  if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
+  if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
+  return {
+    type: `remote::${name}`,
+    info: {},
+    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type remote::${name} (write the full type, e.g. inline::${name}, to choose)`,
+  };
+}
+
+function removedMessage(type: string, release: Release): string {
+  return `${type} does not exist on ${release}.x servers (removed upstream); choose another provider, e.g. vllm or ollama`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Spec providers → config.yaml provider entries, overlaid on the base by provider id
+ * (same id replaced in place, others kept, new ones appended: DESIGN §5).
+ */
+import { child, fieldError, type FieldError } from "../errors";
+import type { Provider } from "../api/canonical";
+import { SERVER_API } from "../api/apis";
+import type { Release } from "../distributions/table";
+import { deepMerge, effectiveId, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { envRef, providerSecretEnv, upperSnake } from "./env-names";
+import { resolveProviderType, type TypeInfo } from "./provider-types";
+
+export interface SecretEnv {
+  readonly name: string;
+  readonly secretName: string;
+  readonly secretKey: string;
+  /** Field path of the reference, for error messages. */
+  readonly path: string;
+}
+
+export interface ProviderOutcome {
+  readonly entries: { api: string; entry: ProviderEntry }[];
+  readonly env: SecretEnv[];
+  readonly notes: string[];
+  readonly errors: FieldError[];
+}
+
+function configKey(field: string, info: TypeInfo): string {
+  if (field === "apiKey") return info.keyField ?? "api_key";
+  return info.aliases?.[field] ?? upperSnake(field).toLowerCase();
+}
+
+function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
+  if (info.urlKey === undefined) return {};
+  if (info.urlKey === "split-postgres") {
+    const url = new URL(endpoint);
+    const db = url.pathname.replace(/^\//, "");
+    return { host: url.hostname, port: Number(url.port || 5432), ...(db ? { db } : {}) };
+  }
+  const suffix = info.urlSuffix;
+  const trimmed = endpoint.replace(/\/+$/, "");
+  return { [info.urlKey]: suffix && !trimmed.endsWith(suffix) ? `${trimmed}${suffix}` : trimmed };
+}
+
+function buildEntry(p: Provider, release: Release, out: ProviderOutcome): ProviderEntry | undefined {
+  const serverApi = SERVER_API[p.api];
+  const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
+  if (resolved.error) {
+    out.errors.push(fieldError(child(p.path, "provider"), resolved.error));
+    return undefined;
+  }
+  if (resolved.note) out.notes.push(`${p.path}: ${resolved.note}`);
+  let config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
+  if (p.endpoint !== undefined && resolved.info.urlKey === undefined) {
+    out.notes.push(`${p.path}.endpoint: ${resolved.type} has no URL setting; the endpoint is not used (set it in settings if the provider has one)`);
+  }
+  if (resolved.info.urlSuffix && p.endpoint !== undefined && !p.endpoint.replace(/\/+$/, "").endsWith(resolved.info.urlSuffix)) {
+    out.notes.push(`${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${resolved.info.urlSuffix} appended`);
+  }
+  for (const s of p.secrets) {
+    const name = providerSecretEnv(p.id, s.field);
+    config[configKey(s.field, resolved.info)] = envRef(name);
+    out.env.push({ name, secretName: s.ref.name, secretKey: s.ref.key, path: s.ref.path });
+  }
+  if (p.settings) config = deepMerge(config, p.settings as JsonMap);
+  return { provider_id: p.id, provider_type: resolved.type, ...(Object.keys(config).length > 0 ? { config } : {}) };
+}
+
+/** Build every spec provider's entry (telemetry excluded: it has no server provider). */
+export function buildProviders(providers: readonly Provider[], release: Release): ProviderOutcome {
+  const out: ProviderOutcome = { entries: [], env: [], notes: [], errors: [] };
+  for (const p of providers.filter((x) => x.api !== "telemetry")) {
+    const entry = buildEntry(p, release, out);
+    if (entry) out.entries.push({ api: SERVER_API[p.api], entry });
+  }
+  return out;
+}
+
+/**
+ * The entry that replaces a base entry with the same id. Same type: the base's config stays
+ * underneath (vLLM keeps its max_tokens and TLS settings, pgvector its index); other type: replaced.
+ */
+function overlayEntry(base: ProviderEntry, entry: ProviderEntry): ProviderEntry {
+  if (base.provider_type !== entry.provider_type || !base.config) return entry;
+  return { ...entry, config: deepMerge(base.config, entry.config ?? {}) };
+}
+
+/** Overlay entries on the base config by provider id; adds each new API to a non-empty `apis`. */
+export function overlayProviders(doc: ConfigDoc, entries: readonly { api: string; entry: ProviderEntry }[]): void {
+  for (const { api, entry } of entries) {
+    const list = [...(doc.providers[api] ?? [])];
+    const at = list.findIndex((b) => effectiveId(b.provider_id) === entry.provider_id);
+    if (at >= 0) list[at] = overlayEntry(list[at]!, entry);
+    else list.push(entry);
+    doc.providers[api] = list;
+    if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * From a v1alpha2 spec to a config: validate, pick the config source, find the base, generate.
+ * Shared by the CLI and the sync hook; the base config is an input, so this stays pure.
+ */
+import { fieldError, type FieldError } from "../errors";
+import type { CanonicalSpec } from "../api/canonical";
+import { validate, type ValidateContext } from "../api/validate";
+import { bundledBaseConfig } from "../distributions/bundled";
+import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImage, type DistributionTable, type Release } from "../distributions/table";
+import { generate, type GenerateOptions, type Generated } from "./generate";
+
+/** overrideConfig → mounted as is; generation inputs → generated; neither → the image's own default. */
+export type ConfigSource = "override" | "generated" | "image-default";
+
+export function configSource(spec: CanonicalSpec): ConfigSource {
+  if (spec.overrideConfig) return "override";
+  const p = spec.present;
+  return p.providers || p.resources || p.storage || p.disabled ? "generated" : "image-default";
+}
+
+export interface RenderInput extends GenerateOptions {
+  /** Base config text; @default the bundled config of the named distribution. */
+  readonly baseConfig?: string;
+  /** Server line; @default from the distribution's image tag, else the table's default. */
+  readonly release?: Release;
+  readonly distributions?: DistributionTable;
+}
+
+export type Rendered =
+  | { readonly ok: true; readonly source: "generated"; readonly release: Release; readonly generated: Generated; readonly warnings: readonly FieldError[] }
+  | { readonly ok: true; readonly source: "override" | "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly FieldError[]; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] };
+
+/** The server line the spec's image runs: explicit, else the image tag, else the default. */
+export function releaseFor(spec: CanonicalSpec, input: RenderInput): Release {
+  if (input.release) return input.release;
+  const d = spec.distribution;
+  const table = input.distributions ?? DEFAULT_DISTRIBUTIONS;
+  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
+  return (image && releaseOfImage(image)) || (d.kind === "name" ? findDistribution(d.name, table)?.release : undefined) || DEFAULT_RELEASE;
+}
+
+function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
+  if (input.baseConfig !== undefined) return input.baseConfig;
+  const d = spec.distribution;
+  const bundled = d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined;
+  if (bundled !== undefined) return bundled;
+  return fieldError("spec.distribution", d.kind === "image"
+    ? `no base config for image ${d.image}: the image must carry config labels (io.llamastack.config.base64, or com.ogx.config.*), or use overrideConfig`
+    : `no bundled base config for this distribution on the ${release} server line`);
+}
+
+export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
+  const checked = validate(rawSpec, { ...ctx, ...(input.distributions ? { distributions: input.distributions } : {}) });
+  const warnings = checked.warnings;
+  if (checked.errors.length > 0 || !checked.spec) return { ok: false, errors: checked.errors, warnings, notes: [] };
+  const spec = checked.spec;
+  const release = releaseFor(spec, input);
+  const source = configSource(spec);
+  if (source !== "generated") {
+    const note = source === "override"
+      ? `config.yaml comes from ConfigMap ${spec.overrideConfig?.configMapName}, mounted as is`
+      : "no providers, resources, storage or disabled: the distribution image runs its own default config";
+    return { ok: true, source, release, warnings, notes: [note] };
+  }
+  const base = baseFor(spec, release, input);
+  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: [] };
+  const generated = generate(spec, base, release, input);
+  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: generated.notes };
+  return { ok: true, source, release, generated, warnings };
+}

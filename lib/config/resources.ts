@@ -1,0 +1,106 @@
+/**
+ * `resources` → `registered_resources` (models, shields) and tool checks (DESIGN §5).
+ * Tools are never emitted as tool_groups: 0.7+ servers register them from tool_runtime providers.
+ */
+import { child, fieldError, listOf, type FieldError } from "../errors";
+import type { CanonicalSpec, Model, Provider } from "../api/canonical";
+import { TOOL_PROVIDERS } from "../api/validate-resources";
+import { effectiveId, providerIds, type ConfigDoc, type JsonMap } from "./doc";
+
+export interface ResourceOutcome {
+  readonly notes: string[];
+  readonly errors: FieldError[];
+}
+
+function firstSpecProvider(spec: CanonicalSpec, api: Provider["api"]): string | undefined {
+  return spec.providers.find((p) => p.api === api)?.id;
+}
+
+function modelEntry(m: Model, providerId: string): JsonMap {
+  const metadata: JsonMap = {
+    ...(m.metadata as JsonMap | undefined),
+    ...(m.contextLength !== undefined ? { context_length: m.contextLength } : {}),
+    ...(m.quantization !== undefined ? { quantization: m.quantization } : {}),
+    ...(m.embeddingDimension !== undefined ? { embedding_dimension: m.embeddingDimension } : {}),
+  };
+  return {
+    model_id: m.name,
+    provider_id: providerId,
+    provider_model_id: m.providerModelId ?? m.name,
+    model_type: m.modelType,
+    metadata,
+  };
+}
+
+/** Replace entries with the same id, append the rest; base order is kept. */
+function upsert(list: JsonMap[], idKey: string, entries: readonly JsonMap[]): JsonMap[] {
+  const out = [...list];
+  for (const e of entries) {
+    const at = out.findIndex((x) => x[idKey] === e[idKey]);
+    if (at >= 0) out[at] = e;
+    else out.push(e);
+  }
+  return out;
+}
+
+function registered(doc: ConfigDoc): { [kind: string]: JsonMap[] } {
+  doc.registered_resources ??= {};
+  return doc.registered_resources;
+}
+
+export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
+  if (spec.resources.models.length === 0) return;
+  const available = providerIds(doc, "inference");
+  const fallback = firstSpecProvider(spec, "inference") ?? available[0];
+  const entries: JsonMap[] = [];
+  for (const m of spec.resources.models) {
+    const providerId = m.provider ?? fallback;
+    if (providerId === undefined || !available.includes(providerId)) {
+      const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
+      const what = m.provider !== undefined ? `names provider "${m.provider}", which is not an inference provider` : "has no inference provider to run on";
+      out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
+      continue;
+    }
+    if (m.provider === undefined) out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
+    entries.push(modelEntry(m, providerId));
+  }
+  registered(doc).models = upsert(registered(doc).models ?? [], "model_id", entries);
+}
+
+export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
+  if (spec.resources.shields.length === 0) return;
+  const providerId = firstSpecProvider(spec, "safety") ?? providerIds(doc, "safety")[0];
+  if (providerId === undefined) {
+    out.errors.push(fieldError("spec.resources.shields",
+      "resources.shields requires at least one safety provider to be configured: add spec.providers.safety (e.g. provider: llama-guard)"));
+    return;
+  }
+  const entries = spec.resources.shields.map((s) => ({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }));
+  registered(doc).shields = upsert(registered(doc).shields ?? [], "shield_id", entries);
+}
+
+/** Each tool needs a tool_runtime provider that serves it in the merged config. */
+export function checkTools(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
+  const types = new Set((doc.providers.tool_runtime ?? []).map((p) => p.provider_type));
+  for (const tool of spec.resources.tools) {
+    const serving = TOOL_PROVIDERS[tool.name] ?? [];
+    if (serving.some((t) => types.has(t))) continue;
+    const name = serving[0]?.split("::")[1] ?? tool.name;
+    out.errors.push(fieldError(tool.path,
+      `resources.tools requires at least one toolRuntime provider that serves "${tool.name}" (${serving.join(", ")}); add spec.providers.toolRuntime with provider: ${name}`));
+  }
+  if (spec.resources.tools.length > 0) {
+    out.notes.push("spec.resources.tools: tools are registered by the server from its tool_runtime providers (0.7+); no tool_groups are written");
+  }
+}
+
+/** Never emit tool_groups: 0.7+ servers drop them with a warning (research §4.3). */
+export function dropToolGroups(doc: ConfigDoc): void {
+  if (doc.registered_resources && "tool_groups" in doc.registered_resources) delete doc.registered_resources.tool_groups;
+}
+
+/** Ids of resources whose provider still exists, for pruning after `disabled`. */
+export function referencedProviderExists(doc: ConfigDoc, providerId: unknown): boolean {
+  const id = effectiveId(providerId);
+  return Object.values(doc.providers).some((list) => list.some((p) => effectiveId(p.provider_id) === id));
+}

@@ -1,0 +1,64 @@
+/**
+ * Deterministic config.yaml text: keys in one canonical order (structural keys first, in the
+ * order the server's own files use, then alphabetical), list order kept. Same input → same
+ * bytes, however the input maps were ordered.
+ */
+import { createHash } from "node:crypto";
+import { parseDocument, stringify } from "yaml";
+
+/** Top-level keys in the order the server's own files use; others follow alphabetically. */
+const TOP_ORDER = [
+  "version", "distro_name", "image_name", "container_image", "apis", "providers", "storage",
+  "registered_resources", "vector_stores", "safety", "connectors", "server", "external_providers_dir",
+  "external_apis_dir", "logging",
+];
+/** Keys of nested entries (providers, models, shields, backends) that lead, in this order. */
+const ENTRY_ORDER = [
+  "model_id", "shield_id", "vector_store_id", "provider_id", "provider_type", "provider_model_id",
+  "provider_shield_id", "module", "model_type", "type", "config", "metadata",
+];
+
+function comparator(order: readonly string[]): (a: string, b: string) => number {
+  const rank = new Map(order.map((k, i) => [k, i]));
+  return (a, b) => {
+    const ra = rank.get(a) ?? order.length;
+    const rb = rank.get(b) ?? order.length;
+    if (ra !== rb) return ra - rb;
+    return a < b ? -1 : a > b ? 1 : 0;
+  };
+}
+const BY_TOP = comparator(TOP_ORDER);
+const BY_ENTRY = comparator(ENTRY_ORDER);
+
+/** Rebuild maps with canonical key order (undefined values dropped); lists keep their order. */
+export function canonicalOrder(value: unknown, top = true): unknown {
+  if (Array.isArray(value)) return value.map((v) => canonicalOrder(v, false));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(top ? BY_TOP : BY_ENTRY)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = canonicalOrder(v, false);
+  }
+  return out;
+}
+
+export function toConfigYaml(config: unknown): string {
+  return stringify(canonicalOrder(config), { lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false });
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+export type ParsedYaml = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Parse one YAML document; an error message names the line (and never echoes the content). */
+export function parseYaml(text: string): ParsedYaml {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0]?.line;
+    return { ok: false, message: `invalid YAML${line !== undefined ? ` at line ${line}` : ""}: ${first.code}` };
+  }
+  return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+}

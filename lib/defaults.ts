@@ -1,0 +1,27 @@
+/** Every default, named once (style rule 3). Where the CRD also declares a default, a test checks they agree. */
+
+/** The server's port when `networking.port` is absent (Go operator DefaultServerPort). */
+export const DEFAULT_PORT = 8321;
+/** Storage mount when `workload.storage.mountPath` is absent (Go operator DefaultMountPath). */
+export const DEFAULT_MOUNT_PATH = "/.llama";
+/** PVC size when `workload.storage.size` is absent. */
+export const DEFAULT_STORAGE_SIZE = "10Gi";
+/** Replicas when `workload.replicas` is absent. */
+export const DEFAULT_REPLICAS = 1;
+/** Where the generated (or override) config.yaml is mounted in the server container. */
+export const CONFIG_MOUNT_DIR = "/etc/llama-stack";
+export const CONFIG_FILE_NAME = "config.yaml";
+export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
+/** Where the TLS Secret is mounted when `networking.tls.enabled`. */
+export const TLS_MOUNT_DIR = "/etc/llama-stack/tls";
+/** config.yaml `version:` values this service can generate from (research llamastack-config §1.3). */
+export const SUPPORTED_CONFIG_VERSIONS: readonly number[] = [2];
+/** Storage backend names every store of the real server points at; never renamed (research §3.2). */
+export const KV_BACKEND = "kv_default";
+export const SQL_BACKEND = "sql_default";
+/** Redis port when the kv endpoint names none. */
+export const DEFAULT_REDIS_PORT = 6379;
+/** Postgres port when the DSN names none. */
+export const DEFAULT_POSTGRES_PORT = 5432;
+/** Prefix of every environment variable that carries a Secret value into the server. */
+export const SECRET_ENV_PREFIX = "LLSD";

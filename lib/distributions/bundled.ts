@@ -1,0 +1,59 @@
+/**
+ * Base configs bundled with the service, one per distribution and release
+ * (`base/<name>-<release>.yaml`). They are the fallback when a distribution image carries no
+ * config labels, which is true of every image upstream publishes (DESIGN §6, research
+ * llamastack-config §8.4). The files are written for this project; each one's header says
+ * how and why it differs from the upstream config.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RELEASES, type Release } from "./table";
+
+/** Next to this module, so the same path works when run from source by tsx and by ts-jest. */
+const BASE_DIR = join(__dirname, "base");
+
+/** `<name>-<major>.<minor>.yaml`; the name may itself contain dashes (`postgres-demo`). */
+const BASE_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)-(\d+\.\d+)\.yaml$/;
+
+/** The files never change while the process runs; read each at most once. */
+const textByFile = new Map<string, string>();
+let namesOnDisk: readonly string[] | undefined;
+
+function isRelease(value: string | undefined): value is Release {
+  return RELEASES.some((release) => release === value);
+}
+
+/** Distribution names with at least one bundled base config, sorted. */
+export function bundledNames(): string[] {
+  namesOnDisk ??= [
+    ...new Set(
+      readdirSync(BASE_DIR).flatMap((file) => {
+        const match = BASE_FILE.exec(file);
+        return match?.[1] !== undefined && isRelease(match[2]) ? [match[1]] : [];
+      }),
+    ),
+  ].sort();
+  return [...namesOnDisk];
+}
+
+/**
+ * The YAML text of the bundled base config, or undefined when none exists for that name and
+ * release. The name is checked against the bundled names first, so no caller-supplied string
+ * ever becomes part of a file path.
+ */
+export function bundledBaseConfig(name: string, release: Release): string | undefined {
+  if (!isRelease(release) || !bundledNames().includes(name)) return undefined;
+  const file = `${name}-${release}.yaml`;
+  const cached = textByFile.get(file);
+  if (cached !== undefined) return cached;
+  let text: string;
+  try {
+    text = readFileSync(join(BASE_DIR, file), "utf8");
+  } catch (error) {
+    // A name bundled for only one release: a miss, not a fault.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  textByFile.set(file, text);
+  return text;
+}
