@@ -3,5 +3,5 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true }] },
+  transform: { "^.+\\.ts$": ["ts-jest", {}] },
 };

@@ -54,6 +54,8 @@ function describeError(e: ErrorObject): string {
       return `required field "${String(e.params.missingProperty)}" is missing`;
     case "enum":
       return `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
+    case "minItems":
+      return `must list at least ${String(e.params.limit)} item(s)`;
     case "const":
       return `must be ${JSON.stringify(e.params.allowedValue)}`;
     default:
