@@ -68,12 +68,14 @@ const REMOVED_TYPES = new Set(["remote::tgi", "remote::hf::serverless", "remote:
 export interface ResolvedType {
   readonly type: string;
   readonly info: TypeInfo;
+  /** False for types outside the table: their keys cannot be checked, so defaults apply. */
+  readonly known: boolean;
   readonly note?: string;
   readonly error?: string;
 }
 
-function withPrefix(kind: "remote" | "inline", name: string, info: TypeInfo | undefined): { type: string; info: TypeInfo } {
-  return { type: `${kind}::${name}`, info: info ?? {} };
+function withPrefix(kind: "remote" | "inline", name: string, info: TypeInfo): { type: string; info: TypeInfo; known: true } {
+  return { type: `${kind}::${name}`, info, known: true };
 }
 
 /** FR-030, refined: the type table first, `remote::<name>` for unknown names (with a note). */
@@ -81,19 +83,20 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
   if (provider.includes("::")) {
     const [kind, name = ""] = provider.split("::", 2) as ["remote" | "inline", string];
     const known = TABLES[serverApi]?.[name]?.[kind];
-    if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, error: removedMessage(provider, release) };
-    return { type: provider, info: known ?? {} };
+    if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
+    return { type: provider, info: known ?? {}, known: known !== undefined };
   }
   const renamed = RENAMED_TYPES[provider];
   const name = renamed ?? provider;
   const entry = TABLES[serverApi]?.[name];
   const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
-  if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, error: removedMessage(`remote::${name}`, release) };
+  if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, known: false, error: removedMessage(`remote::${name}`, release) };
   if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
   if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
   return {
     type: `remote::${name}`,
     info: {},
+    known: false,
     note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type remote::${name} (write the full type, e.g. inline::${name}, to choose)`,
   };
 }

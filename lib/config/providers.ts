@@ -8,7 +8,7 @@ import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
 import { deepMerge, effectiveId, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { envRef, providerSecretEnv, upperSnake } from "./env-names";
-import { resolveProviderType, type TypeInfo } from "./provider-types";
+import { resolveProviderType, type ResolvedType, type TypeInfo } from "./provider-types";
 
 export interface SecretEnv {
   readonly name: string;
@@ -42,6 +42,19 @@ function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
   return { [info.urlKey]: suffix && !trimmed.endsWith(suffix) ? `${trimmed}${suffix}` : trimmed };
 }
 
+/** A known type without a URL or key setting would silently ignore them: say so instead. */
+function unusableFields(p: Provider, resolved: ResolvedType): FieldError[] {
+  if (!resolved.known) return [];
+  const errors: FieldError[] = [];
+  if (p.endpoint !== undefined && resolved.info.urlKey === undefined) {
+    errors.push(fieldError(child(p.path, "endpoint"), `${resolved.type} has no endpoint setting; remove endpoint (or choose a remote provider)`));
+  }
+  if (p.secrets.some((s) => s.field === "apiKey") && resolved.info.keyField === undefined) {
+    errors.push(fieldError(child(p.path, "apiKey"), `${resolved.type} takes no API key; remove apiKey, or use secretRefs with the config key it reads`));
+  }
+  return errors;
+}
+
 function buildEntry(p: Provider, release: Release, out: ProviderOutcome): ProviderEntry | undefined {
   const serverApi = SERVER_API[p.api];
   const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
@@ -50,10 +63,12 @@ function buildEntry(p: Provider, release: Release, out: ProviderOutcome): Provid
     return undefined;
   }
   if (resolved.note) out.notes.push(`${p.path}: ${resolved.note}`);
-  let config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
-  if (p.endpoint !== undefined && resolved.info.urlKey === undefined) {
-    out.notes.push(`${p.path}.endpoint: ${resolved.type} has no URL setting; the endpoint is not used (set it in settings if the provider has one)`);
+  const unusable = unusableFields(p, resolved);
+  if (unusable.length > 0) {
+    out.errors.push(...unusable);
+    return undefined;
   }
+  let config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
   if (resolved.info.urlSuffix && p.endpoint !== undefined && !p.endpoint.replace(/\/+$/, "").endsWith(resolved.info.urlSuffix)) {
     out.notes.push(`${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${resolved.info.urlSuffix} appended`);
   }

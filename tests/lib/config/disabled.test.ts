@@ -1,0 +1,44 @@
+import { aSpec } from "../../builders";
+import { baseDoc, doc, ok, run } from "../../config-helpers";
+
+describe("disabled", () => {
+  it("given an API, removes it from apis and providers and keeps the rest untouched", () => {
+    const config = doc(run(aSpec({ disabled: ["batches"] })));
+    const base = baseDoc();
+    expect(config.apis).toEqual(base.apis?.filter((a) => a !== "batches"));
+    expect(config.providers.batches).toBeUndefined();
+    expect(config.providers.inference).toEqual(base.providers.inference);
+  });
+
+  it("given safety, drops the shields that pointed at it and the default shield", () => {
+    const config = doc(run(aSpec({ disabled: ["safety"] })));
+    expect(config.registered_resources?.shields).toEqual([]);
+    expect(config.safety).toBeUndefined();
+  });
+
+  it("given an API another enabled API needs, fails naming the dependency", () => {
+    const result = run(aSpec({ disabled: ["files"] }));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors[0]).toEqual({ path: "spec.disabled[0]", message: expect.stringMatching(/^cannot disable files: the (batches|file_processors|responses) API needs it; disable that too, or keep files$/) });
+  });
+
+  it("given the dependent too, disables both", () => {
+    const config = doc(run(aSpec({ disabled: ["files", "responses", "batches", "fileProcessors", "toolRuntime"] })));
+    expect(Object.keys(config.providers).sort()).toEqual(["datasetio", "eval", "inference", "safety", "scoring", "vector_io"]);
+  });
+
+  it.each([
+    ["0.7", "postTraining", /0.7.x servers have no "postTraining" API; nothing to disable/],
+    ["0.8", "eval", /0.8.x servers have no "eval" API; nothing to disable/],
+    ["0.7", "agents", /no "agents" API \(it is now "responses"\)/],
+  ] as const)("on %s, given %s, notes that there is nothing to disable", (release, name, note) => {
+    const result = ok(run(aSpec({ disabled: [name] }), release));
+    expect(result.notes).toContainEqual(expect.stringMatching(note));
+  });
+
+  it("given vector_io and its dependents on 0.8, drops vector_stores defaults with it", () => {
+    const config = doc(run(aSpec({ disabled: ["vectorIo", "responses", "toolRuntime"] }), "0.8"));
+    expect(config.vector_stores).toBeUndefined();
+    expect(config.apis).toEqual(expect.arrayContaining(["inference", "messages", "interactions"]));
+  });
+});
