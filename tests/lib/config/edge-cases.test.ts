@@ -92,7 +92,7 @@ describe("provider types (FR-030 refined)", () => {
     ["inference", { provider: "acme", id: "acme" }, "remote::acme"],
   ])("given %s provider %j, generates provider_type %s", (api, p, type) => {
     const config = doc(run(aSpec({ providers: { [api]: p } })));
-    expect(Object.values(config.providers).flat().find((e) => e.provider_id === (p.id ?? p.provider))?.provider_type).toBe(type);
+    expect(Object.values(config.providers).flat().find((e) => e.provider_id === ((p as { id?: string }).id ?? p.provider))?.provider_type).toBe(type);
   });
 
   it("given an unknown provider name, says what it generated", () => {
