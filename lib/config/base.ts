@@ -2,7 +2,7 @@
 import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { isMap, type ConfigDoc } from "./doc";
-import { parseYaml } from "./yaml";
+import { parseYaml, type ParsedYaml } from "./yaml";
 
 export const BASE_PATH = "baseConfig";
 
@@ -16,12 +16,47 @@ export function versionError(version: unknown): FieldError | undefined {
 
 export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] };
 
+/**
+ * Parsing a distribution config costs milliseconds and the same few texts come back on every
+ * sync, so parses are kept (bounded; oldest dropped first). Callers get a private copy.
+ */
+const PARSE_CACHE_LIMIT = 32;
+const parsedByText = new Map<string, ParsedYaml>();
+
+function parseCached(text: string): ParsedYaml {
+  const hit = parsedByText.get(text);
+  if (hit) return hit;
+  const parsed = parseYaml(text);
+  if (parsed.ok) deepFreeze(parsed.value);
+  if (parsedByText.size >= PARSE_CACHE_LIMIT) parsedByText.delete(parsedByText.keys().next().value as string);
+  parsedByText.set(text, parsed);
+  return parsed;
+}
+
+/** Shared parses are frozen: a generator step that edits one in place fails loudly in tests. */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+/**
+ * The generator replaces (never edits) nested values, so a copy of the three maps it edits
+ * in place is enough; the rest stays shared with the frozen cached parse.
+ */
+function editableCopy(value: Record<string, unknown>): ConfigDoc {
+  const doc = { ...value } as ConfigDoc;
+  if (isMap(doc.providers)) doc.providers = { ...doc.providers };
+  if (isMap(doc.registered_resources)) doc.registered_resources = { ...doc.registered_resources };
+  return doc;
+}
+
 /** Text or an already-parsed object → a private, mutable copy the generator may edit. */
 export function readBase(base: string | object): BaseOutcome {
-  const parsed = typeof base === "string" ? parseYaml(base) : { ok: true as const, value: base };
+  const parsed = typeof base === "string" ? parseCached(base) : { ok: true as const, value: base };
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
   if (!isMap(parsed.value)) return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping")] };
-  const doc = structuredClone(parsed.value) as ConfigDoc;
+  const doc = editableCopy(parsed.value);
   const bad = versionError(doc.version);
   if (bad) return { ok: false, errors: [bad] };
   if (!isMap(doc.providers)) {

@@ -4,7 +4,8 @@
  * bytes, however the input maps were ordered.
  */
 import { createHash } from "node:crypto";
-import { parseDocument, stringify } from "yaml";
+import { parseDocument } from "yaml";
+import { emitYaml } from "./yaml-emit";
 
 /** Top-level keys in the order the server's own files use; others follow alphabetically. */
 const TOP_ORDER = [
@@ -30,20 +31,11 @@ function comparator(order: readonly string[]): (a: string, b: string) => number 
 const BY_TOP = comparator(TOP_ORDER);
 const BY_ENTRY = comparator(ENTRY_ORDER);
 
-/** Rebuild maps with canonical key order (undefined values dropped); lists keep their order. */
-export function canonicalOrder(value: unknown, top = true): unknown {
-  if (Array.isArray(value)) return value.map((v) => canonicalOrder(v, false));
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(top ? BY_TOP : BY_ENTRY)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = canonicalOrder(v, false);
-  }
-  return out;
-}
+const canonicalKeys = (keys: string[], top: boolean): string[] => keys.sort(top ? BY_TOP : BY_ENTRY);
 
+/** Deterministic config.yaml text: canonical key order, list order kept. */
 export function toConfigYaml(config: unknown): string {
-  return stringify(canonicalOrder(config), { lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false });
+  return emitYaml(config, canonicalKeys);
 }
 
 export function sha256(text: string): string {

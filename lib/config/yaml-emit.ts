@@ -1,0 +1,107 @@
+/**
+ * A small block-style YAML emitter for JSON data. The general `yaml` library spends ~5 ms on a
+ * distribution config; this takes a fraction of that, and its quoting is deliberately
+ * conservative: a string is written plain only when both YAML 1.2 and PyYAML's YAML 1.1
+ * resolver (the server's `yaml.safe_load`) must read it back as the same string. Everything
+ * else is double-quoted with JSON escapes, which YAML accepts. Tests round-trip it.
+ */
+
+/** Starts with a letter, `$`, `/` or `~/`; no spaces, no `#`, no `: `; nothing YAML could resolve to another type. */
+const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_.\/~${}:=+,@()\[\]-]*$/;
+/** Words PyYAML (YAML 1.1) or YAML 1.2 read as booleans or null. */
+const SPECIAL = new Set(["y", "n", "yes", "no", "on", "off", "true", "false", "null"]);
+
+export function scalarText(value: string | number | boolean | null): string {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return String(value);
+    return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
+  }
+  const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":") && !value.includes(":-");
+  return plain ? value : JSON.stringify(value);
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isEmptyCollection(value: unknown): boolean {
+  return (Array.isArray(value) && value.length === 0) || (isMap(value) && Object.keys(value).length === 0);
+}
+
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return "[]";
+  if (isMap(value)) return "{}";
+  return scalarText(value as string | number | boolean | null);
+}
+
+/** Orders a map's keys; `top` is true only for the document's root map. */
+export type KeyOrder = (keys: string[], top: boolean) => string[];
+
+/**
+ * Frozen subtrees (a cached base config's untouched parts) always emit the same lines at the
+ * same indent, so their lines are kept. Mutable objects are never memoized.
+ */
+const memo = new WeakMap<object, Map<string, readonly string[]>>();
+
+class Emitter {
+  constructor(private readonly order: KeyOrder) {}
+
+  node(value: unknown, indent: string, top: boolean, out: string[]): void {
+    const frozen = typeof value === "object" && value !== null && Object.isFrozen(value);
+    const hit = frozen ? memo.get(value)?.get(indent) : undefined;
+    if (hit) {
+      for (const line of hit) out.push(line);
+      return;
+    }
+    const lines: string[] = frozen ? [] : out;
+    if (Array.isArray(value)) this.seq(value, indent, lines);
+    else if (isMap(value)) this.map(value, indent, top, lines);
+    else lines.push(`${indent}${inline(value)}`);
+    if (frozen) {
+      const perIndent = memo.get(value) ?? new Map<string, readonly string[]>();
+      perIndent.set(indent, lines);
+      memo.set(value, perIndent);
+      for (const line of lines) out.push(line);
+    }
+  }
+
+  private map(map: Record<string, unknown>, indent: string, top: boolean, out: string[]): void {
+    for (const key of this.order(Object.keys(map), top)) {
+      const value = map[key];
+      if (value === undefined) continue;
+      const head = `${indent}${scalarText(key)}:`;
+      if (isEmptyCollection(value) || !(Array.isArray(value) || isMap(value))) out.push(`${head} ${inline(value)}`);
+      else {
+        out.push(head);
+        // Sequences under a key are not indented, as in the server's own config files.
+        this.node(value, Array.isArray(value) ? indent : `${indent}  `, false, out);
+      }
+    }
+  }
+
+  private seq(seq: readonly unknown[], indent: string, out: string[]): void {
+    for (const item of seq) {
+      if (isEmptyCollection(item) || !(Array.isArray(item) || isMap(item))) {
+        out.push(`${indent}- ${inline(item)}`);
+        continue;
+      }
+      const lines: string[] = [];
+      this.node(item, `${indent}  `, false, lines);
+      const first = lines[0] ?? "";
+      out.push(`${indent}- ${first.slice(indent.length + 2)}`);
+      for (let i = 1; i < lines.length; i++) out.push(lines[i]!);
+    }
+  }
+}
+
+const keepOrder: KeyOrder = (keys) => keys;
+
+/** YAML text for JSON data (maps, lists, strings, finite numbers, booleans, null). */
+export function emitYaml(value: unknown, order: KeyOrder = keepOrder): string {
+  if (isEmptyCollection(value) || !(Array.isArray(value) || isMap(value))) return `${inline(value)}\n`;
+  const out: string[] = [];
+  new Emitter(order).node(value, "", true, out);
+  return `${out.join("\n")}\n`;
+}
