@@ -23,14 +23,22 @@ function objectSchema(apiVersion: string, spec: Schema): Schema {
   };
 }
 
-let ajv: Ajv | undefined;
-const compiled = new Map<Schema, ValidateFunction>();
+const KEYWORDS = [INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK];
+/** Stops at the first error: the fast path every valid object takes on every sync. */
+const firstError = addFormats(new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS }));
+/** Collects every error, run only once an object is known to be invalid. */
+const everyError = addFormats(new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS }));
 
-export function compile(schema: Schema): ValidateFunction {
-  ajv ??= addFormats(new Ajv({ allErrors: true, strict: true, keywords: [INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK] }));
+export interface CompiledSchema {
+  readonly fast: ValidateFunction;
+  readonly full: ValidateFunction;
+}
+const compiled = new Map<Schema, CompiledSchema>();
+
+export function compile(schema: Schema): CompiledSchema {
   let fn = compiled.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = { fast: firstError.compile(schema), full: everyError.compile(schema) };
     compiled.set(schema, fn);
   }
   return fn;
@@ -63,6 +71,16 @@ function describeError(e: ErrorObject): string {
   }
 }
 
+/** What a failed `oneOf` expected, in the user's terms. */
+function shapeMessage(one: ErrorObject): string {
+  const schema = one.parentSchema as { description?: string } | undefined;
+  if (one.schemaPath.endsWith("/additionalProperties/oneOf")) {
+    const field = one.instancePath.split("/").pop();
+    return `unknown field "${field}": provider fields are id, provider, endpoint, apiKey, secretRefs and settings; any other field must be a Secret reference {name, key} (put other config under settings)`;
+  }
+  return `has the wrong shape for this field${schema?.description ? ` (expected: ${schema.description})` : ""}`;
+}
+
 /** Errors of a failed `oneOf` come from every branch; keep the branches whose type matched. */
 function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
   const failedOneOfs = errors.filter((e) => e.keyword === "oneOf");
@@ -77,7 +95,7 @@ function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
     const branches = new Set(kept.filter(inBranch).map(branchOf));
     const matching = [...branches].filter((b) => !typeMismatch.has(b));
     if (matching.length === 0 || (one.params as { passingSchemas?: unknown }).passingSchemas) {
-      kept = [...kept.filter((e) => !inBranch(e)), { ...one, message: "has the wrong shape for this field" }];
+      kept = [...kept.filter((e) => !inBranch(e)), { ...one, message: shapeMessage(one) }];
     } else {
       const keep = matching.slice(0, 1);
       kept = kept.filter((e) => !inBranch(e) || keep.includes(branchOf(e)));
@@ -86,8 +104,10 @@ function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
   return kept;
 }
 
-export function schemaErrors(fn: ValidateFunction, value: unknown, prefix = ""): FieldError[] {
-  if (fn(value)) return [];
+export function schemaErrors(schema: CompiledSchema, value: unknown, prefix = ""): FieldError[] {
+  if (schema.fast(value)) return [];
+  const fn = schema.full;
+  fn(value);
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of narrowOneOf(fn.errors ?? [])) {

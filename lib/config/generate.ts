@@ -5,7 +5,7 @@
 import type { FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
-import { CONFIG_MOUNT_DIR, DEFAULT_MOUNT_PATH } from "../defaults";
+import { DEFAULT_MOUNT_PATH, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
@@ -51,8 +51,8 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
   server.port = spec.networking.port;
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
   if (spec.networking.tls.enabled) {
-    server.tls_certfile = `${CONFIG_MOUNT_DIR}/tls/tls.crt`;
-    server.tls_keyfile = `${CONFIG_MOUNT_DIR}/tls/tls.key`;
+    server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
+    server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
   }
   doc.server = server;
 }
@@ -69,10 +69,10 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   const name = options.name ?? "llsd";
   dropToolGroups(doc);
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
-  const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release);
-  overlayProviders(doc, providers.entries);
-  const disabled = applyDisabled(doc, spec.disabled, release);
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
+  const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
+  overlayProviders(doc, providers.entries, providers.notes);
+  const disabled = applyDisabled(doc, spec.disabled, release);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources: ResourceOutcome = { notes: [], errors: [] };
   applyModels(doc, spec, resources);
@@ -80,7 +80,9 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   checkTools(doc, spec, resources);
   applyServer(doc, spec);
   const telemetry = telemetryEnv(spec.providers, name);
-  const notes = [...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
+  const external = spec.externalProviders.length > 0
+    ? ["spec.externalProviders: not merged into config.yaml by this version; only inline providers are generated"] : [];
+  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
   const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
   if (errors.length > 0) return { ok: false, errors, notes };
   const configYaml = toConfigYaml(doc);

@@ -6,7 +6,8 @@ import { child, fieldError, type FieldError } from "../errors";
 import type { Provider } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
-import { deepMerge, effectiveId, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { KV_BACKEND } from "../defaults";
+import { deepMerge, effectiveId, isConditional, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { envRef, providerSecretEnv, upperSnake } from "./env-names";
 import { resolveProviderType, type ResolvedType, type TypeInfo } from "./provider-types";
 
@@ -55,7 +56,18 @@ function unusableFields(p: Provider, resolved: ResolvedType): FieldError[] {
   return errors;
 }
 
-function buildEntry(p: Provider, release: Release, out: ProviderOutcome): ProviderEntry | undefined {
+/**
+ * Every vector store keeps its metadata in a KV store (`persistence`, required by the server);
+ * file-backed ones also need a db_path. New ids get them under the workload's storage mount.
+ */
+function vectorStoreDefaults(serverApi: string, type: string, id: string, mountPath: string): JsonMap {
+  if (serverApi !== "vector_io") return {};
+  const persistence = { namespace: `vector_io::${id}`, backend: KV_BACKEND };
+  const fileBacked = type === "inline::sqlite-vec" || type === "inline::milvus";
+  return { ...(fileBacked ? { db_path: `${mountPath}/${id}.db` } : {}), persistence };
+}
+
+function buildEntry(p: Provider, release: Release, mountPath: string, out: ProviderOutcome): ProviderEntry | undefined {
   const serverApi = SERVER_API[p.api];
   const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
   if (resolved.error) {
@@ -77,15 +89,16 @@ function buildEntry(p: Provider, release: Release, out: ProviderOutcome): Provid
     config[configKey(s.field, resolved.info)] = envRef(name);
     out.env.push({ name, secretName: s.ref.name, secretKey: s.ref.key, path: s.ref.path });
   }
+  config = deepMerge(vectorStoreDefaults(serverApi, resolved.type, p.id, mountPath), config);
   if (p.settings) config = deepMerge(config, p.settings as JsonMap);
   return { provider_id: p.id, provider_type: resolved.type, ...(Object.keys(config).length > 0 ? { config } : {}) };
 }
 
 /** Build every spec provider's entry (telemetry excluded: it has no server provider). */
-export function buildProviders(providers: readonly Provider[], release: Release): ProviderOutcome {
+export function buildProviders(providers: readonly Provider[], release: Release, mountPath: string): ProviderOutcome {
   const out: ProviderOutcome = { entries: [], env: [], notes: [], errors: [] };
   for (const p of providers.filter((x) => x.api !== "telemetry")) {
-    const entry = buildEntry(p, release, out);
+    const entry = buildEntry(p, release, mountPath, out);
     if (entry) out.entries.push({ api: SERVER_API[p.api], entry });
   }
   return out;
@@ -101,11 +114,15 @@ function overlayEntry(base: ProviderEntry, entry: ProviderEntry): ProviderEntry 
 }
 
 /** Overlay entries on the base config by provider id; adds each new API to a non-empty `apis`. */
-export function overlayProviders(doc: ConfigDoc, entries: readonly { api: string; entry: ProviderEntry }[]): void {
+export function overlayProviders(doc: ConfigDoc, entries: readonly { api: string; entry: ProviderEntry }[], notes: string[]): void {
   for (const { api, entry } of entries) {
     const list = [...(doc.providers[api] ?? [])];
     const at = list.findIndex((b) => effectiveId(b.provider_id) === entry.provider_id);
-    if (at >= 0) list[at] = overlayEntry(list[at]!, entry);
+    const baseEntry = at >= 0 ? list[at] : undefined;
+    if (baseEntry && isConditional(baseEntry.provider_id) && baseEntry.provider_type === entry.provider_type) {
+      notes.push(`providers.${api}.${entry.provider_id}: now always on; it keeps the distribution's other settings for it (${Object.keys(baseEntry.config ?? {}).sort().join(", ") || "none"}), set them in settings to change them`);
+    }
+    if (baseEntry) list[at] = overlayEntry(baseEntry, entry);
     else list.push(entry);
     doc.providers[api] = list;
     if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];

@@ -5,7 +5,7 @@
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
-import { effectiveId, providerIds, type ConfigDoc, type JsonMap } from "./doc";
+import { effectiveId, isConditional, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
 
 export interface ResourceOutcome {
   readonly notes: string[];
@@ -51,17 +51,22 @@ function registered(doc: ConfigDoc): { [kind: string]: JsonMap[] } {
 export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
   if (spec.resources.models.length === 0) return;
   const available = providerIds(doc, "inference");
-  const fallback = firstSpecProvider(spec, "inference") ?? available[0];
+  // Only a provider the user configured is a safe default: the distribution's always-on ones are hosted APIs.
+  const fallback = firstSpecProvider(spec, "inference");
   const entries: JsonMap[] = [];
   for (const m of spec.resources.models) {
     const providerId = m.provider ?? fallback;
     if (providerId === undefined || !available.includes(providerId)) {
       const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
-      const what = m.provider !== undefined ? `names provider "${m.provider}", which is not an inference provider` : "has no inference provider to run on";
+      const what = m.provider !== undefined
+        ? `names provider "${m.provider}", which is not an inference provider`
+        : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
       out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
       continue;
     }
     if (m.provider === undefined) out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
+    const conditional = conditionalOn(doc, "inference", providerId);
+    if (conditional) out.notes.push(`${m.path}: provider "${providerId}" is only enabled when ${conditional} is set (workload.overrides.env), or configure it in spec.providers`);
     entries.push(modelEntry(m, providerId));
   }
   registered(doc).models = upsert(registered(doc).models ?? [], "model_id", entries);
@@ -75,8 +80,12 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
       "resources.shields requires at least one safety provider to be configured: add spec.providers.safety (e.g. provider: llama-guard)"));
     return;
   }
+  // A shield name is the guard model's id: llama-guard calls that model through inference.
   const entries = spec.resources.shields.map((s) => ({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }));
   registered(doc).shields = upsert(registered(doc).shields ?? [], "shield_id", entries);
+  const first = spec.resources.shields[0]!.name;
+  // The base's default shield is usually switched off by env; the user's first shield is one that is on.
+  doc.safety = { ...(isMap(doc.safety) ? doc.safety : {}), default_shield_id: first };
 }
 
 /** Each tool needs a tool_runtime provider that serves it in the merged config. */
@@ -97,6 +106,12 @@ export function checkTools(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOut
 /** Never emit tool_groups: 0.7+ servers drop them with a warning (research §4.3). */
 export function dropToolGroups(doc: ConfigDoc): void {
   if (doc.registered_resources && "tool_groups" in doc.registered_resources) delete doc.registered_resources.tool_groups;
+}
+
+/** The env var a base provider waits for (`${env.VLLM_URL:+vllm}` → VLLM_URL), if it is conditional. */
+function conditionalOn(doc: ConfigDoc, api: string, id: string): string | undefined {
+  const entry = (doc.providers[api] ?? []).find((p) => effectiveId(p.provider_id) === id);
+  return entry && isConditional(entry.provider_id) ? /\$\{env\.([A-Z0-9_]+)/.exec(entry.provider_id)?.[1] : undefined;
 }
 
 /** Ids of resources whose provider still exists, for pruning after `disabled`. */

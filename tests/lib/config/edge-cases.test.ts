@@ -139,3 +139,40 @@ describe("server section", () => {
     expect(doc(run(spec)).server).toEqual({ port: 9000, workers: 4, tls_certfile: "/etc/llama-stack/tls/tls.crt", tls_keyfile: "/etc/llama-stack/tls/tls.key" });
   });
 });
+
+describe("what the real server needs beyond the seed", () => {
+  it.each([
+    [{ id: "my-faiss", provider: "faiss" }, { persistence: { namespace: "vector_io::my-faiss", backend: "kv_default" } }],
+    [{ id: "vec", provider: "sqlite-vec" }, { db_path: "/data/vec.db", persistence: { namespace: "vector_io::vec", backend: "kv_default" } }],
+    [{ id: "chroma", provider: "chromadb", endpoint: "http://chroma:8000" }, { url: "http://chroma:8000", persistence: { namespace: "vector_io::chroma", backend: "kv_default" } }],
+  ])("given vector store %j, gives it the persistence (and file) the server requires", (p, config) => {
+    const spec = aSpec({ providers: { vectorIo: p }, workload: { storage: { mountPath: "/data" } } });
+    expect(provider(doc(run(spec)), "vector_io", p.id)?.config).toEqual(config);
+  });
+
+  it("given a model without provider and no spec inference provider, fails instead of picking a hosted API", () => {
+    expect(errors(run(aSpec({ resources: { models: ["m"] } })))).toEqual([{
+      path: "spec.resources.models[0]",
+      message: expect.stringMatching(/^model "m" names no provider and spec.providers.inference is empty.*Available: "fireworks"/),
+    }]);
+  });
+
+  it("given a model on a provider the distribution switches on by env, says which env var", () => {
+    expect(ok(run(aSpec({ resources: { models: [{ name: "m", provider: "vllm" }] } }))).notes)
+      .toContainEqual(expect.stringMatching(/provider "vllm" is only enabled when VLLM_URL is set/));
+  });
+
+  it("given a spec provider that reuses a switched-off base id, says which base settings it keeps", () => {
+    expect(ok(run(aSpec({ providers: { vectorIo: { provider: "pgvector", endpoint: "http://pg:5432/v" } } }))).notes)
+      .toContainEqual(expect.stringMatching(/providers.vector_io.pgvector: now always on; it keeps the distribution's other settings for it \(db, distance_metric, host/));
+  });
+
+  it("given shields, makes the first one the default shield", () => {
+    expect(doc(run(aSpec({ resources: { shields: ["guard-a", "guard-b"] } }))).safety).toEqual({ default_shield_id: "guard-a" });
+  });
+
+  it("given external providers, says they are not merged yet", () => {
+    const spec = aSpec({ providers: { inference: aVllm() }, externalProviders: { inference: [{ providerId: "x", image: "r/x:1" }] } });
+    expect(ok(run(spec)).notes[0]).toMatch(/^spec.externalProviders: not merged/);
+  });
+});
