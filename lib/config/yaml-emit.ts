@@ -11,15 +11,29 @@ const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_.\/~${}:=+,@()\[\]-]*$/;
 /** Words PyYAML (YAML 1.1) or YAML 1.2 read as booleans or null. */
 const SPECIAL = new Set(["y", "n", "yes", "no", "on", "off", "true", "false", "null"]);
 
+/** Keys and values repeat across syncs; their quoting is decided once (bounded). */
+const textOfString = new Map<string, string>();
+const TEXT_CACHE_LIMIT = 20_000;
+
+function stringText(value: string): string {
+  const hit = textOfString.get(value);
+  if (hit !== undefined) return hit;
+  const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":");
+  const text = plain ? value : JSON.stringify(value);
+  if (textOfString.size >= TEXT_CACHE_LIMIT) textOfString.clear();
+  textOfString.set(value, text);
+  return text;
+}
+
 export function scalarText(value: string | number | boolean | null): string {
+  if (typeof value === "string") return stringText(value);
   if (value === null) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") {
     if (Number.isFinite(value)) return String(value);
     return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
   }
-  const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":") && !value.includes(":-");
-  return plain ? value : JSON.stringify(value);
+  return String(value);
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
