@@ -19,10 +19,26 @@ function stringText(value: string): string {
   const hit = textOfString.get(value);
   if (hit !== undefined) return hit;
   const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":");
-  const text = plain ? value : JSON.stringify(value);
+  const text = plain ? value : quoted(value);
   if (textOfString.size >= TEXT_CACHE_LIMIT) textOfString.clear();
   textOfString.set(value, text);
   return text;
+}
+
+/**
+ * JSON string escapes are valid YAML double-quoted escapes. JSON leaves DEL, C1 controls,
+ * U+2028/2029 and non-characters raw; PyYAML treats those as line breaks or rejects them.
+ */
+function quoted(value: string): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** PyYAML (YAML 1.1) reads a float only with a dot and a signed exponent: 1e+21 → 1.0e+21. */
+function numberText(value: number): string {
+  const text = String(value);
+  if (!/e/.test(text) || text.includes(".")) return text;
+  return text.replace("e", ".0e");
 }
 
 export function scalarText(value: string | number | boolean | null): string {
@@ -30,7 +46,7 @@ export function scalarText(value: string | number | boolean | null): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") {
-    if (Number.isFinite(value)) return String(value);
+    if (Number.isFinite(value)) return numberText(value);
     return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
   }
   return String(value);
