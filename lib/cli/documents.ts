@@ -20,7 +20,7 @@ export function llsdDocuments(text: string, file: string): ReadDocuments {
     const first = doc.errors[0];
     if (first) {
       const line = first.linePos?.[0]?.line;
-      errors.push(fieldError(`${file}${line !== undefined ? `:${line}` : ""}`, `invalid YAML (${first.code}): ${first.message.split("\n")[0]}`));
+      errors.push(fieldError(`${file}${line !== undefined ? `:${line}` : ""}`, `invalid YAML (${first.code}): ${(first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}`));
       return;
     }
     const object = doc.toJS() as { [k: string]: unknown } | null;
