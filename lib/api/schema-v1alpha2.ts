@@ -7,6 +7,7 @@ import {
   bool, describe, freeObject, int, intOrString, k8sList, obj, quantity, resourceRequirements, str, strList,
   type Schema,
 } from "./schema-parts";
+import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 
 /** API names accepted in `disabled[]`, camelCase or snake_case (DESIGN §4). */
 export const DISABLE_NAMES: readonly string[] = [
@@ -107,7 +108,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj("Desired state of a Llama Stack 
   }),
   disabled: { type: "array", description: "APIs to remove from the config.", items: { type: "string", enum: DISABLE_NAMES } },
   networking: obj("Port, TLS, exposure and access.", {
-    port: int("Server port.", { minimum: 1, maximum: 65535, default: 8321 }),
+    port: int("Server port.", { minimum: 1, maximum: 65535, default: DEFAULT_PORT }),
     tls: obj("TLS settings.", {
       enabled: bool("Serve HTTPS with `secretName`."),
       secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
@@ -129,7 +130,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj("Desired state of a Llama Stack 
     }),
   }),
   workload: obj("Kubernetes workload settings.", {
-    replicas: int("Pod replicas.", { minimum: 0, default: 1 }),
+    replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
     workers: int("Uvicorn worker processes.", { minimum: 1 }),
     resources: resourceRequirements("Container resources."),
     autoscaling: obj("Horizontal pod autoscaling.", {

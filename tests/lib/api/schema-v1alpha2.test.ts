@@ -64,3 +64,4 @@ describe("toFieldPath()", () => {
     expect(toFieldPath(pointer, prefix)).toBe(expected);
   });
 });
+
