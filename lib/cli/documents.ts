@@ -9,13 +9,17 @@ export interface CrDocument {
   readonly object: { readonly [k: string]: unknown };
 }
 
-export type ReadDocuments = { ok: true; documents: CrDocument[] } | { ok: false; errors: FieldError[] };
+/** ConfigMaps found beside the CRs (by name → data), so an overrideConfig can be checked offline. */
+export type ConfigMaps = { [name: string]: { [key: string]: string } };
+
+export type ReadDocuments = { ok: true; documents: CrDocument[]; configMaps: ConfigMaps } | { ok: false; errors: FieldError[] };
 
 export function llsdDocuments(text: string, file: string): ReadDocuments {
   const docs = parseAllDocuments(text, { uniqueKeys: true });
-  if (!Array.isArray(docs)) return { ok: true, documents: [] };
+  if (!Array.isArray(docs)) return { ok: true, documents: [], configMaps: {} };
   const errors: FieldError[] = [];
   const documents: CrDocument[] = [];
+  const configMaps: ConfigMaps = {};
   docs.forEach((doc, index) => {
     const first = doc.errors[0];
     if (first) {
@@ -24,9 +28,13 @@ export function llsdDocuments(text: string, file: string): ReadDocuments {
       return;
     }
     const object = doc.toJS() as { [k: string]: unknown } | null;
+    if (object?.kind === "ConfigMap" && object.apiVersion === "v1") {
+      const name = (object.metadata as { name?: unknown } | undefined)?.name;
+      if (typeof name === "string") configMaps[name] = (object.data ?? {}) as { [key: string]: string };
+    }
     if (object === null || typeof object !== "object" || object.kind !== "LlamaStackDistribution") return;
     const metadata = (object.metadata ?? {}) as { name?: unknown };
     documents.push({ index, apiVersion: String(object.apiVersion ?? ""), name: String(metadata.name ?? "llsd"), object });
   });
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, documents };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, documents, configMaps };
 }

@@ -28,6 +28,9 @@ function printRendered(doc: CrDocument, result: Rendered, io: CliIo): boolean {
   }
   if (result.source !== "generated") {
     for (const n of result.notes) io.stderr(`note: ${doc.name}: ${n}\n`);
+    if (result.source === "override" && result.configYaml !== undefined) {
+      io.stdout(`# ${doc.name}: config.yaml from the override ConfigMap, used as is\n${result.configYaml}`);
+    }
     return true;
   }
   const g = result.generated;
@@ -62,8 +65,11 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
       ok = false;
       return;
     }
+    // ConfigMaps in the same file are what an overrideConfig can be checked against; none means unchecked.
+    const configMaps = Object.keys(read.configMaps).length > 0 ? { configMaps: read.configMaps } : {};
     const input = {
       name: doc.name,
+      ...configMaps,
       ...(baseConfig !== undefined ? { baseConfig } : {}),
       ...(args.release !== undefined ? { release: args.release as Release } : {}),
     };

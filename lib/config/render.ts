@@ -8,6 +8,7 @@ import { validate, type ValidateContext } from "../api/validate";
 import { bundledBaseConfig } from "../distributions/bundled";
 import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImage, type DistributionTable, type Release } from "../distributions/table";
 import { generate, type GenerateOptions, type Generated } from "./generate";
+import { checkOverrideConfig, type ConfigMapData } from "./override";
 
 /** overrideConfig → mounted as is; generation inputs → generated; neither → the image's own default. */
 export type ConfigSource = "override" | "generated" | "image-default";
@@ -24,11 +25,14 @@ export interface RenderInput extends GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
   readonly release?: Release;
   readonly distributions?: DistributionTable;
+  /** ConfigMaps of the CR's namespace; when given, an overrideConfig is checked against them. */
+  readonly configMaps?: ConfigMapData;
 }
 
 export type Rendered =
   | { readonly ok: true; readonly source: "generated"; readonly release: Release; readonly generated: Generated; readonly warnings: readonly FieldError[] }
-  | { readonly ok: true; readonly source: "override" | "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
+  | { readonly ok: true; readonly source: "override"; readonly release: Release; readonly configYaml?: string; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
+  | { readonly ok: true; readonly source: "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
   | { readonly ok: false; readonly errors: readonly FieldError[]; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] };
 
 /** The server line the spec's image runs: explicit, else the image tag, else the default. */
@@ -50,6 +54,14 @@ function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): str
     : `no bundled base config for this distribution on the ${release} server line`);
 }
 
+function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[]): Rendered {
+  const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
+  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [`${note} (not checked: the ConfigMap was not given)`] };
+  const checked = checkOverrideConfig(name, configMaps);
+  if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [] };
+  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [note] };
+}
+
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
   const checked = validate(rawSpec, { ...ctx, ...(input.distributions ? { distributions: input.distributions } : {}) });
   const warnings = checked.warnings;
@@ -57,10 +69,9 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   const spec = checked.spec;
   const release = releaseFor(spec, input);
   const source = configSource(spec);
-  if (source !== "generated") {
-    const note = source === "override"
-      ? `config.yaml comes from ConfigMap ${spec.overrideConfig?.configMapName}, mounted as is`
-      : "no providers, resources, storage or disabled: the distribution image runs its own default config";
+  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings);
+  if (source === "image-default") {
+    const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
     return { ok: true, source, release, warnings, notes: [note] };
   }
   const base = baseFor(spec, release, input);

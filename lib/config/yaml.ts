@@ -46,7 +46,7 @@ export type ParsedYaml = { ok: true; value: unknown } | { ok: false; message: st
 
 /** Parse one YAML document; an error message names the line (and never echoes the content). */
 export function parseYaml(text: string): ParsedYaml {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const line = first.linePos?.[0]?.line;

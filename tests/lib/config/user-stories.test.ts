@@ -104,3 +104,18 @@ describe("User story 6: full ConfigMap override", () => {
     expect(base("starter", "0.8")).toContain("interactions");
   });
 });
+
+describe("User story 6: the override ConfigMap is checked before it is used", () => {
+  const good = "version: 2\ndistro_name: mine\nproviders:\n  inference: []\n";
+  it.each([
+    ["6.1 a ConfigMap with config.yaml", { "my-config": { "config.yaml": good } }, undefined],
+    ["6.3 no such ConfigMap", {}, /^ConfigMap "my-config" not found in the CR's namespace; create it with a key "config.yaml"/],
+    ["a ConfigMap without config.yaml", { "my-config": { "run.yaml": good } }, /has no key "config.yaml" \(it has "run.yaml"\)/],
+    ["a config.yaml of another version", { "my-config": { "config.yaml": "version: 3\n" } }, /Unsupported config.yaml version 3. Supported versions: 2/],
+    ["a config.yaml that is not YAML", { "my-config": { "config.yaml": "a: [\n" } }, /is not a YAML mapping \(invalid YAML at line/],
+  ])("given %s, %s", (_title, configMaps, message) => {
+    const result = render(aSpec({ overrideConfig: { configMapName: "my-config" } }), { configMaps });
+    if (message === undefined) expect(result).toEqual(expect.objectContaining({ ok: true, source: "override", configYaml: good }));
+    else expect(result).toEqual(expect.objectContaining({ ok: false, errors: [{ path: "spec.overrideConfig.configMapName", message: expect.stringMatching(message) }] }));
+  });
+});
