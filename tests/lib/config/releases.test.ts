@@ -1,0 +1,43 @@
+/**
+ * n and n-1: every v1alpha2 sample generates on both server lines, and the result uses only
+ * the API names and provider types that line has (tables written from research in
+ * tests/lib/distributions/server-rules.ts, independent of the generator).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, parseAllDocuments } from "yaml";
+import { render } from "../../../lib/config/render";
+import type { ConfigDoc } from "../../../lib/config/doc";
+import { RELEASES } from "../../../lib/distributions/table";
+import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
+
+const SAMPLES = join(__dirname, "..", "..", "..", "samples");
+const generatedSamples = readdirSync(SAMPLES).sort().flatMap((file) => {
+  const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
+  const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
+  return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
+});
+const cases = RELEASES.flatMap((release) => generatedSamples.map(([file, spec]) => [release, file, spec] as const));
+
+describe("server lines", () => {
+  it.each(cases)("on %s, %s uses only APIs and provider types of that line", (release, _file, spec) => {
+    const result = render(spec, { release, name: "demo" });
+    expect(result.ok).toBe(true);
+    if (!result.ok || result.source !== "generated") return;
+    const config = parse(result.generated.configYaml) as ConfigDoc;
+    for (const api of ABSENT_APIS[release]) expect(Object.keys(config.providers)).not.toContain(api);
+    for (const [api, entries] of Object.entries(config.providers)) {
+      for (const entry of entries) {
+        const known = PROVIDER_TYPES[release][api] ?? [];
+        expect(known).toContain(entry.provider_type);
+      }
+    }
+  });
+
+  it("on 0.8, keeps the distribution's Claude aliases (provider_id: all) next to the user's models", () => {
+    const result = render({ distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://v:8000" } }, resources: { models: ["llama3"] } }, { release: "0.8" });
+    if (!result.ok || result.source !== "generated") throw new Error("expected a generated config");
+    const models = (parse(result.generated.configYaml) as ConfigDoc).registered_resources?.models ?? [];
+    expect(models.map((m) => m.provider_id)).toEqual(["all", "all", "all", "vllm"]);
+  });
+});
