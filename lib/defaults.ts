@@ -11,7 +11,6 @@ export const DEFAULT_REPLICAS = 1;
 /** Where the generated (or override) config.yaml is mounted in the server container. */
 export const CONFIG_MOUNT_DIR = "/etc/llama-stack";
 export const CONFIG_FILE_NAME = "config.yaml";
-export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 /** Where the TLS Secret is mounted when `networking.tls.enabled`. */
 export const TLS_MOUNT_DIR = "/etc/llama-stack/tls";
 /** config.yaml `version:` values this service can generate from (research llamastack-config §1.3). */
@@ -21,7 +20,7 @@ export const KV_BACKEND = "kv_default";
 export const SQL_BACKEND = "sql_default";
 /** Redis port when the kv endpoint names none. */
 export const DEFAULT_REDIS_PORT = 6379;
-/** Postgres port when the DSN names none. */
-export const DEFAULT_POSTGRES_PORT = 5432;
 /** Prefix of every environment variable that carries a Secret value into the server. */
 export const SECRET_ENV_PREFIX = "LLSD";
+/** Postgres port when a pgvector endpoint names none. */
+export const DEFAULT_POSTGRES_PORT = 5432;

@@ -4,7 +4,7 @@
  */
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
-import { SERVER_API, serverApiName } from "./apis";
+import { serverApiName } from "./apis";
 import type * as C from "./canonical";
 import {
   PROVIDER_APIS, type ExposeObject, type LlsdSpecV1alpha2, type ModelInput, type ProviderInput,
@@ -147,9 +147,4 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
       disabled: (spec.disabled ?? []).length > 0,
     },
   };
-}
-
-/** Server API of a canonical provider (`vectorIo` → `vector_io`). */
-export function serverApiOf(p: C.Provider): string {
-  return SERVER_API[p.api];
 }

@@ -1,5 +1,7 @@
 /** Rules for resources, storage, disabled APIs and external providers. */
 import { child, fieldError, listOf, type FieldError } from "../errors";
+import { DEFAULT_REDIS_PORT } from "../defaults";
+import { SERVER_API } from "./apis";
 import type { CanonicalSpec } from "./canonical";
 
 /** Tool names users may list, and the tool_runtime provider types that serve each (research §4.3). */
@@ -59,7 +61,7 @@ export function parseRedisEndpoint(endpoint: string): { host: string; port: numb
   try {
     const url = new URL(withScheme);
     if (!url.protocol.startsWith("redis") || url.hostname === "") return undefined;
-    return { host: url.hostname, port: url.port === "" ? 6379 : Number(url.port) };
+    return { host: url.hostname, port: url.port === "" ? DEFAULT_REDIS_PORT : Number(url.port) };
   } catch {
     return undefined;
   }
@@ -68,14 +70,10 @@ export function parseRedisEndpoint(endpoint: string): { host: string; port: numb
 /** `disabled` wins over providers of the same API: a warning, not an error (DESIGN §4). */
 export function disabledConflicts(spec: CanonicalSpec): FieldError[] {
   return spec.disabled.flatMap((d) => {
-    const providers = spec.providers.filter((p) => serverApi(p.api) === d.api);
+    const providers = spec.providers.filter((p) => SERVER_API[p.api] === d.api);
     if (providers.length === 0) return [];
     return [fieldError(d.path, `${d.written} is disabled, so its providers (${providers.map((p) => p.path).join(", ")}) are ignored; remove them or remove "${d.written}" from disabled`)];
   });
-}
-
-function serverApi(api: string): string {
-  return api.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** Two external providers with one id are an error listing both images (FR-092 is for inline ids). */

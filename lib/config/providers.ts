@@ -6,7 +6,7 @@ import { child, fieldError, type FieldError } from "../errors";
 import type { Provider } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
-import { KV_BACKEND } from "../defaults";
+import { DEFAULT_POSTGRES_PORT, KV_BACKEND } from "../defaults";
 import { deepMerge, effectiveId, isConditional, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { envRef, providerSecretEnv, upperSnake } from "./env-names";
 import { resolveProviderType, type ResolvedType, type TypeInfo } from "./provider-types";
@@ -36,7 +36,7 @@ function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
   if (info.urlKey === "split-postgres") {
     const url = new URL(endpoint);
     const db = url.pathname.replace(/^\//, "");
-    return { host: url.hostname, port: Number(url.port || 5432), ...(db ? { db } : {}) };
+    return { host: url.hostname, port: Number(url.port || DEFAULT_POSTGRES_PORT), ...(db ? { db } : {}) };
   }
   const suffix = info.urlSuffix;
   const trimmed = endpoint.replace(/\/+$/, "");
