@@ -1,0 +1,38 @@
+/**
+ * Everything a child builder may read: the parent's identity, the canonical spec and what the
+ * sync pipeline decided (image, config, env). Builders are pure functions of this context.
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import type { PostgresPart } from "../config/env-names";
+import type { SecretEnv } from "../config/providers";
+import type { PlainEnv } from "../config/telemetry";
+
+export interface MountedConfig {
+  /** `generated`: our hash-named ConfigMap; `override`: the user's ConfigMap, mounted as is. */
+  readonly source: "generated" | "override";
+  readonly configMapName: string;
+  /** SHA-256 (hex) of the config.yaml text: the pod-template annotation that rolls pods on change. */
+  readonly hash: string;
+  /** The generated text (generated only): the ConfigMap child's data. */
+  readonly configYaml?: string;
+}
+
+export interface ChildContext {
+  readonly name: string;
+  readonly namespace: string;
+  readonly spec: CanonicalSpec;
+  /** The resolved server image (pinned). */
+  readonly image: string;
+  /** Absent when the image runs its own default config. */
+  readonly config?: MountedConfig;
+  /** Secret-backed env vars, in order (providers, then Postgres parts). */
+  readonly secretEnv: readonly SecretEnv[];
+  /** Plain env the config needs (OpenTelemetry). */
+  readonly plainEnv: readonly PlainEnv[];
+  /** Parts of the user's Postgres DSN, read from the related Secret by the sync hook. */
+  readonly postgres?: { readonly secretName: string; readonly parts: { readonly [part in PostgresPart]: string } };
+  /** Namespace of the hooks and Metacontroller: the NetworkPolicy admits it. */
+  readonly hooksNamespace: string;
+  /** Expose through an OpenShift Route instead of an Ingress (the OpenShift overlay sets this). */
+  readonly exposeWith: "ingress" | "route";
+}

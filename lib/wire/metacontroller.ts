@@ -1,0 +1,83 @@
+/**
+ * Metacontroller's hook wire format (research metacontroller.md §2–3), hand-written and
+ * readonly. Children and related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook
+ * version v1, `namespace/name` for v2); both keyings are accepted.
+ */
+
+/** Any Kubernetes object as it travels over the wire. */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly uid?: string;
+    readonly generation?: number;
+    readonly labels?: { readonly [k: string]: string };
+    readonly annotations?: { readonly [k: string]: string };
+    readonly [k: string]: unknown;
+  };
+  readonly [k: string]: unknown;
+}
+
+/** `"Deployment.apps/v1"` → (`"name"` | `"ns/name"`) → object. */
+export type ObjectMap = { readonly [kindDotVersion: string]: { readonly [key: string]: KubeObject } };
+
+export interface SyncRequest {
+  readonly controller?: unknown;
+  readonly parent: KubeObject;
+  readonly children?: ObjectMap;
+  readonly related?: ObjectMap;
+  readonly finalizing?: boolean;
+}
+
+/** v2 hooks are parsed strictly: no other top-level keys may appear. */
+export interface SyncResponse {
+  readonly status: { readonly [k: string]: unknown };
+  readonly children: readonly KubeObject[];
+  readonly resyncAfterSeconds?: number;
+}
+
+export interface CustomizeRequest {
+  readonly controller?: unknown;
+  readonly parent: KubeObject;
+}
+
+export interface RelatedResourceRule {
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly namespace?: string;
+  readonly names?: readonly string[];
+  readonly labelSelector?: { readonly matchLabels?: { readonly [k: string]: string } };
+}
+
+export interface CustomizeResponse {
+  readonly relatedResources: readonly RelatedResourceRule[];
+}
+
+/** `Kind.apiVersion` keys of the maps above. */
+export const KEYS = {
+  configMap: "ConfigMap.v1",
+  secret: "Secret.v1",
+  deployment: "Deployment.apps/v1",
+  service: "Service.v1",
+  pvc: "PersistentVolumeClaim.v1",
+  networkPolicy: "NetworkPolicy.networking.k8s.io/v1",
+  ingress: "Ingress.networking.k8s.io/v1",
+  route: "Route.route.openshift.io/v1",
+  hpa: "HorizontalPodAutoscaler.autoscaling/v2",
+  pdb: "PodDisruptionBudget.policy/v1",
+} as const;
+
+/** Find `name` in one kind's map whatever the keying (v1 `name`, v2 `ns/name`). */
+export function lookup(map: ObjectMap | undefined, key: string, namespace: string, name: string): KubeObject | undefined {
+  const objects = map?.[key];
+  if (!objects) return undefined;
+  return objects[`${namespace}/${name}`] ?? objects[name];
+}
+
+/** Every object of one kind, in key order (deterministic). */
+export function objectsOf(map: ObjectMap | undefined, key: string): KubeObject[] {
+  const objects = map?.[key] ?? {};
+  return Object.keys(objects).sort().map((k) => objects[k]!);
+}
