@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { distributionNames, DEFAULT_DISTRIBUTIONS } from "../distributions/table";
 import type { CliIo } from "./io";
 import { renderCommand } from "./render";
+import { requestCommand } from "./request";
 
 export const USAGE = `Usage: llsd <command> [options]
 
@@ -11,6 +12,10 @@ Commands:
                  Print the generated config.yaml and container env for each
                  LlamaStackDistribution (v1alpha2) in FILE. Invalid specs exit 1
                  and print every error with its field path.
+  request sync|customize FILE
+                 Print the hook request Metacontroller would send for the first
+                 LlamaStackDistribution in FILE (Secrets/ConfigMaps in FILE become
+                 related objects), e.g. for curl against a running service.
   distributions  List the named distributions and their pinned images.
   help           Show this help.
 `;
@@ -39,6 +44,8 @@ export function runCli(argv: readonly string[], io: CliIo): number {
         }
         return renderCommand({ file: positionals[0], baseConfig: values["base-config"], release: values.release }, io);
       }
+      case "request":
+        return requestCommand(rest[0], rest[1] ?? "", io);
       case "distributions":
         return distributionsCommand(io);
       case "help": case "--help": case "-h": case undefined:

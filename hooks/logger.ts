@@ -1,0 +1,32 @@
+/**
+ * The service's pino logger: one JSON line per event, level from `LOG_LEVEL` (default info).
+ * Secret values must never reach a log (DESIGN §11): bodies are never logged, and the paths
+ * below are redacted in case an object carrying them is logged by mistake.
+ */
+import pino from "pino";
+
+export interface LoggerOptions {
+  /** @default process.env.LOG_LEVEL ?? "info" */
+  readonly level?: string;
+  /** Where lines go. @default stdout */
+  readonly destination?: pino.DestinationStream;
+}
+
+const REDACT_PATHS = [
+  "req.headers.authorization",
+  // Secret and ConfigMap payloads.
+  "*.data",
+  "*.stringData",
+  // Request and response bodies, and the raw body body-parser attaches to its errors.
+  "body",
+  "*.body",
+];
+
+export function createLogger(options: LoggerOptions = {}): pino.Logger {
+  const settings: pino.LoggerOptions = {
+    level: options.level ?? process.env.LOG_LEVEL ?? "info",
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
+}

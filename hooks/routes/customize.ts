@@ -1,0 +1,17 @@
+/** `POST /customize`: the parent → which related objects the sync hook needs to see. */
+import type { Router } from "express";
+import type { CustomizeRequest, CustomizeResponse } from "../../lib/wire/metacontroller";
+import { hookRouter, type HookDeps } from "../hook-route";
+import { customizeRequestShape } from "../request-shape";
+
+export function customizeRouter(
+  customize: (request: CustomizeRequest) => Promise<CustomizeResponse>,
+  deps: HookDeps,
+): Router {
+  return hookRouter({ hook: "customize", shape: customizeRequestShape, handle: customize, summarize }, deps);
+}
+
+function summarize(response: CustomizeResponse): { relatedResources: number } {
+  if (!Array.isArray(response?.relatedResources)) throw new Error("customize handler returned no relatedResources list");
+  return { relatedResources: response.relatedResources.length };
+}

@@ -1,0 +1,15 @@
+/** `POST /sync`: observed parent, children and related objects → status and desired children. */
+import type { Router } from "express";
+import type { SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
+import { hookRouter, type HookDeps } from "../hook-route";
+import { syncRequestShape } from "../request-shape";
+
+export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse>, deps: HookDeps): Router {
+  return hookRouter({ hook: "sync", shape: syncRequestShape, handle: sync, summarize }, deps);
+}
+
+function summarize(response: SyncResponse): { children: number } {
+  // A 200 without a children list makes Metacontroller delete every child: answer 500 instead.
+  if (!Array.isArray(response?.children)) throw new Error("sync handler returned no children list");
+  return { children: response.children.length };
+}

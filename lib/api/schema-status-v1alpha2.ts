@@ -1,0 +1,38 @@
+/**
+ * The v1alpha2 status the sync hook writes (DESIGN §8). Metacontroller replaces the parent's
+ * status with it and adds `observedGeneration`, so every key here must be in the CRD's status
+ * schema or the apiserver prunes it and Metacontroller writes forever.
+ */
+import { int, obj, str, strList, type Schema } from "./schema-parts";
+
+const condition = obj("A standard Kubernetes condition.", {
+  type: str("Condition type.", { maxLength: 316, pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$" }),
+  status: str("True, False or Unknown.", { enum: ["True", "False", "Unknown"] }),
+  reason: str("Machine-readable reason, CamelCase.", { minLength: 1, maxLength: 1024, pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$" }),
+  message: str("Human-readable message: what is wrong and how to fix it.", { maxLength: 32768 }),
+  lastTransitionTime: str("When the status last changed.", { format: "date-time" }),
+  observedGeneration: int("The generation the condition was computed for.", { minimum: 0 }),
+}, ["type", "status", "reason", "message", "lastTransitionTime"]);
+
+export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama Stack server.", {
+  phase: str("Lifecycle phase.", { enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"] }),
+  observedGeneration: int("The spec generation this status describes (written by Metacontroller).", { minimum: 0 }),
+  conditions: { type: "array", description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available.", items: condition },
+  configGeneration: obj("The config.yaml in use.", {
+    configMapName: str("ConfigMap holding it."),
+    generatedAt: str("When this config was first generated.", { format: "date-time" }),
+    providerCount: int("Providers in it.", { minimum: 0 }),
+    resourceCount: int("Registered resources in it.", { minimum: 0 }),
+    configVersion: int("Its `version:`.", { minimum: 0 }),
+  }),
+  resolvedDistribution: obj("The image and config source in use.", {
+    image: str("Server image."),
+    digest: str("Image digest, when resolved from a registry."),
+    configSource: str("Where the base config came from.", { enum: ["embedded", "oci-label", "override", "image-default"] }),
+    configHash: str("sha256:<hex> of the config.yaml."),
+  }),
+  availableReplicas: int("Ready server pods.", { minimum: 0 }),
+  serviceURL: str("In-cluster URL of the server."),
+  routeURL: str("External URL, when exposed."),
+  notes: strList("What the hooks decided on the user's behalf (e.g. a URL suffix added)."),
+});

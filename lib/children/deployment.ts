@@ -1,0 +1,43 @@
+/**
+ * The server Deployment, named after the parent like the Go operator's (DESIGN §7), so a
+ * takeover keeps its selector. Selector and pod labels are exactly the selector labels.
+ */
+import type { V1Deployment, V1DeploymentStrategy } from "@kubernetes/client-node";
+import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
+import type { ChildContext } from "./context";
+import { childMeta, labelsOf } from "./meta";
+import { buildPodSpec } from "./pod";
+import { replicaCount } from "./workload";
+
+/**
+ * The apiserver's own RollingUpdate defaults, written out: Metacontroller's 3-way apply then
+ * remembers them, so switching to Recreate (storage added) removes `rollingUpdate` instead of
+ * leaving it next to `type: Recreate`, which the apiserver rejects.
+ */
+export const ROLLING_UPDATE: V1DeploymentStrategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } };
+/** A ReadWriteOnce volume attaches to one node: the old pod must go before the new one starts. */
+export const RECREATE: V1DeploymentStrategy = { type: "Recreate" };
+
+export function buildDeployment(ctx: ChildContext): V1Deployment {
+  const { workload } = ctx.spec;
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: childMeta(ctx, names.deployment(ctx.name)),
+    spec: {
+      // Under an HPA the field is left out: the HPA owns the count, and a value here would
+      // reset it on every sync.
+      ...(workload.autoscaling ? {} : { replicas: replicaCount(workload) }),
+      selector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
+      strategy: structuredClone(workload.storage ? RECREATE : ROLLING_UPDATE),
+      template: {
+        metadata: {
+          labels: labelsOf(selectorLabels(ctx.name)),
+          // A new config (new content hash) changes the template, which rolls the pods (FR-026).
+          ...(ctx.config ? { annotations: { [CONFIG_HASH_ANNOTATION]: ctx.config.hash } } : {}),
+        },
+        spec: buildPodSpec(ctx),
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The server container's environment, in a fixed order (DESIGN §7): Secret-backed values,
+ * plain values the config needs, the port, the config path, the Go operator's variables, then
+ * the user's `workload.overrides.env`, where a name we already set is replaced in place.
+ */
+import type { V1EnvVar } from "@kubernetes/client-node";
+import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR } from "../defaults";
+import type { ChildContext } from "./context";
+import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
+
+/** Where the mounted config.yaml is, as the server sees it. */
+export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
+
+function plain(name: string, value: string | number): V1EnvVar {
+  return { name, value: String(value) };
+}
+
+function hookEnv(ctx: ChildContext): V1EnvVar[] {
+  const { networking, workload } = ctx.spec;
+  const port = networking.port;
+  return [
+    // Only references travel in the pod spec; the kubelet reads the values from the Secrets.
+    ...ctx.secretEnv.map((s): V1EnvVar => ({ name: s.name, valueFrom: { secretKeyRef: { name: s.secretName, key: s.secretKey } } })),
+    ...ctx.plainEnv.map((e) => plain(e.name, e.value)),
+    // The launcher ignores server.port: 0.7 (Llama Stack) reads LLAMA_STACK_PORT, 0.8 (OGX) OGX_PORT.
+    plain("LLAMA_STACK_PORT", port),
+    plain("OGX_PORT", port),
+    // The image entrypoint runs RUN_CONFIG_PATH when the file exists; LLAMA_STACK_CONFIG serves
+    // images started through the Go operator's uvicorn script or a user command.
+    ...(ctx.config ? [plain("RUN_CONFIG_PATH", CONFIG_PATH), plain("LLAMA_STACK_CONFIG", CONFIG_PATH)] : []),
+    // The Go operator's variables, kept so images and scripts written for it keep working.
+    plain("HF_HOME", storageMountPath(workload)),
+    plain("LLS_WORKERS", workload.workers ?? DEFAULT_WORKERS),
+    plain("LLS_PORT", port),
+  ];
+}
+
+/**
+ * `ours` with `theirs` laid over it by `key`: an entry whose key is already present replaces
+ * that entry where it stands, others are appended in order. Duplicate env names, volume names
+ * or mount paths would be ambiguous (env) or rejected by the apiserver (volumes, mounts).
+ */
+export function overlayByKey<T extends object>(ours: readonly T[], theirs: readonly T[], key: keyof T): T[] {
+  const out = [...ours];
+  for (const entry of theirs) {
+    const at = out.findIndex((o) => o[key] === entry[key]);
+    if (at >= 0) out[at] = entry;
+    else out.push(entry);
+  }
+  return out;
+}
+
+export function buildEnv(ctx: ChildContext): V1EnvVar[] {
+  const user = passThrough<V1EnvVar>(ctx.spec.workload.overrides?.env);
+  return overlayByKey(hookEnv(ctx), user, "name");
+}

@@ -1,0 +1,55 @@
+/**
+ * Every child a parent should have, built from one ChildContext. The list is the complete
+ * desired set (an omitted child is a deleted child) and deterministic: sorted by kind, then name.
+ */
+import type { V1ObjectMeta } from "@kubernetes/client-node";
+import type { KubeObject } from "../wire/metacontroller";
+import { buildConfigMap } from "./config-map";
+import type { ChildContext } from "./context";
+import { buildDeployment } from "./deployment";
+import { buildHpa } from "./hpa";
+import { buildIngress } from "./ingress";
+import { buildNetworkPolicy } from "./network-policy";
+import { buildPdb } from "./pdb";
+import { buildPostgresSecret } from "./postgres-secret";
+import { buildPvc } from "./pvc";
+import { buildRoute } from "./route";
+import { buildService } from "./service";
+
+export type { ChildContext, MountedConfig } from "./context";
+
+/** What every builder returns: a client-node object (or our Route), whose type fields are optional. */
+interface BuiltChild {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: V1ObjectMeta;
+}
+
+const BUILDERS: readonly ((ctx: ChildContext) => BuiltChild | undefined)[] = [
+  buildConfigMap, buildDeployment, buildHpa, buildIngress, buildNetworkPolicy,
+  buildPdb, buildPostgresSecret, buildPvc, buildRoute, buildService,
+];
+
+/** The client types make apiVersion, kind and name optional; a child without them is our bug. */
+function toKubeObject(child: BuiltChild): KubeObject {
+  const { apiVersion, kind, metadata } = child;
+  if (!apiVersion || !kind || !metadata?.name) {
+    throw new Error(`child builder returned an object without apiVersion, kind or metadata.name: ${kind ?? "?"}/${metadata?.name ?? "?"}`);
+  }
+  return { ...child, apiVersion, kind, metadata: { ...metadata, name: metadata.name } };
+}
+
+/** Plain code-unit order, not localeCompare: the same on every machine and Node version. */
+function byKindThenName(a: KubeObject, b: KubeObject): number {
+  const ka = `${a.kind}\u0000${a.metadata.name}`;
+  const kb = `${b.kind}\u0000${b.metadata.name}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export function desiredChildren(ctx: ChildContext): KubeObject[] {
+  return BUILDERS
+    .map((build) => build(ctx))
+    .filter((child): child is BuiltChild => child !== undefined)
+    .map(toKubeObject)
+    .sort(byKindThenName);
+}

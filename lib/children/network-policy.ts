@@ -1,0 +1,75 @@
+/**
+ * NetworkPolicy `<name>-network-policy`, always: the server is locked down by default and
+ * `networking.allowedFrom` opens it (DESIGN §7). Only ingress to the server port is limited;
+ * egress stays open (providers, registries, model hubs live anywhere).
+ */
+import type { V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from "@kubernetes/client-node";
+import { names, selectorLabels } from "../names";
+import type { ChildContext } from "./context";
+import { childMeta, labelsOf } from "./meta";
+
+/**
+ * client-node names the rule's `from` field `_from` (a TypeScript keyword workaround that its
+ * own serializer renames); this object goes straight to JSON, so it carries the wire name.
+ */
+export type IngressRule = Omit<V1NetworkPolicyIngressRule, "_from"> & { from?: V1NetworkPolicyPeer[] };
+export type NetworkPolicy = Omit<V1NetworkPolicy, "spec"> & {
+  spec: Omit<V1NetworkPolicySpec, "ingress"> & { ingress: IngressRule[] };
+};
+
+/** Set by the apiserver on every namespace: selects a namespace by name. */
+export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+/** `allowedFrom.namespaces` entry that admits every namespace. */
+export const ALL_NAMESPACES = "*";
+/** OpenShift labels the router's (host-network) namespace with this policy group. */
+export const OPENSHIFT_INGRESS_POLICY_GROUP = { "network.openshift.io/policy-group": "ingress" };
+/** Where the community ingress-nginx controller runs by default. */
+export const INGRESS_NGINX_NAMESPACE = "ingress-nginx";
+
+function namespaceNamed(namespace: string): V1NetworkPolicyPeer {
+  return { namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } } };
+}
+
+function peers(ctx: ChildContext): V1NetworkPolicyPeer[] {
+  const { allowedFrom, expose } = ctx.spec.networking;
+  if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
+  return [
+    // Same namespace: the apps deployed next to the server (Go operator PR #267).
+    { podSelector: {} },
+    // The hooks' namespace: Metacontroller and the hooks read /v1/health and /v1/providers.
+    namespaceNamed(ctx.hooksNamespace),
+    ...(allowedFrom?.namespaces ?? []).map(namespaceNamed),
+    // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
+    ...(allowedFrom?.labels ?? []).map((key): V1NetworkPolicyPeer => ({ namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } })),
+    // An exposed server must be reachable from whatever carries the Route or Ingress traffic:
+    // the OpenShift router (host network, matched by its namespace's policy group; a pod
+    // selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
+    ...(expose.enabled
+      ? [{ namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }, namespaceNamed(INGRESS_NGINX_NAMESPACE)]
+      : []),
+  ];
+}
+
+/** The same peer listed twice (e.g. the hooks namespace also in allowedFrom) is listed once. */
+function unique(list: V1NetworkPolicyPeer[]): V1NetworkPolicyPeer[] {
+  const seen = new Set<string>();
+  return list.filter((peer) => {
+    const key = JSON.stringify(peer);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy {
+  return {
+    apiVersion: "networking.k8s.io/v1",
+    kind: "NetworkPolicy",
+    metadata: childMeta(ctx, names.networkPolicy(ctx.name)),
+    spec: {
+      podSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
+      policyTypes: ["Ingress"],
+      ingress: [{ ports: [{ protocol: "TCP", port: ctx.spec.networking.port }], from: unique(peers(ctx)) }],
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The pod template's spec: hardening, identity, scheduling spread and volumes around the one
+ * server container.
+ */
+import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConstraint } from "@kubernetes/client-node";
+import { selectorLabels } from "../names";
+import { buildContainer } from "./container";
+import type { ChildContext } from "./context";
+import { labelsOf } from "./meta";
+import { buildVolumes } from "./volumes";
+import { passThrough, runsSeveralPods } from "./workload";
+
+/** Group that owns the mounted volumes (Go operator `FSGroup`), so the non-root server can write its state. */
+export const FS_GROUP = 1001;
+/**
+ * The upstream images declare no `USER` (they run as root unless told otherwise), so
+ * `runAsNonRoot` alone would make the kubelet refuse to start them. They prepare `/.llama`,
+ * `/.cache` and `/app` group-writable for an arbitrary UID in group 0, which is what this UID
+ * gets (no runAsGroup: the primary group stays 0).
+ */
+export const RUN_AS_USER = 1001;
+
+/** Spread keys of the Go operator's default constraints, widest first. */
+export const SPREAD_TOPOLOGY_KEYS = ["topology.kubernetes.io/region", "topology.kubernetes.io/zone", "kubernetes.io/hostname"];
+export const HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname";
+/** Preferred (not required) anti-affinity: a small cluster still schedules every replica. */
+export const ANTI_AFFINITY_WEIGHT = 100;
+
+const SECURITY_CONTEXT: V1PodSecurityContext = {
+  runAsNonRoot: true,
+  runAsUser: RUN_AS_USER,
+  fsGroup: FS_GROUP,
+  seccompProfile: { type: "RuntimeDefault" },
+};
+
+function topologySpread(ctx: ChildContext): V1TopologySpreadConstraint[] | undefined {
+  const user = ctx.spec.workload.topologySpreadConstraints;
+  if (user && user.length > 0) return passThrough<V1TopologySpreadConstraint>(user);
+  if (!runsSeveralPods(ctx.spec.workload)) return undefined;
+  return SPREAD_TOPOLOGY_KEYS.map((topologyKey) => ({
+    maxSkew: 1,
+    topologyKey,
+    // Soft: a single-zone or single-node cluster must still run every replica.
+    whenUnsatisfiable: "ScheduleAnyway",
+    labelSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
+  }));
+}
+
+function antiAffinity(ctx: ChildContext): V1Affinity | undefined {
+  if (!runsSeveralPods(ctx.spec.workload)) return undefined;
+  return {
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [{
+        weight: ANTI_AFFINITY_WEIGHT,
+        podAffinityTerm: { labelSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
+      }],
+    },
+  };
+}
+
+export function buildPodSpec(ctx: ChildContext): V1PodSpec {
+  const overrides = ctx.spec.workload.overrides ?? {};
+  const spread = topologySpread(ctx);
+  const affinity = antiAffinity(ctx);
+  return {
+    ...(overrides.serviceAccountName !== undefined ? { serviceAccountName: overrides.serviceAccountName } : {}),
+    ...(overrides.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: overrides.terminationGracePeriodSeconds } : {}),
+    // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
+    // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
+    enableServiceLinks: false,
+    securityContext: structuredClone(SECURITY_CONTEXT),
+    ...(spread ? { topologySpreadConstraints: spread } : {}),
+    ...(affinity ? { affinity } : {}),
+    containers: [buildContainer(ctx)],
+    volumes: buildVolumes(ctx),
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The derived Secret with the discrete parts of the user's Postgres DSN (the server takes
+ * host/port/db/user/password, not a DSN; DESIGN §5). The only child that carries secret values.
+ */
+import type { V1Secret } from "@kubernetes/client-node";
+import { POSTGRES_PARTS } from "../config/env-names";
+import type { ChildContext } from "./context";
+import { childMeta } from "./meta";
+
+export function buildPostgresSecret(ctx: ChildContext): V1Secret | undefined {
+  const postgres = ctx.postgres;
+  if (!postgres) return undefined;
+  // `data`, not `stringData`: the apiserver never returns stringData, so Metacontroller would
+  // see a difference on every sync and re-apply the Secret forever.
+  const data: { [key: string]: string } = {};
+  for (const part of POSTGRES_PARTS) data[part] = Buffer.from(postgres.parts[part], "utf8").toString("base64");
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: childMeta(ctx, postgres.secretName),
+    type: "Opaque",
+    data,
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The customize hook: which Secrets and ConfigMaps (by name, in the parent's namespace) the
+ * sync hook needs to see. It sees only the parent, so the rules depend only on its spec.
+ */
+import { validate } from "./api/validate";
+import { configMapNames, referencesOf, secretNames } from "./sync/references";
+import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "./wire/metacontroller";
+
+export function customize(request: CustomizeRequest): CustomizeResponse {
+  const namespace = request.parent.metadata.namespace ?? "default";
+  const checked = validate((request.parent as { spec?: unknown }).spec);
+  // An invalid spec references nothing we can trust; the sync hook reports why.
+  if (!checked.spec) return { relatedResources: [] };
+  const refs = referencesOf(checked.spec);
+  const rules: RelatedResourceRule[] = [];
+  const secrets = secretNames(refs);
+  const configMaps = configMapNames(refs);
+  // An empty `names` would select every object of the kind: only emit rules that name something.
+  if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
+  if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });
+  return { relatedResources: rules };
+}
+
+export async function customizeHook(request: CustomizeRequest): Promise<CustomizeResponse> {
+  return customize(request);
+}

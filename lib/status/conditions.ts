@@ -1,0 +1,45 @@
+/**
+ * Conditions from one vocabulary. `lastTransitionTime` moves only when a condition's status
+ * flips, so identical syncs give identical status (no churn, no Metacontroller hot loop).
+ */
+
+export interface Condition {
+  readonly type: string;
+  readonly status: "True" | "False" | "Unknown";
+  readonly reason: string;
+  readonly message: string;
+  readonly lastTransitionTime: string;
+  readonly observedGeneration?: number;
+}
+
+export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
+
+export const CONDITION_TYPES = {
+  configGenerated: "ConfigGenerated",
+  secretsResolved: "SecretsResolved",
+  deploymentReady: "DeploymentReady",
+  available: "Available",
+} as const;
+
+/** Kubernetes caps condition messages at 32768 bytes; ours stay far shorter and readable. */
+const MAX_MESSAGE = 4000;
+
+/** RFC 3339 with second precision, as metav1.Time serializes. */
+export function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export function toConditions(
+  inputs: readonly ConditionInput[], previous: readonly Condition[] | undefined, now: Date, generation: number | undefined,
+): Condition[] {
+  return inputs.map((c) => {
+    const before = previous?.find((p) => p.type === c.type);
+    const message = c.message.length > MAX_MESSAGE ? `${c.message.slice(0, MAX_MESSAGE - 1)}…` : c.message;
+    return {
+      ...c,
+      message,
+      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : timestamp(now),
+      ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    };
+  });
+}

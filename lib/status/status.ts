@@ -1,0 +1,117 @@
+/**
+ * Status from the request alone: the outcome of this sync, the observed children, and the
+ * previous status (for timestamps). Same request → same status, byte for byte.
+ */
+import { formatErrors, type FieldError } from "../errors";
+import { names } from "../names";
+import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
+import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
+
+export interface SyncFailure {
+  /** The condition that reports it. */
+  readonly type: typeof T.configGenerated | typeof T.secretsResolved;
+  readonly reason: string;
+  readonly errors: readonly FieldError[];
+}
+
+export interface ConfigInUse {
+  readonly configMapName: string;
+  readonly hash: string;
+  readonly providerCount?: number;
+  readonly resourceCount?: number;
+  readonly configVersion?: number;
+  readonly source: "embedded" | "oci-label" | "override" | "image-default";
+}
+
+export interface StatusInput {
+  readonly name: string;
+  readonly namespace: string;
+  readonly generation?: number;
+  readonly port: number;
+  readonly image?: string;
+  readonly failure?: SyncFailure;
+  readonly secretCount: number;
+  readonly config?: ConfigInUse;
+  readonly notes: readonly string[];
+  readonly children?: ObjectMap;
+  readonly previous?: { readonly conditions?: readonly Condition[]; readonly configGeneration?: { configMapName?: string; generatedAt?: string } };
+  readonly now: Date;
+}
+
+type Rollout = { phase: "Pending" | "Initializing" | "Ready"; ready: number; message: string };
+
+function rollout(input: StatusInput): Rollout {
+  const deployment = lookup(input.children, KEYS.deployment, input.namespace, names.deployment(input.name));
+  if (!deployment) return { phase: "Pending", ready: 0, message: "Deployment is pending" };
+  const status = (deployment.status ?? {}) as { readyReplicas?: number };
+  const wanted = ((deployment.spec ?? {}) as { replicas?: number }).replicas ?? 1;
+  const ready = status.readyReplicas ?? 0;
+  if (ready === 0) return { phase: "Initializing", ready, message: "Deployment is pending" };
+  if (ready < wanted) return { phase: "Initializing", ready, message: `Deployment is scaling: ${ready}/${wanted} replicas ready` };
+  return { phase: "Ready", ready, message: "Deployment is ready" };
+}
+
+function configCondition(input: StatusInput): ConditionInput {
+  const f = input.failure;
+  if (f?.type === T.configGenerated) return { type: T.configGenerated, status: "False", reason: f.reason, message: formatErrors(f.errors) };
+  if (f) return { type: T.configGenerated, status: "False", reason: "WaitingForSecrets", message: "Not generated until the referenced Secrets resolve" };
+  const c = input.config;
+  if (!c || c.source === "image-default") return { type: T.configGenerated, status: "True", reason: "UsingImageDefault", message: "No providers, resources, storage or disabled: the image's own config.yaml is used" };
+  if (c.source === "override") return { type: T.configGenerated, status: "True", reason: "UsingOverrideConfig", message: `Using config.yaml from ConfigMap ${c.configMapName}` };
+  return { type: T.configGenerated, status: "True", reason: "ConfigGenerationSucceeded", message: `Generated config.yaml with ${c.providerCount} providers and ${c.resourceCount} resources in ConfigMap ${c.configMapName}` };
+}
+
+function secretsCondition(input: StatusInput): ConditionInput {
+  const f = input.failure;
+  if (f?.type === T.secretsResolved) return { type: T.secretsResolved, status: "False", reason: f.reason, message: formatErrors(f.errors) };
+  return { type: T.secretsResolved, status: "True", reason: "AllSecretsFound", message: `Resolved ${input.secretCount} secret references` };
+}
+
+function rolloutConditions(r: Rollout): ConditionInput[] {
+  const ready = r.phase === "Ready";
+  return [
+    { type: T.deploymentReady, status: ready ? "True" : "False", reason: ready ? "DeploymentReady" : "DeploymentPending", message: r.message },
+    { type: T.available, status: r.ready > 0 ? "True" : "False", reason: r.ready > 0 ? "MinimumReplicasAvailable" : "ReplicasUnavailable", message: `${r.ready} replicas available` },
+  ];
+}
+
+function generatedAt(input: StatusInput, configMapName: string): string {
+  const before = input.previous?.configGeneration;
+  return before?.configMapName === configMapName && before.generatedAt ? before.generatedAt : timestamp(input.now);
+}
+
+export function buildStatus(input: StatusInput): { [k: string]: unknown } {
+  const r = rollout(input);
+  const conditions = toConditions([configCondition(input), secretsCondition(input), ...rolloutConditions(r)], input.previous?.conditions, input.now, input.generation);
+  const c = input.config;
+  const service = lookup(input.children, KEYS.service, input.namespace, names.service(input.name));
+  return {
+    phase: input.failure ? "Failed" : r.phase,
+    ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}),
+    conditions,
+    ...(c && c.source !== "image-default" ? { configGeneration: {
+      configMapName: c.configMapName,
+      generatedAt: generatedAt(input, c.configMapName),
+      ...(c.providerCount !== undefined ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion } : {}),
+    } } : {}),
+    ...(input.image ? { resolvedDistribution: { image: input.image, configSource: c?.source ?? "image-default", ...(c ? { configHash: `sha256:${c.hash}` } : {}) } } : {}),
+    availableReplicas: r.ready,
+    ...(service ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` } : {}),
+    ...routeURL(input),
+    ...(input.notes.length > 0 ? { notes: [...input.notes] } : {}),
+  };
+}
+
+/** http(s)://<host> from the observed Ingress (load balancer first, then the rule's host). */
+function routeURL(input: StatusInput): { routeURL?: string } {
+  const ingress = lookup(input.children, KEYS.ingress, input.namespace, names.ingress(input.name));
+  const route = lookup(input.children, KEYS.route, input.namespace, names.route(input.name));
+  if (route) {
+    const host = ((route.spec ?? {}) as { host?: string }).host ?? ((route.status ?? {}) as { ingress?: { host?: string }[] }).ingress?.[0]?.host;
+    return host ? { routeURL: `https://${host}` } : { routeURL: "" };
+  }
+  if (!ingress) return {};
+  const lb = ((ingress.status ?? {}) as { loadBalancer?: { ingress?: { hostname?: string; ip?: string }[] } }).loadBalancer?.ingress?.[0];
+  const host = lb?.hostname ?? lb?.ip ?? ((ingress.spec ?? {}) as { rules?: { host?: string }[] }).rules?.[0]?.host;
+  return { routeURL: host ? `http://${host}` : "" };
+}

@@ -1,0 +1,33 @@
+/**
+ * Split a Postgres DSN into the discrete fields the server takes (research §3.1). Errors say
+ * what is wrong with the DSN's shape and never echo it: it contains a password.
+ */
+import { DEFAULT_POSTGRES_PORT } from "../defaults";
+import type { PostgresPart } from "../config/env-names";
+
+export type DsnParts = { readonly [part in PostgresPart]: string };
+
+/** Characters the server's unescaped `postgresql+asyncpg://user:password@host/db` URL cannot carry. */
+const URL_BREAKING = /[@:/?#]/;
+
+export function parsePostgresDsn(dsn: string): { ok: true; parts: DsnParts } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(dsn.trim());
+  } catch {
+    return { ok: false, reason: "is not a URL of the form postgresql://user:password@host:5432/database" };
+  }
+  if (url.protocol !== "postgresql:" && url.protocol !== "postgres:") {
+    return { ok: false, reason: `uses scheme "${url.protocol.replace(/:$/, "")}"; expected postgresql://` };
+  }
+  const db = decodeURIComponent(url.pathname.replace(/^\//, ""));
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  if (url.hostname === "" || db === "" || user === "") {
+    return { ok: false, reason: "needs a host, a user and a database: postgresql://user:password@host:5432/database" };
+  }
+  if (URL_BREAKING.test(password)) {
+    return { ok: false, reason: "has a password containing one of @ : / ? # , which the server's connection URL cannot carry unescaped; change the password" };
+  }
+  return { ok: true, parts: { host: url.hostname, port: url.port || String(DEFAULT_POSTGRES_PORT), db, user, password } };
+}

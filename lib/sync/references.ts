@@ -1,0 +1,39 @@
+/**
+ * Every Secret and ConfigMap a spec references, with the field path that references it. The
+ * customize hook asks Metacontroller for exactly these; the sync hook checks them in `related`.
+ */
+import type { CanonicalSpec, SecretRef } from "../api/canonical";
+
+export interface References {
+  /** Secret key references (provider secrets, storage secrets), in spec order. */
+  readonly secretKeys: readonly SecretRef[];
+  /** Whole Secrets (the TLS Secret), with the keys they must hold. */
+  readonly secrets: readonly { readonly name: string; readonly keys: readonly string[]; readonly path: string }[];
+  /** ConfigMaps (overrideConfig, CA bundle), with the keys they must hold. */
+  readonly configMaps: readonly { readonly name: string; readonly keys: readonly string[]; readonly path: string }[];
+}
+
+export function referencesOf(spec: CanonicalSpec): References {
+  const secretKeys: SecretRef[] = spec.providers.flatMap((p) => p.secrets.map((s) => s.ref));
+  const kv = spec.storage?.kv;
+  if (kv?.type === "redis" && kv.password) secretKeys.push(kv.password);
+  const sql = spec.storage?.sql;
+  if (sql?.type === "postgres" && sql.connectionString) secretKeys.push(sql.connectionString);
+  const tls = spec.networking.tls;
+  const secrets = tls.enabled && tls.secretName
+    ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }] : [];
+  const configMaps = [
+    ...(spec.overrideConfig ? [{ name: spec.overrideConfig.configMapName, keys: ["config.yaml"], path: "spec.overrideConfig.configMapName" }] : []),
+    ...(tls.caBundle ? [{ name: tls.caBundle.configMapName, keys: tls.caBundle.configMapKeys, path: "spec.networking.tls.caBundle.configMapName" }] : []),
+  ];
+  return { secretKeys, secrets, configMaps };
+}
+
+/** Sorted, de-duplicated names: what a customize rule lists. */
+export function secretNames(refs: References): string[] {
+  return [...new Set([...refs.secretKeys.map((r) => r.name), ...refs.secrets.map((s) => s.name)])].sort();
+}
+
+export function configMapNames(refs: References): string[] {
+  return [...new Set(refs.configMaps.map((c) => c.name))].sort();
+}

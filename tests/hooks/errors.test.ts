@@ -1,0 +1,165 @@
+/** Every answer that is not 200 is JSON `{error}`: never an HTML page, never a stack. */
+import request from "supertest";
+import { aParent, aSyncBody, aTestApp, LEVEL } from "./helpers";
+
+function expectJsonError(res: request.Response, status: number, error: string | RegExp): void {
+  expect(res.status).toBe(status);
+  expect(res.headers["content-type"]).toMatch(/^application\/json/);
+  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(res.body.error).toEqual(typeof error === "string" ? error : expect.stringMatching(error));
+  expect(res.text).not.toMatch(/<html|<pre|\n\s+at /i);
+}
+
+describe("malformed hook requests answer 400 with the field path", () => {
+  it("When the body is not JSON, Then 400 without echoing the body", async () => {
+    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "application/json").send('{"parent": {"token": "hunter2"');
+
+    expectJsonError(res, 400, "request body is not valid JSON");
+    expect(res.text).not.toContain("hunter2");
+  });
+
+  it("When the body is a JSON array, Then 400", async () => {
+    const res = await request(aTestApp().app).post("/sync").send([aSyncBody()]);
+
+    expectJsonError(res, 400, "request body must be a JSON object, got array");
+  });
+
+  it("When the body is a bare JSON number, Then 400", async () => {
+    const res = await request(aTestApp().app).post("/customize").set("Content-Type", "application/json").send("42");
+
+    expectJsonError(res, 400, "request body must be a JSON object, got number");
+  });
+
+  it("When the parent is missing, Then 400", async () => {
+    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ parent: undefined }));
+
+    expectJsonError(res, 400, "parent is required");
+  });
+
+  it("When the parent has no metadata.namespace, Then 400 naming parent.metadata.namespace", async () => {
+    const parent = aParent() as { metadata: Record<string, unknown> };
+    delete parent.metadata.namespace;
+
+    const res = await request(aTestApp().app).post("/customize").send({ parent });
+
+    expectJsonError(res, 400, "parent.metadata.namespace is required");
+  });
+
+  it("When children is not an object, Then 400 naming children", async () => {
+    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ children: ["ConfigMap.v1"] }));
+
+    expectJsonError(res, 400, "children must be an object keyed by Kind.apiVersion, got array");
+  });
+
+  it("When one observed child is not an object, Then 400 naming its kind and key", async () => {
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .send(aSyncBody({ children: { "Deployment.apps/v1": { "team-a/llsd": "gone" } } }));
+
+    expectJsonError(res, 400, 'children["Deployment.apps/v1"]["team-a/llsd"] must be an object, got string');
+  });
+
+  it("When the body is empty, Then 400", async () => {
+    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "application/json").send("");
+
+    expectJsonError(res, 400, "parent is required");
+  });
+});
+
+describe("transport errors", () => {
+  it("When the content-type is text/plain, Then 415", async () => {
+    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "text/plain").send(JSON.stringify(aSyncBody()));
+
+    expectJsonError(res, 415, "content-type must be application/json");
+  });
+
+  it("When the body is sent as application/octet-stream, Then 415", async () => {
+    const res = await request(aTestApp().app).post("/customize").send(Buffer.from(JSON.stringify({ parent: aParent() })));
+
+    expectJsonError(res, 415, "content-type must be application/json");
+  });
+
+  it("When the body is 9 MB (over the 8 MB limit), Then 413", async () => {
+    const body = JSON.stringify(aSyncBody({ padding: "x".repeat(9 * 1024 * 1024) }));
+
+    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "application/json").send(body);
+
+    expectJsonError(res, 413, "request body is too large");
+  });
+
+  it("When the body is 2 MB (over express's 100 kB default), Then it is accepted", async () => {
+    const secret = (i: number): object => ({ apiVersion: "v1", kind: "Secret", metadata: { name: `s${i}` }, data: { v: "x".repeat(10_000) } });
+    const secrets = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`team-a/s${i}`, secret(i)]));
+
+    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ related: { "Secret.v1": secrets } }));
+
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("routing errors", () => {
+  it.each([
+    ["GET", "/"],
+    ["POST", "/convert"],
+    ["GET", "/sync/extra"],
+  ])("When %s %s has no route, Then 404 JSON", async (method, path) => {
+    const res = await request(aTestApp().app)[method === "GET" ? "get" : "post"](path);
+
+    expectJsonError(res, 404, `no such endpoint: ${method} ${path}`);
+  });
+
+  it.each([
+    ["get", "/sync", "POST"],
+    ["put", "/customize", "POST"],
+    ["post", "/healthz", "GET, HEAD"],
+    ["delete", "/readyz", "GET, HEAD"],
+    ["post", "/metrics", "GET, HEAD"],
+  ] as const)("When %s %s, Then 405 JSON with Allow: %s", async (method, path, allow) => {
+    const res = await request(aTestApp().app)[method](path);
+
+    expectJsonError(res, 405, new RegExp(`is not allowed on ${path}`));
+    expect(res.headers.allow).toBe(allow);
+  });
+});
+
+describe("handler errors", () => {
+  const boom = async (): Promise<never> => {
+    throw new Error("boom: lost the config for team-a/llsd");
+  };
+
+  it("When the sync handler throws, Then 500 {error: internal error} and the error is logged with its stack", async () => {
+    const test = aTestApp({ handlers: { sync: boom } });
+
+    const res = await request(test.app).post("/sync").send(aSyncBody());
+
+    expectJsonError(res, 500, "internal error");
+    expect(res.text).not.toContain("boom");
+    const [line, ...others] = test.lines().filter((l) => l.level >= LEVEL.error);
+    expect(others).toEqual([]);
+    expect(line).toMatchObject({ hook: "sync", outcome: "error", namespace: "team-a", name: "llsd" });
+    expect(line?.err).toMatchObject({ message: "boom: lost the config for team-a/llsd", stack: expect.stringContaining("at ") });
+  });
+
+  it("When the customize handler throws, Then 500", async () => {
+    const res = await request(aTestApp({ handlers: { customize: boom } }).app).post("/customize").send({ parent: aParent() });
+
+    expectJsonError(res, 500, "internal error");
+  });
+
+  it("When the sync handler answers without a children list, Then 500, not a 200 that deletes every child", async () => {
+    const test = aTestApp({ handlers: { sync: async () => ({ status: { phase: "Ready" } }) as never } });
+
+    const res = await request(test.app).post("/sync").send(aSyncBody());
+
+    expectJsonError(res, 500, "internal error");
+    expect(test.lines().find((l) => l.level === LEVEL.error)?.err).toMatchObject({ message: "sync handler returned no children list" });
+  });
+
+  it("When the handler's answer cannot be serialised, Then 500", async () => {
+    const test = aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } });
+
+    const res = await request(test.app).post("/sync").send(aSyncBody());
+
+    expectJsonError(res, 500, "internal error");
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * A hook app wired to small real handlers (they compute their answer from the request) and a
+ * logger whose lines are captured for assertions.
+ */
+import { createApp, type HookHandlers } from "../../hooks/app";
+import { createLogger } from "../../hooks/logger";
+import { createMetrics, type HookMetrics } from "../../hooks/metrics";
+import type { CustomizeRequest, CustomizeResponse, KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
+
+export interface LogLine {
+  readonly level: number;
+  readonly msg: string;
+  readonly [field: string]: unknown;
+}
+
+export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+export interface TestApp {
+  readonly app: ReturnType<typeof createApp>;
+  readonly metrics: HookMetrics;
+  /** Every line the logger wrote so far, parsed. */
+  readonly lines: () => LogLine[];
+  /** The raw text the logger wrote. */
+  readonly logText: () => string;
+}
+
+export function aTestApp(
+  options: { handlers?: Partial<HookHandlers>; isReady?: () => boolean; logLevel?: string } = {},
+): TestApp {
+  const raw: string[] = [];
+  const logger = createLogger({ level: options.logLevel ?? "info", destination: { write: (line: string) => void raw.push(line) } });
+  const metrics = createMetrics();
+  const handlers: HookHandlers = { sync: echoSync, customize: echoCustomize, ...options.handlers };
+  const app = createApp({ handlers, logger, metrics, isReady: options.isReady ?? (() => true) });
+  return {
+    app,
+    metrics,
+    lines: () => raw.map((line) => JSON.parse(line) as LogLine),
+    logText: () => raw.join(""),
+  };
+}
+
+/** Status names the parent; one ConfigMap child per parent; observed children are counted. */
+export async function echoSync(request: SyncRequest): Promise<SyncResponse> {
+  const { name, namespace } = request.parent.metadata;
+  const observed = Object.values(request.children ?? {}).reduce((n, objects) => n + Object.keys(objects).length, 0);
+  const configMap: KubeObject = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: `${name}-config`, namespace },
+    data: { parent: name },
+  };
+  return { status: { phase: "Ready", parentName: name, observedChildren: observed }, children: [configMap], resyncAfterSeconds: 30 };
+}
+
+/** Asks for the Secret named after the parent. */
+export async function echoCustomize(request: CustomizeRequest): Promise<CustomizeResponse> {
+  const { name, namespace } = request.parent.metadata;
+  const rule = { apiVersion: "v1", resource: "secrets", namespace: namespace ?? "default", names: [`${name}-creds`] };
+  return { relatedResources: [rule] };
+}
+
+/** A LlamaStackDistribution parent as Metacontroller sends it. */
+export function aParent(overrides: { name?: string; namespace?: string; spec?: unknown } = {}): Record<string, unknown> {
+  return structuredClone({
+    apiVersion: "llamastack.io/v1alpha2",
+    kind: "LlamaStackDistribution",
+    metadata: { name: overrides.name ?? "llsd", namespace: overrides.namespace ?? "team-a", uid: "0a1b", generation: 3 },
+    spec: overrides.spec ?? { distribution: { name: "starter" } },
+  });
+}
+
+/** A v2 sync request body; `overrides` replace top-level keys. */
+export function aSyncBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return structuredClone({
+    controller: { apiVersion: "metacontroller.k8s.io/v1alpha1", kind: "CompositeController", metadata: { name: "llsd" } },
+    parent: aParent(),
+    children: {
+      "ConfigMap.v1": {
+        "team-a/llsd-config": { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "llsd-config", namespace: "team-a" } },
+      },
+      "Deployment.apps/v1": {},
+    },
+    related: { "Secret.v1": {} },
+    finalizing: false,
+    ...overrides,
+  });
+}

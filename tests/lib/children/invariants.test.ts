@@ -1,0 +1,111 @@
+/** Relations that must hold between the children of one parent, whatever the spec. */
+import fc from "fast-check";
+import type { V1Deployment } from "@kubernetes/client-node";
+import { desiredChildren } from "../../../lib/children";
+import type { ChildContext } from "../../../lib/children/context";
+import { commonLabels, names, selectorLabels } from "../../../lib/names";
+import type { KubeObject } from "../../../lib/wire/metacontroller";
+import { aContext, aFullContext, aGeneratedConfig, NAME, NAMESPACE, POSTGRES_PARTS } from "./context-builder";
+import { only, validateChild } from "./models";
+
+type Selector = { matchLabels?: Record<string, string> };
+const spec = (o: KubeObject): Record<string, unknown> => (o.spec ?? {}) as Record<string, unknown>;
+const podLabels = (children: readonly KubeObject[]): Record<string, string> =>
+  (only(children, "Deployment") as unknown as V1Deployment).spec!.template.metadata!.labels!;
+const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>
+  selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+const CONTEXTS: [string, ChildContext][] = [
+  ["minimal", aContext()],
+  ["generated config", aContext({ config: aGeneratedConfig() })],
+  ["full (Ingress)", aFullContext()],
+  ["full (Route)", aFullContext({ exposeWith: "route" })],
+  ["replicas 3, storage", aContext({ spec: { workload: { replicas: 3, storage: {} } } })],
+];
+
+describe.each(CONTEXTS)("given the %s context", (_title, ctx) => {
+  const children = desiredChildren(ctx);
+  const labels = podLabels(children);
+
+  it("the pod labels are exactly the selector labels", () => {
+    expect(labels).toEqual(selectorLabels(NAME));
+    expect((only(children, "Deployment") as unknown as V1Deployment).spec!.selector.matchLabels).toEqual(labels);
+  });
+
+  it("the Service, NetworkPolicy and PDB select the Deployment's pods", () => {
+    expect(selects(spec(only(children, "Service")).selector as Record<string, string>, labels)).toBe(true);
+    expect(selects((spec(only(children, "NetworkPolicy")).podSelector as Selector).matchLabels, labels)).toBe(true);
+    for (const pdb of children.filter((c) => c.kind === "PodDisruptionBudget")) {
+      expect(selects((spec(pdb).selector as Selector).matchLabels, labels)).toBe(true);
+    }
+  });
+
+  it("the Service's targetPort names a container port with the same number", () => {
+    const deployment = only(children, "Deployment") as unknown as V1Deployment;
+    const ports = deployment.spec!.template.spec!.containers.flatMap((c) => c.ports ?? []);
+    const servicePorts = spec(only(children, "Service")).ports as { port: number; targetPort: string }[];
+    for (const sp of servicePorts) {
+      const target = ports.find((p) => p.name === sp.targetPort);
+      expect(target?.containerPort).toBe(sp.port);
+    }
+  });
+
+  it("the HPA, Ingress and Route point at our Deployment and Service", () => {
+    for (const hpa of children.filter((c) => c.kind === "HorizontalPodAutoscaler")) {
+      expect(spec(hpa).scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: only(children, "Deployment").metadata.name });
+    }
+    const service = only(children, "Service").metadata.name;
+    for (const ingress of children.filter((c) => c.kind === "Ingress")) {
+      expect(JSON.stringify(spec(ingress).rules)).toContain(`"service":{"name":"${service}","port":{"name":"http"}}`);
+    }
+    for (const route of children.filter((c) => c.kind === "Route")) expect((spec(route).to as { name: string }).name).toBe(service);
+  });
+
+  it("every child carries the common labels and the parent's namespace, and validates", () => {
+    for (const child of children) {
+      expect(child.metadata.namespace).toBe(NAMESPACE);
+      expect(child.metadata.labels).toEqual(expect.objectContaining(commonLabels(NAME)));
+      expect(() => validateChild(child)).not.toThrow();
+    }
+  });
+
+  it("names are unique per kind", () => {
+    const keys = children.map((c) => `${c.kind}/${c.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("no secret value (plain or base64) appears outside the postgres Secret's data", () => {
+    const outside = JSON.stringify(children.map((c) => (c.kind === "Secret" ? { ...c, data: undefined } : c)));
+    for (const value of Object.values(POSTGRES_PARTS)) {
+      expect(outside).not.toContain(value);
+      expect(outside).not.toContain(Buffer.from(value).toString("base64"));
+    }
+  });
+});
+
+describe("invariants over generated workloads (property)", () => {
+  const workload = fc.record({
+    replicas: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+    workers: fc.option(fc.integer({ min: 1, max: 16 }), { nil: undefined }),
+    autoscaling: fc.option(fc.record({ minReplicas: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }), maxReplicas: fc.integer({ min: 5, max: 20 }) }), { nil: undefined }),
+    storage: fc.option(fc.record({ size: fc.constantFrom("1Gi", "20Gi") }), { nil: undefined }),
+  }, { requiredKeys: [] });
+  const networking = fc.record({
+    port: fc.integer({ min: 1024, max: 65535 }),
+    expose: fc.boolean(),
+    tls: fc.constantFrom({ enabled: false }, { enabled: true, secretName: "tls" }),
+  });
+
+  it("every child validates; HPA min ≤ max; replicas absent exactly under an HPA; Recreate exactly with a PVC", () => {
+    fc.assert(fc.property(workload, networking, fc.constantFrom<"ingress" | "route">("ingress", "route"), (w, n, exposeWith) => {
+      const children = desiredChildren(aContext({ spec: { workload: w, networking: n }, exposeWith, config: aGeneratedConfig() }));
+      for (const child of children) validateChild(child);
+      const deployment = only(children, "Deployment") as unknown as V1Deployment;
+      const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler");
+      if (hpa) expect((spec(hpa).minReplicas as number) <= (spec(hpa).maxReplicas as number)).toBe(true);
+      expect(deployment.spec!.replicas === undefined).toBe(hpa !== undefined);
+      expect(deployment.spec!.strategy!.type === "Recreate").toBe(children.some((c) => c.kind === "PersistentVolumeClaim"));
+      expect(children.some((c) => c.metadata.name === names.pvc(NAME))).toBe(w.storage !== undefined);
+    }), { numRuns: 200 });
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * DESIGN §9: a spec or environment error is a status, not a hook failure. After a good state
+ * every observed child is kept exactly as last desired; a first-time failure creates nothing.
+ */
+import { sync } from "../../../lib/sync/sync";
+import type { KubeObject } from "../../../lib/wire/metacontroller";
+import { aConfigMap, aParent, aRequest, aSecret, deps, observedFrom } from "../../sync-builders";
+
+const goodSpec = {
+  distribution: { name: "starter" },
+  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "vllm-creds", key: "token" } } },
+  resources: { models: ["llama3"] },
+};
+const goodSecret = aSecret("vllm-creds", { token: "s3cr3t-canary" });
+
+function goodState(): KubeObject[] {
+  const first = sync(aRequest(aParent(goodSpec), [], [goodSecret]), deps());
+  expect(first.status.phase).toBe("Pending");
+  return observedFrom(first.children);
+}
+
+const override = (name = "my-config") => ({ distribution: { name: "starter" }, overrideConfig: { configMapName: name } });
+
+/** class → [spec, related objects, condition type, reason, message pattern] */
+const CLASSES: [string, object, KubeObject[], string, string, RegExp][] = [
+  ["missing Secret", goodSpec, [], "SecretsResolved", "SecretNotFound", /^spec.providers.inference.apiKey: Secret not found: vllm-creds \(namespace team-a\); create it with the key "token"$/],
+  ["missing Secret key", goodSpec, [aSecret("vllm-creds", { other: "x" })], "SecretsResolved", "SecretKeyMissing", /Secret vllm-creds has no key "token" \(it has "other"\)/],
+  ["missing override ConfigMap", override(), [], "ConfigGenerated", "ConfigMapNotFound", /^spec.overrideConfig.configMapName: ConfigMap not found: my-config/],
+  ["override ConfigMap without config.yaml", override(), [aConfigMap("my-config", { "run.yaml": "version: 2" })], "ConfigGenerated", "ConfigMapNotFound", /ConfigMap my-config has no key "config.yaml" \(it has "run.yaml"\)/],
+  ["invalid spec", { ...goodSpec, providers: { inference: [{ provider: "vllm" }, { provider: "ollama" }] } }, [goodSecret], "ConfigGenerated", "InvalidSpec", /spec.providers.inference\[0\].id: required/],
+  ["schema-invalid spec", { ...goodSpec, networking: { port: "eighty" } }, [goodSecret], "ConfigGenerated", "InvalidSpec", /^spec.networking.port: must be integer$/],
+  ["base config unavailable", { ...goodSpec, distribution: { image: "quay.io/acme/llama:0.7.1" } }, [goodSecret], "ConfigGenerated", "BaseConfigUnavailable", /image quay.io\/acme\/llama:0.7.1 carries no readable config labels/],
+  ["unsupported config version", override(), [aConfigMap("my-config", { "config.yaml": "version: 3\nproviders: {}\n" })], "ConfigGenerated", "UnsupportedConfigVersion", /Unsupported config.yaml version 3. Supported versions: 2/],
+  ["unparseable Postgres DSN", { ...goodSpec, storage: { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } },
+    [goodSecret, aSecret("pg", { dsn: "not a url" })], "SecretsResolved", "InvalidConnectionString", /Secret pg key "dsn" is not a URL/],
+];
+
+describe("failure policy", () => {
+  it.each(CLASSES)("given %s after a good state, keeps every child unchanged and says what to fix", (_title, spec, related, type, reason, message) => {
+    const observed = goodState();
+    const response = sync(aRequest(aParent(spec, { generation: 2 }), observed, related), deps());
+    expect(response.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(observed.map((c) => `${c.kind}/${c.metadata.name}`).sort());
+    for (const child of response.children) {
+      const before = observed.find((o) => o.kind === child.kind && o.metadata.name === child.metadata.name);
+      expect(JSON.stringify(child)).toBe(before?.metadata.annotations?.["metacontroller.k8s.io/last-applied-configuration"]);
+    }
+    expect(response.status.phase).toBe("Failed");
+    const condition = (response.status.conditions as { type: string; status: string; reason: string; message: string }[]).find((c) => c.type === type);
+    expect(condition).toEqual(expect.objectContaining({ status: "False", reason, message: expect.stringMatching(message) }));
+  });
+
+  it.each(CLASSES)("given %s the first time, creates nothing but the status", (_title, spec, related) => {
+    const response = sync(aRequest(aParent(spec), [], related), deps());
+    expect(response.children).toEqual([]);
+    expect(response.status.phase).toBe("Failed");
+  });
+
+  it.each(CLASSES)("given %s, never puts a Secret value in the response", (_title, spec, related) => {
+    const response = sync(aRequest(aParent(spec), goodState(), related), deps());
+    expect(JSON.stringify(response)).not.toContain("s3cr3t-canary");
+  });
+
+  it("keeps observed children that carry no last-applied annotation, minus server fields and status", () => {
+    const observed = goodState().map((o) => {
+      const { annotations: _a, ...metadata } = o.metadata;
+      return { ...o, metadata } as KubeObject;
+    });
+    const response = sync(aRequest(aParent({ ...goodSpec, networking: { port: 0 } }), observed, []), deps());
+    const deployment = response.children.find((c) => c.kind === "Deployment");
+    expect(deployment?.status).toBeUndefined();
+    expect(deployment?.metadata).not.toHaveProperty("uid");
+    expect(deployment?.metadata).not.toHaveProperty("resourceVersion");
+    expect(deployment?.spec).toEqual(observed.find((o) => o.kind === "Deployment")?.spec);
+  });
+});

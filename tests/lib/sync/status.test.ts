@@ -1,0 +1,100 @@
+/** Status is computed from the request alone and does not churn. */
+import { compile, schemaErrors } from "../../../lib/api/schema";
+import { V1ALPHA2_STATUS_SCHEMA } from "../../../lib/api/schema-status-v1alpha2";
+import { sync } from "../../../lib/sync/sync";
+import { aParent, aRequest, aSecret, deps, observedFrom, T0 } from "../../sync-builders";
+
+const spec = {
+  distribution: { name: "starter" },
+  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
+  resources: { models: ["llama3"] },
+  networking: { expose: { hostname: "llama.example.com" } },
+};
+const secret = aSecret("creds", { token: "t" });
+const later = new Date(T0.getTime() + 3_600_000);
+const statusSchema = compile(V1ALPHA2_STATUS_SCHEMA);
+
+function firstAndObserved(readyReplicas = 1) {
+  const first = sync(aRequest(aParent(spec), [], [secret]), deps());
+  return { first, observed: observedFrom(first.children, readyReplicas) };
+}
+
+describe("status", () => {
+  it("given two identical requests, gives identical status", () => {
+    const { observed } = firstAndObserved();
+    const request = aRequest(aParent(spec), observed, [secret]);
+    expect(sync(request, deps(later))).toEqual(sync(structuredClone(request), deps(later)));
+  });
+
+  it("keeps lastTransitionTime and generatedAt while the values stay, even as the clock moves", () => {
+    const { first, observed } = firstAndObserved();
+    const again = sync(aRequest(aParent(spec, { status: first.status }), observed, [secret]), deps(later));
+    const byType = (s: typeof first.status) => Object.fromEntries((s.conditions as { type: string; lastTransitionTime: string }[]).map((c) => [c.type, c.lastTransitionTime]));
+    expect(byType(again.status).ConfigGenerated).toBe(byType(first.status).ConfigGenerated);
+    expect(byType(again.status).SecretsResolved).toBe(byType(first.status).SecretsResolved);
+    expect(byType(again.status).DeploymentReady).toBe("2026-11-22T11:00:00Z");
+    expect((again.status.configGeneration as { generatedAt: string }).generatedAt).toBe("2026-11-22T10:00:00Z");
+  });
+
+  it("moves generatedAt when the config changes", () => {
+    const { first, observed } = firstAndObserved();
+    const changed = { ...spec, resources: { models: ["llama3", "llama4"] } };
+    const again = sync(aRequest(aParent(changed, { status: first.status }), observed, [secret]), deps(later));
+    expect((again.status.configGeneration as { generatedAt: string }).generatedAt).toBe("2026-11-22T11:00:00Z");
+  });
+
+  it.each([
+    ["no Deployment yet", 0, "Pending", false],
+    ["a Deployment with no ready pods", 0, "Initializing", true],
+    ["a ready Deployment", 1, "Ready", true],
+  ])("given %s, the phase is %s", (_title, ready, phase, observedYet) => {
+    const { observed } = firstAndObserved(ready);
+    const response = sync(aRequest(aParent(spec), observedYet ? observed : [], [secret]), deps());
+    expect(response.status.phase).toBe(phase);
+    expect(response.resyncAfterSeconds === undefined).toBe(phase === "Ready");
+  });
+
+  it("fills serviceURL, routeURL, resolvedDistribution and configGeneration from what was observed", () => {
+    const { observed } = firstAndObserved();
+    const status = sync(aRequest(aParent(spec, { generation: 7 }), observed, [secret]), deps()).status;
+    expect(status).toEqual(expect.objectContaining({
+      observedGeneration: 7,
+      availableReplicas: 1,
+      serviceURL: "http://demo-service.team-a.svc.cluster.local:8321",
+      routeURL: "http://llama.example.com",
+      resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1", configSource: "embedded", configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      configGeneration: expect.objectContaining({ configMapName: expect.stringMatching(/^demo-config-[0-9a-f]{10}$/), configVersion: 2 }),
+    }));
+  });
+
+  it.each([
+    ["a good sync", spec, [secret]],
+    ["a failed sync", spec, []],
+    ["an invalid spec", { distribution: {} }, []],
+    ["the image default", { distribution: { name: "starter" } }, []],
+  ])("after %s, validates against the CRD status schema (with observedGeneration)", (_title, s, related) => {
+    const status = sync(aRequest(aParent(s), [], related), deps()).status;
+    expect(schemaErrors(statusSchema, { ...status, observedGeneration: 3 })).toEqual([]);
+  });
+});
+
+describe("rollout safety", () => {
+  it("keeps the ConfigMap the running pods mount until the Deployment moves off it", () => {
+    const { observed } = firstAndObserved();
+    const oldName = observed.find((o) => o.kind === "ConfigMap")?.metadata.name;
+    const changed = { ...spec, resources: { models: ["llama3", "llama4"] } };
+    const next = sync(aRequest(aParent(changed), observed, [secret]), deps());
+    const configMaps = next.children.filter((c) => c.kind === "ConfigMap").map((c) => c.metadata.name);
+    expect(configMaps).toHaveLength(2);
+    expect(configMaps).toContain(oldName);
+    const settled = sync(aRequest(aParent(changed), observedFrom(next.children), [secret]), deps());
+    expect(settled.children.filter((c) => c.kind === "ConfigMap").map((c) => c.metadata.name)).not.toContain(oldName);
+  });
+
+  it("given whitespace-only spec changes, produces the same ConfigMap name (no restart)", () => {
+    const a = sync(aRequest(aParent(spec), [], [secret]), deps());
+    const reordered = { resources: spec.resources, networking: spec.networking, providers: spec.providers, distribution: spec.distribution };
+    const b = sync(aRequest(aParent(reordered), [], [secret]), deps());
+    expect(b.children).toEqual(a.children);
+  });
+});
