@@ -6,7 +6,7 @@
 import type { V1EnvVar } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR } from "../defaults";
 import type { ChildContext } from "./context";
-import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
+import { DEFAULT_WORKERS, overlayByKey, passThrough, storageMountPath } from "./workload";
 
 /** Where the mounted config.yaml is, as the server sees it. */
 export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
@@ -33,21 +33,6 @@ function hookEnv(ctx: ChildContext): V1EnvVar[] {
     plain("LLS_WORKERS", workload.workers ?? DEFAULT_WORKERS),
     plain("LLS_PORT", port),
   ];
-}
-
-/**
- * `ours` with `theirs` laid over it by `key`: an entry whose key is already present replaces
- * that entry where it stands, others are appended in order. Duplicate env names, volume names
- * or mount paths would be ambiguous (env) or rejected by the apiserver (volumes, mounts).
- */
-export function overlayByKey<T extends object>(ours: readonly T[], theirs: readonly T[], key: keyof T): T[] {
-  const out = [...ours];
-  for (const entry of theirs) {
-    const at = out.findIndex((o) => o[key] === entry[key]);
-    if (at >= 0) out[at] = entry;
-    else out.push(entry);
-  }
-  return out;
 }
 
 export function buildEnv(ctx: ChildContext): V1EnvVar[] {

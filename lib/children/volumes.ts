@@ -7,8 +7,7 @@ import type { V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
 import { names } from "../names";
 import type { ChildContext } from "./context";
-import { overlayByKey } from "./env";
-import { passThrough, storageMountPath } from "./workload";
+import { overlayByKey, passThrough, storageMountPath } from "./workload";
 
 /** Volume names; `lls-storage` is the Go operator's, so a takeover keeps the same pod shape. */
 export const STORAGE_VOLUME = "lls-storage";

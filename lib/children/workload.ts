@@ -1,6 +1,7 @@
 /**
  * Small getters over `spec.workload` that several children agree on (Deployment, HPA, PDB):
- * how many pods run, whether there can be more than one, where the storage is mounted.
+ * how many pods run, whether there can be more than one, where the storage is mounted; and how
+ * the user's pass-through Kubernetes objects (`workload.overrides`) join ours.
  */
 import type { WorkloadInput } from "../api/v1alpha2";
 import { DEFAULT_MOUNT_PATH, DEFAULT_REPLICAS } from "../defaults";
@@ -45,4 +46,19 @@ export function storageMountPath(workload: WorkloadInput): string {
  */
 export function passThrough<T>(items: readonly object[] | undefined): T[] {
   return (items ?? []).map((item) => structuredClone(item) as T);
+}
+
+/**
+ * `ours` with `theirs` laid over it by `key`: an entry whose key is already present replaces
+ * that entry where it stands, others are appended in order. Duplicate env names, volume names
+ * or mount paths would be ambiguous (env) or rejected by the apiserver (volumes, mounts).
+ */
+export function overlayByKey<T extends object>(ours: readonly T[], theirs: readonly T[], key: keyof T): T[] {
+  const out = [...ours];
+  for (const entry of theirs) {
+    const at = out.findIndex((o) => o[key] === entry[key]);
+    if (at >= 0) out[at] = entry;
+    else out.push(entry);
+  }
+  return out;
 }
