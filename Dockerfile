@@ -1,9 +1,11 @@
-# llsd-hooks image: compiled JavaScript and production dependencies only, non-root,
-# read-only root filesystem friendly (nothing is written at run time).
-# Build:  docker build -t llsd-hooks .
-# Use:    docker run --rm -v "$PWD:/work" llsd-hooks render /work/samples/complete.yaml
+# llsd-hooks: the Metacontroller hook service. Multi-stage: the build stage compiles the
+# TypeScript; the runtime stage holds compiled JavaScript and production dependencies only,
+# runs as a non-root user and writes nothing (read-only root filesystem friendly).
+#   docker build -t llsd-hooks:0.1.0 .
+#   docker run --rm -p 8080:8080 llsd-hooks:0.1.0          # the hooks on :8080
+#   docker run --rm -v "$PWD:/w" --entrypoint node llsd-hooks:0.1.0 dist/lib/cli/main.js render /w/samples/complete.yaml
 
-# Node 24 is the current LTS line; the tests also run on Node 20 (engines >= 20).
+# Node 24 is the current LTS line; the code also runs (and is tested) on Node 20 (engines >= 20).
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -14,12 +16,12 @@ COPY hooks ./hooks
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production PORT=8080
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
-# The image's own unprivileged user (uid 1000); Kubernetes manifests also set runAsNonRoot.
+# The image's unprivileged user (uid 1000); the Deployment also sets runAsNonRoot.
 USER 1000:1000
-ENTRYPOINT ["node", "dist/lib/cli/main.js"]
-CMD ["help"]
+EXPOSE 8080
+CMD ["node", "dist/hooks/main.js"]

@@ -55,6 +55,10 @@ function workloadRules(spec: CanonicalSpec): FieldError[] {
   if (a && a.minReplicas !== undefined && a.maxReplicas < a.minReplicas) {
     errors.push(fieldError("spec.workload.autoscaling.maxReplicas", `must be at least minReplicas (${a.minReplicas})`));
   }
+  const replicas = spec.workload.replicas;
+  if (a && replicas !== undefined && replicas > a.maxReplicas) {
+    errors.push(fieldError("spec.workload.replicas", `must not exceed autoscaling.maxReplicas (${a.maxReplicas}); the HPA's minimum would be above its maximum`));
+  }
   const pdb = spec.workload.podDisruptionBudget;
   if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
     errors.push(fieldError("spec.workload.podDisruptionBudget", "set exactly one of minAvailable or maxUnavailable"));

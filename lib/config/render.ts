@@ -10,13 +10,14 @@ import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImag
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 
-/** overrideConfig → mounted as is; generation inputs → generated; neither → the image's own default. */
+/** overrideConfig → mounted as is; generation inputs (or TLS) → generated; neither → the image's own default. */
 export type ConfigSource = "override" | "generated" | "image-default";
 
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
-  return p.providers || p.resources || p.storage || p.disabled ? "generated" : "image-default";
+  // Serving TLS needs server.tls_certfile/keyfile in the config, so TLS alone also generates one.
+  return p.providers || p.resources || p.storage || p.disabled || spec.networking.tls.enabled ? "generated" : "image-default";
 }
 
 export interface RenderInput extends GenerateOptions {

@@ -60,7 +60,7 @@ describe.each(samples)("POST /sync for %s", (file) => {
     const name = syncRequestFor(file).parent.metadata.name;
     const pods = podLabels(children);
     expect(pods).toEqual(expect.objectContaining(selectorLabels(name)));
-    const service = children.find((c) => c.kind === "Service") as { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
+    const service = children.find((c) => c.kind === "Service") as unknown as { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
     expect(pods).toEqual(expect.objectContaining(service.spec.selector));
     const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as { spec: { scaleTargetRef: { name: string; kind: string } } } | undefined;
     if (hpa) expect(hpa.spec.scaleTargetRef).toEqual(expect.objectContaining({ kind: "Deployment", name }));

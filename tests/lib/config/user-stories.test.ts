@@ -23,6 +23,10 @@ describe("User story 1: simple inference configuration", () => {
     expect(result.configYaml).not.toContain("vllm-creds");
   });
 
+  it("given only TLS, generates a config so the server serves HTTPS with the mounted certificate", () => {
+    expect(configSource(normalize(aSpec({ networking: { tls: { enabled: true, secretName: "tls" } } })))).toBe("generated");
+  });
+
   it("1.3: given only distribution.name, uses the image's default config unchanged", () => {
     expect(configSource(normalize(aSpec()))).toBe("image-default");
     expect(render(aSpec())).toEqual(expect.objectContaining({ ok: true, source: "image-default" }));
