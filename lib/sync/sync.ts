@@ -35,13 +35,26 @@ interface Parent {
   readonly previous?: PreviousStatus;
 }
 
+/** Only what a previous status can contribute (timestamps), and only in the shape we wrote it. */
+function previousOf(status: unknown): PreviousStatus | undefined {
+  if (typeof status !== "object" || status === null) return undefined;
+  const { conditions, configGeneration } = status as { conditions?: unknown; configGeneration?: unknown };
+  const isCondition = (c: unknown): c is Condition =>
+    typeof c === "object" && c !== null && typeof (c as Condition).type === "string" && typeof (c as Condition).lastTransitionTime === "string";
+  return {
+    ...(Array.isArray(conditions) ? { conditions: conditions.filter(isCondition) } : {}),
+    ...(typeof configGeneration === "object" && configGeneration !== null ? { configGeneration: configGeneration as PreviousStatus["configGeneration"] } : {}),
+  };
+}
+
 function parentOf(request: SyncRequest): Parent {
   const m = request.parent.metadata;
+  const previous = previousOf(request.parent.status);
   return {
     name: m.name,
     namespace: m.namespace ?? "default",
     ...(typeof m.generation === "number" ? { generation: m.generation } : {}),
-    ...(request.parent.status ? { previous: request.parent.status as PreviousStatus } : {}),
+    ...(previous ? { previous } : {}),
   };
 }
 

@@ -78,6 +78,18 @@ describe("status", () => {
   });
 });
 
+describe("a previous status in an unexpected shape", () => {
+  it.each([
+    ["conditions as an object", { conditions: { type: "x" } }],
+    ["conditions with junk entries", { conditions: [null, 3, { type: "ConfigGenerated" }] }],
+    ["configGeneration as a string", { configGeneration: "x" }],
+    ["a string", "Ready"],
+  ])("given %s, is ignored rather than failing the sync", (_title, status) => {
+    const response = sync(aRequest(aParent(spec, { status: status as object }), [], [secret]), deps());
+    expect(response.status.phase).toBe("Pending");
+  });
+});
+
 describe("rollout safety", () => {
   it("keeps the ConfigMap the running pods mount until the Deployment moves off it", () => {
     const { observed } = firstAndObserved();
