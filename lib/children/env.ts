@@ -6,7 +6,8 @@
 import type { V1EnvVar } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR } from "../defaults";
 import type { ChildContext } from "./context";
-import { DEFAULT_WORKERS, overlayByKey, passThrough, storageMountPath } from "./workload";
+import { upsertBy } from "../lists";
+import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
 
 /** Where the mounted config.yaml is, as the server sees it. */
 export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
@@ -37,5 +38,5 @@ function hookEnv(ctx: ChildContext): V1EnvVar[] {
 
 export function buildEnv(ctx: ChildContext): V1EnvVar[] {
   const user = passThrough<V1EnvVar>(ctx.spec.workload.overrides?.env);
-  return overlayByKey(hookEnv(ctx), user, "name");
+  return upsertBy(hookEnv(ctx), user, "name");
 }

@@ -7,7 +7,8 @@ import type { V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
 import { names } from "../names";
 import type { ChildContext } from "./context";
-import { overlayByKey, passThrough, storageMountPath } from "./workload";
+import { upsertBy } from "../lists";
+import { passThrough, storageMountPath } from "./workload";
 
 /** Volume names; `lls-storage` is the Go operator's, so a takeover keeps the same pod shape. */
 export const STORAGE_VOLUME = "lls-storage";
@@ -39,9 +40,9 @@ function ourMounts(ctx: ChildContext): V1VolumeMount[] {
 }
 
 export function buildVolumes(ctx: ChildContext): V1Volume[] {
-  return overlayByKey(ourVolumes(ctx), passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes), "name");
+  return upsertBy(ourVolumes(ctx), passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes), "name");
 }
 
 export function buildVolumeMounts(ctx: ChildContext): V1VolumeMount[] {
-  return overlayByKey(ourMounts(ctx), passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts), "mountPath");
+  return upsertBy(ourMounts(ctx), passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts), "mountPath");
 }

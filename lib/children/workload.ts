@@ -48,17 +48,3 @@ export function passThrough<T>(items: readonly object[] | undefined): T[] {
   return (items ?? []).map((item) => structuredClone(item) as T);
 }
 
-/**
- * `ours` with `theirs` laid over it by `key`: an entry whose key is already present replaces
- * that entry where it stands, others are appended in order. Duplicate env names, volume names
- * or mount paths would be ambiguous (env) or rejected by the apiserver (volumes, mounts).
- */
-export function overlayByKey<T extends object>(ours: readonly T[], theirs: readonly T[], key: keyof T): T[] {
-  const out = [...ours];
-  for (const entry of theirs) {
-    const at = out.findIndex((o) => o[key] === entry[key]);
-    if (at >= 0) out[at] = entry;
-    else out.push(entry);
-  }
-  return out;
-}

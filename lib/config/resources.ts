@@ -5,6 +5,7 @@
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
+import { upsertBy } from "../lists";
 import { effectiveId, isConditional, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
 
 export interface ResourceOutcome {
@@ -32,16 +33,6 @@ function modelEntry(m: Model, providerId: string): JsonMap {
   };
 }
 
-/** Replace entries with the same id, append the rest; base order is kept. */
-function upsert(list: JsonMap[], idKey: string, entries: readonly JsonMap[]): JsonMap[] {
-  const out = [...list];
-  for (const e of entries) {
-    const at = out.findIndex((x) => x[idKey] === e[idKey]);
-    if (at >= 0) out[at] = e;
-    else out.push(e);
-  }
-  return out;
-}
 
 function registered(doc: ConfigDoc): { [kind: string]: JsonMap[] } {
   doc.registered_resources ??= {};
@@ -69,7 +60,7 @@ export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOu
     if (conditional) out.notes.push(`${m.path}: provider "${providerId}" is only enabled when ${conditional} is set (workload.overrides.env), or configure it in spec.providers`);
     entries.push(modelEntry(m, providerId));
   }
-  registered(doc).models = upsert(registered(doc).models ?? [], "model_id", entries);
+  registered(doc).models = upsertBy(registered(doc).models ?? [], entries, "model_id");
 }
 
 export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
@@ -82,7 +73,7 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
   }
   // A shield name is the guard model's id: llama-guard calls that model through inference.
   const entries = spec.resources.shields.map((s) => ({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }));
-  registered(doc).shields = upsert(registered(doc).shields ?? [], "shield_id", entries);
+  registered(doc).shields = upsertBy(registered(doc).shields ?? [], entries, "shield_id");
   const first = spec.resources.shields[0]!.name;
   // The base's default shield is usually switched off by env; the user's first shield is one that is on.
   doc.safety = { ...(isMap(doc.safety) ? doc.safety : {}), default_shield_id: first };

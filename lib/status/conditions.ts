@@ -3,14 +3,10 @@
  * flips, so identical syncs give identical status (no churn, no Metacontroller hot loop).
  */
 
-export interface Condition {
-  readonly type: string;
-  readonly status: "True" | "False" | "Unknown";
-  readonly reason: string;
-  readonly message: string;
-  readonly lastTransitionTime: string;
-  readonly observedGeneration?: number;
-}
+import type { Condition } from "../api/v1alpha1";
+
+/** metav1.Condition: the same type in both API versions. */
+export type { Condition };
 
 export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
 

@@ -1,0 +1,12 @@
+/** Small list helpers shared by the generator and the child builders. */
+
+/** Entries of `theirs` replace entries of `ours` with the same `key` in place; the rest are appended. */
+export function upsertBy<T extends object>(ours: readonly T[], theirs: readonly T[], key: keyof T): T[] {
+  const out = [...ours];
+  for (const entry of theirs) {
+    const at = out.findIndex((o) => o[key] === entry[key]);
+    if (at >= 0) out[at] = entry;
+    else out.push(entry);
+  }
+  return out;
+}
