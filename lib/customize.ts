@@ -3,6 +3,8 @@
  * sync hook needs to see. It sees only the parent, so the rules depend only on its spec.
  */
 import { validate } from "./api/validate";
+import { configSource } from "./config/render";
+import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
 import { configMapNames, referencesOf, secretNames } from "./sync/references";
 import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "./wire/metacontroller";
 
@@ -18,6 +20,11 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   // An empty `names` would select every object of the kind: only emit rules that name something.
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
   if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });
+  // Pull secrets cannot be found through the ServiceAccount in one step (customize sees only the
+  // parent), so namespaces opt their dockerconfigjson Secrets in with a label.
+  if (configSource(checked.spec) === "generated") {
+    rules.push({ apiVersion: "v1", resource: "secrets", namespace, labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } } });
+  }
   return { relatedResources: rules };
 }
 

@@ -29,6 +29,8 @@ export interface StatusInput {
   readonly generation?: number;
   readonly port: number;
   readonly image?: string;
+  /** Digest the image reference resolved to, when the registry was read. */
+  readonly digest?: string;
   readonly failure?: SyncFailure;
   readonly secretCount: number;
   readonly config?: ConfigInUse;
@@ -94,7 +96,12 @@ export function buildStatus(input: StatusInput): { [k: string]: unknown } {
       generatedAt: generatedAt(input, c.configMapName),
       ...(c.providerCount !== undefined ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion } : {}),
     } } : {}),
-    ...(input.image ? { resolvedDistribution: { image: input.image, configSource: c?.source ?? "image-default", ...(c ? { configHash: `sha256:${c.hash}` } : {}) } } : {}),
+    ...(input.image ? { resolvedDistribution: {
+      image: input.image,
+      ...(input.digest ? { digest: input.digest } : {}),
+      configSource: c?.source ?? "image-default",
+      ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
+    } } : {}),
     availableReplicas: r.ready,
     ...(service ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` } : {}),
     ...routeURL(input),

@@ -11,7 +11,7 @@ import { sha256 } from "../config/yaml";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import { bundledBaseConfig } from "../distributions/bundled";
-import type { DistributionTable } from "../distributions/table";
+import { releaseOfVersion, type DistributionTable } from "../distributions/table";
 import type { ChildContext, MountedConfig } from "../children/context";
 import type { ObjectMap } from "../wire/metacontroller";
 import type { ConfigInUse, SyncFailure } from "../status/status";
@@ -28,12 +28,23 @@ export interface ConfigPlan {
   readonly notes: readonly string[];
 }
 
+/** A base config found outside the bundle (the image's labels), resolved before the pure sync runs. */
+export interface ResolvedBaseConfig {
+  readonly text: string;
+  readonly source: "oci-label";
+  readonly digest: string;
+  /** The server version the image declares, when it does. */
+  readonly version?: string;
+}
+
 export interface PlanInput {
   readonly name: string;
   readonly namespace: string;
   readonly spec: CanonicalSpec;
   readonly related?: ObjectMap;
   readonly distributions: DistributionTable;
+  /** From the image's labels; absent → the bundled config of a named distribution. */
+  readonly base?: ResolvedBaseConfig;
 }
 
 const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({ failure: { type, reason, errors } });
@@ -53,9 +64,10 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
-  const release = releaseFor(input.spec, { distributions: input.distributions });
+  const declared = input.base?.version !== undefined ? releaseOfVersion(input.base.version) : undefined;
+  const release = declared ?? releaseFor(input.spec, { distributions: input.distributions });
   const d = input.spec.distribution;
-  const base = d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined;
+  const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
   if (base === undefined) {
     const what = d.kind === "image" ? `image ${d.image} carries no readable config labels` : `no bundled base config for the ${release} line`;
     return fail("ConfigGenerated", "BaseConfigUnavailable", [fieldError("spec.distribution",
@@ -76,7 +88,7 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
   const configMapName = names.config(input.name, g.hash);
   return {
     mounted: { source: "generated", configMapName, hash: g.hash, configYaml: g.configYaml },
-    inUse: { source: "embedded", configMapName, hash: g.hash, providerCount: g.providerCount, resourceCount: g.resourceCount, configVersion: g.configVersion },
+    inUse: { source: input.base ? "oci-label" : "embedded", configMapName, hash: g.hash, providerCount: g.providerCount, resourceCount: g.resourceCount, configVersion: g.configVersion },
     secretEnv: g.secretEnv, plainEnv: g.plainEnv, ...(postgres ? { postgres } : {}), notes: g.notes,
   };
 }

@@ -10,6 +10,7 @@ import { findDistribution, type DistributionTable } from "../distributions/table
 import type { Condition } from "../status/conditions";
 import { buildStatus, type ConfigInUse, type SyncFailure } from "../status/status";
 import type { KubeObject, SyncRequest, SyncResponse } from "../wire/metacontroller";
+import type { BaseOutcome } from "./base-source";
 import { planConfig } from "./config-plan";
 import { configMapInUse, keptChildren, reemit } from "./keep";
 import { referencesOf } from "./references";
@@ -63,22 +64,29 @@ function imageOf(spec: CanonicalSpec, table: DistributionTable): string | undefi
   return d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
 }
 
+/** Retry soon after a registry problem that may pass (Metacontroller also retries on related changes). */
+const TRANSIENT_RESYNC_SECONDS = 30;
+
 /** A failed sync: keep every observed child as it is, say what to fix. First-time failures create nothing. */
-function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: { port: number; image?: string; notes: readonly string[] }): SyncResponse {
+function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: { port: number; image?: string; notes: readonly string[] }, transient = false): SyncResponse {
   const status = buildStatus({
     ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now(),
   });
-  return { status, children: keptChildren(request.children) };
+  return { status, children: keptChildren(request.children), ...(transient ? { resyncAfterSeconds: TRANSIENT_RESYNC_SECONDS } : {}) };
 }
 
 function invalidSpec(errors: readonly FieldError[]): SyncFailure {
   return { type: "ConfigGenerated", reason: "InvalidSpec", errors };
 }
 
-export function sync(request: SyncRequest, deps: SyncDeps): SyncResponse {
+/**
+ * `found` is the base config read from the image before this pure step (lib/sync/base-source);
+ * without it, named distributions use their bundled config.
+ */
+export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }): SyncResponse {
   const p = parentOf(request);
   const checked = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
-  const notes = checked.warnings.map((w) => `${w.path}: ${w.message}`);
+  const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes];
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes });
   const spec = checked.spec;
   const base = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes };
@@ -89,7 +97,11 @@ export function sync(request: SyncRequest, deps: SyncDeps): SyncResponse {
     return failed(request, p, deps, { type: "SecretsResolved", reason, errors: related.secrets }, base);
   }
   if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, base);
-  const plan = planConfig({ name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions });
+  if (found.failure) return failed(request, p, deps, found.failure, base, found.transient === true);
+  const plan = planConfig({
+    name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
+    ...(found.base ? { base: found.base } : {}),
+  });
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
   const children = desiredChildren({
     name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
@@ -100,6 +112,7 @@ export function sync(request: SyncRequest, deps: SyncDeps): SyncResponse {
   const status = buildStatus({
     ...p, ...base, notes: [...notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now(),
+    ...(found.base ? { digest: found.base.digest } : {}),
   });
   return {
     status,

@@ -100,7 +100,7 @@ describe("transport errors", () => {
 describe("routing errors", () => {
   it.each([
     ["GET", "/"],
-    ["POST", "/convert"],
+    ["POST", "/mutate"],
     ["GET", "/sync/extra"],
   ])("When %s %s has no route, Then 404 JSON", async (method, path) => {
     const res = await request(aTestApp().app)[method === "GET" ? "get" : "post"](path);

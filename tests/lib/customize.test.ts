@@ -15,6 +15,7 @@ describe("customize()", () => {
     expect(customize({ parent })).toEqual({ relatedResources: [
       { apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["corp-ca"] },
       { apiVersion: "v1", resource: "secrets", namespace: NS, names: ["pg-creds", "redis", "tls-cert", "vllm-creds"] },
+      { apiVersion: "v1", resource: "secrets", namespace: NS, labelSelector: { matchLabels: { "llamastack.io/registry-credentials": "true" } } },
     ] });
   });
 

@@ -1,0 +1,77 @@
+/**
+ * `POST /convert`: the CRD conversion webhook (DESIGN §10). The apiserver reads only a 200
+ * answer, so a review that cannot be converted is answered 200 with `result.status: Failure`
+ * and a message it shows to the user; only a body that is not a JSON object at all gets a 4xx.
+ * One log line and one metrics observation per call.
+ */
+import express, { Router, type Request, type Response } from "express";
+import type pino from "pino";
+import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
+import { warmUpConversion } from "../../lib/conversion/v1alpha1";
+import { httpErrorOf, methodNotAllowed, sendError, type HttpError } from "../errors";
+import type { HookMetrics, Outcome } from "../metrics";
+
+/** Same reasons as the other hooks: a list of objects with managedFields outgrows 100 kB. */
+const parseJson = express.json({ limit: "8mb", strict: false, type: "application/json" });
+
+export interface ConvertDeps {
+  readonly logger: pino.Logger;
+  readonly metrics: HookMetrics;
+}
+
+type Answer = (HttpError & { readonly err?: unknown }) | ReviewOutcome;
+
+export function convertRouter(deps: ConvertDeps): Router {
+  // The first review would otherwise pay for compiling the schemas the conversion consults.
+  warmUpConversion();
+  const router = Router();
+  router
+    .route("/convert")
+    .post(async (req, res) => {
+      const started = process.hrtime.bigint();
+      const answer = await answerCall(req, res);
+      if ("response" in answer) res.status(200).json(answer.response);
+      else sendError(res, answer);
+      record(answer, Number(process.hrtime.bigint() - started) / 1e9, deps);
+    })
+    .all(methodNotAllowed(["POST"]));
+  return router;
+}
+
+async function answerCall(req: Request, res: Response): Promise<Answer> {
+  if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
+  try {
+    await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    return { ...httpErrorOf(err), err };
+  }
+  const body: unknown = req.body;
+  // The JSON parser turns an empty body into `{}`, which is no review at all.
+  if (body === undefined || req.headers["content-length"] === "0") return { status: 400, message: "request body is required: a ConversionReview JSON object" };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    const got = body === null ? "null" : Array.isArray(body) ? "a list" : `a ${typeof body}`;
+    return { status: 400, message: `request body must be a ConversionReview JSON object, got ${got}` };
+  }
+  return reviewConversion(body);
+}
+
+/** info when converted, warn when the review or an object was refused, error on our own bug. */
+function record(answer: Answer, seconds: number, { logger, metrics }: ConvertDeps): void {
+  const durationMs = Math.round(seconds * 1e6) / 1e3;
+  if (!("response" in answer)) {
+    const outcome: Outcome = answer.status < 500 ? "client_error" : "error";
+    metrics.observe("convert", outcome, seconds);
+    const line = { hook: "convert", outcome, status: answer.status, durationMs, reason: answer.message };
+    if (outcome === "error") logger.error({ ...line, err: answer.err }, "Conversion call failed");
+    else logger.warn(line, "Rejected conversion call");
+    return;
+  }
+  const { response, uid, desiredAPIVersion, objects, failure, error } = answer;
+  const outcome: Outcome = failure === undefined ? "ok" : failure === "request" ? "client_error" : "error";
+  metrics.observe("convert", outcome, seconds);
+  const result = response.response.result;
+  const line = { hook: "convert", uid, objects, desiredAPIVersion, outcome, result: result.status, status: 200, durationMs };
+  if (result.status === "Success") logger.info(line, "Answered conversion review");
+  else if (outcome === "client_error") logger.warn({ ...line, reason: result.message }, "Refused conversion review");
+  else logger.error({ ...line, reason: result.message, err: error }, "Conversion review failed");
+}

@@ -1,0 +1,174 @@
+/**
+ * HTTPS for the kube-apiserver's webhooks (`/validate`, `/convert`; DESIGN §10, §11), with
+ * certificate rotation that needs no restart.
+ *
+ * `TLS_CERT_FILE` and `TLS_KEY_FILE` name a PEM certificate (chain) and its key — in the
+ * cluster, `tls.crt` and `tls.key` of the cert-manager Secret mounted as a volume. cert-manager
+ * renews the Secret before it expires and the kubelet swaps the mounted files (atomically: a
+ * `..data` symlink in the mount directory moves to a new timestamped directory). The watcher
+ * sees the change (fs.watch on the directories, plus a slow poll in case an event is missed),
+ * re-reads both files, and installs them with `server.setSecureContext`: connections opened
+ * afterwards get the new certificate, open ones finish with the old. A pair that is half
+ * written or does not match (certificate from the new Secret, key still the old one) is not
+ * installed; the current certificate stays until the pair is whole.
+ */
+import { X509Certificate } from "node:crypto";
+import { readFileSync, watch, type FSWatcher } from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { RequestListener } from "node:http";
+import { dirname } from "node:path";
+import { createSecureContext, type SecureContextOptions } from "node:tls";
+import type pino from "pino";
+
+export interface TlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+export interface TlsMaterial {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+/** Applied to the first context and to every reloaded one (setSecureContext replaces all of it). */
+const SECURE_OPTIONS: SecureContextOptions = { minVersion: "TLSv1.2" };
+
+/**
+ * `TLS_CERT_FILE` + `TLS_KEY_FILE` → the files; neither → undefined (plain HTTP only). One
+ * without the other is a configuration mistake, and serving plain HTTP instead would hide it.
+ */
+export function tlsFilesFromEnv(env: NodeJS.ProcessEnv = process.env): TlsFiles | undefined {
+  const certFile = env.TLS_CERT_FILE?.trim() ?? "";
+  const keyFile = env.TLS_KEY_FILE?.trim() ?? "";
+  if (certFile === "" && keyFile === "") return undefined;
+  if (certFile === "" || keyFile === "") {
+    throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE must be set together; only ${certFile === "" ? "TLS_KEY_FILE" : "TLS_CERT_FILE"} is set`);
+  }
+  return { certFile, keyFile };
+}
+
+/** Reads both files and checks that they make a usable pair (PEM parses, key matches); throws otherwise. */
+export function readTlsMaterial(files: TlsFiles): TlsMaterial {
+  const cert = readFileSync(files.certFile);
+  const key = readFileSync(files.keyFile);
+  try {
+    createSecureContext({ ...SECURE_OPTIONS, cert, key });
+  } catch (err) {
+    // OpenSSL's reason ("key values mismatch", "no start line"); never the file contents.
+    throw new Error(`${files.certFile} and ${files.keyFile} are not a usable certificate and key: ${(err as Error).message}`);
+  }
+  return { cert, key };
+}
+
+/** What a log line says about a certificate: never the key, never the PEM. */
+export function describeCertificate(cert: Buffer): { subject: string; subjectAltName?: string; notAfter: string; fingerprint256: string } {
+  const x509 = new X509Certificate(cert);
+  return {
+    subject: x509.subject.replace(/\n/g, ", "),
+    ...(x509.subjectAltName ? { subjectAltName: x509.subjectAltName } : {}),
+    notAfter: new Date(x509.validTo).toISOString(),
+    fingerprint256: x509.fingerprint256,
+  };
+}
+
+export interface WatchOptions {
+  readonly logger: pino.Logger;
+  /** Re-read at least this often even without a change event. @default 60_000 */
+  readonly pollIntervalMs?: number;
+  /** After a change event, wait this long for the writer to finish (it writes two files). @default 250 */
+  readonly debounceMs?: number;
+  /** Called once a new pair is in use. */
+  readonly onReload?: (material: TlsMaterial) => void;
+}
+
+export interface CertificateWatcher {
+  /** Re-read the files now; true when a new pair was installed. */
+  reload(): boolean;
+  /** The pair in use. */
+  current(): TlsMaterial;
+  /** Stop watching (the server keeps the pair it has). */
+  close(): void;
+}
+
+/** Installs changed certificate files on `server` until closed. */
+export function watchCertificate(server: { setSecureContext(options: SecureContextOptions): void }, files: TlsFiles, initial: TlsMaterial, options: WatchOptions): CertificateWatcher {
+  const { logger, pollIntervalMs = 60_000, debounceMs = 250, onReload } = options;
+  let current = initial;
+  let lastProblem: string | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const reload = (): boolean => {
+    if (closed) return false;
+    let next: TlsMaterial;
+    try {
+      next = readTlsMaterial(files);
+    } catch (err) {
+      const problem = (err as Error).message;
+      // Logged once per distinct problem: the poll would otherwise repeat it every interval.
+      if (problem !== lastProblem) logger.warn({ reason: problem }, "TLS files changed but cannot be used yet; keeping the current certificate");
+      lastProblem = problem;
+      return false;
+    }
+    lastProblem = undefined;
+    if (next.cert.equals(current.cert) && next.key.equals(current.key)) return false;
+    server.setSecureContext({ ...SECURE_OPTIONS, cert: next.cert, key: next.key });
+    current = next;
+    logger.info({ certificate: describeCertificate(next.cert) }, "Reloaded TLS certificate");
+    onReload?.(next);
+    return true;
+  };
+
+  const schedule = (): void => {
+    if (closed) return;
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(() => {
+      pending = undefined;
+      reload();
+    }, debounceMs);
+  };
+
+  // The directories, not the files: a Secret volume replaces files by swapping a symlink, and a
+  // watch on a replaced file never fires again.
+  const watchers: FSWatcher[] = [...new Set([dirname(files.certFile), dirname(files.keyFile)])].flatMap((dir) => {
+    try {
+      const watcher = watch(dir, { persistent: false }, schedule);
+      watcher.on("error", (err) => logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read"));
+      return [watcher];
+    } catch (err) {
+      logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read");
+      return [];
+    }
+  });
+  const poll = setInterval(reload, pollIntervalMs);
+  poll.unref();
+
+  return {
+    reload,
+    current: () => current,
+    close() {
+      closed = true;
+      if (pending) clearTimeout(pending);
+      clearInterval(poll);
+      for (const w of watchers) w.close();
+    },
+  };
+}
+
+export interface TlsServer {
+  readonly server: Server;
+  readonly watcher: CertificateWatcher;
+}
+
+/**
+ * An HTTPS server for `handler` with the pair from `files` (read now: a missing or broken pair
+ * throws, and the process should not start), reloading it when the files change. Closing the
+ * server stops the watcher.
+ */
+export function createTlsServer(handler: RequestListener, files: TlsFiles, options: WatchOptions): TlsServer {
+  const material = readTlsMaterial(files);
+  const server = createServer({ ...SECURE_OPTIONS, cert: material.cert, key: material.key }, handler);
+  const watcher = watchCertificate(server, files, material, options);
+  server.on("close", () => watcher.close());
+  return { server, watcher };
+}

@@ -1,0 +1,81 @@
+/**
+ * The two annotations that make the conversion lossless (DESIGN §10). Each holds the fields of
+ * one version that the other cannot hold, as a JSON object of field path → value with sorted
+ * keys (so the same fields always give the same text), e.g. on a v1alpha2 object:
+ *
+ *   llamastack.io/v1alpha1-fields: '{"spec.server.containerSpec.name":"llama-stack"}'
+ *
+ * A conversion reads the annotation written by the previous one, puts its fields back and
+ * removes it, then writes its own when it has anything to keep.
+ */
+import { fieldError, type FieldError } from "../errors";
+import { define, isPlainObject, own, parsePath } from "./paths";
+import type { Stash } from "./carry";
+
+/** On a v1alpha2 object: what its v1alpha1 form had that v1alpha2 cannot say. */
+export const V1ALPHA1_FIELDS = "llamastack.io/v1alpha1-fields";
+/** On a v1alpha1 object: what its v1alpha2 form had that v1alpha1 cannot say. */
+export const V1ALPHA2_FIELDS = "llamastack.io/v1alpha2-fields";
+
+/** The apiserver's limit for all annotations of one object together (TotalAnnotationSizeLimitB). */
+export const ANNOTATIONS_LIMIT_BYTES = 256 * 1024;
+
+export type Annotations = { readonly [key: string]: string };
+type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: FieldError };
+
+export function annotationPath(key: string): string {
+  return `metadata.annotations[${JSON.stringify(key)}]`;
+}
+
+export function serializeStash(stash: Stash): string {
+  const entries = [...stash].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/** The entries of annotation `key`; none when it is absent. Never quotes the text (it may be anything). */
+export function readStash(annotations: Annotations | undefined, key: string): Read<Stash> {
+  const text = own(annotations, key);
+  if (text === undefined) return { ok: true, value: new Map() };
+  const fail = (message: string): Read<Stash> => ({ ok: false, error: fieldError(annotationPath(key), message) });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text as string);
+  } catch {
+    return fail("is not valid JSON; restore the value the conversion wrote, or remove the annotation (its fields are then lost)");
+  }
+  if (!isPlainObject(parsed)) return fail("must be a JSON object of field path → value, as the conversion writes it");
+  const stash = new Map<string, unknown>();
+  for (const path of Object.keys(parsed)) {
+    const segments = parsePath(path);
+    // Only spec and status are converted: an entry must never reach metadata.
+    if (!segments || segments.length < 2 || (segments[0] !== "spec" && segments[0] !== "status")) {
+      return fail(`entry ${JSON.stringify(path)} is not a field path under spec or status (e.g. "spec.server.containerSpec.name")`);
+    }
+    stash.set(path, own(parsed, path));
+  }
+  return { ok: true, value: stash };
+}
+
+/**
+ * The converted object's annotations: `consumed` removed, `key` set to `stash` (or removed
+ * when empty). A map left empty is dropped, as the apiserver never sends an empty one.
+ */
+export function writeStash(
+  annotations: Annotations | undefined,
+  consumed: string,
+  key: string,
+  stash: Stash,
+): Read<Annotations | undefined> {
+  const out: { [key: string]: string } = {};
+  for (const [name, value] of Object.entries(annotations ?? {})) {
+    if (name !== consumed && name !== key) define(out, name, value);
+  }
+  if (stash.size > 0) define(out, key, serializeStash(stash));
+  const bytes = Object.entries(out).reduce((n, [name, value]) => n + Buffer.byteLength(name) + Buffer.byteLength(value), 0);
+  if (bytes > ANNOTATIONS_LIMIT_BYTES) {
+    const message = `the fields the other version cannot hold need this annotation, but all annotations together would take ${bytes} bytes (the apiserver allows ${ANNOTATIONS_LIMIT_BYTES}); make the spec smaller`;
+    return { ok: false, error: fieldError(annotationPath(key), message) };
+  }
+  if (Object.keys(out).length > 0) return { ok: true, value: out };
+  return { ok: true, value: annotations !== undefined && Object.keys(annotations).length === 0 ? annotations : undefined };
+}

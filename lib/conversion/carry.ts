@@ -1,0 +1,129 @@
+/**
+ * The conversion engine, the same in both directions. `carry` moves every table row the
+ * target can hold and returns what is left of the source (the fields the target cannot hold)
+ * as path → value entries; `restore` puts such entries back, on the way home, wherever the
+ * converted object says nothing. Round trips are the identity because every source field is
+ * either moved by a row (and moved back by it) or kept as an entry (and put back from it).
+ */
+import type { Schema } from "../api/schema-parts";
+import { define, formatPath, getPath, isPlainObject, own, parsePath, setPath, type JsonMap, type Segments } from "./paths";
+import { fits, hasFields, requiredOf, schemaAt } from "./schemas";
+import type { Direction } from "./table";
+
+/** Field path (`spec.server.containerSpec.name`) → the value the other version cannot hold. */
+export type Stash = ReadonlyMap<string, unknown>;
+
+interface Part {
+  readonly value: unknown;
+  /** Source paths moved whole. */
+  readonly moved: readonly string[];
+  /** Source objects moved field by field: the row rebuilds them on the way back. */
+  readonly rebuilt: readonly string[];
+}
+
+/** `value` as the target can hold it: whole, or (an object) the fields it accepts, or nothing. */
+function fitPart(value: unknown, schema: Schema | undefined, from: Segments): Part | undefined {
+  if (fits(schema, value)) return { value, moved: [formatPath(from)], rebuilt: [] };
+  if (!isPlainObject(value) || !schema || !hasFields(schema)) return undefined;
+  const out: JsonMap = {};
+  const moved: string[] = [];
+  const rebuilt = [formatPath(from)];
+  for (const key of Object.keys(value)) {
+    const part = fitPart(own(value, key), schemaAt(schema, [key]), [...from, key]);
+    if (!part) continue;
+    define(out, key, part.value);
+    moved.push(...part.moved);
+    rebuilt.push(...part.rebuilt);
+  }
+  // The accepted fields alone may still be refused (a required one was not accepted).
+  return fits(schema, out) ? { value: out, moved, rebuilt } : undefined;
+}
+
+/** `source` is `{spec, status?}` of one version; the result is the other version's. */
+export function carry(source: JsonMap, direction: Direction): { body: JsonMap; stash: Stash } {
+  const body: JsonMap = { spec: {} };
+  const moved = new Set<string>();
+  const rebuilt = new Set<string>(["spec"]);
+  if (isPlainObject(own(source, "status"))) {
+    body.status = {};
+    rebuilt.add("status");
+  }
+  for (const pair of direction.pairs) {
+    const value = getPath(source, pair.from);
+    if (value === undefined) continue;
+    const projected = pair.project ? pair.project(value) : value;
+    const part = projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
+    if (!part) continue;
+    setPath(body, pair.to, part.value);
+    // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.
+    if (projected !== value) continue;
+    for (const path of part.moved) moved.add(path);
+    for (const path of part.rebuilt) rebuilt.add(path);
+  }
+  const stash = new Map<string, unknown>();
+  const leave = (value: unknown, segments: Segments): void => {
+    const path = formatPath(segments);
+    if (moved.has(path)) return;
+    const isRebuilt = rebuilt.has(path);
+    if (!isPlainObject(value) || !(isRebuilt || direction.shared.has(path))) return void stash.set(path, value);
+    const keys = Object.keys(value);
+    // An empty object no row rebuilds would vanish, and its presence can matter.
+    if (keys.length === 0 && !isRebuilt) stash.set(path, {});
+    for (const key of keys) leave(own(value, key), [...segments, key]);
+  };
+  for (const key of ["spec", "status"]) {
+    const value = own(source, key);
+    if (value !== undefined) leave(value, [key]);
+  }
+  return { body, stash };
+}
+
+/** Puts `stash` back into a converted `body`. Where the two disagree, the converted object wins. */
+export function restore(body: JsonMap, stash: Stash, direction: Direction): void {
+  const entries = new Map(stash);
+  for (const { path, project } of direction.refinements) {
+    const key = formatPath(path);
+    if (!entries.has(key)) continue;
+    const richer = entries.get(key);
+    entries.delete(key);
+    const converted = getPath(body, path);
+    // The richer form comes back only while it still means what the other version says.
+    if (converted !== undefined && project(richer) === converted) setPath(body, path, richer);
+  }
+  for (const [key, value] of entries) {
+    const segments = parsePath(key);
+    if (segments) put(body, segments, value, direction.target);
+  }
+}
+
+/**
+ * One entry, where the converted object has nothing. Missing parent objects are created,
+ * unless one would lack a required field: then the object the entry belonged to was removed
+ * in the other version (`userConfig.configMapNamespace` without `userConfig`) and it goes too.
+ */
+function put(body: JsonMap, segments: Segments, value: unknown, schema: Schema): void {
+  const last = segments.length - 1;
+  const key = segments[last] as string;
+  let node = body;
+  let depth = 0;
+  for (; depth < last; depth++) {
+    const next = own(node, segments[depth] as string);
+    if (next === undefined) break;
+    if (!isPlainObject(next)) return;
+    node = next;
+  }
+  if (depth === last) {
+    if (own(node, key) === undefined) define(node, key, value);
+    return;
+  }
+  for (let i = depth; i < last; i++) {
+    const allowed = i === last - 1 ? key : undefined;
+    if (requiredOf(schemaAt(schema, segments.slice(0, i + 1))).some((field) => field !== allowed)) return;
+  }
+  for (let i = depth; i < last; i++) {
+    const created: JsonMap = {};
+    define(node, segments[i] as string, created);
+    node = created;
+  }
+  define(node, key, value);
+}

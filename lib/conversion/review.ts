@@ -1,0 +1,131 @@
+/**
+ * The CRD conversion webhook's one job (research metacontroller.md §8): a ConversionReview in,
+ * a ConversionReview out with the same `uid`, every object at `desiredAPIVersion`, in order.
+ * Objects may arrive in mixed versions; one already at the desired version passes through
+ * untouched. Any failure fails the whole review (the apiserver wants all objects or none),
+ * with a message naming each object and what is wrong. Never throws.
+ */
+import type { FieldError } from "../errors";
+import { V1ALPHA1 } from "../api/v1alpha1";
+import { KIND, V1ALPHA2 } from "../api/v1alpha2";
+import { isPlainObject, own } from "./paths";
+import { fromHub, shortJson, toHub, typeName, type Conversion } from "./v1alpha1";
+
+export const REVIEW_KIND = "ConversionReview";
+/** v1beta1 reviews have the same shape; the answer carries the apiVersion of the question. */
+export const REVIEW_API_VERSIONS: readonly string[] = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
+export const VERSIONS: readonly string[] = [V1ALPHA1, V1ALPHA2];
+
+export type ConversionResult = { readonly status: "Success" } | { readonly status: "Failure"; readonly message: string };
+
+export interface ConversionReviewResponse {
+  readonly apiVersion: string;
+  readonly kind: typeof REVIEW_KIND;
+  readonly response: {
+    readonly uid: string;
+    readonly result: ConversionResult;
+    /** Empty on failure: never a partial result. */
+    readonly convertedObjects: readonly unknown[];
+  };
+}
+
+/** The response and what a log line needs to know about the call. */
+export interface ReviewOutcome {
+  readonly response: ConversionReviewResponse;
+  readonly uid: string;
+  readonly desiredAPIVersion?: string;
+  readonly objects?: number;
+  /** Why it failed: the review or its objects (`request`), or a bug here (`internal`). */
+  readonly failure?: "request" | "internal";
+  /** The error behind an `internal` failure, for the log (never sent: it may hold anything). */
+  readonly error?: unknown;
+}
+
+/** Objects a failure message names before it says "and N more". */
+const NAMED_FAILURES = 5;
+
+export function convertReview(review: unknown): ConversionReviewResponse {
+  return reviewConversion(review).response;
+}
+
+export function reviewConversion(review: unknown): ReviewOutcome {
+  const request = own(review, "request");
+  const uid = own(request, "uid");
+  const echoed = typeof uid === "string" ? uid : "";
+  const apiVersion = own(review, "apiVersion");
+  const answerVersion = typeof apiVersion === "string" && REVIEW_API_VERSIONS.includes(apiVersion) ? apiVersion : REVIEW_API_VERSIONS[0]!;
+  const answer = (result: ConversionResult, convertedObjects: readonly unknown[]): ConversionReviewResponse => ({
+    apiVersion: answerVersion,
+    kind: REVIEW_KIND,
+    response: { uid: echoed, result, convertedObjects },
+  });
+  const desired = own(request, "desiredAPIVersion");
+  const objects = own(request, "objects");
+  const facts = {
+    uid: echoed,
+    ...(typeof desired === "string" ? { desiredAPIVersion: desired } : {}),
+    ...(Array.isArray(objects) ? { objects: objects.length } : {}),
+  };
+  try {
+    const problem = reviewProblem(review, apiVersion, request, uid, desired, objects);
+    if (problem) return { ...facts, response: answer({ status: "Failure", message: problem }, []), failure: "request" };
+    const results = (objects as unknown[]).map((object) => convertOne(object, desired as string));
+    const failed = results.flatMap((result, index) => (result.ok ? [] : [`${describeObject(objects as unknown[], index)}: ${joined(result.errors)}`]));
+    if (failed.length > 0) {
+      const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
+      const message = `cannot convert ${failed.length} of ${results.length} object(s) to ${desired as string}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
+      return { ...facts, response: answer({ status: "Failure", message }, []), failure: "request" };
+    }
+    const converted = results.map((result) => (result.ok ? result.object : undefined));
+    return { ...facts, response: answer({ status: "Success" }, converted) };
+  } catch (err) {
+    // A bug here must still answer: a thrown error would leave the apiserver with no reason at all.
+    const message = `internal error in the conversion webhook (${err instanceof Error ? err.name : typeName(err)}); see its logs`;
+    return { ...facts, response: answer({ status: "Failure", message }, []), failure: "internal", error: err };
+  }
+}
+
+function reviewProblem(review: unknown, apiVersion: unknown, request: unknown, uid: unknown, desired: unknown, objects: unknown): string | undefined {
+  if (!isPlainObject(review)) return `the ConversionReview must be a JSON object, got ${typeName(review)}`;
+  if (own(review, "kind") !== REVIEW_KIND) return `kind must be "${REVIEW_KIND}", got ${shortJson(own(review, "kind"))}`;
+  if (typeof apiVersion !== "string" || !REVIEW_API_VERSIONS.includes(apiVersion)) {
+    return `apiVersion must be one of ${REVIEW_API_VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`;
+  }
+  if (!isPlainObject(request)) return `request is required: an object {uid, desiredAPIVersion, objects}, got ${typeName(request)}`;
+  if (typeof uid !== "string" || uid === "") return `request.uid must be a non-empty string, got ${shortJson(uid)}`;
+  if (typeof desired !== "string" || !VERSIONS.includes(desired)) {
+    return `request.desiredAPIVersion must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(desired)}`;
+  }
+  if (!Array.isArray(objects)) return `request.objects must be a list of ${KIND} objects, got ${typeName(objects)}`;
+  return undefined;
+}
+
+function convertOne(object: unknown, desired: string): Conversion<unknown> {
+  const kind = own(object, "kind");
+  const apiVersion = own(object, "apiVersion");
+  if (!isPlainObject(object)) return failure("(root)", `must be a ${KIND} object, got ${typeName(object)}`);
+  if (kind !== KIND) return failure("kind", `must be "${KIND}" (this webhook converts nothing else), got ${shortJson(kind)}`);
+  if (typeof apiVersion !== "string" || !VERSIONS.includes(apiVersion)) {
+    return failure("apiVersion", `must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`);
+  }
+  // Already there: untouched, not even re-serialized through a conversion.
+  if (apiVersion === desired) return { ok: true, object };
+  return desired === V1ALPHA2 ? toHub(object) : fromHub(object);
+}
+
+function failure(path: string, message: string): Conversion<unknown> {
+  return { ok: false, errors: [{ path, message }] };
+}
+
+/** `objects[2] (team-a/my-llsd)`: where it is in the request and which resource it is. */
+function describeObject(objects: readonly unknown[], index: number): string {
+  const metadata = own(objects[index], "metadata");
+  const name = own(metadata, "name");
+  const namespace = own(metadata, "namespace");
+  const who = typeof name !== "string" ? "unnamed" : typeof namespace === "string" ? `${namespace}/${name}` : name;
+  return `objects[${index}] (${who})`;
+}
+
+function joined(errors: readonly FieldError[]): string {
+  return errors.map((e) => `${e.path}: ${e.message}`).join(", ");
+}

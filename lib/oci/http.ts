@@ -1,0 +1,140 @@
+/**
+ * One registry GET with every bound the hook needs: a per-request timeout joined with the
+ * resolve's overall deadline (both AbortSignals, so they also cut a body mid-stream), bounded
+ * retries of 429/5xx/connection errors with backoff and Retry-After, and redirects followed
+ * by hand so a registry cannot bounce us to a metadata address or leak a header to another origin.
+ */
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { isForbiddenHost } from "./reference";
+import { decideRetry, isRetryableStatus, parseRetryAfter } from "./retry";
+import { fail, ok, REASON, type Failed, type Result } from "./types";
+
+/** The overall time budget of one resolve. Real elapsed time (monotonic), not the injected cache clock. */
+export interface Deadline {
+  readonly signal: AbortSignal;
+  readonly totalMs: number;
+  remainingMs(): number;
+  dispose(): void;
+}
+
+export function startDeadline(totalMs: number): Deadline {
+  const controller = new AbortController();
+  const started = performance.now();
+  const timer = setTimeout(() => controller.abort(new Error("deadline")), totalMs);
+  return {
+    signal: controller.signal,
+    totalMs,
+    remainingMs: () => Math.max(0, totalMs - (performance.now() - started)),
+    dispose: () => clearTimeout(timer),
+  };
+}
+
+export interface HttpOptions {
+  readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly retryBaseMs: number;
+  /** Longest single wait between attempts, Retry-After included. */
+  readonly maxRetryDelayMs: number;
+  readonly now: () => number;
+}
+
+export interface RequestContext {
+  readonly deadline: Deadline;
+  readonly http: HttpOptions;
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * A thrown fetch/stream error → a failure value. Duck-typed, not `instanceof`: undici's errors
+ * and DOMExceptions come from another realm under jest (and Node's fetch in general).
+ * Only host names go into messages, never URLs with queries.
+ */
+export function describeError(err: unknown, ctx: RequestContext, host: string): Failed {
+  if (ctx.deadline.signal.aborted) {
+    return fail(REASON.timeout, `${host} did not answer within the ${ctx.deadline.totalMs} ms deadline`, true);
+  }
+  const { name, message, cause } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; message?: unknown; cause?: { code?: unknown } };
+  if (name === "TimeoutError" || name === "AbortError") {
+    return fail(REASON.timeout, `a request to ${host} took longer than ${ctx.http.requestTimeoutMs} ms`, true);
+  }
+  const detail = typeof cause?.code === "string" ? cause.code : typeof message === "string" ? message : String(err);
+  return fail(REASON.unavailable, `cannot reach ${host}: ${detail}`, true);
+}
+
+function parseUrl(location: string | null, base: URL): URL | undefined {
+  if (location === null) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+function redirectTarget(from: URL, location: string | null): Result<URL> {
+  const to = parseUrl(location, from);
+  const downgrade = to?.protocol === "http:" && from.protocol === "https:";
+  if (to === undefined || (to.protocol !== "https:" && to.protocol !== "http:") || downgrade || isForbiddenHost(to.host)) {
+    return fail(REASON.notAllowed, `${from.host} redirected to a location this service does not follow`);
+  }
+  return ok(to);
+}
+
+/** GET with redirects (manual, checked) under one per-request timeout. Throws what fetch throws. */
+async function getOnce(url: URL, headers: Record<string, string>, ctx: RequestContext): Promise<Result<Response>> {
+  const signal = AbortSignal.any([ctx.deadline.signal, AbortSignal.timeout(ctx.http.requestTimeoutMs)]);
+  let current = url;
+  let sent = headers;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetch(current, { headers: sent, redirect: "manual", signal });
+    if (response.status < 300 || response.status >= 400 || response.status === 304) return ok(response);
+    await response.body?.cancel();
+    const next = redirectTarget(current, response.headers.get("location"));
+    if (!next.ok) return next;
+    // Blob redirects go to storage (S3, GCS) with presigned URLs: our Authorization must not follow.
+    if (next.value.origin !== current.origin) sent = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== "authorization"));
+    current = next.value;
+  }
+  return fail(REASON.registryError, `${url.host} redirected more than ${MAX_REDIRECTS} times`, true);
+}
+
+/**
+ * The final answer to a GET (any status but a retryable one), or a failure once retries are
+ * spent. 401/404 come back as responses: what they mean depends on the caller.
+ */
+export async function send(url: string, headers: Record<string, string>, ctx: RequestContext): Promise<Result<Response>> {
+  const target = new URL(url);
+  for (let attempt = 0; ; attempt++) {
+    let outcome: Result<Response>;
+    try {
+      outcome = await getOnce(target, headers, ctx);
+    } catch (err) {
+      outcome = describeError(err, ctx, target.host);
+      if (outcome.error.reason === REASON.timeout) return outcome;
+    }
+    if (outcome.ok && !isRetryableStatus(outcome.value.status)) return outcome;
+    if (!outcome.ok && outcome.error.reason !== REASON.unavailable) return outcome;
+
+    const status = outcome.ok ? outcome.value.status : undefined;
+    const retryAfterMs = outcome.ok ? parseRetryAfter(outcome.value.headers.get("retry-after"), ctx.http.now()) : undefined;
+    if (outcome.ok) await outcome.value.body?.cancel();
+    const decision = decideRetry({
+      attempt, maxRetries: ctx.http.maxRetries, retryAfterMs, baseMs: ctx.http.retryBaseMs,
+      maxDelayMs: ctx.http.maxRetryDelayMs, remainingMs: ctx.deadline.remainingMs(),
+    });
+    if (!decision.retry) return giveUp(outcome, status, attempt + 1, target.host, decision.why);
+    try {
+      await sleep(decision.delayMs, undefined, { signal: ctx.deadline.signal });
+    } catch (err) {
+      return describeError(err, ctx, target.host);
+    }
+  }
+}
+
+function giveUp(outcome: Result<Response>, status: number | undefined, attempts: number, host: string, why?: string): Failed {
+  if (!outcome.ok) return outcome;
+  const tries = `after ${attempts} attempt${attempts === 1 ? "" : "s"}${why === undefined ? "" : ` (${why})`}`;
+  if (status === 429) return fail(REASON.rateLimited, `${host} is rate limiting requests (429) ${tries}`, true);
+  return fail(REASON.registryError, `${host} answered ${String(status)} ${tries}`, true);
+}

@@ -1,0 +1,165 @@
+/**
+ * One file out of one layer, streamed: fetch body → sha256 → (gunzip) → tar-stream. Nothing
+ * but the wanted file is kept. The layer is still read to the end, because only the digest of
+ * all its bytes proves the file is what the image says; once the file is found we stop
+ * decompressing and only hash, which also makes a tar without end-of-archive blocks (umoci
+ * `insert`, research tooling §1.4) harmless.
+ */
+import { createHash } from "node:crypto";
+import { Readable, type Writable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { createGunzip } from "node:zlib";
+import * as tar from "tar-stream";
+import { describeError, type RequestContext } from "./http";
+import { normalizeTarPath } from "./labels";
+import { fail, ok, REASON, type Failed, type Result } from "./types";
+
+export interface ExtractRequest {
+  readonly path: string;
+  readonly digest: string;
+  readonly maxFileBytes: number;
+  readonly maxLayerBytes: number;
+}
+
+const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+/**
+ * What compressed bytes are written into: gunzip or tar-stream's extractor. tar-stream 3 is
+ * built on streamx, whose typings are not Node's Writable, so both are used through this
+ * structural subset (the runtime behaviour — write/drain/end/pipe — is compatible).
+ */
+interface ByteSink {
+  write(chunk: Buffer): boolean;
+  end(): unknown;
+  destroy(): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** Collects the wanted entry; every other entry is drained so the tar parser keeps moving. */
+class Finder {
+  file: Buffer | undefined;
+  problem: Failed | undefined;
+  readonly extract = tar.extract();
+
+  constructor(private readonly request: ExtractRequest) {
+    this.extract.on("entry", (header, stream, next) => {
+      const skip = (): void => void stream.on("end", () => next()).resume();
+      if (this.file !== undefined || normalizeTarPath(header.name) !== request.path) return skip();
+      if (header.type !== "file" && header.type !== "contiguous-file") {
+        this.problem = fail(REASON.invalidImage, `${request.path} in layer ${request.digest} is a ${header.type}, not a regular file`);
+        return skip();
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (data) => {
+        const chunk = data as Buffer;
+        size += chunk.length;
+        if (size <= request.maxFileBytes) chunks.push(chunk);
+      });
+      stream.on("end", () => {
+        if (size > request.maxFileBytes) this.problem = fail(REASON.tooLarge, `${request.path} is larger than the ${request.maxFileBytes}-byte limit`);
+        else this.file = Buffer.concat(chunks, size);
+        next();
+      });
+    });
+    this.extract.on("error", (err: Error) => {
+      this.problem ??= fail(REASON.invalidImage, `layer ${request.digest} is not a readable tar archive (${err.message})`);
+    });
+  }
+
+  get sink(): ByteSink {
+    return this.extract as unknown as ByteSink;
+  }
+
+  get done(): boolean {
+    return this.file !== undefined || this.problem !== undefined;
+  }
+}
+
+/** Where compressed bytes go: gunzip → tar, or straight into tar for an uncompressed layer. */
+function decoderFor(first: Buffer, finder: Finder): ByteSink | string {
+  if (ZSTD_MAGIC.every((b, i) => first[i] === b)) return "zstd layers are not supported (Node 20 has no zstd)";
+  if (first[0] !== 0x1f || first[1] !== 0x8b) return finder.sink;
+  const gunzip = createGunzip();
+  gunzip.on("error", (err) => (finder.problem ??= fail(REASON.invalidImage, `layer is not a valid gzip stream (${err.message})`)));
+  gunzip.pipe(finder.extract as unknown as Writable);
+  return gunzip as unknown as ByteSink;
+}
+
+/** Honours backpressure; a sink that closes or fails instead of draining also releases the writer. */
+function write(sink: ByteSink, chunk: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (sink.write(chunk)) return resolve();
+    const done = (): void => {
+      sink.off("drain", done);
+      sink.off("close", done);
+      sink.off("error", done);
+      resolve();
+    };
+    sink.on("drain", done);
+    sink.on("close", done);
+    sink.on("error", done);
+  });
+}
+
+/**
+ * End of input: let the tar parser finish (or fail) so a file at the very end is still seen.
+ * Only the extractor's end counts as done (gunzip's own finish comes before tar has parsed its
+ * output); a gunzip error never ends the piped extractor, so it counts too, and the deadline
+ * bounds the wait whatever the streams do.
+ */
+function settled(finder: Finder, sink: ByteSink, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => resolve();
+    for (const event of ["finish", "close", "error"]) finder.sink.on(event, done);
+    if (sink !== finder.sink) sink.on("error", done);
+    signal.addEventListener("abort", done, { once: true });
+    sink.end();
+  });
+}
+
+export async function extractFile(response: Response, request: ExtractRequest, ctx: RequestContext, host: string): Promise<Result<Buffer>> {
+  const tooLarge = fail(REASON.tooLarge, `layer ${request.digest} is larger than the ${request.maxLayerBytes}-byte limit`);
+  if (Number(response.headers.get("content-length") ?? 0) > request.maxLayerBytes || response.body === null) {
+    await response.body?.cancel();
+    return response.body === null ? fail(REASON.invalidImage, `layer ${request.digest} has no body`) : tooLarge;
+  }
+  const finder = new Finder(request);
+  const hash = createHash("sha256");
+  let sink: ByteSink | undefined;
+  let head = Buffer.alloc(0); // bytes held back until there are enough to tell gzip/zstd/tar apart
+  let total = 0;
+  const feed = async (bytes: Buffer, last: boolean): Promise<Failed | undefined> => {
+    if (sink === undefined) {
+      head = Buffer.concat([head, bytes]);
+      if (head.length < ZSTD_MAGIC.length && !last) return undefined;
+      const decoder = decoderFor(head, finder);
+      if (typeof decoder === "string") return fail(REASON.invalidImage, decoder);
+      [sink, bytes] = [decoder, head];
+    }
+    if (!finder.done && bytes.length > 0) await write(sink, bytes);
+    return undefined;
+  };
+  try {
+    for await (const chunk of Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > request.maxLayerBytes) return tooLarge;
+      hash.update(chunk);
+      const problem = await feed(chunk, false);
+      if (problem !== undefined) return problem;
+    }
+    const problem = await feed(Buffer.alloc(0), true);
+    if (problem !== undefined) return problem;
+    if (sink !== undefined && !finder.done) await settled(finder, sink, ctx.deadline.signal);
+  } catch (err) {
+    return describeError(err, ctx, host);
+  } finally {
+    sink?.destroy();
+    finder.sink.destroy();
+  }
+  const actual = `sha256:${hash.digest("hex")}`;
+  if (actual !== request.digest) return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
+  if (finder.file !== undefined) return ok(finder.file);
+  return finder.problem ?? fail(REASON.fileNotFound, `layer ${request.digest} has no file ${request.path}`);
+}

@@ -1,0 +1,59 @@
+/**
+ * The one I/O step of a sync (DESIGN §1): find the base config in the image's labels before
+ * the pure pipeline runs. Named distributions fall back to their bundled config when the image
+ * has no labels or the registry cannot be read; image references cannot, and say why.
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import { fieldError } from "../errors";
+import { configSource } from "../config/render";
+import { findDistribution, type DistributionTable } from "../distributions/table";
+import { credentialLookup, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
+import type { SyncFailure } from "../status/status";
+import type { ResolvedBaseConfig } from "./config-plan";
+
+/** Label on dockerconfigjson Secrets that the customize hook asks for, per namespace (README: registry credentials). */
+export const REGISTRY_CREDENTIALS_LABEL = "llamastack.io/registry-credentials";
+
+export interface BaseOutcome {
+  readonly base?: ResolvedBaseConfig;
+  readonly failure?: SyncFailure;
+  /** A registry problem that may pass: the sync asks to be called again. */
+  readonly transient?: boolean;
+  readonly notes: readonly string[];
+}
+
+/** Pull credentials from the `kubernetes.io/dockerconfigjson` Secrets Metacontroller sent as related. */
+export function namespaceCredentials(related: ObjectMap | undefined): CredentialLookup | undefined {
+  const maps = objectsOf(related, KEYS.secret)
+    .filter((s) => s.type === "kubernetes.io/dockerconfigjson" && s.metadata.labels?.[REGISTRY_CREDENTIALS_LABEL] === "true")
+    .flatMap((s) => {
+      const encoded = (s.data as { [k: string]: string } | undefined)?.[".dockerconfigjson"];
+      const parsed = encoded === undefined ? undefined : parseDockerConfigJson(Buffer.from(encoded, "base64").toString("utf8"));
+      return parsed?.ok ? [parsed.value] : [];
+    });
+  return maps.length > 0 ? credentialLookup(...maps) : undefined;
+}
+
+export async function findBase(spec: CanonicalSpec, table: DistributionTable, resolver: BaseConfigResolver, related: ObjectMap | undefined): Promise<BaseOutcome> {
+  if (configSource(spec) !== "generated") return { notes: [] };
+  const d = spec.distribution;
+  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
+  if (image === undefined) return { notes: [] };
+  const found = await resolver.resolve(image, namespaceCredentials(related));
+  if (found.kind === "found") {
+    return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
+  }
+  if (d.kind === "name") {
+    const why = found.kind === "no-labels" ? "the image carries no config labels" : `the registry could not be read (${found.message})`;
+    return { notes: [`spec.distribution.name: ${why}; using the config bundled for ${d.name}`] };
+  }
+  if (found.kind === "no-labels") {
+    return { failure: { type: "ConfigGenerated", reason: MISSING_CONFIG_LABELS_REASON, errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)] }, notes: [] };
+  }
+  return {
+    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.image", found.message)] },
+    transient: found.transient,
+    notes: [],
+  };
+}

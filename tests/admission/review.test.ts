@@ -1,0 +1,167 @@
+/**
+ * lib/admission/review.ts: the AdmissionReview wire shape and the admission decision for
+ * LlamaStackDistributions (pure; the HTTP side is tests/hooks/validate.test.ts).
+ */
+import { admissionReviewShape, review, reviewResponse, type AdmissionRequest } from "../../lib/admission/review";
+
+const LLSD_V1ALPHA2 = { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" };
+
+function anLlsd(spec: unknown, metadata: Record<string, unknown> = {}): { [k: string]: unknown } {
+  return { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "demo", namespace: "team-a", ...metadata }, spec };
+}
+
+function aRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
+  return {
+    uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+    kind: LLSD_V1ALPHA2,
+    operation: "CREATE",
+    name: "demo",
+    namespace: "team-a",
+    object: anLlsd({ distribution: { name: "starter" } }),
+    ...overrides,
+  };
+}
+
+function aReview(request: unknown): unknown {
+  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request };
+}
+
+/** Two errors at once: an unknown distribution and an embedding model without a dimension. */
+const TWO_ERRORS = {
+  distribution: { name: "nope" },
+  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000/v1" } },
+  resources: { models: [{ name: "embed", modelType: "embedding" }] },
+};
+
+describe("admissionReviewShape", () => {
+  it("accepts an AdmissionReview v1 and returns its request", () => {
+    const request = aRequest();
+    expect(admissionReviewShape(aReview(request))).toEqual({ ok: true, request });
+  });
+
+  it.each([
+    [undefined, "request body is required: an AdmissionReview"],
+    [[], "request body must be an AdmissionReview object, got array"],
+    [{ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }, 'apiVersion must be admission.k8s.io/v1, got "admission.k8s.io/v1beta1"'],
+    [{ apiVersion: "admission.k8s.io/v1", kind: "ConversionReview" }, 'kind must be AdmissionReview, got "ConversionReview"'],
+    [aReview(undefined), "request is required"],
+    [aReview("x"), "request must be an object, got string"],
+    [aReview({ ...aRequest(), uid: "" }), "request.uid is required: a non-empty string"],
+    [aReview({ ...aRequest(), kind: "LlamaStackDistribution" }), "request.kind must be {group, version, kind} with string values"],
+    [aReview({ ...aRequest(), operation: "PATCH" }), 'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"'],
+    [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got undefined"],
+    [aReview({ ...aRequest(), operation: "UPDATE", object: [1] }), "request.object must be an object for UPDATE, got array"],
+    [aReview({ ...aRequest(), operation: "UPDATE", oldObject: "x" }), "request.oldObject must be an object, got string"],
+    [aReview({ ...aRequest(), namespace: 3 }), "request.namespace must be a string, got number"],
+  ])("refuses %j: %s", (body, error) => {
+    expect(admissionReviewShape(body)).toEqual({ ok: false, error });
+  });
+
+  it("lets DELETE through without an object (the apiserver sends oldObject only)", () => {
+    const { object: _o, ...rest } = aRequest({ operation: "DELETE" });
+    expect(admissionReviewShape(aReview({ ...rest, oldObject: anLlsd({}) })).ok).toBe(true);
+  });
+});
+
+describe("review", () => {
+  it("allows a valid object and echoes the uid", () => {
+    expect(review(aRequest())).toEqual({ uid: "705ab4f5-6393-11e8-b7cc-42010a800002", allowed: true });
+  });
+
+  it("denies an invalid object with every problem: one message, and a cause per field path", () => {
+    const response = review(aRequest({ object: anLlsd(TWO_ERRORS) }));
+    expect(response.allowed).toBe(false);
+    expect(response.uid).toBe("705ab4f5-6393-11e8-b7cc-42010a800002");
+    expect(response.status).toMatchObject({ status: "Failure", code: 422, reason: "Invalid", details: { group: "llamastack.io", kind: "LlamaStackDistribution", name: "demo" } });
+    const causes = response.status!.details.causes;
+    expect(causes.map((c) => c.field)).toEqual(["spec.distribution.name", "spec.resources.models[0].embeddingDimension"]);
+    expect(causes.every((c) => c.type === "FieldValueInvalid" && c.message.length > 0)).toBe(true);
+    expect(causes[0]!.message).toMatch(/Unknown distribution "nope". Available distributions: .*"starter"/);
+    expect(response.status!.message).toBe(causes.map((c) => `${c.field}: ${c.message}`).join("; "));
+  });
+
+  it("reports schema errors of the whole object with their paths (unknown fields, wrong types, wrong shapes)", () => {
+    const response = review(aRequest({ object: anLlsd({ distribution: { name: "starter" }, replicas: 2, networking: { port: "80" } }) }));
+    expect(response.allowed).toBe(false);
+    expect(response.status!.details.causes.map((c) => `${c.field}: ${c.message}`)).toEqual(expect.arrayContaining([
+      'spec: unknown field "replicas"; remove it or check its spelling',
+      "spec.networking.port: must be integer",
+    ]));
+  });
+
+  it("checks the object's apiVersion and kind, not only its spec", () => {
+    const object = { ...anLlsd({ distribution: { name: "starter" } }), apiVersion: "llamastack.io/v1alpha1" };
+    expect(review(aRequest({ object })).status?.details.causes.map((c) => c.field)).toEqual(["apiVersion"]);
+  });
+
+  it("returns validate()'s warnings as admission warnings, one line each, when allowing and when denying", () => {
+    const conflicting = {
+      distribution: { name: "starter" },
+      providers: { safety: { provider: "llama-guard" } },
+      disabled: ["safety"],
+    };
+    const allowed = review(aRequest({ object: anLlsd(conflicting) }));
+    expect(allowed.allowed).toBe(true);
+    expect(allowed.warnings).toHaveLength(1);
+    expect(allowed.warnings![0]).toMatch(/^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/);
+    const denied = review(aRequest({ object: anLlsd({ ...conflicting, distribution: { name: "nope" } }) }));
+    expect(denied.allowed).toBe(false);
+    expect(denied.warnings).toEqual(allowed.warnings);
+    for (const w of denied.warnings ?? []) expect(w).not.toMatch(/\n/);
+  });
+
+  it.each(["DELETE", "CONNECT"] as const)("allows %s without looking at the object", (operation) => {
+    expect(review(aRequest({ operation, object: anLlsd({ nonsense: true }) }))).toEqual({ uid: aRequest().uid, allowed: true });
+  });
+
+  it.each([
+    ["another kind", { group: "", version: "v1", kind: "ConfigMap" }],
+    ["another version (v1alpha1 arrives converted with matchPolicy Equivalent)", { ...LLSD_V1ALPHA2, version: "v1alpha1" }],
+    ["another group", { ...LLSD_V1ALPHA2, group: "example.com" }],
+  ])("allows %s", (_what, kind) => {
+    expect(review(aRequest({ kind, object: anLlsd({ nonsense: true }) })).allowed).toBe(true);
+  });
+
+  it("allows subresource writes (Metacontroller's status updates)", () => {
+    expect(review(aRequest({ operation: "UPDATE", subResource: "status", object: anLlsd(TWO_ERRORS) })).allowed).toBe(true);
+  });
+
+  it("allows an object that is being deleted (finalizer removal must never be blocked)", () => {
+    const object = anLlsd(TWO_ERRORS, { deletionTimestamp: "2026-01-01T00:00:00Z" });
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject: object })).allowed).toBe(true);
+  });
+
+  it("allows an UPDATE that leaves an invalid spec unchanged, and says what is wrong as warnings", () => {
+    const oldObject = anLlsd(TWO_ERRORS);
+    const object = anLlsd(structuredClone(TWO_ERRORS), { labels: { team: "a" } });
+    const response = review(aRequest({ operation: "UPDATE", object, oldObject }));
+    expect(response.allowed).toBe(true);
+    expect(response.status).toBeUndefined();
+    expect(response.warnings).toEqual([
+      expect.stringMatching(/^spec\.distribution\.name: Unknown distribution "nope".* \(spec unchanged, so this update is allowed\)$/),
+      expect.stringMatching(/^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/),
+    ]);
+  });
+
+  it("denies an UPDATE that changes the spec into an invalid one", () => {
+    const oldObject = anLlsd({ distribution: { name: "starter" } });
+    expect(review(aRequest({ operation: "UPDATE", object: anLlsd(TWO_ERRORS), oldObject })).allowed).toBe(false);
+  });
+
+  it("names the object from request.name when the object has none (generateName)", () => {
+    const object = { ...anLlsd({ distribution: { name: "nope" } }), metadata: { generateName: "demo-" } };
+    expect(review(aRequest({ object, name: "" })).status!.details).not.toHaveProperty("name");
+    expect(review(aRequest({ object, name: "demo-x7" })).status!.details.name).toBe("demo-x7");
+  });
+
+  it("checks names against the distribution table it is given", () => {
+    const distributions = [{ name: "mine", image: "registry.example.com/mine:1.0", release: "0.8" as const }];
+    const object = anLlsd({ distribution: { name: "mine" } });
+    expect(review(aRequest({ object })).allowed).toBe(false);
+    expect(review(aRequest({ object }), { distributions }).allowed).toBe(true);
+  });
+
+  it("wraps the response in an AdmissionReview v1", () => {
+    expect(reviewResponse({ uid: "u", allowed: true })).toEqual({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "u", allowed: true } });
+  });
+});

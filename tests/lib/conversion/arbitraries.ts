@@ -1,0 +1,180 @@
+/**
+ * fast-check arbitraries for whole LlamaStackDistribution objects that pass their version's
+ * schema: every field of both versions, boundary values each version allows and the other
+ * does not (port 0, replicas -1, empty strings, 150 % CPU targets), free-form JSON with
+ * adversarial keys, and metadata with labels, annotations and server-set fields.
+ */
+import fc from "fast-check";
+import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
+import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS } from "../../../lib/api/schema-v1alpha2";
+import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
+import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
+
+type Obj = Record<string, unknown>;
+const some = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (keyof T)[] = []): fc.Arbitrary<Obj> =>
+  fc.record(model, { requiredKeys, noNullPrototype: true }) as unknown as fc.Arbitrary<Obj>;
+
+const str = fc.string({ maxLength: 8 });
+const nonEmpty = fc.string({ minLength: 1, maxLength: 8 });
+const strList = fc.array(str, { maxLength: 3 });
+const date = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+/** JSON as it arrives over the wire (no -0, no null prototypes; keys may be anything, `__proto__` too). */
+const json = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+const freeObject = fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3, noNullPrototype: true }).map((o) => JSON.parse(JSON.stringify(o)) as Obj);
+const k8sList = (item: fc.Arbitrary<Obj> = freeObject) => fc.array(item, { maxLength: 2 });
+const quantity = fc.oneof(fc.integer(), fc.constantFrom("1", "500m", "2Gi", "10Gi", "1.5", "+1e3", ".5", "-2"));
+const intOrString = fc.oneof(fc.integer({ min: -2, max: 5 }), fc.constantFrom("50%", "1", ""));
+const resourceKey = fc.constantFrom("cpu", "memory", "nvidia.com/gpu", "ephemeral-storage");
+const resources = some({
+  limits: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  claims: k8sList(),
+});
+const env = fc.oneof(some({ name: str, value: str }, ["name"]), some({ name: str, valueFrom: freeObject }, ["name"]), freeObject);
+const pdb = some({ minAvailable: intOrString, maxUnavailable: intOrString });
+const allowedFrom = some({ namespaces: strList, labels: strList });
+const condition = some(
+  {
+    type: fc.constantFrom("DeploymentReady", "HealthCheck", "ConfigGenerated", "example.com/Custom-1"),
+    status: fc.constantFrom("True", "False", "Unknown"),
+    reason: fc.stringMatching(/^[A-Za-z]([A-Za-z0-9_,:]{0,8}[A-Za-z0-9_])?$/),
+    message: str,
+    lastTransitionTime: date,
+    observedGeneration: fc.nat(9),
+  },
+  ["type", "status", "reason", "message", "lastTransitionTime"],
+);
+
+/** v1alpha1 has no ranges: anything an int32 can say, often just outside what v1alpha2 allows. */
+const looseInt = fc.oneof(fc.integer({ min: -2, max: 120 }), fc.integer());
+const v1Spec = some(
+  {
+    replicas: looseInt,
+    server: some(
+      {
+        distribution: some({ name: str, image: str }),
+        containerSpec: some({ name: str, port: fc.oneof(fc.constantFrom(0, 8321, 65535, 65536, -1), looseInt), resources, env: k8sList(env), command: strList, args: strList }),
+        workers: fc.integer({ min: 1, max: 64 }),
+        podOverrides: some({ serviceAccountName: str, terminationGracePeriodSeconds: looseInt, volumes: k8sList(), volumeMounts: k8sList() }),
+        podDisruptionBudget: pdb,
+        topologySpreadConstraints: k8sList(),
+        autoscaling: some({ minReplicas: looseInt, maxReplicas: looseInt, targetCPUUtilizationPercentage: looseInt, targetMemoryUtilizationPercentage: looseInt }, ["maxReplicas"]),
+        storage: some({ size: quantity, mountPath: str }),
+        userConfig: some({ configMapName: str, configMapNamespace: str }, ["configMapName"]),
+        tlsConfig: some({ caBundle: some({ configMapName: str, configMapNamespace: str, configMapKeys: strList }, ["configMapName"]) }),
+      },
+      ["distribution"],
+    ),
+    network: some({ exposeRoute: fc.boolean(), allowedFrom }),
+  },
+  ["server"],
+);
+
+const v1Status = some({
+  phase: fc.constantFrom("Pending", "Initializing", "Ready", "Failed", "Terminating"),
+  version: some({ operatorVersion: str, llamaStackServerVersion: str, lastUpdated: date }),
+  distributionConfig: some({
+    activeDistribution: str,
+    providers: fc.array(some({ api: str, provider_id: str, provider_type: str, config: freeObject, health: some({ status: str, message: str }, ["status", "message"]) }, ["api", "provider_id", "provider_type", "config", "health"]), { maxLength: 2 }),
+    availableDistributions: fc.dictionary(str, str, { maxKeys: 2, noNullPrototype: true }),
+  }),
+  conditions: fc.array(condition, { maxLength: 2 }),
+  availableReplicas: looseInt,
+  serviceURL: str,
+  routeURL: str,
+  observedGeneration: fc.integer({ min: -1, max: 9 }),
+});
+
+const flatRef = some({ name: nonEmpty, key: nonEmpty }, ["name", "key"]);
+const secretRef = fc.oneof(flatRef, some({ secretKeyRef: flatRef }, ["secretKeyRef"]));
+const identifier = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,6}$/);
+const provider = some(
+  {
+    id: fc.stringMatching(/^[a-zA-Z0-9]([a-zA-Z0-9._-]{0,6}[a-zA-Z0-9])?$/),
+    provider: nonEmpty,
+    endpoint: nonEmpty,
+    apiKey: secretRef,
+    secretRefs: fc.dictionary(identifier, secretRef, { maxKeys: 2, noNullPrototype: true }),
+    settings: freeObject,
+    host: secretRef,
+  },
+  ["provider"],
+);
+const providerList = fc.oneof(provider, fc.array(provider, { minLength: 1, maxLength: 2 }));
+const model = fc.oneof(
+  nonEmpty,
+  some({ name: nonEmpty, provider: str, providerModelId: str, modelType: fc.constantFrom("llm", "embedding", "rerank"), contextLength: fc.integer({ min: 1 }), quantization: str, embeddingDimension: fc.integer({ min: 1 }), metadata: freeObject }, ["name"]),
+);
+const externalProvider = some(
+  { providerId: nonEmpty, image: nonEmpty, imagePullPolicy: fc.constantFrom("Always", "Never", "IfNotPresent"), config: freeObject },
+  ["providerId", "image"],
+);
+
+const v2Spec = some(
+  {
+    distribution: some({ name: nonEmpty, image: nonEmpty }),
+    providers: some({ inference: providerList, safety: providerList, vectorIo: providerList, toolRuntime: providerList, telemetry: providerList }),
+    resources: some({ models: fc.array(model, { maxLength: 2 }), tools: strList, shields: strList }),
+    storage: some({
+      kv: some({ type: fc.constantFrom("sqlite", "redis"), endpoint: str, password: secretRef }),
+      sql: some({ type: fc.constantFrom("sqlite", "postgres"), connectionString: secretRef }),
+    }),
+    disabled: fc.subarray([...DISABLE_NAMES], { maxLength: 3 }),
+    networking: some({
+      port: fc.integer({ min: 1, max: 65535 }),
+      tls: some({ enabled: fc.boolean(), secretName: nonEmpty, caBundle: some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, ["configMapName"]) }),
+      expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
+      allowedFrom,
+    }),
+    workload: some({
+      replicas: fc.nat(9),
+      workers: fc.integer({ min: 1, max: 64 }),
+      resources,
+      autoscaling: some({ minReplicas: fc.integer({ min: 1, max: 9 }), maxReplicas: fc.integer({ min: 1, max: 20 }), targetCPUUtilizationPercentage: fc.integer({ min: 1, max: 100 }), targetMemoryUtilizationPercentage: fc.integer({ min: 1, max: 100 }) }, ["maxReplicas"]),
+      storage: some({ size: quantity, mountPath: nonEmpty }),
+      podDisruptionBudget: pdb,
+      topologySpreadConstraints: k8sList(),
+      overrides: some({ serviceAccountName: str, terminationGracePeriodSeconds: fc.nat(600), env: k8sList(env), command: strList, args: strList, volumes: k8sList(), volumeMounts: k8sList() }),
+    }),
+    externalProviders: fc.dictionary(fc.constantFrom(...EXTERNAL_PROVIDER_APIS), fc.array(externalProvider, { maxLength: 2 }), { maxKeys: 2, noNullPrototype: true }),
+    overrideConfig: some({ configMapName: nonEmpty }, ["configMapName"]),
+  },
+  ["distribution"],
+);
+
+const v2Status = some({
+  phase: fc.constantFrom("Pending", "Initializing", "Ready", "Failed", "Terminating"),
+  observedGeneration: fc.nat(9),
+  conditions: fc.array(condition, { maxLength: 2 }),
+  configGeneration: some({ configMapName: str, generatedAt: date, providerCount: fc.nat(9), resourceCount: fc.nat(9), configVersion: fc.nat(3) }),
+  resolvedDistribution: some({ image: str, digest: str, configSource: fc.constantFrom("embedded", "oci-label", "override", "image-default"), configHash: str }),
+  availableReplicas: fc.nat(9),
+  serviceURL: str,
+  routeURL: str,
+  notes: strList,
+});
+
+const metaKey = fc.stringMatching(/^[a-z][a-z0-9.-]{0,8}(\/[a-z0-9-]{1,8})?$/).filter((k) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS);
+/** The apiserver never sends an empty labels or annotations map (Go `omitempty`). */
+const stringMap = fc.dictionary(metaKey, fc.string({ maxLength: 12 }), { minKeys: 1, maxKeys: 3, noNullPrototype: true });
+const metadata = some(
+  {
+    name: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
+    namespace: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
+    uid: fc.uuid(),
+    generation: fc.nat(99),
+    resourceVersion: fc.nat().map(String),
+    creationTimestamp: date,
+    labels: stringMap,
+    annotations: stringMap,
+    finalizers: fc.array(str, { maxLength: 1 }),
+    managedFields: k8sList(),
+  },
+  ["name", "namespace", "uid"],
+);
+
+const object = (apiVersion: string, spec: fc.Arbitrary<Obj>, status: fc.Arbitrary<Obj>) =>
+  some({ apiVersion: fc.constant(apiVersion), kind: fc.constant(KIND), metadata, spec, status }, ["apiVersion", "kind", "metadata", "spec"]);
+
+export const aV1alpha1Object = object(V1ALPHA1, v1Spec, v1Status);
+export const aV1alpha2Object = object(V1ALPHA2, v2Spec, v2Status);

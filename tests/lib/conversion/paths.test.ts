@@ -1,0 +1,38 @@
+/** Annotation entry paths must parse back to exactly the keys they were written from. */
+import fc from "fast-check";
+import { define, formatPath, getPath, parsePath, setPath, type JsonMap } from "../../../lib/conversion/paths";
+
+describe("formatPath() / parsePath()", () => {
+  it.each([
+    [["spec", "server", "containerSpec", "name"], "spec.server.containerSpec.name"],
+    [["spec", "x.y"], 'spec["x.y"]'],
+    [["status", 'a"b', "c"], 'status["a\\"b"].c'],
+    [["spec", ""], 'spec[""]'],
+  ])("writes %j as %s", (segments, text) => {
+    expect(formatPath(segments)).toBe(text);
+    expect(parsePath(text)).toEqual(segments);
+  });
+
+  it("parses back any keys, whatever they hold", () => {
+    fc.assert(fc.property(fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }), (segments) => {
+      expect(parsePath(formatPath(segments))).toEqual(segments);
+    }), { numRuns: 1000 });
+  });
+
+  it.each(["", ".spec", "spec.", "spec..x", 'spec["x"', 'spec["server"]', "spec[1]", 'spec["\\q"]'])("refuses %j", (text) => {
+    expect(parsePath(text)).toBeUndefined();
+  });
+});
+
+describe("own-property access", () => {
+  it("treats `__proto__` as a field, never as the prototype", () => {
+    const object: JsonMap = {};
+    setPath(object, ["__proto__", "polluted"], true);
+    define(object, "constructor", 1);
+
+    expect(getPath(object, ["__proto__", "polluted"])).toBe(true);
+    expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
+    expect(({} as JsonMap).polluted).toBeUndefined();
+    expect(getPath({}, ["toString"])).toBeUndefined();
+  });
+});

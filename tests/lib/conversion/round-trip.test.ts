@@ -1,0 +1,85 @@
+/**
+ * The conversion's contract, over random valid objects of both versions: a round trip is the
+ * identity (spec, status and metadata, other annotations included), every converted object
+ * passes its version's schema, metadata changes only in the two conversion annotations, and
+ * the caller's object is never modified.
+ */
+import fc from "fast-check";
+import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
+import { fromHub, toHub, type Conversion } from "../../../lib/conversion/v1alpha1";
+import { aV1alpha1Object, aV1alpha2Object } from "./arbitraries";
+import { v1alpha1Errors, v1alpha2Errors } from "./object-schemas";
+
+const RUNS = { numRuns: 1000 };
+type Obj = Record<string, unknown>;
+
+function ok<T>(conversion: Conversion<T>): Obj {
+  if (!conversion.ok) throw new Error(`conversion failed: ${JSON.stringify(conversion.errors)}`);
+  return conversion.object as unknown as Obj;
+}
+
+/** Metadata as the apiserver compares it: everything but the conversion's own annotations. */
+function comparable(metadata: unknown): Obj {
+  const { annotations, ...rest } = metadata as { annotations?: Record<string, string> };
+  const others = Object.fromEntries(Object.entries(annotations ?? {}).filter(([k]) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS));
+  return Object.keys(others).length > 0 ? { ...rest, annotations: others } : rest;
+}
+
+describe("v1alpha1 → v1alpha2 → v1alpha1", () => {
+  it("is the identity, through a v1alpha2 object that passes its schema and keeps the metadata", () => {
+    fc.assert(
+      fc.property(aV1alpha1Object, (original) => {
+        expect(v1alpha1Errors(original)).toEqual([]);
+        const untouched = structuredClone(original);
+
+        const hub = ok(toHub(original));
+        expect(v1alpha2Errors(hub)).toEqual([]);
+        expect(comparable(hub.metadata)).toStrictEqual(comparable(original.metadata));
+
+        expect(ok(fromHub(hub))).toStrictEqual(original);
+        expect(original).toStrictEqual(untouched);
+      }),
+      RUNS,
+    );
+  });
+
+  it("is the identity for v1alpha1 objects read from storage (carrying llamastack.io/v1alpha2-fields)", () => {
+    fc.assert(
+      fc.property(aV1alpha2Object, (stored) => {
+        const read = ok(fromHub(stored));
+        expect(v1alpha1Errors(read)).toEqual([]);
+        expect(ok(fromHub(ok(toHub(read))))).toStrictEqual(read);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("v1alpha2 → v1alpha1 → v1alpha2", () => {
+  it("is the identity, through a v1alpha1 object that passes its schema and keeps the metadata", () => {
+    fc.assert(
+      fc.property(aV1alpha2Object, (original) => {
+        expect(v1alpha2Errors(original)).toEqual([]);
+        const untouched = structuredClone(original);
+
+        const spoke = ok(fromHub(original));
+        expect(v1alpha1Errors(spoke)).toEqual([]);
+        expect(comparable(spoke.metadata)).toStrictEqual(comparable(original.metadata));
+
+        expect(ok(toHub(spoke))).toStrictEqual(original);
+        expect(original).toStrictEqual(untouched);
+      }),
+      RUNS,
+    );
+  });
+
+  it("is the identity for stored v1alpha2 objects written in v1alpha1 (carrying llamastack.io/v1alpha1-fields)", () => {
+    fc.assert(
+      fc.property(aV1alpha1Object, (written) => {
+        const stored = ok(toHub(written));
+        expect(ok(toHub(ok(fromHub(stored))))).toStrictEqual(stored);
+      }),
+      RUNS,
+    );
+  });
+});
