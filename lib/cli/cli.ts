@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 import { distributionNames, DEFAULT_DISTRIBUTIONS } from "../distributions/table";
 import type { CliIo } from "./io";
 import { renderCommand } from "./render";
+import { convertCommand, migrateCommand } from "./convert";
 import { requestCommand } from "./request";
+import { validateCommand } from "./validate";
 
 export const USAGE = `Usage: llsd <command> [options]
 
@@ -12,6 +14,16 @@ Commands:
                  Print the generated config.yaml and container env for each
                  LlamaStackDistribution (v1alpha2) in FILE. Invalid specs exit 1
                  and print every error with its field path.
+  validate FILE...
+                 Check every LlamaStackDistribution (v1alpha1 or v1alpha2) in the
+                 files as the apiserver and the admission webhook would: CRD schema,
+                 CEL rules, then semantic rules. Exit 1 on any invalid object.
+  convert --to v1alpha1|v1alpha2 FILE
+                 Convert with the conversion webhook's code (lossless; fields the
+                 target cannot hold ride in an annotation). Other kinds pass through.
+  migrate FILE   Upgrade to v1alpha2 idiomatically: the migration guide's env-var
+                 patterns (VLLM_URL, OLLAMA_URL, INFERENCE_MODEL, …) become providers
+                 and models; stderr says what changed and what was left as it was.
   request sync|customize FILE
                  Print the hook request Metacontroller would send for the first
                  LlamaStackDistribution in FILE (Secrets/ConfigMaps in FILE become
@@ -44,6 +56,22 @@ export function runCli(argv: readonly string[], io: CliIo): number {
         }
         return renderCommand({ file: positionals[0], baseConfig: values["base-config"], release: values.release }, io);
       }
+      case "validate":
+        return validateCommand(rest, io);
+      case "convert": {
+        const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, options: { to: { type: "string" } } });
+        if (positionals.length !== 1) {
+          io.stderr(`error: convert takes exactly one FILE\n\n${USAGE}`);
+          return 2;
+        }
+        return convertCommand(values.to, positionals[0]!, io);
+      }
+      case "migrate":
+        if (rest.length !== 1) {
+          io.stderr(`error: migrate takes exactly one FILE\n\n${USAGE}`);
+          return 2;
+        }
+        return migrateCommand(rest[0]!, io);
       case "request":
         return requestCommand(rest[0], rest[1] ?? "", io);
       case "distributions":

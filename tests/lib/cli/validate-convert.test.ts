@@ -1,0 +1,75 @@
+import { parse, parseAllDocuments } from "yaml";
+import { llsd } from "../../cli-helpers";
+
+const v2 = (spec: string, name = "demo") => `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: ${name}}\nspec:\n${spec}`;
+const v1 = `apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata: {name: old}
+spec:
+  replicas: 1
+  server:
+    distribution: {name: starter}
+    containerSpec:
+      port: 8321
+      env:
+      - {name: VLLM_URL, value: "http://vllm:8000/v1"}
+      - {name: INFERENCE_MODEL, value: llama3}
+      - name: VLLM_API_KEY
+        valueFrom: {secretKeyRef: {name: vllm-creds, key: token}}
+`;
+
+describe("llsd validate", () => {
+  it("given valid objects of both versions and other kinds, checks each LLSD and exits 0", () => {
+    const file = `${v1}---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${v2("  distribution: {name: starter}")}`;
+    const run = llsd(["validate", "a.yaml"], { "a.yaml": file });
+    expect([run.code, run.stdout]).toEqual([0, "a.yaml: llamastack.io/v1alpha1 old: valid\na.yaml: llamastack.io/v1alpha2 demo: valid\n"]);
+  });
+
+  it.each([
+    ["a schema error", v2("  distribution: {name: starter}\n  networking: {port: 0}"), /spec\/networking\/port: must be >= 1/],
+    ["a CEL rule", v2("  distribution: {name: starter, image: x:1}"), /spec.distribution: .*name.*image/i],
+    ["a semantic rule", v2("  distribution: {name: starter}\n  providers:\n    inference: [{provider: vllm}, {provider: ollama}]"), /spec.providers.inference\[0\].id: required/],
+    ["a v1alpha1 semantic rule, reported as stored", v1.replace("name: starter", "name: nope"), /spec.distribution.name: Unknown distribution "nope".*\(as stored in v1alpha2\)/],
+  ])("given %s, prints the field path and exits 1", (_title, file, message) => {
+    const run = llsd(["validate", "bad.yaml"], { "bad.yaml": file });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/: invalid\n/);
+    expect(run.stdout).toMatch(message);
+  });
+
+  it("given no file, exits 2", () => {
+    expect(llsd(["validate"]).code).toBe(2);
+  });
+});
+
+describe("llsd convert", () => {
+  it("converts v1alpha1 to v1alpha2 and back to the same object", () => {
+    const up = llsd(["convert", "--to", "v1alpha2", "old.yaml"], { "old.yaml": v1 });
+    expect(up.code).toBe(0);
+    const hub = parse(up.stdout) as { apiVersion: string; spec: { networking: { port: number }; workload: { overrides: { env: unknown[] } } } };
+    expect(hub.apiVersion).toBe("llamastack.io/v1alpha2");
+    expect(hub.spec.networking.port).toBe(8321);
+    expect(hub.spec.workload.overrides.env).toHaveLength(3);
+    const down = llsd(["convert", "--to", "v1alpha1", "hub.yaml"], { "hub.yaml": up.stdout });
+    expect(parse(down.stdout)).toEqual(parse(v1));
+  });
+
+  it.each([[["convert", "old.yaml"]], [["convert", "--to", "v2", "old.yaml"]]])("given %j, exits 2 asking for --to", (args) => {
+    const run = llsd(args, { "old.yaml": v1 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--to v1alpha1 or --to v1alpha2/);
+  });
+});
+
+describe("llsd migrate", () => {
+  it("rewrites the migration guide's env vars into providers and models and says so", () => {
+    const run = llsd(["migrate", "old.yaml"], { "old.yaml": v1 });
+    expect(run.code).toBe(0);
+    const [doc] = parseAllDocuments(run.stdout).map((d) => d.toJS());
+    expect(doc.apiVersion).toBe("llamastack.io/v1alpha2");
+    expect(doc.spec.providers.inference).toEqual({ provider: "vllm", endpoint: "http://vllm:8000/v1", apiKey: { name: "vllm-creds", key: "token" } });
+    expect(doc.spec.resources.models).toEqual(["llama3"]);
+    expect(run.stderr).toContain("changed: old: env VLLM_URL and VLLM_API_KEY → spec.providers.inference (vllm, apiKey from Secret vllm-creds)");
+    expect(llsd(["validate", "new.yaml"], { "new.yaml": run.stdout }).code).toBe(0);
+  });
+});
