@@ -198,6 +198,24 @@ describe("POST /validate over HTTPS", () => {
     expect(response.body.response).toMatchObject({ uid: UID, allowed: false });
   });
 
+  it("converts over TLS: a v1alpha1 object comes back as v1alpha2 with the uid echoed", async () => {
+    const review = {
+      apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview",
+      request: {
+        uid: "conv-1", desiredAPIVersion: "llamastack.io/v1alpha2",
+        objects: [{ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name: "old", namespace: "ns" },
+          spec: { replicas: 2, server: { distribution: { name: "starter" }, containerSpec: { port: 8321 } } } }],
+      },
+    };
+    const response = await request(tls.server).post("/convert").ca(first.cert).send(review);
+    expect(response.status).toBe(200);
+    expect(response.body.response.uid).toBe("conv-1");
+    expect(response.body.response.result.status).toBe("Success");
+    expect(response.body.response.convertedObjects[0]).toMatchObject({
+      apiVersion: "llamastack.io/v1alpha2", spec: { distribution: { name: "starter" }, networking: { port: 8321 }, workload: { replicas: 2 } },
+    });
+  });
+
   it("refuses a client that does not trust it", async () => {
     await expect(request(tls.server).post("/validate").ca(renewed.cert).send(aReview())).rejects.toThrow();
   });
