@@ -7,13 +7,19 @@
  * runs one app per listener (`audience`), so the HTTPS port — which the apiserver reaches from
  * outside any namespace and the NetworkPolicy therefore cannot narrow — serves only the two
  * webhooks: never `/sync`, which reaches registries with the hooks' credentials.
+ *
+ * In front of the hook routes: the bearer-token check (`/sync`, `/customize` only: the
+ * apiserver sends no token) and the overload guard (concurrency limit and time limit, every
+ * hook route). Health endpoints and `/metrics` pass through neither.
  */
 import express from "express";
 import type pino from "pino";
 import type { ValidateContext } from "../lib/api/validate";
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from "../lib/wire/metacontroller";
+import { requireBearer, type TokenSource } from "./auth";
 import { errorHandler, notFound } from "./errors";
 import type { HookMetrics } from "./metrics";
+import { createOverloadGuard, type OverloadGuard } from "./overload";
 import { convertRouter } from "./routes/convert";
 import { customizeRouter } from "./routes/customize";
 import { healthRouter } from "./routes/health";
@@ -40,22 +46,44 @@ export interface AppDeps {
   readonly audience?: Audience;
   /** What `/validate` checks names against. @default the bundled distribution table */
   readonly validation?: ValidateContext;
+  /** The token `/sync` and `/customize` require (hooks/auth.ts). @default none: open */
+  readonly bearerToken?: TokenSource;
+  /**
+   * Concurrency and time limits of the hook routes; share one guard between the apps of a
+   * process so the limit counts every listener. @default a guard of its own with the defaults
+   */
+  readonly overload?: OverloadGuard;
 }
 
 export type Audience = "all" | "metacontroller" | "apiserver";
 
-export function createApp({ handlers, logger, metrics, isReady, audience = "all", validation }: AppDeps): express.Express {
+/** Called by Metacontroller, with a bearer token when one is configured. */
+const METACONTROLLER_HOOKS = ["/sync", "/customize"];
+/** Called by the apiserver, which sends no token (TLS and the NetworkPolicy protect them). */
+const APISERVER_HOOKS = ["/validate", "/convert"];
+
+export function createApp(deps: AppDeps): express.Express {
+  const { handlers, logger, metrics, isReady, audience = "all", validation, bearerToken } = deps;
+  const guard = (deps.overload ?? createOverloadGuard()).middleware({ logger, metrics });
   const app = express();
   app.disable("x-powered-by");
   // No ETags: hook answers are POST responses (never 304) and hashing megabytes costs time.
   app.set("etag", false);
+  // Shutting down: answer, then close the connection, so keep-alive clients dial again through
+  // the Service and reach a pod that is ready (service.ts).
+  app.use((_req, res, next) => {
+    if (!isReady()) res.set("Connection", "close");
+    next();
+  });
   app.use(healthRouter(isReady));
   if (audience !== "apiserver") {
     app.use(metricsRouter(metrics.registry));
+    app.use(METACONTROLLER_HOOKS, requireBearer(bearerToken, { logger, metrics }), guard);
     app.use(syncRouter((request) => handlers.sync(request), { logger, metrics }));
     app.use(customizeRouter((request) => handlers.customize(request), { logger, metrics }));
   }
   if (audience !== "metacontroller") {
+    app.use(APISERVER_HOOKS, guard);
     app.use(validateRouter({ logger, metrics, ...(validation ? { context: validation } : {}) }));
     app.use(convertRouter({ logger, metrics }));
   }

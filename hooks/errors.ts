@@ -6,6 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type pino from "pino";
+import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-body";
 
 export interface HttpError {
   readonly status: number;
@@ -20,6 +21,7 @@ const BODY_ERRORS: { readonly [type: string]: HttpError } = {
   "request.size.invalid": { status: 400, message: "request body size does not match its content-length" },
   "charset.unsupported": { status: 415, message: "request body charset must be utf-8" },
   "encoding.unsupported": { status: 415, message: "request content-encoding is not supported" },
+  [TOO_DEEP]: { status: 400, message: `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` },
 };
 
 export const INTERNAL_ERROR: HttpError = { status: 500, message: "internal error" };

@@ -3,20 +3,14 @@
  * wire shape → call the handler → send its answer untouched. Then one log line and the metrics.
  * A hook answers its own errors, so each call is counted and logged exactly once.
  */
-import express, { Router, type Request, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import type pino from "pino";
 import type { KubeObject, ObjectMap } from "../lib/wire/metacontroller";
 import { httpErrorOf, INTERNAL_ERROR, methodNotAllowed, sendError, type HttpError } from "./errors";
+import { parseJsonBody } from "./json-body";
 import type { HookMetrics, Outcome } from "./metrics";
+import { forLog, scrubError, secretValuesOf } from "./redact";
 import type { Shape } from "./request-shape";
-
-/**
- * The default limit (100 kB) rejects real Metacontroller requests: a sync request carries the
- * full parent, every observed child (Deployments with managedFields) and every related Secret
- * and ConfigMap. 8 MB is well above that and still bounds a request's memory.
- * `strict: false` lets `42` or `"x"` through to the shape check, which says what is wrong.
- */
-const parseJson = express.json({ limit: "8mb", strict: false, type: "application/json" });
 
 interface HookRequest {
   readonly parent: KubeObject;
@@ -56,9 +50,12 @@ export function hookRouter<Req extends HookRequest, Res>(route: HookRoute<Req, R
       const started = process.hrtime.bigint();
       const call: Call = { hook: route.hook };
       const answer = await answerCall(route, req, res, call, deps.logger);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The time limit (overload.ts) answered already: this answer is too late to send.
+      if (res.headersSent) return void lateAnswer(call, answer, seconds, deps.logger);
       if ("json" in answer) res.status(200).type("application/json").send(answer.json);
       else sendError(res, answer);
-      record(call, answer, Number(process.hrtime.bigint() - started) / 1e9, deps);
+      record(call, answer, seconds, deps);
     })
     .all(methodNotAllowed(["POST"]));
   return router;
@@ -73,10 +70,11 @@ async function answerCall<Req extends HookRequest, Res>(
 ): Promise<Answer> {
   if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
   try {
-    await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    await parseJsonBody(req, res);
   } catch (err) {
     const answer = httpErrorOf(err);
-    if (answer.status >= 500) call.err = err;
+    // body-parser's errors carry the raw body: never log them whole.
+    if (answer.status >= 500) call.err = scrubError(err, []);
     return answer;
   }
   Object.assign(call, parentOf(req.body));
@@ -84,15 +82,25 @@ async function answerCall<Req extends HookRequest, Res>(
   if (!shape.ok) return { status: 400, message: shape.error };
   const { children, related } = shape.request;
   logger.debug({ ...call, observed: countObjects(children), related: countObjects(related) }, "Received hook call");
+  // Bodies only at trace, and only with every Secret's values replaced (README: Reliability and security).
+  if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
   try {
     const response = await route.handle(shape.request);
     Object.assign(call, route.summarize(response));
+    if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedResponse: forLog(response, req.body) }, "Hook response body");
     // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
     return { status: 200, json: JSON.stringify(response) };
   } catch (err) {
-    call.err = err;
+    // An error message may quote what it failed on: no Secret value of this request reaches the log.
+    call.err = scrubError(err, secretValuesOf(req.body));
     return INTERNAL_ERROR;
   }
+}
+
+/** The handler finished after the time limit had answered 503: say so (the metrics counted the timeout). */
+function lateAnswer(call: Call, answer: Answer, seconds: number, logger: pino.Logger): void {
+  const durationMs = Math.round(seconds * 1e6) / 1e3;
+  logger.warn({ ...call, outcome: "timeout", status: 503, handlerStatus: answer.status, durationMs }, "Hook call finished after its time limit; its answer was dropped");
 }
 
 /** One line per call: info when answered, warn when the request was malformed, error (with the stack) on our bug. */

@@ -1,7 +1,9 @@
 /**
  * The service's pino logger: one JSON line per event, level from `LOG_LEVEL` (default info).
- * Secret values must never reach a log (DESIGN §11): bodies are never logged, and the paths
- * below are redacted in case an object carrying them is logged by mistake.
+ * Secret values must never reach a log (DESIGN §11). Bodies are logged only at `trace`, and
+ * only as copies whose Secrets lost their values (redact.ts); errors are logged with every
+ * Secret value of their request scrubbed out. The paths below are redacted besides, in case
+ * an object carrying them is logged by mistake.
  */
 import pino from "pino";
 
@@ -13,7 +15,12 @@ export interface LoggerOptions {
 }
 
 const REDACT_PATHS = [
+  // Bearer tokens (hooks/auth.ts), wherever a request's headers end up.
   "req.headers.authorization",
+  "headers.authorization",
+  "*.headers.authorization",
+  "authorization",
+  "*.authorization",
   // Secret and ConfigMap payloads.
   "*.data",
   "*.stringData",

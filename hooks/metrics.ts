@@ -4,8 +4,12 @@
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
-/** ok = 200, client_error = a 4xx answer (malformed request), error = a 5xx answer (our bug). */
-export type Outcome = "ok" | "client_error" | "error";
+/**
+ * ok = 200, client_error = a 4xx answer (malformed request), error = a 5xx answer (our bug),
+ * unauthorized = 401 (no or wrong bearer token), overloaded = 429 (too many calls in flight),
+ * timeout = 503 (the call ran past HOOK_TIMEOUT_MS).
+ */
+export type Outcome = "ok" | "client_error" | "error" | "unauthorized" | "overloaded" | "timeout";
 
 export interface HookMetrics {
   readonly registry: Registry;
@@ -19,7 +23,7 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 export function createMetrics(registry: Registry = new Registry()): HookMetrics {
   const requests = new Counter({
     name: "llsd_hook_requests_total",
-    help: "Hook calls by hook and outcome (ok, client_error, error).",
+    help: "Hook calls by hook and outcome (ok, client_error, error, unauthorized, overloaded, timeout).",
     labelNames: ["hook", "outcome"] as const,
     registers: [registry],
   });

@@ -5,6 +5,7 @@
 import { validate } from "./api/validate";
 import { configSource } from "./config/render";
 import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
+import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
 import { configMapNames, referencesOf, secretNames } from "./sync/references";
 import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "./wire/metacontroller";
 
@@ -16,7 +17,9 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   const refs = referencesOf(checked.spec);
   const rules: RelatedResourceRule[] = [];
   const secrets = secretNames(refs);
-  const configMaps = configMapNames(refs);
+  // The namespace's OpenDataHub trusted-CA ConfigMap joins the managed CA bundle when it exists
+  // (research operator.md §4.3); a name that matches nothing is simply absent from `related`.
+  const configMaps = [...new Set([...configMapNames(refs), ODH_TRUSTED_CA_BUNDLE])].sort();
   // An empty `names` would select every object of the kind: only emit rules that name something.
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
   if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });

@@ -33,8 +33,11 @@ export function selectorLabels(parent: string): { readonly [k: string]: string }
 
 /** Labels on every child (Metacontroller adds `controller-uid` itself under generateSelector). */
 export function commonLabels(parent: string): { readonly [k: string]: string } {
+  // The selector labels written out (same keys, same order): a literal is much cheaper than a
+  // spread, and this runs several times per child on every sync.
   return {
-    ...selectorLabels(parent),
+    app: "llama-stack",
+    "app.kubernetes.io/instance": parent,
     "app.kubernetes.io/name": "llama-stack",
     "app.kubernetes.io/part-of": "llama-stack",
     "app.kubernetes.io/managed-by": "llsd-hooks",

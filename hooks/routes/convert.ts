@@ -4,15 +4,14 @@
  * and a message it shows to the user; only a body that is not a JSON object at all gets a 4xx.
  * One log line and one metrics observation per call.
  */
-import express, { Router, type Request, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import type pino from "pino";
 import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
 import { httpErrorOf, methodNotAllowed, sendError, type HttpError } from "../errors";
+import { parseJsonBody } from "../json-body";
 import type { HookMetrics, Outcome } from "../metrics";
-
-/** Same reasons as the other hooks: a list of objects with managedFields outgrows 100 kB. */
-const parseJson = express.json({ limit: "8mb", strict: false, type: "application/json" });
+import { forLog, scrubError, secretValuesOf } from "../redact";
 
 export interface ConvertDeps {
   readonly logger: pino.Logger;
@@ -29,21 +28,28 @@ export function convertRouter(deps: ConvertDeps): Router {
     .route("/convert")
     .post(async (req, res) => {
       const started = process.hrtime.bigint();
-      const answer = await answerCall(req, res);
+      const answer = await answerCall(req, res, deps.logger);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (res.headersSent) {
+        // The time limit (overload.ts) answered already; the metrics counted it.
+        deps.logger.warn({ hook: "convert", outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 }, "Conversion call finished after its time limit; its answer was dropped");
+        return;
+      }
       if ("response" in answer) res.status(200).json(answer.response);
       else sendError(res, answer);
-      record(answer, Number(process.hrtime.bigint() - started) / 1e9, deps);
+      record(answer, seconds, deps);
     })
     .all(methodNotAllowed(["POST"]));
   return router;
 }
 
-async function answerCall(req: Request, res: Response): Promise<Answer> {
+async function answerCall(req: Request, res: Response, logger: pino.Logger): Promise<Answer> {
   if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
   try {
-    await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    await parseJsonBody(req, res);
   } catch (err) {
-    return { ...httpErrorOf(err), err };
+    // body-parser's errors carry the raw body: only their type and message are logged.
+    return { ...httpErrorOf(err), err: scrubError(err, []) };
   }
   const body: unknown = req.body;
   // The JSON parser turns an empty body into `{}`, which is no review at all.
@@ -52,7 +58,9 @@ async function answerCall(req: Request, res: Response): Promise<Answer> {
     const got = body === null ? "null" : Array.isArray(body) ? "a list" : `a ${typeof body}`;
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${got}` };
   }
-  return reviewConversion(body);
+  if (logger.isLevelEnabled("trace")) logger.trace({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
+  const outcome = reviewConversion(body);
+  return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
 
 /** info when converted, warn when the review or an object was refused, error on our own bug. */

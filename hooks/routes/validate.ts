@@ -8,15 +8,15 @@
  * `failurePolicy: Fail` the apiserver then refuses the write, which is the safe side).
  * One log line per call (namespace, name, operation, allowed, error count; never the object).
  */
-import express, { Router, type Request, type Response } from "express";
+import { Router, type Request, type Response } from "express";
+import type pino from "pino";
 import { admissionReviewShape, problemsOf, review, reviewResponse, type AdmissionResponse } from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
 import { httpErrorOf, INTERNAL_ERROR, methodNotAllowed, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
+import { parseJsonBody } from "../json-body";
 import type { Outcome } from "../metrics";
-
-/** An AdmissionReview carries the whole object (and the old one on UPDATE): same bound as the hooks. */
-const parseJson = express.json({ limit: "8mb", strict: false, type: "application/json" });
+import { forLog, scrubError, secretValuesOf } from "../redact";
 
 export interface ValidateDeps extends HookDeps {
   /** The distribution table and friends; the bundled defaults when absent (as `/sync` uses). */
@@ -48,10 +48,16 @@ export function validateRouter(deps: ValidateDeps): Router {
     .post(async (req, res) => {
       const started = process.hrtime.bigint();
       const call: Call = { hook: "validate" };
-      const answer = await answerReview(req, res, call, deps.context);
+      const answer = await answerReview(req, res, call, deps.context, deps.logger);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (res.headersSent) {
+        // The time limit (overload.ts) answered already; the metrics counted it.
+        deps.logger.warn({ ...call, outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 }, "Admission review finished after its time limit; its answer was dropped");
+        return;
+      }
       if ("review" in answer) res.status(200).json(reviewResponse(answer.review));
       else sendError(res, answer);
-      record(call, answer, Number(process.hrtime.bigint() - started) / 1e9, deps);
+      record(call, answer, seconds, deps);
     })
     .all(methodNotAllowed(["POST"]));
   return router;
@@ -59,19 +65,21 @@ export function validateRouter(deps: ValidateDeps): Router {
 
 type Answer = HttpError | { readonly status: 200; readonly review: AdmissionResponse };
 
-async function answerReview(req: Request, res: Response, call: Call, context: ValidateContext | undefined): Promise<Answer> {
+async function answerReview(req: Request, res: Response, call: Call, context: ValidateContext | undefined, logger: pino.Logger): Promise<Answer> {
   if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
   try {
-    await new Promise<void>((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    await parseJsonBody(req, res);
   } catch (err) {
     const answer = httpErrorOf(err);
-    if (answer.status >= 500) call.err = err;
+    // body-parser's errors carry the raw body: only their type and message are logged.
+    if (answer.status >= 500) call.err = scrubError(err, []);
     return answer;
   }
   const shape = admissionReviewShape(req.body);
   if (!shape.ok) return { status: 400, message: shape.error };
   const { request } = shape;
   Object.assign(call, { uid: request.uid, namespace: request.namespace, name: request.name, operation: request.operation });
+  if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
   try {
     const decision = review(request, context);
     call.allowed = decision.allowed;
@@ -79,7 +87,7 @@ async function answerReview(req: Request, res: Response, call: Call, context: Va
     call.warnings = decision.warnings?.length ?? 0;
     return { status: 200, review: decision };
   } catch (err) {
-    call.err = err;
+    call.err = scrubError(err, secretValuesOf(req.body));
     return INTERNAL_ERROR;
   }
 }

@@ -4,6 +4,15 @@
  * schema or the apiserver prunes it and Metacontroller writes forever.
  */
 import { int, obj, str, strList, type Schema } from "./schema-parts";
+import { V1ALPHA1_STATUS_SCHEMA } from "./schema-v1alpha1";
+
+/**
+ * `version` and `distributionConfig` are the Go operator's (v1alpha1) fields, with exactly
+ * their schema: the conversion moves them whole, so `kubectl get` shows the same columns in
+ * both versions.
+ */
+const v1alpha1Status = (field: "version" | "distributionConfig"): Schema =>
+  (V1ALPHA1_STATUS_SCHEMA.properties as { readonly [k: string]: Schema })[field] as Schema;
 
 const condition = obj("A standard Kubernetes condition.", {
   type: str("Condition type.", { maxLength: 316, pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$" }),
@@ -17,7 +26,9 @@ const condition = obj("A standard Kubernetes condition.", {
 export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama Stack server.", {
   phase: str("Lifecycle phase.", { enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"] }),
   observedGeneration: int("The spec generation this status describes (written by Metacontroller).", { minimum: 0 }),
-  conditions: { type: "array", description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available.", items: condition },
+  conditions: { type: "array", description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.", items: condition },
+  version: v1alpha1Status("version"),
+  distributionConfig: v1alpha1Status("distributionConfig"),
   configGeneration: obj("The config.yaml in use.", {
     configMapName: str("ConfigMap holding it."),
     generatedAt: str("When this config was first generated.", { format: "date-time" }),

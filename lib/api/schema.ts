@@ -24,10 +24,16 @@ function objectSchema(apiVersion: string, spec: Schema): Schema {
 }
 
 const KEYWORDS = [INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK];
+/**
+ * ajv's code optimizer (`code.optimize`) only tidies the generated code; on these schemas it
+ * doubles the compile time (the spec schema: ~0.6 s → ~0.3 s without it, paid at startup)
+ * and the validators it skips tidying run as fast (bench: one sync, same median).
+ */
+const CODE = { optimize: false };
 /** Stops at the first error: the fast path every valid object takes on every sync. */
-const firstError = addFormats(new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS }));
+const firstError = addFormats(new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS, code: CODE }));
 /** Collects every error, run only once an object is known to be invalid. */
-const everyError = addFormats(new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS }));
+const everyError = addFormats(new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS, code: CODE }));
 
 export interface CompiledSchema {
   readonly fast: ValidateFunction;
@@ -35,10 +41,23 @@ export interface CompiledSchema {
 }
 const compiled = new Map<Schema, CompiledSchema>();
 
+/**
+ * Each validator is compiled on first use: compiling the v1alpha2 spec schema takes ajv about
+ * half a second per variant, and `full` is only needed once some object is invalid.
+ */
 export function compile(schema: Schema): CompiledSchema {
   let fn = compiled.get(schema);
   if (!fn) {
-    fn = { fast: firstError.compile(schema), full: everyError.compile(schema) };
+    let fast: ValidateFunction | undefined;
+    let full: ValidateFunction | undefined;
+    fn = {
+      get fast() {
+        return (fast ??= firstError.compile(schema));
+      },
+      get full() {
+        return (full ??= everyError.compile(schema));
+      },
+    };
     compiled.set(schema, fn);
   }
   return fn;
@@ -105,8 +124,10 @@ function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 export function schemaErrors(schema: CompiledSchema, value: unknown, prefix = ""): FieldError[] {
-  if (schema.fast(value)) return [];
-  const fn = schema.full;
+  return schema.fast(value) ? [] : everyErrorOf(schema.full, value, prefix);
+}
+
+function everyErrorOf(fn: ValidateFunction, value: unknown, prefix: string): FieldError[] {
   fn(value);
   const seen = new Set<string>();
   const out: FieldError[] = [];
@@ -123,9 +144,15 @@ export function schemaErrors(schema: CompiledSchema, value: unknown, prefix = ""
 
 export const V1ALPHA2_OBJECT_SCHEMA = objectSchema("llamastack.io/v1alpha2", V1ALPHA2_SPEC_SCHEMA);
 
+/** The object schema with any spec: with the spec schema's own check, the same verdict as the whole. */
+const V1ALPHA2_OBJECT_SHELL = objectSchema("llamastack.io/v1alpha2", {});
+
 /** Schema errors of a whole v1alpha2 object (paths start at `spec.` / `metadata.`). */
 export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
-  return schemaErrors(compile(V1ALPHA2_OBJECT_SCHEMA), object);
+  // The quick check reuses the spec validator (`/sync` compiles it anyway) instead of
+  // compiling the spec schema a second time inside the object schema.
+  const valid = compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true && compile(V1ALPHA2_SPEC_SCHEMA).fast((object as { spec: unknown }).spec) === true;
+  return valid ? [] : everyErrorOf(compile(V1ALPHA2_OBJECT_SCHEMA).full, object, "");
 }
 
 /** Schema errors of a bare v1alpha2 spec (paths start at `spec.`). */

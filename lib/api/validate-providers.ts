@@ -27,13 +27,23 @@ export function duplicateIds(providers: readonly Provider[]): FieldError[] {
       `duplicate provider id "${id}" (used at ${list.map((p) => p.path).join(", ")}); provider ids must be unique across all APIs. Duplicate ids: ${allDups}`));
 }
 
+/** Endpoints repeat on every sync and `new URL` costs microseconds: answers are kept (bounded). */
+const isUrlCache = new Map<string, boolean>();
+const URL_CACHE_LIMIT = 1000;
+
 function isUrl(text: string): boolean {
+  const hit = isUrlCache.get(text);
+  if (hit !== undefined) return hit;
+  let answer: boolean;
   try {
     const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
+    answer = url.protocol === "http:" || url.protocol === "https:";
   } catch {
-    return false;
+    answer = false;
   }
+  if (isUrlCache.size >= URL_CACHE_LIMIT) isUrlCache.clear();
+  isUrlCache.set(text, answer);
+  return answer;
 }
 
 export function badEndpoints(providers: readonly Provider[]): FieldError[] {

@@ -56,7 +56,20 @@ export function storageRules(spec: CanonicalSpec, raw: { kv?: { endpoint?: strin
 }
 
 /** `redis://host:port`, `rediss://…` or `host:port` → parts; undefined when unparseable. */
+/** Parsed endpoints (bounded): validation and generation both parse the same one on every sync. */
+const redisEndpoints = new Map<string, { readonly host: string; readonly port: number } | undefined>();
+const REDIS_CACHE_LIMIT = 1000;
+
 export function parseRedisEndpoint(endpoint: string): { host: string; port: number } | undefined {
+  if (!redisEndpoints.has(endpoint)) {
+    if (redisEndpoints.size >= REDIS_CACHE_LIMIT) redisEndpoints.clear();
+    redisEndpoints.set(endpoint, parseRedis(endpoint));
+  }
+  const parsed = redisEndpoints.get(endpoint);
+  return parsed === undefined ? undefined : { ...parsed }; // a fresh object: callers may keep it
+}
+
+function parseRedis(endpoint: string): { host: string; port: number } | undefined {
   const withScheme = /^[a-z]+:\/\//.test(endpoint) ? endpoint : `redis://${endpoint}`;
   try {
     const url = new URL(withScheme);

@@ -3,25 +3,40 @@ import type { V1Container } from "@kubernetes/client-node";
 import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
-import { readinessProbe, startupProbe } from "./probes";
+import { legacyStartupProbe, readinessProbe, startupProbe } from "./probes";
 import { buildResources } from "./resources";
+import { STARTUP_COMMAND } from "./startup-script";
 import { buildVolumeMounts } from "./volumes";
+
+/**
+ * Without a user command the image entrypoint runs RUN_CONFIG_PATH (or its own default). A
+ * v1alpha1 CR with userConfig runs the Go operator's startup script instead (args emptied, as
+ * it did); the user's command and args still win.
+ */
+function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"> {
+  const overrides = ctx.spec.workload.overrides ?? {};
+  if (ctx.legacy === undefined) {
+    return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(overrides.args ? { args: [...overrides.args] } : {}) };
+  }
+  // The Go operator: the script with userConfig; a non-empty user command or args replaces it.
+  const script = ctx.config?.source === "override";
+  const command = overrides.command && overrides.command.length > 0 ? [...overrides.command] : script ? [...STARTUP_COMMAND] : undefined;
+  const args = overrides.args && overrides.args.length > 0 ? [...overrides.args] : script ? [] : undefined;
+  return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
+}
 
 export function buildContainer(ctx: ChildContext): V1Container {
   const { networking, workload } = ctx.spec;
-  const overrides = workload.overrides ?? {};
   const tls = networking.tls.enabled;
   return {
-    name: CONTAINER_NAME,
+    name: ctx.legacy?.containerName ?? CONTAINER_NAME,
     image: ctx.image,
-    // Without a user command the image entrypoint runs RUN_CONFIG_PATH (or its own default).
-    ...(overrides.command ? { command: [...overrides.command] } : {}),
-    ...(overrides.args ? { args: [...overrides.args] } : {}),
+    ...commandAndArgs(ctx),
     // Named, so the Service's targetPort and the probes follow a port change.
     ports: [{ name: SERVICE_PORT_NAME, containerPort: networking.port, protocol: "TCP" }],
     env: buildEnv(ctx),
     volumeMounts: buildVolumeMounts(ctx),
-    startupProbe: startupProbe(tls),
+    startupProbe: ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls),
     readinessProbe: readinessProbe(tls),
     resources: buildResources(workload),
     securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },

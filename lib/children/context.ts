@@ -17,6 +17,25 @@ export interface MountedConfig {
   readonly configYaml?: string;
 }
 
+/** The managed CA bundle (`<name>-ca-bundle`): what it holds and its hash (a rollout trigger). */
+export interface CaBundleMount {
+  readonly configMapName: string;
+  /** `ca-bundle.crt`: the checked, re-encoded PEM certificates. */
+  readonly data: string;
+  readonly hash: string;
+}
+
+/**
+ * A v1alpha1 CR (lib/sync/legacy.ts): the Go operator's pod details for what it asked
+ * (docs/parity.md). Absent for v1alpha2 CRs.
+ */
+export interface LegacyProfile {
+  /** `spec.server.containerSpec.name`. */
+  readonly containerName: string;
+  /** `spec.network` was set: the NetworkPolicy admits the OpenShift router. */
+  readonly networkSet: boolean;
+}
+
 export interface ChildContext {
   readonly name: string;
   readonly namespace: string;
@@ -35,4 +54,8 @@ export interface ChildContext {
   readonly hooksNamespace: string;
   /** Expose through an OpenShift Route instead of an Ingress (the OpenShift overlay sets this). */
   readonly exposeWith: "ingress" | "route";
+  /** Extra CAs the server trusts (networking.tls.caBundle and the namespace's ODH bundle). */
+  readonly caBundle?: CaBundleMount;
+  /** Set for a v1alpha1 CR. */
+  readonly legacy?: LegacyProfile;
 }

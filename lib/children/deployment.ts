@@ -4,6 +4,7 @@
  */
 import type { V1Deployment, V1DeploymentStrategy } from "@kubernetes/client-node";
 import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
+import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { childMeta, labelsOf } from "./meta";
 import { buildPodSpec } from "./pod";
@@ -18,8 +19,18 @@ export const ROLLING_UPDATE: V1DeploymentStrategy = { type: "RollingUpdate", rol
 /** A ReadWriteOnce volume attaches to one node: the old pod must go before the new one starts. */
 export const RECREATE: V1DeploymentStrategy = { type: "Recreate" };
 
+/** Content hashes of what the server reads at start: a change rolls the pods (FR-026). */
+function templateAnnotations(ctx: ChildContext): { [k: string]: string } | undefined {
+  const annotations = {
+    ...(ctx.config ? { [CONFIG_HASH_ANNOTATION]: ctx.config.hash } : {}),
+    ...(ctx.caBundle ? { [CA_BUNDLE_HASH_ANNOTATION]: ctx.caBundle.hash } : {}),
+  };
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
 export function buildDeployment(ctx: ChildContext): V1Deployment {
   const { workload } = ctx.spec;
+  const annotations = templateAnnotations(ctx);
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -33,8 +44,7 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
       template: {
         metadata: {
           labels: labelsOf(selectorLabels(ctx.name)),
-          // A new config (new content hash) changes the template, which rolls the pods (FR-026).
-          ...(ctx.config ? { annotations: { [CONFIG_HASH_ANNOTATION]: ctx.config.hash } } : {}),
+          ...(annotations ? { annotations } : {}),
         },
         spec: buildPodSpec(ctx),
       },

@@ -4,6 +4,7 @@
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import type { KubeObject } from "../wire/metacontroller";
+import { buildCaBundle } from "./ca-bundle";
 import { buildConfigMap } from "./config-map";
 import type { ChildContext } from "./context";
 import { buildDeployment } from "./deployment";
@@ -16,7 +17,7 @@ import { buildPvc } from "./pvc";
 import { buildRoute } from "./route";
 import { buildService } from "./service";
 
-export type { ChildContext, MountedConfig } from "./context";
+export type { CaBundleMount, ChildContext, LegacyProfile, MountedConfig } from "./context";
 
 /** What every builder returns: a client-node object (or our Route), whose type fields are optional. */
 interface BuiltChild {
@@ -26,7 +27,7 @@ interface BuiltChild {
 }
 
 const BUILDERS: readonly ((ctx: ChildContext) => BuiltChild | undefined)[] = [
-  buildConfigMap, buildDeployment, buildHpa, buildIngress, buildNetworkPolicy,
+  buildCaBundle, buildConfigMap, buildDeployment, buildHpa, buildIngress, buildNetworkPolicy,
   buildPdb, buildPostgresSecret, buildPvc, buildRoute, buildService,
 ];
 

@@ -13,6 +13,15 @@ import { childMeta } from "./meta";
  */
 export const NGINX_BACKEND_HTTPS = { "nginx.ingress.kubernetes.io/backend-protocol": "HTTPS" };
 
+/**
+ * By name, so it follows the port. A v1alpha1 CR keeps the Go operator's port number: its
+ * Ingress has `port.number`, and Metacontroller's first apply over it (no last-applied record)
+ * would merge a `name` next to it, which the apiserver refuses.
+ */
+function backendPort(ctx: ChildContext): { name: string } | { number: number } {
+  return ctx.legacy ? { number: ctx.spec.networking.port } : { name: SERVICE_PORT_NAME };
+}
+
 export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
   const { expose, tls } = ctx.spec.networking;
   if (!expose.enabled || ctx.exposeWith !== "ingress") return undefined;
@@ -27,7 +36,7 @@ export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
           paths: [{
             path: "/",
             pathType: "Prefix",
-            backend: { service: { name: names.service(ctx.name), port: { name: SERVICE_PORT_NAME } } },
+            backend: { service: { name: names.service(ctx.name), port: backendPort(ctx) } },
           }],
         },
       }],

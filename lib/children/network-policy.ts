@@ -44,9 +44,9 @@ function peers(ctx: ChildContext): V1NetworkPolicyPeer[] {
     // An exposed server must be reachable from whatever carries the Route or Ingress traffic:
     // the OpenShift router (host network, matched by its namespace's policy group; a pod
     // selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
-    ...(expose.enabled
-      ? [{ namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }, namespaceNamed(INGRESS_NGINX_NAMESPACE)]
-      : []),
+    // A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
+    ...(expose.enabled || ctx.legacy?.networkSet ? [{ namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] : []),
+    ...(expose.enabled ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
   ];
 }
 

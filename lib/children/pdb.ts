@@ -7,14 +7,16 @@ import type { V1PodDisruptionBudget } from "@kubernetes/client-node";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta, labelsOf } from "./meta";
-import { runsSeveralPods } from "./workload";
+import { legacyRunsSeveralPods, runsSeveralPods } from "./workload";
 
 export const DEFAULT_MAX_UNAVAILABLE = 1;
 
 export function buildPdb(ctx: ChildContext): V1PodDisruptionBudget | undefined {
   const { workload } = ctx.spec;
   const given = workload.podDisruptionBudget;
-  if (!given && !runsSeveralPods(workload)) return undefined;
+  // A v1alpha1 CR: the Go operator's rule (a budget given, or spec.replicas > 1).
+  const several = ctx.legacy ? legacyRunsSeveralPods(workload) : runsSeveralPods(workload);
+  if (!given && !several) return undefined;
   const budget = given?.minAvailable !== undefined || given?.maxUnavailable !== undefined
     ? {
       ...(given.minAvailable !== undefined ? { minAvailable: given.minAvailable } : {}),

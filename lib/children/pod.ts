@@ -8,7 +8,7 @@ import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
 import { labelsOf } from "./meta";
 import { buildVolumes } from "./volumes";
-import { passThrough, runsSeveralPods } from "./workload";
+import { legacyRunsSeveralPods, passThrough, runsSeveralPods } from "./workload";
 
 /** Group that owns the mounted volumes (Go operator `FSGroup`), so the non-root server can write its state. */
 export const FS_GROUP = 1001;
@@ -33,26 +33,38 @@ const SECURITY_CONTEXT: V1PodSecurityContext = {
   seccompProfile: { type: "RuntimeDefault" },
 };
 
+export const INSTANCE_LABEL = "app.kubernetes.io/instance";
+
+/** When the spread and anti-affinity defaults apply; v1alpha1 CRs follow the Go operator's rule. */
+function severalPods(ctx: ChildContext): boolean {
+  return ctx.legacy ? legacyRunsSeveralPods(ctx.spec.workload) : runsSeveralPods(ctx.spec.workload);
+}
+
+/** The pods the defaults spread; the Go operator selected on the instance label alone (same pods). */
+function spreadSelector(ctx: ChildContext): { [k: string]: string } {
+  return ctx.legacy ? { [INSTANCE_LABEL]: ctx.name } : labelsOf(selectorLabels(ctx.name));
+}
+
 function topologySpread(ctx: ChildContext): V1TopologySpreadConstraint[] | undefined {
   const user = ctx.spec.workload.topologySpreadConstraints;
   if (user && user.length > 0) return passThrough<V1TopologySpreadConstraint>(user);
-  if (!runsSeveralPods(ctx.spec.workload)) return undefined;
+  if (!severalPods(ctx)) return undefined;
   return SPREAD_TOPOLOGY_KEYS.map((topologyKey) => ({
     maxSkew: 1,
     topologyKey,
     // Soft: a single-zone or single-node cluster must still run every replica.
     whenUnsatisfiable: "ScheduleAnyway",
-    labelSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
+    labelSelector: { matchLabels: spreadSelector(ctx) },
   }));
 }
 
 function antiAffinity(ctx: ChildContext): V1Affinity | undefined {
-  if (!runsSeveralPods(ctx.spec.workload)) return undefined;
+  if (!severalPods(ctx)) return undefined;
   return {
     podAntiAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [{
         weight: ANTI_AFFINITY_WEIGHT,
-        podAffinityTerm: { labelSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
+        podAffinityTerm: { labelSelector: { matchLabels: spreadSelector(ctx) }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
       }],
     },
   };

@@ -42,3 +42,14 @@ export function readinessProbe(tls: boolean): V1Probe {
     timeoutSeconds: PROBE_TIMEOUT_SECONDS,
   };
 }
+
+/**
+ * A v1alpha1 CR's startup probe: the Go operator's timings (initial delay 15 s, timeout 30 s,
+ * 3 failures, 1 success; period the Kubernetes default 10 s, written out so the applied
+ * object says what runs). A server gets about 45 s to answer /v1/health before a restart.
+ */
+export const GO_STARTUP_PROBE = { initialDelaySeconds: 15, periodSeconds: 10, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 } as const;
+
+export function legacyStartupProbe(tls: boolean): V1Probe {
+  return { httpGet: healthCheck(tls), ...GO_STARTUP_PROBE };
+}

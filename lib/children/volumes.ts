@@ -1,34 +1,73 @@
 /**
  * The pod's volumes and the server container's mounts: state (PVC or emptyDir), the config
- * file, the TLS Secret, then the user's own, which replace ours when they reuse a name
- * (volumes) or a path (mounts) — e.g. an `lls-storage` volume that points at an existing PVC.
+ * file, the TLS Secret, the CA bundle, then the user's own, which replace ours when they reuse
+ * a name (volumes) or a path (mounts) — e.g. an `lls-storage` volume that points at an existing
+ * PVC. Volume names follow the Go operator where it had the same volume (`lls-storage`,
+ * `ca-bundle`, `user-config`), so Metacontroller's first apply over a taken-over Deployment
+ * merges into its volumes instead of adding a second one next to them.
  */
 import type { V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
 import { names } from "../names";
+import { CA_BUNDLE_KEY, CA_BUNDLE_MOUNT_DIR, CA_BUNDLE_VOLUME } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { upsertBy } from "../lists";
 import { passThrough, storageMountPath } from "./workload";
 
-/** Volume names; `lls-storage` is the Go operator's, so a takeover keeps the same pod shape. */
 export const STORAGE_VOLUME = "lls-storage";
 export const CONFIG_VOLUME = "config";
 export const TLS_VOLUME = "tls";
+/** A v1alpha1 CR's userConfig: the whole ConfigMap, mounted as the Go operator did. */
+export const USER_CONFIG_VOLUME = "user-config";
+/** The Go operator's mount path for it (with the trailing slash it wrote). */
+export const USER_CONFIG_MOUNT_DIR = `${CONFIG_MOUNT_DIR}/`;
+
+function storageVolume(ctx: ChildContext): V1Volume {
+  return ctx.spec.workload.storage
+    ? { name: STORAGE_VOLUME, persistentVolumeClaim: { claimName: names.pvc(ctx.name) } }
+    : { name: STORAGE_VOLUME, emptyDir: {} };
+}
+
+function caVolume(ctx: ChildContext): V1Volume[] {
+  return ctx.caBundle
+    ? [{ name: CA_BUNDLE_VOLUME, configMap: { name: ctx.caBundle.configMapName, items: [{ key: CA_BUNDLE_KEY, path: CA_BUNDLE_KEY }] } }]
+    : [];
+}
+
+const CA_MOUNT: V1VolumeMount = { name: CA_BUNDLE_VOLUME, mountPath: CA_BUNDLE_MOUNT_DIR, readOnly: true };
+
+/** v1alpha1: storage, CA bundle, user config — the Go operator's order and shapes. */
+function legacyVolumes(ctx: ChildContext): V1Volume[] {
+  return [
+    storageVolume(ctx),
+    ...caVolume(ctx),
+    ...(ctx.config ? [{ name: USER_CONFIG_VOLUME, configMap: { name: ctx.config.configMapName } }] : []),
+  ];
+}
+
+function legacyMounts(ctx: ChildContext): V1VolumeMount[] {
+  return [
+    { name: STORAGE_VOLUME, mountPath: storageMountPath(ctx.spec.workload) },
+    ...(ctx.config ? [{ name: USER_CONFIG_VOLUME, mountPath: USER_CONFIG_MOUNT_DIR, readOnly: true }] : []),
+    ...(ctx.caBundle ? [{ ...CA_MOUNT }] : []),
+  ];
+}
 
 function ourVolumes(ctx: ChildContext): V1Volume[] {
-  const { workload, networking } = ctx.spec;
+  if (ctx.legacy) return legacyVolumes(ctx);
+  const { networking } = ctx.spec;
   const tlsSecret = networking.tls.enabled ? networking.tls.secretName : undefined;
   return [
-    workload.storage
-      ? { name: STORAGE_VOLUME, persistentVolumeClaim: { claimName: names.pvc(ctx.name) } }
-      : { name: STORAGE_VOLUME, emptyDir: {} },
+    storageVolume(ctx),
     // Only config.yaml is projected: an override ConfigMap's other keys stay out of the server's view.
     ...(ctx.config ? [{ name: CONFIG_VOLUME, configMap: { name: ctx.config.configMapName, items: [{ key: CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }] } }] : []),
     ...(tlsSecret !== undefined ? [{ name: TLS_VOLUME, secret: { secretName: tlsSecret } }] : []),
+    ...caVolume(ctx),
   ];
 }
 
 function ourMounts(ctx: ChildContext): V1VolumeMount[] {
+  if (ctx.legacy) return legacyMounts(ctx);
   const tls = ctx.spec.networking.tls;
   return [
     { name: STORAGE_VOLUME, mountPath: storageMountPath(ctx.spec.workload) },
@@ -36,6 +75,7 @@ function ourMounts(ctx: ChildContext): V1VolumeMount[] {
     // Nested under the config mount: the kubelet creates nested mount points inside
     // configMap volumes, so the TLS files sit next to config.yaml's directory.
     ...(tls.enabled && tls.secretName !== undefined ? [{ name: TLS_VOLUME, mountPath: TLS_MOUNT_DIR, readOnly: true }] : []),
+    ...(ctx.caBundle ? [{ ...CA_MOUNT }] : []),
   ];
 }
 

@@ -4,6 +4,7 @@
  * the user's pass-through Kubernetes objects (`workload.overrides`) join ours.
  */
 import type { WorkloadInput } from "../api/v1alpha2";
+import { copyJson } from "../json-copy";
 import { DEFAULT_MOUNT_PATH, DEFAULT_REPLICAS } from "../defaults";
 
 /** Server workers when `workload.workers` is absent (Go operator: `LLS_WORKERS` and the cpu request default to 1). */
@@ -35,6 +36,14 @@ export function runsSeveralPods(workload: WorkloadInput): boolean {
   return a ? a.maxReplicas > 1 : replicaCount(workload) > 1;
 }
 
+/**
+ * The same question for a v1alpha1 CR, answered like the Go operator: `spec.replicas > 1`,
+ * even under an HPA (research operator.md §4.1, §4.9).
+ */
+export function legacyRunsSeveralPods(workload: WorkloadInput): boolean {
+  return replicaCount(workload) > 1;
+}
+
 /** Where the server's state (and `HF_HOME`) lives: the PVC, or an emptyDir without storage. */
 export function storageMountPath(workload: WorkloadInput): string {
   return workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
@@ -45,6 +54,6 @@ export function storageMountPath(workload: WorkloadInput): string {
  * are passed through as written. Deep-copied so the response never aliases the request.
  */
 export function passThrough<T>(items: readonly object[] | undefined): T[] {
-  return (items ?? []).map((item) => structuredClone(item) as T);
+  return (items ?? []).map((item) => copyJson(item) as T);
 }
 

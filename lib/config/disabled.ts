@@ -28,7 +28,16 @@ function pruneResources(doc: ConfigDoc): void {
   const rr = doc.registered_resources;
   if (!rr) return;
   const inferenceLeft = (doc.providers.inference ?? []).length > 0;
-  const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : referencedProviderExists(doc, e.provider_id));
+  // The providers do not change while pruning: each provider id is looked up once, not once
+  // per resource that names it.
+  const answers = new Map<string, boolean>();
+  const exists = (providerId: unknown): boolean => {
+    const id = effectiveId(providerId);
+    let answer = answers.get(id);
+    if (answer === undefined) answers.set(id, (answer = referencedProviderExists(doc, id)));
+    return answer;
+  };
+  const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : exists(e.provider_id));
   for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter(keep);
   const shieldIds = new Set((rr.shields ?? []).map((s) => s.shield_id));
   if (isMap(doc.safety) && doc.safety.default_shield_id !== undefined && !shieldIds.has(doc.safety.default_shield_id)) {
@@ -40,7 +49,7 @@ function pruneResources(doc: ConfigDoc): void {
       const vs: JsonMap = { ...doc.vector_stores };
       for (const key of ["default_embedding_model", "default_reranker_model"]) {
         const ref = vs[key];
-        if (isMap(ref) && !referencedProviderExists(doc, ref.provider_id)) delete vs[key];
+        if (isMap(ref) && !exists(ref.provider_id)) delete vs[key];
       }
       doc.vector_stores = vs;
     }

@@ -41,7 +41,8 @@ export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
  * `${env.VLLM_URL:+vllm}`; for matching and references that provider is `vllm`.
  */
 export function effectiveId(providerId: unknown): string {
-  const text = String(providerId ?? "");
+  const text = typeof providerId === "string" ? providerId : String(providerId ?? "");
+  if (!text.startsWith("${")) return text; // the common case, without the regex
   const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
   return conditional ? conditional[1] ?? "" : text;
 }

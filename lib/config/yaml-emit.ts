@@ -71,9 +71,17 @@ export type KeyOrder = (keys: string[], top: boolean) => string[];
 
 /**
  * Frozen subtrees (a cached base config's untouched parts) always emit the same lines at the
- * same indent, so their lines are kept. Mutable objects are never memoized.
+ * same indent, so their lines are kept, joined into one chunk: the final join then copies a few
+ * flat strings instead of hundreds of short ones. A chunk holds several lines, so `out` items
+ * may contain "\n"; only the first line of an item is ever edited (`seq`), which a chunk allows.
+ * Mutable objects are never memoized.
  */
 const memo = new WeakMap<object, Map<string, readonly string[]>>();
+
+/** No lines stay no lines; otherwise one chunk. */
+function chunkOf(lines: readonly string[]): readonly string[] {
+  return lines.length <= 1 ? lines : [lines.join("\n")];
+}
 
 class Emitter {
   constructor(private readonly order: KeyOrder) {}
@@ -90,10 +98,11 @@ class Emitter {
     else if (isMap(value)) this.map(value, indent, top, lines);
     else lines.push(`${indent}${inline(value)}`);
     if (frozen) {
+      const chunk = chunkOf(lines);
       const perIndent = memo.get(value) ?? new Map<string, readonly string[]>();
-      perIndent.set(indent, lines);
+      perIndent.set(indent, chunk);
       memo.set(value, perIndent);
-      for (const line of lines) out.push(line);
+      for (const line of chunk) out.push(line);
     }
   }
 

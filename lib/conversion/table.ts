@@ -54,6 +54,8 @@ export const FIELD_TABLE: readonly FieldMapping[] = [
   { v1alpha1: "status.phase", v1alpha2: "status.phase" },
   { v1alpha1: "status.observedGeneration", v1alpha2: "status.observedGeneration" },
   { v1alpha1: "status.conditions", v1alpha2: "status.conditions" },
+  { v1alpha1: "status.version", v1alpha2: "status.version" },
+  { v1alpha1: "status.distributionConfig", v1alpha2: "status.distributionConfig" },
   { v1alpha1: "status.availableReplicas", v1alpha2: "status.availableReplicas" },
   { v1alpha1: "status.serviceURL", v1alpha2: "status.serviceURL" },
   { v1alpha1: "status.routeURL", v1alpha2: "status.routeURL" },

@@ -2,7 +2,12 @@
  * Image reference → where to connect, and whether we may connect there at all. Pure.
  * Registry access is an SSRF surface (DESIGN §11): cloud metadata and link-local addresses are
  * refused, an optional allow-list is honoured, and plain http is used only for registries the
- * operator listed as insecure.
+ * operator listed as insecure. Hosts are read the way `fetch` reads them (WHATWG URL), so
+ * `2852039166`, `0xa9fea9fe` or `0251.0376.0251.0376` are recognised as 169.254.169.254, and
+ * `[::ffff:a9fe:a9fe]` as the same address mapped into IPv6.
+ *
+ * What a DNS name resolves to is checked in ssrf.ts (asynchronous); `classifyAddress` here is
+ * the one table of address ranges both use.
  */
 import { isIP } from "node:net";
 import { parseImageRef } from "../distributions/image-ref";
@@ -70,24 +75,109 @@ export interface HostPolicy {
   readonly insecureRegistries?: readonly string[];
   /** When set, only these registries: exact `host[:port]` or `*.example.com` suffixes. */
   readonly allowedRegistries?: readonly string[];
+  /**
+   * Registries that may be at a loopback or private address (ssrf.ts), besides those listed in
+   * `insecureRegistries` or `allowedRegistries`: exact `host[:port]` or `*.example.com` suffixes.
+   */
+  readonly privateRegistries?: readonly string[];
 }
 
 /** Names and addresses that reach instance metadata or link-local services. */
-const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "100.100.100.200", "fd00:ec2::254"]);
+const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254"]);
 
-function hostname(hostPort: string): string {
-  if (hostPort.startsWith("[")) return hostPort.slice(1, hostPort.indexOf("]")).toLowerCase();
-  const colon = hostPort.lastIndexOf(":");
-  return (colon === -1 || hostPort.indexOf(":") !== colon ? hostPort : hostPort.slice(0, colon)).toLowerCase();
+/**
+ * The host part of `host[:port]` exactly as `fetch` will connect to it: lower-case, numeric
+ * IPv4 forms in dotted quads, IPv6 compressed and without brackets, no trailing dot. A bare
+ * IPv6 address is accepted too. Undefined when `fetch` could not use it (bad port, bad name).
+ */
+export function hostnameOf(hostPort: string): string | undefined {
+  const raw = hostPort.trim();
+  if (isIP(raw) === 6) return raw.toLowerCase();
+  if (raw === "" || /[/?#@\\\s]/.test(raw)) return undefined;
+  try {
+    const name = new URL(`http://${raw}`).hostname;
+    return (name.startsWith("[") ? name.slice(1, -1) : name).replace(/\.$/, "");
+  } catch {
+    return undefined;
+  }
 }
 
-/** 169.254.0.0/16 and fe80::/10 (link-local, where cloud metadata lives). */
+/**
+ * What an IP address reaches, for the SSRF rules:
+ * - `metadata`, `link-local`: never contacted (169.254.0.0/16, fe80::/10, the clouds' metadata IPs);
+ * - `loopback`, `private`, `unspecified`, `reserved`: this host or the internal network, contacted
+ *   only when the operator listed the registry (ssrf.ts);
+ * - `public`: anything else. IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64,
+ *   6to4) are judged by that address. Not an IP address: undefined.
+ */
+export type AddressClass = "public" | "loopback" | "private" | "unspecified" | "reserved" | "link-local" | "metadata";
+
+export function classifyAddress(address: string): AddressClass | undefined {
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  if (isIP(bare) === 4) return classifyV4(bare.split(".").map(Number));
+  if (isIP(bare) !== 6) return undefined;
+  return classifyV6(ipv6Bytes(bare));
+}
+
+function classifyV4([a = 0, b = 0, c = 0, d = 0]: number[]): AddressClass {
+  if (METADATA_HOSTS.has(`${a}.${b}.${c}.${d}`)) return "metadata";
+  if (a === 169 && b === 254) return "link-local";
+  if (a === 127) return "loopback";
+  if (a === 0) return "unspecified";
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
+  if (a === 100 && b >= 64 && b <= 127) return "private"; // carrier-grade NAT, used for pod and service networks
+  if (a === 198 && (b === 18 || b === 19)) return "private"; // benchmarking, seen inside clusters too
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return "reserved";
+  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return "reserved"; // documentation
+  if (a >= 224) return "reserved"; // multicast, class E, broadcast
+  return "public";
+}
+
+function classifyV6(bytes: number[]): AddressClass {
+  const word = (i: number): number => ((bytes[2 * i] ?? 0) << 8) | (bytes[2 * i + 1] ?? 0);
+  const zeros = (from: number, to: number): boolean => bytes.slice(from, to).every((x) => x === 0);
+  const v4At = (offset: number): number[] => bytes.slice(offset, offset + 4);
+  if (word(0) === 0xfd00 && word(1) === 0x0ec2 && zeros(4, 14) && word(7) === 0x0254) return "metadata";
+  if (zeros(0, 15) && bytes[15] === 1) return "loopback";
+  if (zeros(0, 16)) return "unspecified";
+  if (zeros(0, 10) && word(5) === 0xffff) return classifyV4(v4At(12)); // ::ffff:a.b.c.d (mapped)
+  if (zeros(0, 12)) return classifyV4(v4At(12)); // ::a.b.c.d (compatible, deprecated)
+  if (word(0) === 0x0064 && word(1) === 0xff9b) return classifyV4(v4At(12)); // 64:ff9b::/96 and /48 (NAT64)
+  if (word(0) === 0x2002) return classifyV4(v4At(2)); // 6to4
+  if ((word(0) & 0xffc0) === 0xfe80) return "link-local";
+  if ((word(0) & 0xfe00) === 0xfc00 || (word(0) & 0xffc0) === 0xfec0) return "private"; // unique local, site-local
+  if ((word(0) & 0xff00) === 0xff00) return "reserved"; // multicast
+  if (word(0) === 0x2001 && word(1) === 0x0db8) return "reserved"; // documentation
+  if (word(0) === 0x0100 && zeros(2, 8)) return "reserved"; // discard
+  return "public";
+}
+
+/** A valid IPv6 text (net.isIP said so) → its 16 bytes. */
+function ipv6Bytes(text: string): number[] {
+  let head = text;
+  let v4: number[] = [];
+  const lastColon = text.lastIndexOf(":");
+  if (text.includes(".")) {
+    v4 = text.slice(lastColon + 1).split(".").map(Number);
+    head = `${text.slice(0, lastColon + 1)}0:0`;
+  }
+  const [left = "", right] = head.split("::");
+  const words = (part: string): number[] => (part === "" ? [] : part.split(":").map((w) => parseInt(w, 16)));
+  const l = words(left);
+  const r = right === undefined ? [] : words(right);
+  const all = [...l, ...Array<number>(8 - l.length - r.length).fill(0), ...r];
+  const bytes = all.flatMap((w) => [(w >> 8) & 0xff, w & 0xff]);
+  if (v4.length === 4) bytes.splice(12, 4, ...v4);
+  return bytes;
+}
+
+/** Link-local and metadata addresses, whatever form they are written in, and the metadata names. */
 export function isForbiddenHost(hostPort: string): boolean {
-  const name = hostname(hostPort).replace(/\.$/, "");
+  const name = hostnameOf(hostPort);
+  if (name === undefined) return false;
   if (METADATA_HOSTS.has(name)) return true;
-  if (isIP(name) === 4) return name.startsWith("169.254.");
-  if (isIP(name) === 6) return /^fe[89ab][0-9a-f]:/i.test(name);
-  return false;
+  const kind = classifyAddress(name);
+  return kind === "link-local" || kind === "metadata";
 }
 
 function listed(list: readonly string[] | undefined, host: string): boolean {
@@ -97,10 +187,24 @@ function listed(list: readonly string[] | undefined, host: string): boolean {
   });
 }
 
+/**
+ * Whether the operator named `host` (a RegistryRef's `host`) in any of the policy's lists, and
+ * so allowed it to be at a loopback or private address. Link-local and metadata stay refused.
+ */
+export function mayBeInternal(host: string, policy: HostPolicy): boolean {
+  return isInsecure(host, policy) || listed(policy.allowedRegistries, host) || listed(policy.privateRegistries, host);
+}
+
+/** Whether an allow-list is set and leaves `host` out. */
+export function isDisallowed(host: string, policy: HostPolicy): boolean {
+  return policy.allowedRegistries !== undefined && !listed(policy.allowedRegistries, host);
+}
+
 /** The base URL for `ref`, or why we refuse to contact it. */
 export function registryBaseUrl(ref: RegistryRef, policy: HostPolicy): Result<string> {
+  if (hostnameOf(ref.registry) === undefined) return fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`);
   if (isForbiddenHost(ref.registry)) return fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`);
-  if (policy.allowedRegistries !== undefined && !listed(policy.allowedRegistries, ref.host)) {
+  if (isDisallowed(ref.host, policy)) {
     return fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`);
   }
   const scheme = isInsecure(ref.host, policy) ? "http" : "https";

@@ -15,6 +15,8 @@ export const CONDITION_TYPES = {
   secretsResolved: "SecretsResolved",
   deploymentReady: "DeploymentReady",
   available: "Available",
+  /** The running server answered `/v1/version` and `/v1/providers` (Go operator type). */
+  healthCheck: "HealthCheck",
 } as const;
 
 /** Kubernetes caps condition messages at 32768 bytes; ours stay far shorter and readable. */

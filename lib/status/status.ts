@@ -6,6 +6,7 @@ import { formatErrors, type FieldError } from "../errors";
 import { names } from "../names";
 import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
+import { liveStatus, type LiveInput, type PreviousLive } from "./live";
 
 export interface SyncFailure {
   /** The condition that reports it. */
@@ -36,7 +37,13 @@ export interface StatusInput {
   readonly config?: ConfigInUse;
   readonly notes: readonly string[];
   readonly children?: ObjectMap;
-  readonly previous?: { readonly conditions?: readonly Condition[]; readonly configGeneration?: { configMapName?: string; generatedAt?: string } };
+  readonly previous?: {
+    readonly conditions?: readonly Condition[];
+    readonly configGeneration?: { configMapName?: string; generatedAt?: string };
+    readonly live?: PreviousLive;
+  };
+  /** What the running server contributes (`version`, `distributionConfig`, `HealthCheck`). */
+  readonly live: Omit<LiveInput, "readyReplicas" | "serviceName" | "serviceObserved">;
   readonly now: Date;
 }
 
@@ -82,15 +89,23 @@ function generatedAt(input: StatusInput, configMapName: string): string {
   return before?.configMapName === configMapName && before.generatedAt ? before.generatedAt : timestamp(input.now);
 }
 
-export function buildStatus(input: StatusInput): { [k: string]: unknown } {
+/** The status, and whether it asks to be computed again soon (a server that did not answer). */
+export function buildStatus(input: StatusInput): { status: { [k: string]: unknown }; retrySoon: boolean } {
   const r = rollout(input);
-  const conditions = toConditions([configCondition(input), secretsCondition(input), ...rolloutConditions(r)], input.previous?.conditions, input.now, input.generation);
-  const c = input.config;
   const service = lookup(input.children, KEYS.service, input.namespace, names.service(input.name));
-  return {
+  const live = liveStatus({
+    ...input.live, readyReplicas: r.ready, serviceName: names.service(input.name), serviceObserved: service !== undefined,
+  }, input.previous?.live ?? {}, input.now);
+  const conditions = toConditions(
+    [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition], input.previous?.conditions, input.now, input.generation,
+  );
+  const c = input.config;
+  const status = {
     phase: input.failure ? "Failed" : r.phase,
     ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}),
     conditions,
+    ...(live.version ? { version: live.version } : {}),
+    distributionConfig: live.distributionConfig,
     ...(c && c.source !== "image-default" ? { configGeneration: {
       configMapName: c.configMapName,
       generatedAt: generatedAt(input, c.configMapName),
@@ -107,6 +122,7 @@ export function buildStatus(input: StatusInput): { [k: string]: unknown } {
     ...routeURL(input),
     ...(input.notes.length > 0 ? { notes: [...input.notes] } : {}),
   };
+  return { status, retrySoon: live.retrySoon };
 }
 
 /** http(s)://<host> from the observed Ingress (load balancer first, then the rule's host). */

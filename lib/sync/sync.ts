@@ -1,18 +1,24 @@
 /**
  * The sync hook as a pure function: observed (parent, children, related) → desired (children,
- * status). The clock and the environment come in through `deps` (style rule 1).
+ * status). The clock, the environment and what I/O found out before (the image's base config,
+ * the running server's answer) come in as arguments (style rule 1).
  */
-import type { FieldError } from "../errors";
+import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { validate } from "../api/validate";
-import { desiredChildren } from "../children";
+import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
 import { findDistribution, type DistributionTable } from "../distributions/table";
+import type { LiveReport } from "../live/types";
+import { names } from "../names";
 import type { Condition } from "../status/conditions";
-import { buildStatus, type ConfigInUse, type SyncFailure } from "../status/status";
-import type { KubeObject, SyncRequest, SyncResponse } from "../wire/metacontroller";
+import { CUSTOM_DISTRIBUTION, previousLiveOf, type PreviousLive } from "../status/live";
+import { buildStatus, type ConfigInUse, type StatusInput, type SyncFailure } from "../status/status";
+import { KEYS, objectsOf, type KubeObject, type ObjectMap, type SyncRequest, type SyncResponse } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
+import { planCaBundle } from "./ca-bundle";
 import { planConfig } from "./config-plan";
 import { configMapInUse, keptChildren, reemit } from "./keep";
+import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
 
@@ -22,12 +28,18 @@ export interface SyncDeps {
   /** Namespace of the hooks and Metacontroller, admitted by every NetworkPolicy. */
   readonly hooksNamespace: string;
   readonly exposeWith: "ingress" | "route";
+  /** `status.version.operatorVersion` (OPERATOR_VERSION or the package version). */
+  readonly operatorVersion?: string;
+  /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */
+  readonly imageOverrideProblems?: readonly string[];
 }
 
 /** Re-check soon while pods come up, so status follows the rollout without waiting for the resync period. */
 const ROLLOUT_RESYNC_SECONDS = 15;
+/** Ask a server that did not answer again after this long (lib/live caches the failure as long). */
+const LIVE_RETRY_SECONDS = 30;
 
-type PreviousStatus = { conditions?: readonly Condition[]; configGeneration?: { configMapName?: string; generatedAt?: string } };
+type PreviousStatus = { conditions?: readonly Condition[]; configGeneration?: { configMapName?: string; generatedAt?: string }; live?: PreviousLive };
 
 interface Parent {
   readonly name: string;
@@ -36,7 +48,7 @@ interface Parent {
   readonly previous?: PreviousStatus;
 }
 
-/** Only what a previous status can contribute (timestamps), and only in the shape we wrote it. */
+/** Only what a previous status can contribute (timestamps, the server's last answer), and only in the shape we wrote it. */
 function previousOf(status: unknown): PreviousStatus | undefined {
   if (typeof status !== "object" || status === null) return undefined;
   const { conditions, configGeneration } = status as { conditions?: unknown; configGeneration?: unknown };
@@ -45,6 +57,7 @@ function previousOf(status: unknown): PreviousStatus | undefined {
   return {
     ...(Array.isArray(conditions) ? { conditions: conditions.filter(isCondition) } : {}),
     ...(typeof configGeneration === "object" && configGeneration !== null ? { configGeneration: configGeneration as PreviousStatus["configGeneration"] } : {}),
+    live: previousLiveOf(status),
   };
 }
 
@@ -64,15 +77,50 @@ function imageOf(spec: CanonicalSpec, table: DistributionTable): string | undefi
   return d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
 }
 
+/** The spec's distribution as written (also for a spec that does not validate). */
+function distributionOf(request: SyncRequest): { name?: string; image?: string } {
+  const d = ((request.parent as { spec?: { distribution?: unknown } }).spec ?? {}).distribution;
+  if (typeof d !== "object" || d === null) return {};
+  const { name, image } = d as { name?: unknown; image?: unknown };
+  return { ...(typeof name === "string" ? { name } : {}), ...(typeof image === "string" ? { image } : {}) };
+}
+
+/** Every decoded value of the Secrets in `related`: kept out of whatever the server reports. */
+function secretValues(related: ObjectMap | undefined): string[] {
+  return objectsOf(related, KEYS.secret).flatMap((s) =>
+    Object.values((s.data ?? {}) as { [k: string]: unknown })
+      .filter((v): v is string => typeof v === "string")
+      .map((v) => Buffer.from(v, "base64").toString("utf8")));
+}
+
+/** Image-override problems that concern this parent: those about its distribution name, and file-wide ones. */
+function overrideNotes(deps: SyncDeps, name: string | undefined): string[] {
+  if (name === undefined) return [];
+  return (deps.imageOverrideProblems ?? []).filter((p) => !p.startsWith("image override \"") || p.startsWith(`image override "${name}"`));
+}
+
 /** Retry soon after a registry problem that may pass (Metacontroller also retries on related changes). */
 const TRANSIENT_RESYNC_SECONDS = 30;
 
+interface Extra {
+  readonly port: number;
+  readonly image?: string;
+  readonly notes: readonly string[];
+  readonly live: StatusInput["live"];
+}
+
+function respond(status: ReturnType<typeof buildStatus>, children: KubeObject[], resync: number | undefined): SyncResponse {
+  const retry = status.retrySoon ? LIVE_RETRY_SECONDS : undefined;
+  const after = [resync, retry].filter((s): s is number => s !== undefined);
+  return { status: status.status, children, ...(after.length > 0 ? { resyncAfterSeconds: Math.min(...after) } : {}) };
+}
+
 /** A failed sync: keep every observed child as it is, say what to fix. First-time failures create nothing. */
-function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: { port: number; image?: string; notes: readonly string[] }, transient = false): SyncResponse {
+function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra, transient = false): SyncResponse {
   const status = buildStatus({
     ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now(),
   });
-  return { status, children: keptChildren(request.children), ...(transient ? { resyncAfterSeconds: TRANSIENT_RESYNC_SECONDS } : {}) };
+  return respond(status, keptChildren(request.children), transient ? TRANSIENT_RESYNC_SECONDS : undefined);
 }
 
 function invalidSpec(errors: readonly FieldError[]): SyncFailure {
@@ -80,16 +128,45 @@ function invalidSpec(errors: readonly FieldError[]): SyncFailure {
 }
 
 /**
- * `found` is the base config read from the image before this pure step (lib/sync/base-source);
- * without it, named distributions use their bundled config.
+ * v1alpha1's configMapNamespace rides in the conversion annotation. Only the CR's own namespace
+ * can be mounted (the Go operator accepted another one, and its pod then failed to start).
  */
-export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }): SyncResponse {
+function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec, namespace: string): FieldError[] {
+  if (!legacy) return [];
+  const wrong = (path: string, configMap: string, other: string): FieldError => fieldError(path,
+    `ConfigMap ${configMap} is in namespace ${other}, but only ConfigMaps in the CR's own namespace (${namespace}) are supported; copy it into ${namespace} and remove configMapNamespace`);
+  const errors: FieldError[] = [];
+  const user = legacy.userConfigNamespace;
+  if (user !== undefined && user !== namespace && spec.overrideConfig) errors.push(wrong(V1ALPHA1_PATHS.userConfigNamespace, spec.overrideConfig.configMapName, user));
+  const ca = legacy.caBundleNamespace;
+  const caBundle = spec.networking.tls.caBundle;
+  if (ca !== undefined && ca !== namespace && caBundle) errors.push(wrong(V1ALPHA1_PATHS.caBundleNamespace, caBundle.configMapName, ca));
+  return errors;
+}
+
+/**
+ * `found` is the base config read from the image before this pure step (lib/sync/base-source);
+ * without it, named distributions use their bundled config. `live` is what the running server
+ * answered (lib/live), when it was asked.
+ */
+export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport): SyncResponse {
   const p = parentOf(request);
+  const written = distributionOf(request);
+  const liveInput: StatusInput["live"] = {
+    ...(deps.operatorVersion !== undefined ? { operatorVersion: deps.operatorVersion } : {}),
+    ...(live ? { report: live } : {}),
+    ...(written.name !== undefined ? { activeDistribution: written.name } : written.image !== undefined ? { activeDistribution: CUSTOM_DISTRIBUTION } : {}),
+    availableDistributions: Object.fromEntries(deps.distributions.map((e) => [e.name, e.image])),
+    secretValues: secretValues(request.related),
+  };
   const checked = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
-  const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes];
-  if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes });
+  const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
+  if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
   const spec = checked.spec;
-  const base = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes };
+  const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput };
+  const legacy = legacyOf(request.parent);
+  const elsewhere = crossNamespace(legacy, spec, p.namespace);
+  if (elsewhere.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNamespaceUnsupported", errors: elsewhere }, base);
   const refs = referencesOf(spec);
   const related = checkRelated(refs, request.related, p.namespace);
   if (related.secrets.length > 0) {
@@ -98,27 +175,30 @@ export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = 
   }
   if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, base);
   if (found.failure) return failed(request, p, deps, found.failure, base, found.transient === true);
+  const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
+  if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
   const plan = planConfig({
     name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
     ...(found.base ? { base: found.base } : {}),
   });
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
+  const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
+  const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
   const children = desiredChildren({
     name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
     ...(plan.mounted ? { config: plan.mounted } : {}),
     secretEnv: plan.secretEnv, plainEnv: plan.plainEnv, ...(plan.postgres ? { postgres: plan.postgres } : {}),
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
+    ...(caBundle ? { caBundle } : {}),
+    ...(profile ? { legacy: profile } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, notes: [...notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now(),
     ...(found.base ? { digest: found.base.digest } : {}),
   });
-  return {
-    status,
-    children: withPreviousConfigMap(children, request, p),
-    ...(status.phase === "Initializing" || status.phase === "Pending" ? { resyncAfterSeconds: ROLLOUT_RESYNC_SECONDS } : {}),
-  };
+  const phase = status.status.phase;
+  return respond(status, withPreviousConfigMap(children, request, p), phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined);
 }
 
 /** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */

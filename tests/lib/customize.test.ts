@@ -13,7 +13,7 @@ describe("customize()", () => {
       networking: { tls: { enabled: true, secretName: "tls-cert", caBundle: { configMapName: "corp-ca" } } },
     });
     expect(customize({ parent })).toEqual({ relatedResources: [
-      { apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["corp-ca"] },
+      { apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["corp-ca", "odh-trusted-ca-bundle"] },
       { apiVersion: "v1", resource: "secrets", namespace: NS, names: ["pg-creds", "redis", "tls-cert", "vllm-creds"] },
       { apiVersion: "v1", resource: "secrets", namespace: NS, labelSelector: { matchLabels: { "llamastack.io/registry-credentials": "true" } } },
     ] });
@@ -21,13 +21,21 @@ describe("customize()", () => {
 
   it("asks for the override ConfigMap", () => {
     const parent = aParent({ distribution: { name: "starter" }, overrideConfig: { configMapName: "mine" } });
-    expect(customize({ parent }).relatedResources).toEqual([{ apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["mine"] }]);
+    expect(customize({ parent }).relatedResources).toEqual([{ apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["mine", "odh-trusted-ca-bundle"] }]);
   });
 
-  it.each([
-    ["references nothing", { distribution: { name: "starter" } }],
-    ["is invalid", { distribution: { name: "starter" }, providers: "nope" }],
-  ])("given a spec that %s, asks for nothing (never an empty names list, which would mean every object)", (_title, spec) => {
-    expect(customize({ parent: aParent(spec) })).toEqual({ relatedResources: [] });
+  it("given a spec that references nothing, asks only for the namespace's ODH trusted-CA ConfigMap", () => {
+    expect(customize({ parent: aParent({ distribution: { name: "starter" } }) })).toEqual({ relatedResources: [
+      { apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["odh-trusted-ca-bundle"] },
+    ] });
+  });
+
+  it("names the ODH ConfigMap once, even when the spec references it as its CA bundle", () => {
+    const parent = aParent({ distribution: { name: "starter" }, networking: { tls: { caBundle: { configMapName: "odh-trusted-ca-bundle" } } } });
+    expect(customize({ parent }).relatedResources).toEqual([{ apiVersion: "v1", resource: "configmaps", namespace: NS, names: ["odh-trusted-ca-bundle"] }]);
+  });
+
+  it("given an invalid spec, asks for nothing (never an empty names list, which would mean every object)", () => {
+    expect(customize({ parent: aParent({ distribution: { name: "starter" }, providers: "nope" }) })).toEqual({ relatedResources: [] });
   });
 });

@@ -21,6 +21,12 @@ const CONTEXTS: [string, ChildContext][] = [
   ["full (Ingress)", aFullContext()],
   ["full (Route)", aFullContext({ exposeWith: "route" })],
   ["replicas 3, storage", aContext({ spec: { workload: { replicas: 3, storage: {} } } })],
+  ["full with a CA bundle", aFullContext({ caBundle: { configMapName: `${NAME}-ca-bundle`, data: "-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n", hash: "c".repeat(64) } })],
+  ["v1alpha1 with userConfig, replicas 3", aContext({
+    spec: { workload: { replicas: 3, storage: {} }, networking: { allowedFrom: { namespaces: ["frontend"] } } },
+    config: { source: "override", configMapName: "my-config", hash: "h" },
+    legacy: { containerName: "server", networkSet: true },
+  })],
 ];
 
 describe.each(CONTEXTS)("given the %s context", (_title, ctx) => {

@@ -30,8 +30,6 @@ describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1al
     ["negative replicas", { "spec.replicas": -1 }, { "spec.replicas": -1 }],
     ["an autoscaler without a valid maximum", { "spec.server.autoscaling": { maxReplicas: 0 } }, { "spec.server.autoscaling": { maxReplicas: 0 } }],
     ["an empty containerSpec", { "spec.server.containerSpec": {} }, { "spec.server.containerSpec": {} }],
-    ["status.version and distributionConfig", { "status.phase": "Ready", "status.version": { operatorVersion: "v0.3.0" }, "status.distributionConfig": { activeDistribution: "starter" } },
-      { "status.version": { operatorVersion: "v0.3.0" }, "status.distributionConfig": { activeDistribution: "starter" } }],
   ])("keeps %s", (_title, fields, annotation) => {
     const v1 = aV1(fields);
     const hub = ok(toHub(v1));

@@ -42,6 +42,12 @@ const TABLE: [v1alpha1: string, v1alpha2: string, value: unknown][] = [
   ["spec.network.allowedFrom", "spec.networking.allowedFrom", { namespaces: ["monitoring", "*"], labels: ["llamastack.io/client"] }],
   ["status.phase", "status.phase", "Ready"],
   ["status.conditions", "status.conditions", [{ type: "DeploymentReady", status: "True", reason: "DeploymentReady", message: "Deployment is ready", lastTransitionTime: "2025-01-02T03:04:05Z" }]],
+  ["status.version", "status.version", { operatorVersion: "v0.9.0", llamaStackServerVersion: "0.7.1", lastUpdated: "2025-01-02T03:04:05Z" }],
+  ["status.distributionConfig", "status.distributionConfig", {
+    activeDistribution: "starter",
+    providers: [{ api: "inference", provider_id: "ollama", provider_type: "remote::ollama", config: { base_url: "http://ollama:11434/v1" }, health: { status: "OK", message: "" } }],
+    availableDistributions: { starter: "docker.io/llamastack/distribution-starter:0.7.1" },
+  }],
   ["status.availableReplicas", "status.availableReplicas", 2],
   ["status.serviceURL", "status.serviceURL", "http://my-llsd-service.team-a.svc.cluster.local:8321"],
   ["status.routeURL", "status.routeURL", "https://llsd.example.com"],
@@ -111,9 +117,9 @@ describe("lib/conversion/table.ts", () => {
     }
   });
 
-  it("moves every v1alpha1 field but the container name and the Go operator's own status", () => {
+  it("moves every v1alpha1 field but the container name", () => {
     expect(unmoved(V1ALPHA1_BODY, FIELD_TABLE.map((row) => row.v1alpha1))).toEqual([
-      "spec.server.containerSpec.name", "status.version", "status.distributionConfig",
+      "spec.server.containerSpec.name",
     ]);
   });
 

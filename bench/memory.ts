@@ -1,0 +1,94 @@
+/**
+ * Benchmark: resident memory of the service (`node dist/hooks/main.js`, as the image runs it)
+ * after 10,000 distinct parents were synced over HTTP, their spec naming one of a few images
+ * in a real local registry. Baseline: the same process idle, right after it became ready.
+ */
+import { Agent, request } from "node:http";
+import { RESOLVER_DEFAULTS } from "../lib/oci";
+import { pushStarterImage } from "./burst";
+import { requestBody, sampleSyncRequest } from "./request";
+import { build, spawnReady } from "./service";
+import { startProxy } from "../tests/oci/support/proxy";
+import { startRegistry } from "../tests/oci/support/registry";
+
+export const PARENTS = 10_000;
+const IMAGES = 4;
+/** Under the service's default overload limit (64 in flight). */
+const CONCURRENCY = 32;
+
+export interface MemoryBench {
+  readonly idleRssMb: number;
+  readonly halfwayRssMb: number;
+  /** A second after the last answer. */
+  readonly finalRssMb: number;
+  /** The highest RSS the process reached (VmHWM). */
+  readonly peakRssMb: number;
+  /** V8 heap in use at the end (the service's /metrics): what the caches and live objects hold. */
+  readonly heapUsedMb: number;
+  readonly parents: number;
+  readonly images: number;
+  readonly seconds: number;
+}
+
+/** The bounds of every cache a sync can fill, for the report. */
+export const CACHE_BOUNDS: readonly string[] = [
+  `registry resolver (lib/oci/cache.ts, options): base configs by digest ≤ ${RESOLVER_DEFAULTS.maxEntries} entries and ≤ ${RESOLVER_DEFAULTS.maxBytes / 1024 / 1024} MiB; tag → digest ≤ 4096 entries for ${RESOLVER_DEFAULTS.tagTtlMs / 60_000} min; failures ≤ 4096 entries`,
+  "registry tokens ≤ 256, auth challenges ≤ 256 registries (lib/oci/session.ts)",
+  "parsed base configs ≤ 32 texts (lib/config/base.ts), with their emitted YAML lines (WeakMap: dropped with them)",
+  "YAML string quoting ≤ 20,000 strings (lib/config/yaml-emit.ts); env names ≤ 10,000 (lib/config/env-names.ts)",
+  "endpoint checks ≤ 1,000 URLs and ≤ 1,000 Redis endpoints (lib/api/validate-providers.ts, validate-resources.ts)",
+  "compiled schemas: a fixed set (lib/api/schema.ts)",
+];
+
+const mb = (bytes: number): number => bytes / 1024 / 1024;
+
+function post(agent: Agent, url: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(`${url}/sync`, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end(body);
+  });
+}
+
+export async function benchMemory(built = build()): Promise<MemoryBench> {
+  if (!built.ok) throw new Error(built.error);
+  const registry = await startRegistry();
+  const proxy = await startProxy(registry.host);
+  // Live status off: it would call each parent's Service, which exists only in a cluster.
+  const service = await spawnReady(["dist/hooks/main.js"], { INSECURE_REGISTRIES: proxy.host, LLSD_LIVE_STATUS: "false" });
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  try {
+    for (let i = 0; i < IMAGES; i++) await pushStarterImage(registry.url, `llsd/memory-${i}`);
+    const text = JSON.stringify(sampleSyncRequest());
+    const idle = service.rssBytes().now;
+    let halfway = NaN;
+    let next = 0;
+    const failures: number[] = [];
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < PARENTS; i = next++) {
+        const status = await post(agent, service.url, requestBody(text, `mem-${i}`, `${proxy.host}/llsd/memory-${i % IMAGES}:0.7.1`));
+        if (status !== 200) failures.push(status);
+        if (i === PARENTS / 2) halfway = service.rssBytes().now;
+      }
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    if (failures.length > 0) throw new Error(`${failures.length} of ${PARENTS} syncs were not answered 200 (first: ${failures[0]})`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const final = service.rssBytes();
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    const heapUsed = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? NaN);
+    return {
+      idleRssMb: mb(idle), halfwayRssMb: mb(halfway), finalRssMb: mb(final.now), peakRssMb: mb(final.peak), heapUsedMb: mb(heapUsed),
+      parents: PARENTS, images: IMAGES, seconds,
+    };
+  } finally {
+    agent.destroy();
+    await service.stop();
+    await proxy.close();
+    await registry.stop();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The service as the image runs it: `node dist/hooks/main.js` (built by `npm run build`) in a
+ * child process on a free loopback port, for the startup and memory figures.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const ROOT = join(__dirname, "..");
+export const MAIN = "dist/hooks/main.js";
+
+/** `npm run build`; the error output when it fails. */
+export function build(): { ok: true } | { ok: false; error: string } {
+  const run = spawnSync("npm", ["run", "-s", "build"], { cwd: ROOT, encoding: "utf8" });
+  return run.status === 0 ? { ok: true } : { ok: false, error: `npm run build failed: ${(run.stdout + run.stderr).trim().split("\n").slice(0, 5).join(" / ")}` };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Status of GET `url`, or 0 when nothing answers yet. */
+export function statusOf(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", () => resolve(0));
+    req.end();
+  });
+}
+
+export interface Spawned {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Milliseconds from spawn to the first 200 from `readyPath`. */
+  readonly readyMs: number;
+  /** Resident set size now and its peak so far (Linux /proc). */
+  rssBytes(): { readonly now: number; readonly peak: number };
+  stop(): Promise<void>;
+}
+
+/** Spawns `node args` with PORT set, polls `readyPath` every 2 ms (10 s at most). */
+export async function spawnReady(args: readonly string[], env: NodeJS.ProcessEnv = {}, readyPath = "/readyz"): Promise<Spawned> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: "ignore" });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let readyMs = -1;
+  while (readyMs < 0) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node ${args.join(" ")} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+    if (performance.now() - started > 10_000) {
+      child.kill("SIGKILL");
+      throw new Error(`node ${args.join(" ")} was not ready within 10 s`);
+    }
+    if ((await statusOf(`${url}${readyPath}`)) === 200) readyMs = performance.now() - started;
+    else await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return {
+    child, url, readyMs,
+    rssBytes: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+      return { now: kb("VmRSS"), peak: kb("VmHWM") };
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}

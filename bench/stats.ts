@@ -1,0 +1,49 @@
+/** Timing helpers shared by the benchmarks. */
+
+export interface Timing {
+  readonly median: number;
+  readonly p99: number;
+}
+
+/** The q-quantile of ascending `sorted` (nearest rank). */
+export function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+export function timingOf(samples: number[]): Timing {
+  samples.sort((a, b) => a - b);
+  return { median: quantile(samples, 0.5), p99: quantile(samples, 0.99) };
+}
+
+/** Milliseconds per call of `fn`, after a warm-up (JIT and caches). */
+export function measure(fn: () => void, iterations: number): Timing {
+  for (let i = 0; i < Math.min(200, iterations); i++) fn();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return timingOf(samples);
+}
+
+/**
+ * `a` and `b` measured in alternating rounds, so a burst of machine noise hits both: the
+ * ratio of the two is what holds from one machine (or moment) to the next.
+ */
+export function measurePair(a: () => void, b: () => void, iterations: number, rounds = 5): [Timing, Timing] {
+  const as: number[] = [];
+  const bs: number[] = [];
+  const per = Math.ceil(iterations / rounds);
+  for (let r = 0; r < rounds; r++) {
+    for (const [fn, into] of [[a, as], [b, bs]] as const) {
+      for (let i = 0; i < Math.min(100, per); i++) fn();
+      for (let i = 0; i < per; i++) {
+        const start = process.hrtime.bigint();
+        fn();
+        into.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+    }
+  }
+  return [timingOf(as), timingOf(bs)];
+}

@@ -1,0 +1,64 @@
+/**
+ * The one JSON body parser every POST endpoint uses (`/sync`, `/customize`, `/validate`,
+ * `/convert`), with the bounds a request from outside must not get past:
+ *
+ * - 8 MB (the default 100 kB rejects real Metacontroller requests: a sync request carries the
+ *   parent, every observed child with managedFields, and every related Secret and ConfigMap);
+ * - at most `MAX_JSON_DEPTH` nested objects and arrays. `JSON.parse` itself copes with deep
+ *   nesting, but the code behind it (schema checks, normalisation, deep merges, conversion)
+ *   walks objects recursively: 100 000 nested `[` in a 200 kB body would overflow the stack
+ *   there and end as a 500. Real Kubernetes objects nest about 20 levels (managedFields);
+ *   the hook envelope adds 4.
+ *
+ * `strict: false` lets `42` or `"x"` through to the shape check, which says what is wrong.
+ */
+import express, { type Request, type Response } from "express";
+
+export const MAX_BODY = "8mb";
+export const MAX_JSON_DEPTH = 128;
+
+/** body-parser turns an error thrown by `verify` into a 4xx with this `type` (see errors.ts). */
+export const TOO_DEEP = "entity.too.deep";
+
+const OPEN_OBJECT = 0x7b; // {
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_OBJECT = 0x7d; // }
+const CLOSE_ARRAY = 0x5d; // ]
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+
+/**
+ * The deepest nesting of `{`/`[` in `bytes`, stopping as soon as it passes `limit`. Brackets
+ * inside strings do not count. Linear, no allocation: a few milliseconds for 8 MB.
+ */
+export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (inString) {
+      if (b === BACKSLASH) i++;
+      else if (b === QUOTE) inString = false;
+    } else if (b === QUOTE) {
+      inString = true;
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      if (++depth > limit) return true;
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function checkDepth(_req: unknown, _res: unknown, buffer: Buffer): void {
+  if (jsonDepthExceeds(buffer, MAX_JSON_DEPTH)) {
+    throw Object.assign(new Error("request body nests too deep"), { status: 400, type: TOO_DEEP });
+  }
+}
+
+const parser = express.json({ limit: MAX_BODY, strict: false, type: "application/json", verify: checkDepth });
+
+/** Parses `req.body`; rejects with body-parser's error (its `type` says which) when it cannot. */
+export function parseJsonBody(req: Request, res: Response): Promise<void> {
+  return new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+}

@@ -1,0 +1,174 @@
+/**
+ * The running service: configuration from the environment, the listeners, and shutdown.
+ * main.ts wires it to the process (signals, exit); tests start it on port 0 with their own
+ * handlers and exit function.
+ *
+ * Without TLS files one plain-HTTP listener on PORT serves everything (local use, curl). With
+ * them PORT stays plain HTTP for Metacontroller (`/sync`, `/customize`, `/metrics`, probes;
+ * Metacontroller has no way to trust a private CA) and TLS_PORT serves HTTPS for the apiserver
+ * (`/validate`, `/convert`, probes) — see app.ts for why the two are kept apart. Both share one
+ * metrics registry and one overload guard (its limit counts every listener).
+ *
+ * Shutdown (`shutdown("SIGTERM")`): readiness turns false at once and every answer from then on
+ * carries `Connection: close` (keep-alive clients such as Metacontroller dial again, through the
+ * Service, to a pod that is ready); after `drainDelayMs` the listeners close, calls in flight
+ * finish, and `exit(0)`. Still open `shutdownTimeoutMs` later: `exit(1)`. SIGINT (Ctrl-C in a
+ * terminal) skips the drain delay.
+ */
+import { createServer, type Server as HttpServer } from "node:http";
+import type { Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type pino from "pino";
+import { createApp, type AppDeps, type HookHandlers } from "./app";
+import type { TokenSource } from "./auth";
+import { createMetrics, type HookMetrics } from "./metrics";
+import { createOverloadGuard, overloadOptionsFromEnv, type OverloadOptions } from "./overload";
+import { createTlsServer, tlsFilesFromEnv, type TlsFiles } from "./tls";
+
+export interface ServiceConfig {
+  readonly port: number;
+  readonly tlsPort: number;
+  readonly tlsFiles?: TlsFiles;
+  readonly overload: OverloadOptions;
+  /** SIGTERM → listeners closed this much later. @default 5000 */
+  readonly drainDelayMs: number;
+  /** Listeners closing → forced exit(1) this much later. @default 10_000 */
+  readonly shutdownTimeoutMs: number;
+}
+
+export const SHUTDOWN_DEFAULTS = Object.freeze({ drainDelayMs: 5000, shutdownTimeoutMs: 10_000 });
+
+function portOf(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const port = Number(value);
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+  throw new Error(`${name} must be an integer from 0 to 65535, got "${value}"`);
+}
+
+function millisecondsOf(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const ms = Number(value);
+  if (Number.isInteger(ms) && ms >= 0) return ms;
+  throw new Error(`${name} must be a whole number of milliseconds, got "${value}"`);
+}
+
+/** Every setting of the service from the environment; a bad value throws with its name. */
+export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
+  const tlsFiles = tlsFilesFromEnv(env);
+  return {
+    port: portOf("PORT", env.PORT, 8080),
+    tlsPort: portOf("TLS_PORT", env.TLS_PORT, 8443),
+    ...(tlsFiles ? { tlsFiles } : {}),
+    overload: overloadOptionsFromEnv(env),
+    drainDelayMs: millisecondsOf("SHUTDOWN_DRAIN_DELAY_MS", env.SHUTDOWN_DRAIN_DELAY_MS, SHUTDOWN_DEFAULTS.drainDelayMs),
+    shutdownTimeoutMs: SHUTDOWN_DEFAULTS.shutdownTimeoutMs,
+  };
+}
+
+export interface ServiceDeps {
+  readonly logger: pino.Logger;
+  readonly handlers: HookHandlers;
+  readonly bearerToken?: TokenSource;
+  readonly metrics?: HookMetrics;
+  /** Ends the process. @default process.exit */
+  readonly exit?: (code: number) => void;
+}
+
+export interface Service {
+  /** Resolves once every listener listens; rejects when one cannot. */
+  readonly listening: Promise<void>;
+  /** The plain-HTTP port and, with TLS, the HTTPS port actually bound (port 0 picks one). */
+  ports(): { http: number; https?: number };
+  isReady(): boolean;
+  /** Idempotent. The drain delay applies to SIGTERM only. */
+  shutdown(signal: NodeJS.Signals): void;
+}
+
+/** Node's own request bounds, in line with the hooks' time limit (overload.ts answers first). */
+function bound(server: HttpServer | HttpsServer, overload: OverloadOptions): void {
+  server.headersTimeout = Math.min(overload.timeoutMs, 60_000);
+  server.requestTimeout = overload.timeoutMs + 1000;
+  // Node checks the two above only this often (30 s by default).
+  // Read when the server starts listening; not in @types/node 20's Server type.
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1000, overload.timeoutMs);
+}
+
+export function startService(config: ServiceConfig, deps: ServiceDeps): Service {
+  const { logger } = deps;
+  const exit = deps.exit ?? ((code: number) => process.exit(code));
+  let shuttingDown = false;
+  const appDeps: AppDeps = {
+    handlers: deps.handlers,
+    logger,
+    metrics: deps.metrics ?? createMetrics(), // one registry: /metrics on PORT counts the webhooks too
+    isReady: () => !shuttingDown,
+    overload: createOverloadGuard(config.overload),
+    ...(deps.bearerToken ? { bearerToken: deps.bearerToken } : {}),
+  };
+
+  const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
+  bound(plain, config.overload);
+  const servers: { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" }[] = [{ server: plain, port: config.port, scheme: "http" }];
+  if (config.tlsFiles) {
+    const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
+    bound(tls.server, config.overload);
+    servers.push({ server: tls.server, port: config.tlsPort, scheme: "https" });
+  }
+
+  const listening = Promise.all(servers.map(({ server, port, scheme }) => new Promise<void>((resolve, reject) => {
+    server.once("error", (err) => {
+      logger.fatal({ err, scheme, port }, "Listen failed");
+      reject(err);
+    });
+    server.listen(port, () => {
+      logger.info({ scheme, port: (server.address() as AddressInfo).port }, "Listening");
+      resolve();
+    });
+  }))).then(() => undefined);
+
+  function closeListeners(): void {
+    let open = servers.length;
+    let failed = false;
+    const force = setTimeout(() => {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "Forced exit: calls still in flight");
+      exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    for (const { server } of servers) {
+      // Keep-alive connections with no call in flight would hold close() until they time out;
+      // one whose call finishes later turns idle then, hence the sweep until closed.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      server.close((err) => {
+        clearInterval(sweep);
+        if (err) {
+          failed = true;
+          logger.error({ err }, "Server close failed");
+        }
+        open -= 1;
+        if (open > 0) return;
+        clearTimeout(force);
+        if (!failed) logger.info("Stopped");
+        exit(failed ? 1 : 0);
+      });
+      server.closeIdleConnections();
+    }
+  }
+
+  return {
+    listening,
+    ports() {
+      const portOfServer = (s: HttpServer | HttpsServer): number => (s.address() as AddressInfo).port;
+      const https = servers[1];
+      return { http: portOfServer(plain), ...(https ? { https: portOfServer(https.server) } : {}) };
+    },
+    isReady: () => !shuttingDown,
+    shutdown(signal) {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      const drainDelayMs = signal === "SIGTERM" ? config.drainDelayMs : 0;
+      logger.info({ signal, drainDelayMs }, "Shutting down: not ready, listeners close after the drain delay");
+      // Not unref'd: the process must live through the delay even with no connection open.
+      setTimeout(closeListeners, drainDelayMs);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Live status: what the running server says about itself, asked over the Service and cached
+ * per parent. A sync never waits for a slow server past `timeoutMs`; one answer per parent is
+ * reused until the resync period has passed or the pods that answer change (`fingerprint`);
+ * a failed check is retried sooner. Concurrent syncs of one parent share one check.
+ */
+import { readServerInfo } from "./server-info";
+import type { LiveReport, LiveStatus, LiveTarget } from "./types";
+import { seconds } from "./http-json";
+
+export type { LiveReport, LiveStatus, LiveTarget, ProviderInfo } from "./types";
+export { readServerInfo, PROVIDERS_PATH, VERSION_PATH } from "./server-info";
+
+export interface LiveStatusOptions {
+  /** Per request (both are asked at once). @default 1500 */
+  readonly timeoutMs?: number;
+  /** How long an answer is reused: the CompositeController's resync period. @default 300 000 */
+  readonly ttlMs?: number;
+  /** How long a failed check is reused before the server is asked again. @default 30 000 */
+  readonly failureTtlMs?: number;
+  /** Parents remembered at most (least recently checked forgotten first). @default 10 000 */
+  readonly maxEntries?: number;
+  /** Largest answer read. @default 4 MiB */
+  readonly maxBytes?: number;
+  /** Where to ask instead of the Service DNS name (tests, local runs). @default target.url */
+  readonly baseUrl?: (target: LiveTarget) => string;
+  readonly now?: () => number;
+}
+
+export const LIVE_DEFAULTS = {
+  timeoutMs: 1500,
+  ttlMs: 300_000,
+  failureTtlMs: 30_000,
+  maxEntries: 10_000,
+  maxBytes: 4 * 1024 * 1024,
+} as const;
+
+interface Entry {
+  readonly fingerprint: string;
+  readonly pending?: Promise<LiveReport>;
+  readonly report?: LiveReport;
+  readonly expires: number;
+}
+
+export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
+  const settings = { ...LIVE_DEFAULTS, ...options };
+  const now = options.now ?? Date.now;
+  const baseUrl = options.baseUrl ?? ((target: LiveTarget) => target.url);
+  const entries = new Map<string, Entry>();
+
+  function remember(key: string, entry: Entry): void {
+    entries.delete(key);
+    entries.set(key, entry);
+    while (entries.size > settings.maxEntries) entries.delete(entries.keys().next().value as string);
+  }
+
+  /** Both requests run at once under their own timeout; this is the backstop for the pair. */
+  async function ask(target: LiveTarget): Promise<LiveReport> {
+    const url = baseUrl(target);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<LiveReport>((resolve) => {
+      timer = setTimeout(() => resolve({ url, problems: [`no answer within ${seconds(settings.timeoutMs)}`] }), settings.timeoutMs + 250);
+    });
+    const answer = readServerInfo(url, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes })
+      .catch((error: unknown): LiveReport => ({ url, problems: [`the check failed (${(error as Error).message})`] }));
+    try {
+      return await Promise.race([answer, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    check(target: LiveTarget): Promise<LiveReport> {
+      const entry = entries.get(target.key);
+      if (entry && entry.fingerprint === target.fingerprint) {
+        if (entry.pending) return entry.pending;
+        if (entry.report && entry.expires > now()) return Promise.resolve(entry.report);
+      }
+      const pending = ask(target).then((report) => {
+        const ttl = report.problems.length === 0 ? settings.ttlMs : settings.failureTtlMs;
+        // A newer check for the same parent (its pods changed meanwhile) keeps its own place.
+        if (entries.get(target.key)?.pending === pending) remember(target.key, { fingerprint: target.fingerprint, report, expires: now() + ttl });
+        return report;
+      });
+      remember(target.key, { fingerprint: target.fingerprint, pending, expires: 0 });
+      return pending;
+    },
+  };
+}

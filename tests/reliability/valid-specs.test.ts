@@ -1,0 +1,84 @@
+/**
+ * Property: any valid spec, with the Secrets and ConfigMaps it names, answers (over HTTP, with
+ * the real hooks) children that kubernetes-models accepts and a status the CRD status schema
+ * accepts — on the first sync and again once Metacontroller applied the children.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { compile, schemaErrors } from "../../lib/api/schema";
+import { V1ALPHA2_STATUS_SCHEMA } from "../../lib/api/schema-status-v1alpha2";
+import { validate } from "../../lib/api/validate";
+import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
+import { validateChild } from "../lib/children/models";
+import { selfSignedCertificate } from "../oci/support/cert";
+import { aConfigMap, aParent, aRequest, observedFrom } from "../sync-builders";
+import { aValidSpec } from "./arbitraries";
+import { secretOf, secretsFor, startHarness, valueFor, type Harness } from "./support";
+
+const RUNS = Number(process.env.VALID_SPEC_RUNS ?? 300);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const statusSchema = compile(V1ALPHA2_STATUS_SCHEMA);
+/** A real CA certificate: the hooks check that a CA bundle holds PEM X.509 certificates. */
+const CA_PEM = selfSignedCertificate("llsd reliability test CA").pem;
+const BASE_CONFIG = readFileSync(join(__dirname, "../../lib/distributions/base/starter-0.7.yaml"), "utf8");
+
+/** Every object the spec refers to, present and well-formed. */
+function relatedFor(spec: object): KubeObject[] {
+  const tls = (spec as { networking?: { tls?: { caBundle?: { configMapName: string; configMapKeys?: string[] } } } }).networking?.tls;
+  const keys = tls?.caBundle?.configMapKeys ?? ["ca-bundle.crt"];
+  return [
+    ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
+    aConfigMap("custom-ca", Object.fromEntries(keys.map((k) => [k, CA_PEM]))),
+    aConfigMap("my-config", { "config.yaml": BASE_CONFIG }),
+    { ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }), type: "kubernetes.io/tls" },
+  ];
+}
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+function desiredReplicas(children: readonly KubeObject[]): number {
+  const deployment = children.find((c) => c.kind === "Deployment") as { spec?: { replicas?: number } } | undefined;
+  const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as { spec?: { minReplicas?: number } } | undefined;
+  return deployment?.spec?.replicas ?? hpa?.spec?.minReplicas ?? 1;
+}
+
+const mapOf = (objects: readonly KubeObject[]) => aRequest(aParent({}), objects).children;
+
+describe(`valid specs (seed ${SEED}, ${RUNS} runs)`, () => {
+  it("the arbitrary produces specs that validate() accepts (the property below is not vacuous)", () => {
+    const samples = fc.sample(aValidSpec, { numRuns: 200, seed: SEED });
+    const valid = samples.filter((s) => validate(s).errors.length === 0);
+    expect(valid.length / samples.length).toBeGreaterThan(0.9);
+  });
+
+  it("answer valid Kubernetes children and a status the CRD schema accepts, first and once applied", async () => {
+    await fc.assert(
+      fc.asyncProperty(aValidSpec, async (spec) => {
+        fc.pre(validate(spec).errors.length === 0);
+        const related = relatedFor(spec);
+        const first = await harness.post("/sync", aRequest(aParent(spec), [], related));
+        expect(first.status).toBe(200);
+        const answer = JSON.parse(first.text) as SyncResponse;
+        expect({ phase: answer.status.phase, conditions: answer.status.conditions }).toEqual(expect.objectContaining({ phase: "Pending" }));
+        expect(schemaErrors(statusSchema, answer.status)).toEqual([]);
+        for (const child of answer.children) expect(() => validateChild(child)).not.toThrow();
+
+        // Applied, and every pod the Deployment (or the HPA's minimum) asks for is ready.
+        const replicas = desiredReplicas(answer.children);
+        const request = { ...aRequest(aParent(spec, { status: answer.status }), [], related), children: mapOf(observedFrom(answer.children, replicas)) };
+        const again = JSON.parse((await harness.post("/sync", request)).text) as SyncResponse;
+        if (replicas > 0) expect(again.status.phase).toBe("Ready");
+        expect(schemaErrors(statusSchema, again.status)).toEqual([]);
+        expect(again.children).toEqual(answer.children);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  }, 60_000);
+});
