@@ -82,12 +82,12 @@ async function answerCall<Req extends HookRequest, Res>(
   if (!shape.ok) return { status: 400, message: shape.error };
   const { children, related } = shape.request;
   logger.debug({ ...call, observed: countObjects(children), related: countObjects(related) }, "Received hook call");
-  // Bodies only at trace, and only with every Secret's values replaced (README: Reliability and security).
-  if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
+  // Bodies only at debug (and trace), and only with every Secret's values replaced (README: Reliability and security).
+  if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
   try {
     const response = await route.handle(shape.request);
     Object.assign(call, route.summarize(response));
-    if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedResponse: forLog(response, req.body) }, "Hook response body");
+    if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedResponse: forLog(response, req.body) }, "Hook response body");
     // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
     return { status: 200, json: JSON.stringify(response) };
   } catch (err) {

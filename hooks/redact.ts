@@ -6,7 +6,7 @@
  *   `data`, `stringData` and every annotation value (`kubectl apply` leaves the whole Secret,
  *   values included, in `kubectl.kubernetes.io/last-applied-configuration`; Metacontroller
  *   does the same for the derived Secret in its own last-applied annotation). Used for the
- *   trace-level body lines.
+ *   debug-level body lines.
  * - `secretValuesOf(body)` + `scrub(text, values)`: the Secret values a request carries (as
  *   sent, base64, and decoded, with the passwords inside a DSN or a dockerconfigjson), and a
  *   text with each of them replaced. Used on error messages and stacks before they are logged:
@@ -44,7 +44,7 @@ export function redactSecrets(value: unknown): unknown {
 }
 
 /**
- * What a trace line may show of a body: `redactSecrets(value)`, and every string left in it
+ * What a debug line may show of a body: `redactSecrets(value)`, and every string left in it
  * with the Secret values of `source` (the request) scrubbed out — a value copied from a Secret
  * into a spec, a ConfigMap or an annotation does not reach the log either.
  */

@@ -58,7 +58,7 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
     const got = body === null ? "null" : Array.isArray(body) ? "a list" : `a ${typeof body}`;
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${got}` };
   }
-  if (logger.isLevelEnabled("trace")) logger.trace({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
+  if (logger.isLevelEnabled("debug")) logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
   const outcome = reviewConversion(body);
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }

@@ -79,7 +79,7 @@ async function answerReview(req: Request, res: Response, call: Call, context: Va
   if (!shape.ok) return { status: 400, message: shape.error };
   const { request } = shape;
   Object.assign(call, { uid: request.uid, namespace: request.namespace, name: request.name, operation: request.operation });
-  if (logger.isLevelEnabled("trace")) logger.trace({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
+  if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
   try {
     const decision = review(request, context);
     call.allowed = decision.allowed;

@@ -52,5 +52,12 @@ export function parseYaml(text: string): ParsedYaml {
     const line = first.linePos?.[0]?.line;
     return { ok: false, message: `invalid YAML${line !== undefined ? ` at line ${line}` : ""}: ${first.code}` };
   }
-  return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (err) {
+    // An unresolved alias or an alias bomb only shows when resolving. The message names the
+    // problem, never the content (a config may quote a secret).
+    const problem = /excessive alias count/i.test(String(err)) ? "too many aliases (at most 100)" : "an alias refers to no anchor";
+    return { ok: false, message: `invalid YAML: ${problem}` };
+  }
 }

@@ -30,13 +30,14 @@ export function timestamp(now: Date): string {
 export function toConditions(
   inputs: readonly ConditionInput[], previous: readonly Condition[] | undefined, now: Date, generation: number | undefined,
 ): Condition[] {
+  const changedAt = timestamp(now);
   return inputs.map((c) => {
     const before = previous?.find((p) => p.type === c.type);
     const message = c.message.length > MAX_MESSAGE ? `${c.message.slice(0, MAX_MESSAGE - 1)}…` : c.message;
     return {
       ...c,
       message,
-      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : timestamp(now),
+      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : changedAt,
       ...(generation !== undefined ? { observedGeneration: generation } : {}),
     };
   });

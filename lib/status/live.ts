@@ -39,8 +39,8 @@ export interface LiveInput {
   readonly activeDistribution?: string;
   /** name → image of every named distribution (with the operator's overrides). */
   readonly availableDistributions: { readonly [name: string]: string };
-  /** Secret values the request carries: never copied into status, whatever the server reports. */
-  readonly secretValues: readonly string[];
+  /** Secret values the request carries: never copied into status, whatever the server reports. Decoded only when providers are reported. */
+  readonly secretValues: () => readonly string[];
 }
 
 export interface LiveStatusParts {
@@ -125,7 +125,7 @@ export function liveStatus(input: LiveInput, previous: PreviousLive, now: Date):
     ...(version ? { version } : {}),
     distributionConfig: {
       ...(input.activeDistribution !== undefined ? { activeDistribution: input.activeDistribution } : {}),
-      ...(providers !== undefined ? { providers: scrubbed(providers, input.secretValues) } : {}),
+      ...(providers !== undefined ? { providers: scrubbed(providers, input.secretValues()) } : {}),
       availableDistributions: Object.fromEntries(names.map((n) => [n, input.availableDistributions[n]])),
     },
     retrySoon: report !== undefined && report.problems.length > 0,

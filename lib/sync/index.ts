@@ -9,7 +9,7 @@ import pino from "pino";
 import { validate } from "../api/validate";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, LIVE_DEFAULTS, type LiveReport, type LiveStatus } from "../live";
-import { createBaseConfigResolver, credentialLookup, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import { createBaseConfigResolver, createRegistryGuard, credentialLookup, guardResolver, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
 import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { findBase, type BaseOutcome } from "./base-source";
 import { createImageOverrides, FILE_VARIABLE, type ImageOverrides, type OverridesLog } from "./image-overrides";
@@ -61,11 +61,12 @@ export function resolverFromEnv(env: NodeJS.ProcessEnv = process.env): BaseConfi
   if (env.LLSD_READ_IMAGE_LABELS === "false") return undefined;
   const credentials = mountedCredentials(env.REGISTRY_AUTH_FILE);
   const allowed = list(env.ALLOWED_REGISTRIES);
-  return createBaseConfigResolver({
+  const policy = {
     insecureRegistries: list(env.INSECURE_REGISTRIES),
     ...(allowed.length > 0 ? { allowedRegistries: allowed } : {}),
-    ...(credentials ? { credentials } : {}),
-  });
+    privateRegistries: list(env.PRIVATE_REGISTRIES),
+  };
+  return guardResolver(createBaseConfigResolver({ ...policy, ...(credentials ? { credentials } : {}) }), createRegistryGuard(policy));
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -102,13 +103,13 @@ export function overridesFromEnv(env: NodeJS.ProcessEnv = process.env, log?: Ove
  * sync; each is bounded (registry 4 s, server `timeoutMs`).
  */
 export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {
-  const checked = resolver ? validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions }) : undefined;
-  const base: Promise<BaseOutcome | undefined> = resolver && checked?.spec && checked.errors.length === 0
+  const checked = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
+  const base: Promise<BaseOutcome | undefined> = resolver && checked.spec && checked.errors.length === 0
     ? findBase(checked.spec, deps.distributions, resolver, request.related) : Promise.resolve(undefined);
   const target = live ? liveTargetOf(request) : undefined;
   const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
   const [found, answer] = await Promise.all([base, report]);
-  return sync(request, deps, found ?? { notes: [] }, answer);
+  return sync(request, deps, found ?? { notes: [] }, answer, checked);
 }
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info", timestamp: pino.stdTimeFunctions.isoTime });

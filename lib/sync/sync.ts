@@ -5,7 +5,7 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { validate } from "../api/validate";
+import { validate, type ValidationResult } from "../api/validate";
 import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
 import { findDistribution, type DistributionTable } from "../distributions/table";
 import type { LiveReport } from "../live/types";
@@ -147,9 +147,13 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
 /**
  * `found` is the base config read from the image before this pure step (lib/sync/base-source);
  * without it, named distributions use their bundled config. `live` is what the running server
- * answered (lib/live), when it was asked.
+ * answered (lib/live), when it was asked. `checked` is the spec's validation, when the caller
+ * already ran it to know what to fetch (lib/sync/index.ts): validating twice is a fifth of a sync.
  */
-export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport): SyncResponse {
+export function sync(
+  request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport,
+  checked: ValidationResult = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions }),
+): SyncResponse {
   const p = parentOf(request);
   const written = distributionOf(request);
   const liveInput: StatusInput["live"] = {
@@ -157,9 +161,8 @@ export function sync(request: SyncRequest, deps: SyncDeps, found: BaseOutcome = 
     ...(live ? { report: live } : {}),
     ...(written.name !== undefined ? { activeDistribution: written.name } : written.image !== undefined ? { activeDistribution: CUSTOM_DISTRIBUTION } : {}),
     availableDistributions: Object.fromEntries(deps.distributions.map((e) => [e.name, e.image])),
-    secretValues: secretValues(request.related),
+    secretValues: () => secretValues(request.related),
   };
-  const checked = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
   const spec = checked.spec;

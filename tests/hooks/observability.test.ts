@@ -74,13 +74,17 @@ describe("logs", () => {
     expect(test.logText()).not.toContain(CANARY);
   });
 
-  it("When the log level is debug, Then the call is also logged on arrival with counts only", async () => {
+  it("When the log level is debug, Then the call is also logged on arrival with counts, then its redacted bodies", async () => {
     const test = aTestApp({ logLevel: "debug" });
 
     await request(test.app).post("/sync").send(aBodyWithCanary());
 
     const debug = test.lines().filter((l) => l.level === LEVEL.debug);
-    expect(debug).toEqual([expect.objectContaining({ hook: "sync", namespace: "team-a", name: "llsd", observed: 1, related: 1 })]);
+    expect(debug).toEqual([
+      expect.objectContaining({ hook: "sync", namespace: "team-a", name: "llsd", observed: 1, related: 1 }),
+      expect.objectContaining({ msg: "Hook request body", redactedRequest: expect.any(Object) }),
+      expect.objectContaining({ msg: "Hook response body", redactedResponse: expect.any(Object) }),
+    ]);
   });
 
   it("When probes and metrics are scraped, Then nothing is logged", async () => {

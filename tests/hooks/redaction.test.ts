@@ -1,5 +1,5 @@
 /**
- * What reaches the logs (hooks/redact.ts, hooks/logger.ts): at trace level the request and
+ * What reaches the logs (hooks/redact.ts, hooks/logger.ts): at debug level the request and
  * response bodies, with every Secret's values (and annotations) replaced; an error's message
  * and stack scrubbed of the request's Secret values; the Authorization header never.
  * And the JSON body bounds (hooks/json-body.ts) every hook route shares.
@@ -70,11 +70,12 @@ describe("secretValuesOf + scrub", () => {
 describe("the hook logs", () => {
   const withSecret = () => aSyncBody({ related: { "Secret.v1": { "team-a/creds": creds } } });
 
-  it("at trace, log the request and response bodies with Secret values redacted", async () => {
-    const test = aTestApp({ logLevel: "trace" });
+  it.each(["debug", "trace"])("at %s, log the request and response bodies with Secret values redacted", async (logLevel) => {
+    const test = aTestApp({ logLevel });
     const response = await request(test.app).post("/sync").set("Authorization", `Bearer ${VALUE}`).send(withSecret());
     expect(response.status).toBe(200);
-    const traced = test.lines().filter((l) => l.level === 10);
+    const traced = test.lines().filter((l) => "redactedRequest" in l || "redactedResponse" in l);
+    expect(traced.map((l) => l.level)).toEqual([20, 20]);
     expect(traced.map((l) => l.msg)).toEqual(["Hook request body", "Hook response body"]);
     expect(traced[0]).toMatchObject({ hook: "sync", namespace: "team-a", name: "llsd", redactedRequest: { parent: aSyncBody().parent } });
     const logged = (traced[0]!.redactedRequest as { related: Record<string, Record<string, { data: unknown }>> }).related["Secret.v1"]!["team-a/creds"]!;
@@ -95,8 +96,8 @@ describe("the hook logs", () => {
     expect(test.logText()).toContain('"kind":"Secret"');
   });
 
-  it("at debug, no body at all (counts only)", async () => {
-    const test = aTestApp({ logLevel: "debug" });
+  it("at info, no body at all", async () => {
+    const test = aTestApp({ logLevel: "info" });
     await request(test.app).post("/sync").send(withSecret());
     expect(test.logText()).not.toContain("redactedRequest");
     expect(test.logText()).not.toContain(VALUE);

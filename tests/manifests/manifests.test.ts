@@ -5,12 +5,14 @@
  */
 import request from "supertest";
 import { createApp } from "../../hooks/app";
+import { fileToken } from "../../hooks/auth";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { customizeHook } from "../../lib/customize";
 import { syncHook } from "../../lib/sync";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { NetworkPolicy, type INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
@@ -64,13 +66,15 @@ const EXPECTED_CHILDREN: readonly [apiVersion: string, resource: string, method:
 ];
 const ROUTE_CHILD = ["route.openshift.io/v1", "routes", "InPlace"] as const;
 
-/** The real app with the real hooks: a manifest's hook URL must reach a route that answers 200. */
-const app = createApp({
+/** The real app's dependencies with the real hooks: a manifest's hook URL must reach a route that answers 200. */
+const appDeps = {
   handlers: { sync: syncHook, customize: customizeHook },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,
-});
+};
+/** The Secret both the CompositeController and the hooks Deployment name (README: create it before applying). */
+const TOKEN_SECRET = { name: "llsd-hooks-token", namespace: "llsd-hooks", key: "token" };
 const minimalParent = {
   apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution",
   metadata: { name: "probe", namespace: "default" }, spec: { distribution: { name: "starter" } },
@@ -223,16 +227,32 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
         expect(hook?.webhook?.timeout).toMatch(/^([1-9]\d*)(ms|s)$/);
         const [, n, unit] = /^(\d+)(ms|s)$/.exec(hook!.webhook!.timeout!)!;
         expect(Number(n) * (unit === "s" ? 1000 : 1)).toBeLessThanOrEqual(10_000);
-        expect(hook?.webhook?.authorization).toBeUndefined();
+        expect(hook?.webhook?.authorization).toEqual({ type: "Bearer", secretRef: TOKEN_SECRET });
       }
     });
 
-    it("calls hooks whose paths the app serves with 200", async () => {
+    it("sends the token the hooks Deployment reads: its HOOK_BEARER_TOKEN_FILE is that Secret's key, mounted", () => {
+      const b = build();
+      const file = b.container.env?.find((e) => e.name === "HOOK_BEARER_TOKEN_FILE")?.value ?? "";
+      const mount = (b.container.volumeMounts ?? []).find((m) => file.startsWith(`${m.mountPath}/`));
+      const volume = (b.deployment.spec?.template.spec?.volumes ?? []).find((v) => v.name === mount?.name);
+      expect({ namespace: b.deployment.metadata.namespace, secret: volume?.secret?.secretName, key: file.slice((mount?.mountPath.length ?? 0) + 1) })
+        .toEqual({ namespace: TOKEN_SECRET.namespace, secret: TOKEN_SECRET.name, key: TOKEN_SECRET.key });
+      expect(volume?.secret?.optional).not.toBe(true); // no Secret: the pod waits rather than serving unauthenticated
+      expect(b.container.env?.some((e) => e.name === "HOOK_BEARER_TOKEN")).toBe(false);
+    });
+
+    it("calls hooks whose paths the app serves with 200 with the token, 401 without", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "llsd-token-"));
+      writeFileSync(join(dir, TOKEN_SECRET.key), "s3cr3t-token\n");
+      const logger = createLogger({ level: "silent", destination: { write: () => undefined } });
+      const authed = createApp({ ...appDeps, bearerToken: fileToken(join(dir, TOKEN_SECRET.key), { logger }) });
       for (const [name, hook] of Object.entries(build().controller.spec.hooks)) {
         const path = new URL(hook?.webhook?.url ?? "").pathname;
         const body = name === "sync" ? { parent: minimalParent, children: {}, related: {} } : { parent: minimalParent };
-        const response = await request(app).post(path).send(body);
-        expect({ hook: name, path, status: response.status }).toEqual({ hook: name, path, status: 200 });
+        const ok = await request(authed).post(path).set("Authorization", "Bearer s3cr3t-token").send(body);
+        const refused = await request(authed).post(path).send(body);
+        expect({ hook: name, path, status: ok.status, without: refused.status }).toEqual({ hook: name, path, status: 200, without: 401 });
       }
     });
 

@@ -161,12 +161,8 @@ const observed = fc.array(fc.tuple(fc.constantFrom("ConfigMap.v1", "Deployment.a
     return map;
   });
 
-/**
- * Values of related objects. No `*` or `&`: a YAML alias in an override config.yaml is a known
- * bug (tests/reliability/known-bugs.test.ts) that would make this fuzz fail at random; the
- * known-bug test pins it until lib/config/yaml.ts is fixed.
- */
-const relatedValue = fc.string({ maxLength: 12, unit: fc.constantFrom(..."abcxyz019 :-_./{}[]#!|>'\"\n".split("")) });
+/** Values of related objects, YAML anchors and aliases (`&`, `*`) included: an override config.yaml may carry any of them. */
+const relatedValue = fc.string({ maxLength: 12, unit: fc.constantFrom(..."abcxyz019 :-_./{}[]#!|>'\"\n*&".split("")) });
 
 const related = fc.array(fc.tuple(fc.constantFrom("Secret.v1", "ConfigMap.v1"), fc.constantFrom("creds-a", "creds-b", "pg-creds", "my-config", "custom-ca"), fc.dictionary(fc.constantFrom("token", "key", "url", "dsn", "config.yaml", "ca-bundle.crt"), relatedValue, { maxKeys: 2 })), { maxLength: 3 })
   .map((entries) => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createBaseConfigResolver } from "../../lib/oci";
 import { classifyAddress, hostnameOf, isForbiddenHost, registryBaseUrl, toRegistryRef, type RegistryRef } from "../../lib/oci/reference";
 import { createRegistryGuard, guardResolver, type LookupAll } from "../../lib/oci/ssrf";
-import { syncWith } from "../../lib/sync";
+import { resolverFromEnv, syncWith } from "../../lib/sync";
 import type { SyncResponse } from "../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, observedFrom } from "../sync-builders";
 
@@ -156,8 +156,12 @@ describe("through the sync path", () => {
   let server: Server;
   let port: number;
   let connections = 0;
+  let requests = 0;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(404).end());
+    server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(404).end();
+    });
     server.on("connection", () => void connections++);
     // Both stacks: `localhost` may resolve to ::1 first.
     await new Promise<void>((resolve) => server.listen(0, "::", resolve));
@@ -196,5 +200,21 @@ describe("through the sync path", () => {
     expect(r.status.phase).toBe("Failed"); // the test server has no such image
     expect(condition(r)?.message).toContain(`${host}/x has no manifest 1 (404)`);
     expect(connections).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["no list names it", {}, false],
+    ["INSECURE_REGISTRIES names it", { INSECURE_REGISTRIES: "HOST" }, true],
+    ["PRIVATE_REGISTRIES names it (https only, so the plain-http test server is not understood)", { PRIVATE_REGISTRIES: "HOST" }, true],
+  ])("the process's resolver (resolverFromEnv) guards a loopback registry when %s", async (_what, env: Record<string, string>, contacted) => {
+    const host = `localhost:${port}`;
+    const resolver = resolverFromEnv(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("HOST", host)])));
+    requests = 0;
+    connections = 0;
+    const r = await syncWith(aRequest(aParent(spec({ image: `${host}/x:1` })), [], [creds]), deps(), resolver);
+    expect(r.status.phase).toBe("Failed");
+    if (!contacted) expect(condition(r)?.message).toContain(`registry "${host}" resolves to`);
+    // Requests too, not only connections: fetch reuses a kept-alive plain-http socket.
+    expect(requests + connections > 0).toBe(contacted);
   });
 });
