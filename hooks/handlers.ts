@@ -2,11 +2,9 @@
  * The production hook handlers: `lib/sync`'s `syncHook` (registry, running servers, image
  * overrides, all read from the environment there) and the customize hook.
  *
- * The registry resolver `syncHook` uses is built in `lib/sync/index.ts` (`resolverFromEnv`);
- * the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
- * `PRIVATE_REGISTRIES`) takes effect once that function wraps its resolver with
- * `guardResolver(resolver, createRegistryGuard(policy))` — see hooks/RELIABILITY.md. Literal
- * addresses (every spelling of a link-local or metadata IP) are refused by the client itself.
+ * The registry resolver `syncHook` uses is built in `lib/sync/index.ts` (`resolverFromEnv`),
+ * wrapped in the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
+ * README "Reliability and security").
  */
 import { customizeHook } from "../lib/customize";
 import { syncHook } from "../lib/sync";
