@@ -81,9 +81,11 @@ async function answerCall<Req extends HookRequest, Res>(
   const shape = route.shape(req.body);
   if (!shape.ok) return { status: 400, message: shape.error };
   const { children, related } = shape.request;
-  logger.debug({ ...call, observed: countObjects(children), related: countObjects(related) }, "Received hook call");
   // Bodies only at debug (and trace), and only with every Secret's values replaced (README: Reliability and security).
-  if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
+  if (logger.isLevelEnabled("debug")) {
+    logger.debug({ ...call, observed: countObjects(children), related: countObjects(related) }, "Received hook call");
+    logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
+  }
   try {
     const response = await route.handle(shape.request);
     Object.assign(call, route.summarize(response));

@@ -28,26 +28,39 @@ const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 
 /**
- * The deepest nesting of `{`/`[` in `bytes`, stopping as soon as it passes `limit`. Brackets
- * inside strings do not count. Linear, no allocation: a few milliseconds for 8 MB.
+ * Whether `{`/`[` nest deeper than `limit` in `bytes`, stopping as soon as they do. Brackets
+ * inside strings do not count. Most of a Kubernetes body is string content, so strings are
+ * skipped with `indexOf` (native memchr) rather than byte by byte: a 43 kB sync request costs
+ * about a tenth of its `JSON.parse`. No allocation.
  */
 export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) {
-      inString = true;
-    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+  let i = 0;
+  while (i < buffer.length) {
+    const b = buffer[i];
+    if (b === QUOTE) {
+      i = stringEnd(buffer, i + 1);
+      continue;
+    }
+    if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
       if (++depth > limit) return true;
     } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
       depth--;
     }
+    i++;
   }
   return false;
+}
+
+/** The index after the quote that closes the string whose content starts at `from` (the end when unclosed). */
+function stringEnd(buffer: Buffer, from: number): number {
+  for (let at = buffer.indexOf(QUOTE, from); at !== -1; at = buffer.indexOf(QUOTE, at + 1)) {
+    let backslashes = 0;
+    while (at - 1 - backslashes >= from && buffer[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at + 1;
+  }
+  return buffer.length;
 }
 
 function checkDepth(_req: unknown, _res: unknown, buffer: Buffer): void {

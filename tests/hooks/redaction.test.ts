@@ -4,6 +4,7 @@
  * and stack scrubbed of the request's Secret values; the Authorization header never.
  * And the JSON body bounds (hooks/json-body.ts) every hook route shares.
  */
+import fc from "fast-check";
 import request from "supertest";
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../../hooks/json-body";
 import { REDACTED, redactSecrets, scrub, scrubError, secretValuesOf } from "../../hooks/redact";
@@ -134,5 +135,17 @@ describe("JSON nesting bound", () => {
     expect(jsonDepthExceeds(Buffer.from(`{"a":"${"[".repeat(500)}\\"${"{".repeat(500)}"}`), 2)).toBe(false);
     expect(jsonDepthExceeds(Buffer.from("[[[]]]"), 2)).toBe(true);
     expect(jsonDepthExceeds(Buffer.from("[[],[],[]]"), 2)).toBe(false);
+    expect(jsonDepthExceeds(Buffer.from(String.raw`["a\\",[["\\\"["]]]`), 2)).toBe(true); // escaped backslashes end the string
+  });
+
+  it("agrees with the depth of the parsed value, for any JSON (strings full of quotes, backslashes and brackets)", () => {
+    const depthOf = (v: unknown): number => (typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+    const tricky = fc.string({ unit: fc.constantFrom(..."\\\"[]{}a ") });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, tricky, fc.integer(), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(tricky, tie("node"), { maxKeys: 3 })),
+    })).node;
+    fc.assert(fc.property(value, fc.integer({ min: 0, max: 6 }), (v, limit) => {
+      expect(jsonDepthExceeds(Buffer.from(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit);
+    }), { numRuns: 2000 });
   });
 });
