@@ -2,6 +2,7 @@
  * The server Deployment, named after the parent like the Go operator's (DESIGN §7), so a
  * takeover keeps its selector. Selector and pod labels are exactly the selector labels.
  */
+import { copyJson } from "../json-copy";
 import type { V1Deployment, V1DeploymentStrategy } from "@kubernetes/client-node";
 import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
 import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
@@ -40,7 +41,7 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
       // reset it on every sync.
       ...(workload.autoscaling ? {} : { replicas: replicaCount(workload) }),
       selector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
-      strategy: structuredClone(workload.storage ? RECREATE : ROLLING_UPDATE),
+      strategy: copyJson(workload.storage ? RECREATE : ROLLING_UPDATE),
       template: {
         metadata: {
           labels: labelsOf(selectorLabels(ctx.name)),

@@ -2,6 +2,7 @@
  * The pod template's spec: hardening, identity, scheduling spread and volumes around the one
  * server container.
  */
+import { copyJson } from "../json-copy";
 import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConstraint } from "@kubernetes/client-node";
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
@@ -80,7 +81,7 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
     // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
     // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
     enableServiceLinks: false,
-    securityContext: structuredClone(SECURITY_CONTEXT),
+    securityContext: copyJson(SECURITY_CONTEXT),
     ...(spread ? { topologySpreadConstraints: spread } : {}),
     ...(affinity ? { affinity } : {}),
     containers: [buildContainer(ctx)],

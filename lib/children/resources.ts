@@ -2,6 +2,7 @@
  * The server container's resources: the user's `workload.resources`, with the Go operator's
  * defaults filled in where a value is missing (research operator.md §4.1).
  */
+import { copyJson } from "../json-copy";
 import type { V1ResourceRequirements } from "@kubernetes/client-node";
 import type { WorkloadInput } from "../api/v1alpha2";
 import { DEFAULT_WORKERS } from "./workload";
@@ -44,6 +45,6 @@ export function buildResources(workload: WorkloadInput): V1ResourceRequirements 
   return {
     requests,
     ...(Object.keys(limits).length > 0 ? { limits } : {}),
-    ...(Array.isArray(user.claims) ? { claims: structuredClone(user.claims) } : {}),
+    ...(Array.isArray(user.claims) ? { claims: copyJson(user.claims) } : {}),
   };
 }
