@@ -86,3 +86,22 @@ export function aSyncBody(overrides: Record<string, unknown> = {}): Record<strin
     ...overrides,
   });
 }
+
+/** A sync handler that answers like echoSync, but only once released. */
+export function gate() {
+  const waiting: (() => void)[] = [];
+  const sync = async (request: SyncRequest): Promise<SyncResponse> => {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return echoSync(request);
+  };
+  return { sync, waiting, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+}
+
+/** Polls `condition` every 5 ms; throws after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error("condition not reached");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

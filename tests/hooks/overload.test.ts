@@ -4,29 +4,9 @@
  * hang; probes are never limited. Through real HTTP, several calls at once.
  */
 import { connect } from "node:net";
-import type { HookHandlers } from "../../hooks/app";
 import { createOverloadGuard, OVERLOAD_DEFAULTS, overloadOptionsFromEnv, type OverloadGuard } from "../../hooks/overload";
-import type { SyncResponse } from "../../lib/wire/metacontroller";
 import { startHarness, type Harness } from "../reliability/support";
-import { aSyncBody, echoCustomize, echoSync } from "./helpers";
-
-/** A sync handler that waits until released. */
-function gate() {
-  const waiting: (() => void)[] = [];
-  const sync = async (request: Parameters<HookHandlers["sync"]>[0]): Promise<SyncResponse> => {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    return echoSync(request);
-  };
-  return { sync, waiting, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
-}
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { aSyncBody, echoCustomize, gate, until } from "./helpers";
 
 const review = {
   apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",

@@ -5,30 +5,11 @@
  * In-process with an injected exit, and once for real with `node hooks/main.ts` and a signal.
  */
 import { connect } from "node:net";
-import type { HookHandlers } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { serviceConfigFromEnv, startService, type ServiceConfig } from "../../hooks/service";
-import type { SyncResponse } from "../../lib/wire/metacontroller";
 import { startServiceProcess } from "../reliability/process";
 import { httpClient } from "../reliability/support";
-import { aSyncBody, echoCustomize, echoSync } from "./helpers";
-
-function gate() {
-  const waiting: (() => void)[] = [];
-  const sync = async (request: Parameters<HookHandlers["sync"]>[0]): Promise<SyncResponse> => {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    return echoSync(request);
-  };
-  return { sync, waiting, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
-}
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { aSyncBody, echoCustomize, echoSync, gate, until } from "./helpers";
 
 const config = (overrides: Partial<ServiceConfig> = {}): ServiceConfig => ({
   port: 0, tlsPort: 0, overload: { maxConcurrent: 8, timeoutMs: 5000, retryAfterSeconds: 1 }, drainDelayMs: 300, shutdownTimeoutMs: 2000, ...overrides,
