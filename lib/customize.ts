@@ -24,8 +24,9 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
   if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });
   // Pull secrets cannot be found through the ServiceAccount in one step (customize sees only the
-  // parent), so namespaces opt their dockerconfigjson Secrets in with a label.
-  if (configSource(checked.spec) === "generated") {
+  // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs and
+  // external providers' metadata are both read from images.
+  if (configSource(checked.spec) === "generated" || checked.spec.externalProviders.length > 0) {
     rules.push({ apiVersion: "v1", resource: "secrets", namespace, labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } } });
   }
   return { relatedResources: rules };

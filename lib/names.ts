@@ -3,7 +3,23 @@
  * Names and selector labels follow the Go operator, so a takeover keeps selectors (DESIGN §7).
  */
 
+import { createHash } from "node:crypto";
+
 export const CONTAINER_NAME = "llama-stack";
+/** The init container that pip-installs every external provider's wheels (after their copy containers). */
+export const EXTERNAL_INSTALL_CONTAINER = "install-ext-providers";
+
+/**
+ * The init container that copies one external provider's wheels: `ext-<providerId>` when that
+ * is a DNS label, else a slug of the id plus 8 hex of its SHA-256 (still unique, still ≤ 63).
+ */
+export function externalProviderContainer(providerId: string): string {
+  const plain = `ext-${providerId}`;
+  if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(plain) && plain.length <= 63) return plain;
+  const slug = providerId.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 45).replace(/-+$/, "");
+  const hash = createHash("sha256").update(providerId).digest("hex").slice(0, 8);
+  return slug === "" ? `ext-${hash}` : `ext-${slug}-${hash}`;
+}
 export const SERVICE_PORT_NAME = "http";
 
 export const names = {

@@ -5,6 +5,7 @@
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
 import { serverApiName } from "./apis";
+import { EXTERNAL_PROVIDER_APIS } from "./schema-v1alpha2";
 import type * as C from "./canonical";
 import {
   PROVIDER_APIS, type ExposeObject, type LlsdSpecV1alpha2, type ModelInput, type ProviderInput,
@@ -116,9 +117,10 @@ function distribution(spec: LlsdSpecV1alpha2): C.Distribution {
   return { kind: "invalid" };
 }
 
+/** Sections in the schema's order (not the map's, which the apiserver does not keep), then list order. */
 function externalProviders(spec: LlsdSpecV1alpha2): C.ExternalProvider[] {
   const sections = spec.externalProviders ?? {};
-  return Object.keys(sections).flatMap((api) =>
+  return EXTERNAL_PROVIDER_APIS.flatMap((api) =>
     (sections[api] ?? []).map((p, i) => ({ ...p, api: serverApiName(api), path: child(child("spec.externalProviders", api), i) })),
   );
 }

@@ -45,5 +45,16 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
   availableReplicas: int("Ready server pods.", { minimum: 0 }),
   serviceURL: str("In-cluster URL of the server."),
   routeURL: str("External URL, when exposed."),
+  externalProviders: {
+    type: "array",
+    description: "One entry per spec.externalProviders provider, in CR order.",
+    items: obj("An external provider and how far it got.", {
+      providerId: str("Its provider_id in config.yaml."),
+      image: str("Its image, as the CR names it."),
+      phase: str("Failed: its image or metadata is wrong; Ready: the rolled-out pods installed it; Pending otherwise.", { enum: ["Pending", "Ready", "Failed"] }),
+      message: str("What it is (package and provider_type), what it waits for, or what to fix."),
+      initContainer: str("The init container that copies its wheels."),
+    }, ["providerId", "image", "phase", "message", "initContainer"]),
+  },
   notes: strList("What the hooks decided on the user's behalf (e.g. a URL suffix added)."),
 });

@@ -57,7 +57,7 @@ const externalProviderList: Schema = {
   type: "array",
   description: "External providers of one API, in init-container order.",
   items: obj("An external provider image.", {
-    providerId: str("Provider id, unique across inline and external providers.", { minLength: 1 }),
+    providerId: str("Provider id, unique among external providers; equal to an inline or base provider's id of the same API, it replaces that provider (with a warning in status).", { minLength: 1 }),
     image: str("Image holding /lls-provider/lls-provider-spec.yaml and the provider packages.", { minLength: 1 }),
     imagePullPolicy: str("Pull policy.", { enum: ["Always", "Never", "IfNotPresent"], default: "IfNotPresent" }),
     config: freeObject("The provider's `config` in config.yaml."),

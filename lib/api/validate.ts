@@ -12,6 +12,7 @@ import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules }
 import {
   disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools,
 } from "./validate-resources";
+import { externalConflicts } from "./validate-external";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -93,6 +94,7 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
     ...storageRules(spec, raw.storage),
     ...envCollisions(spec),
     ...externalProviderRules(spec),
+    ...externalConflicts(spec),
     ...workloadRules(spec),
     ...tlsRules(spec),
   ];

@@ -1,5 +1,5 @@
 /** The one server container: image, named port, env, mounts, probes, resources, hardening. */
-import type { V1Container } from "@kubernetes/client-node";
+import type { V1Container, V1SecurityContext } from "@kubernetes/client-node";
 import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
@@ -25,6 +25,11 @@ function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"
   return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
 }
 
+/** The server container's hardening; init containers get the same (lib/children/external-providers.ts). */
+export function serverSecurityContext(): V1SecurityContext {
+  return { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } };
+}
+
 export function buildContainer(ctx: ChildContext): V1Container {
   const { networking, workload } = ctx.spec;
   const tls = networking.tls.enabled;
@@ -39,6 +44,6 @@ export function buildContainer(ctx: ChildContext): V1Container {
     startupProbe: ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls),
     readinessProbe: readinessProbe(tls),
     resources: buildResources(workload),
-    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
+    securityContext: serverSecurityContext(),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import type { PostgresPart } from "../config/env-names";
+import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 
@@ -58,4 +59,6 @@ export interface ChildContext {
   readonly caBundle?: CaBundleMount;
   /** Set for a v1alpha1 CR. */
   readonly legacy?: LegacyProfile;
+  /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
+  readonly externalProviders?: readonly ResolvedExternalProvider[];
 }

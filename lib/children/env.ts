@@ -11,6 +11,7 @@ import type { V1EnvVar } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR } from "../defaults";
 import { CA_BUNDLE_FILE } from "./ca-bundle";
 import type { ChildContext } from "./context";
+import { withExternalPythonPath } from "./external-providers";
 import { upsertBy } from "../lists";
 import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
 
@@ -70,5 +71,5 @@ function legacyEnv(ctx: ChildContext): V1EnvVar[] {
 
 export function buildEnv(ctx: ChildContext): V1EnvVar[] {
   const user = passThrough<V1EnvVar>(ctx.spec.workload.overrides?.env);
-  return upsertBy(ctx.legacy ? legacyEnv(ctx) : hookEnv(ctx), user, "name");
+  return withExternalPythonPath(ctx, upsertBy(ctx.legacy ? legacyEnv(ctx) : hookEnv(ctx), user, "name"));
 }

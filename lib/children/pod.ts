@@ -7,6 +7,7 @@ import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConst
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
+import { externalInitContainers } from "./external-providers";
 import { labelsOf } from "./meta";
 import { buildVolumes } from "./volumes";
 import { legacyRunsSeveralPods, passThrough, runsSeveralPods } from "./workload";
@@ -75,6 +76,7 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   const overrides = ctx.spec.workload.overrides ?? {};
   const spread = topologySpread(ctx);
   const affinity = antiAffinity(ctx);
+  const init = externalInitContainers(ctx);
   return {
     ...(overrides.serviceAccountName !== undefined ? { serviceAccountName: overrides.serviceAccountName } : {}),
     ...(overrides.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: overrides.terminationGracePeriodSeconds } : {}),
@@ -84,6 +86,7 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
     securityContext: copyJson(SECURITY_CONTEXT),
     ...(spread ? { topologySpreadConstraints: spread } : {}),
     ...(affinity ? { affinity } : {}),
+    ...(init.length > 0 ? { initContainers: init } : {}),
     containers: [buildContainer(ctx)],
     volumes: buildVolumes(ctx),
   };

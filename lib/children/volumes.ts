@@ -11,6 +11,7 @@ import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
 import { names } from "../names";
 import { CA_BUNDLE_KEY, CA_BUNDLE_MOUNT_DIR, CA_BUNDLE_VOLUME } from "./ca-bundle";
 import type { ChildContext } from "./context";
+import { externalServerMounts, externalVolumes } from "./external-providers";
 import { upsertBy } from "../lists";
 import { passThrough, storageMountPath } from "./workload";
 
@@ -80,9 +81,9 @@ function ourMounts(ctx: ChildContext): V1VolumeMount[] {
 }
 
 export function buildVolumes(ctx: ChildContext): V1Volume[] {
-  return upsertBy(ourVolumes(ctx), passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes), "name");
+  return upsertBy([...ourVolumes(ctx), ...externalVolumes(ctx)], passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes), "name");
 }
 
 export function buildVolumeMounts(ctx: ChildContext): V1VolumeMount[] {
-  return upsertBy(ourMounts(ctx), passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts), "mountPath");
+  return upsertBy([...ourMounts(ctx), ...externalServerMounts(ctx)], passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts), "mountPath");
 }

@@ -11,6 +11,7 @@ import { postgresSecretName } from "../names";
 import { readBase } from "./base";
 import { allProviders, isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
+import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
@@ -20,6 +21,11 @@ import { sha256, toConfigYaml } from "./yaml";
 export interface GenerateOptions {
   /** The CR's name: OTel service name and the derived Postgres Secret's prefix. @default "llsd" */
   readonly name?: string;
+  /**
+   * External providers with their image metadata (the sync hook reads it from the images).
+   * Absent while the spec has some: they are left out, with a note (offline rendering).
+   */
+  readonly externalProviders?: readonly ResolvedExternalProvider[];
 }
 
 export interface Generated {
@@ -62,6 +68,13 @@ function resourceCount(doc: ConfigDoc): number {
   return ["models", "shields", "vector_stores"].reduce((n, kind) => n + (rr[kind]?.length ?? 0), 0);
 }
 
+/** Merged when their metadata is known; otherwise (no registry, e.g. `llsd render`) left out, and said so. */
+function externalNotes(doc: ConfigDoc, spec: CanonicalSpec, resolved: readonly ResolvedExternalProvider[] | undefined): string[] {
+  if (resolved !== undefined) return mergeExternalProviders(doc, spec, resolved);
+  if (spec.externalProviders.length === 0) return [];
+  return ["spec.externalProviders: not merged: their provider_type and module come from each image's /lls-provider/lls-provider-spec.yaml, which only the sync hook reads (from the registry)"];
+}
+
 export function generate(spec: CanonicalSpec, baseConfig: string | object, release: Release, options: GenerateOptions = {}): GenerateResult {
   const base = readBase(baseConfig);
   if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
@@ -72,6 +85,7 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
   const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
+  const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources: ResourceOutcome = { notes: [], errors: [] };
@@ -80,8 +94,6 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   checkTools(doc, spec, resources);
   applyServer(doc, spec);
   const telemetry = telemetryEnv(spec.providers, name);
-  const external = spec.externalProviders.length > 0
-    ? ["spec.externalProviders: not merged into config.yaml by this version; only inline providers are generated"] : [];
   const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
   const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
   if (errors.length > 0) return { ok: false, errors, notes };

@@ -16,8 +16,10 @@ export type ConfigSource = "override" | "generated" | "image-default";
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
-  // Serving TLS needs server.tls_certfile/keyfile in the config, so TLS alone also generates one.
-  return p.providers || p.resources || p.storage || p.disabled || spec.networking.tls.enabled ? "generated" : "image-default";
+  // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
+  // their entries in it, so either alone also generates one.
+  const generated = p.providers || p.resources || p.storage || p.disabled || spec.networking.tls.enabled || spec.externalProviders.length > 0;
+  return generated ? "generated" : "image-default";
 }
 
 export interface RenderInput extends GenerateOptions {

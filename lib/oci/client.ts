@@ -39,7 +39,8 @@ export interface RegistryClient {
   readonly limits: Limits;
   getImage(ref: RegistryRef, call: Call): Promise<Result<ResolvedImage>>;
   getLabels(ref: RegistryRef, image: ResolvedImage, call: Call): Promise<Result<Readonly<Record<string, string>>>>;
-  extractFile(ref: RegistryRef, layer: Descriptor, path: string, call: Call): Promise<Result<string>>;
+  /** `hiddenBy`: whiteout entries that delete `path` (a `fileDeleted` failure when seen without the file). */
+  extractFile(ref: RegistryRef, layer: Descriptor, path: string, call: Call, hiddenBy?: readonly string[]): Promise<Result<string>>;
 }
 
 export function httpOptions(options: Partial<HttpOptions>): HttpOptions {
@@ -127,13 +128,13 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
       return bytes.ok ? parseLabels(bytes.value) : bytes;
     },
 
-    async extractFile(ref, layer, path, call) {
+    async extractFile(ref, layer, path, call, hiddenBy) {
       const ctx = context(ref, call);
       if (!ctx.ok) return ctx;
       if (layer.size > limits.layerBytes) return fail(REASON.tooLarge, `layer ${layer.digest} (${layer.size} bytes) is larger than the ${limits.layerBytes}-byte limit`);
       const response = await get200(ref, `blobs/${layer.digest}`, `layer ${layer.digest}`, {}, ctx.value);
       if (!response.ok) return response;
-      const request = { path, digest: layer.digest, maxFileBytes: limits.fileBytes, maxLayerBytes: limits.layerBytes };
+      const request = { path, digest: layer.digest, maxFileBytes: limits.fileBytes, maxLayerBytes: limits.layerBytes, ...(hiddenBy ? { hiddenBy } : {}) };
       const file = await extractFile(response.value, request, ctx.value, ref.host);
       return file.ok ? utf8(file.value, `${path} in layer ${layer.digest}`) : file;
     },

@@ -19,6 +19,8 @@ export interface ExtractRequest {
   readonly digest: string;
   readonly maxFileBytes: number;
   readonly maxLayerBytes: number;
+  /** Whiteout entries that delete `path` from the layers below; seeing one (and not the file) is `fileDeleted`. */
+  readonly hiddenBy?: readonly string[];
 }
 
 const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -40,12 +42,16 @@ interface ByteSink {
 class Finder {
   file: Buffer | undefined;
   problem: Failed | undefined;
+  /** A whiteout of the file seen in this layer; the file itself in the same layer still wins. */
+  whiteout: string | undefined;
   readonly extract = tar.extract();
 
   constructor(private readonly request: ExtractRequest) {
     this.extract.on("entry", (header, stream, next) => {
       const skip = (): void => void stream.on("end", () => next()).resume();
-      if (this.file !== undefined || normalizeTarPath(header.name) !== request.path) return skip();
+      const name = normalizeTarPath(header.name);
+      if (request.hiddenBy?.includes(name)) this.whiteout ??= name;
+      if (this.file !== undefined || name !== request.path) return skip();
       if (header.type !== "file" && header.type !== "contiguous-file") {
         this.problem = fail(REASON.invalidImage, `${request.path} in layer ${request.digest} is a ${header.type}, not a regular file`);
         return skip();
@@ -161,5 +167,8 @@ export async function extractFile(response: Response, request: ExtractRequest, c
   const actual = `sha256:${hash.digest("hex")}`;
   if (actual !== request.digest) return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
   if (finder.file !== undefined) return ok(finder.file);
+  if (finder.whiteout !== undefined && finder.problem === undefined) {
+    return fail(REASON.fileDeleted, `deleted by the whiteout ${finder.whiteout} in layer ${request.digest}`);
+  }
   return finder.problem ?? fail(REASON.fileNotFound, `layer ${request.digest} has no file ${request.path}`);
 }

@@ -22,6 +22,7 @@
  * The NetworkPolicy on the hooks' own egress is the second line for those.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
+import type { CredentialLookup } from "./auth";
 import type { BaseConfigResolver } from "./cache";
 import { Lru } from "./lru";
 import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
@@ -132,17 +133,24 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
  * never contacted. Image references the resolver cannot parse go to it unchanged (it says why).
  */
 export function guardResolver(resolver: BaseConfigResolver, guard: RegistryGuard): BaseConfigResolver {
+  /** The refusal in the resolver's error shape, or undefined when the registry may be contacted. */
+  async function refused(imageRef: string, what: string): Promise<{ kind: "error"; reason: string; message: string; transient: boolean } | undefined> {
+    const ref = toRegistryRef(imageRef);
+    if (!ref.ok) return undefined;
+    const verdict = await guard.check(ref.value);
+    if (verdict.ok) return undefined;
+    const { reason, message, transient } = verdict.error;
+    return { kind: "error", reason, message: `Cannot read ${what} of image "${imageRef}": ${message}`, transient };
+  }
+  const providerSpec = resolver.providerSpec?.bind(resolver);
   return {
     async resolve(imageRef, credentials) {
-      const ref = toRegistryRef(imageRef);
-      if (ref.ok) {
-        const verdict = await guard.check(ref.value);
-        if (!verdict.ok) {
-          const { reason, message, transient } = verdict.error;
-          return { kind: "error", reason, message: `Cannot read the base config of image "${imageRef}": ${message}`, transient };
-        }
-      }
-      return resolver.resolve(imageRef, credentials);
+      return (await refused(imageRef, "the base config")) ?? resolver.resolve(imageRef, credentials);
     },
+    ...(providerSpec ? {
+      async providerSpec(imageRef: string, credentials?: CredentialLookup) {
+        return (await refused(imageRef, "the provider metadata")) ?? providerSpec(imageRef, credentials);
+      },
+    } : {}),
   };
 }

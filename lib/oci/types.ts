@@ -31,6 +31,8 @@ export const REASON = Object.freeze({
   digestMismatch: "DigestMismatch",
   invalidLabel: "InvalidConfigLabel",
   fileNotFound: "ConfigFileNotFound",
+  /** An OCI whiteout in the layer deletes the file (or its directory) from the layers below. */
+  fileDeleted: "FileDeletedByWhiteout",
 });
 
 export type Reason = (typeof REASON)[keyof typeof REASON];

@@ -6,6 +6,7 @@ import { formatErrors, type FieldError } from "../errors";
 import { names } from "../names";
 import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
+import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
 import { liveStatus, type LiveInput, type PreviousLive } from "./live";
 
 export interface SyncFailure {
@@ -36,6 +37,8 @@ export interface StatusInput {
   readonly secretCount: number;
   readonly config?: ConfigInUse;
   readonly notes: readonly string[];
+  /** One per external provider, in CR order (absent when the spec has none). */
+  readonly externalProviders?: readonly ExternalProviderReport[];
   readonly children?: ObjectMap;
   readonly previous?: {
     readonly conditions?: readonly Condition[];
@@ -120,6 +123,9 @@ export function buildStatus(input: StatusInput): { status: { [k: string]: unknow
     availableReplicas: r.ready,
     ...(service ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` } : {}),
     ...routeURL(input),
+    ...(input.externalProviders && input.externalProviders.length > 0 ? {
+      externalProviders: externalProvidersStatus(input.externalProviders, { ...input, ready: r.phase === "Ready" }),
+    } : {}),
     ...(input.notes.length > 0 ? { notes: [...input.notes] } : {}),
   };
   return { status, retrySoon: live.retrySoon };

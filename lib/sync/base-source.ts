@@ -11,6 +11,7 @@ import { credentialLookup, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_
 import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
 import type { ResolvedBaseConfig } from "./config-plan";
+import type { ExternalLookup } from "./external-providers";
 
 /** Label on dockerconfigjson Secrets that the customize hook asks for, per namespace (README: registry credentials). */
 export const REGISTRY_CREDENTIALS_LABEL = "llamastack.io/registry-credentials";
@@ -21,6 +22,8 @@ export interface BaseOutcome {
   /** A registry problem that may pass: the sync asks to be called again. */
   readonly transient?: boolean;
   readonly notes: readonly string[];
+  /** External providers' metadata files, read from their images (lib/sync/external-providers.ts). */
+  readonly external?: ExternalLookup;
 }
 
 /** Pull credentials from the `kubernetes.io/dockerconfigjson` Secrets Metacontroller sent as related. */

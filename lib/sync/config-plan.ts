@@ -6,6 +6,8 @@ import { fieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { generate } from "../config/generate";
 import { checkOverrideConfig } from "../config/override";
+import type { ResolvedExternalProvider } from "../config/external-providers";
+import { overrideWithExternal } from "./override-external";
 import { configSource, releaseFor } from "../config/render";
 import { sha256 } from "../config/yaml";
 import type { SecretEnv } from "../config/providers";
@@ -45,6 +47,8 @@ export interface PlanInput {
   readonly distributions: DistributionTable;
   /** From the image's labels; absent → the bundled config of a named distribution. */
   readonly base?: ResolvedBaseConfig;
+  /** External providers with their image metadata (lib/sync/external-providers.ts). */
+  readonly externalProviders?: readonly ResolvedExternalProvider[];
 }
 
 const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({ failure: { type, reason, errors } });
@@ -55,6 +59,7 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
     const reason = checked.error.message.includes("Unsupported config.yaml version") ? "UnsupportedConfigVersion" : "OverrideConfigInvalid";
     return fail("ConfigGenerated", reason, [checked.error]);
   }
+  if (input.externalProviders && input.externalProviders.length > 0) return overrideWithExternal(input, configMapName, checked.configYaml, input.externalProviders);
   const hash = sha256(checked.configYaml);
   return {
     mounted: { source: "override", configMapName, hash },
@@ -73,7 +78,7 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
     return fail("ConfigGenerated", "BaseConfigUnavailable", [fieldError("spec.distribution",
       `${what}: use distribution.name (${input.distributions.map((e) => e.name).sort().join(", ")}) or overrideConfig`)]);
   }
-  const g = generate(input.spec, base, release, { name: input.name });
+  const g = generate(input.spec, base, release, { name: input.name, ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}) });
   if (!g.ok) {
     const reason = g.errors.some((e) => e.path === "baseConfig.version") ? "UnsupportedConfigVersion" : "ConfigGenerationFailed";
     return fail("ConfigGenerated", reason, g.errors);

@@ -11,7 +11,8 @@ import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/
 import { createLiveStatus, LIVE_DEFAULTS, type LiveReport, type LiveStatus } from "../live";
 import { createBaseConfigResolver, createRegistryGuard, credentialLookup, guardResolver, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
 import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
-import { findBase, type BaseOutcome } from "./base-source";
+import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
+import { findExternal, type ExternalLookup } from "./external-providers";
 import { createImageOverrides, FILE_VARIABLE, type ImageOverrides, type OverridesLog } from "./image-overrides";
 import { liveTargetOf } from "./live-target";
 import { sync, type SyncDeps } from "./sync";
@@ -108,8 +109,11 @@ export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: B
     ? findBase(checked.spec, deps.distributions, resolver, request.related) : Promise.resolve(undefined);
   const target = live ? liveTargetOf(request) : undefined;
   const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
-  const [found, answer] = await Promise.all([base, report]);
-  return sync(request, deps, found ?? { notes: [] }, answer, checked);
+  // External providers' metadata, read alongside (each image bounded by the resolver's deadline).
+  const external: Promise<ExternalLookup | undefined> = checked.spec && checked.errors.length === 0
+    ? findExternal(checked.spec, resolver, namespaceCredentials(request.related)) : Promise.resolve(undefined);
+  const [found, answer, providers] = await Promise.all([base, report, external]);
+  return sync(request, deps, { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, answer, checked);
 }
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info", timestamp: pino.stdTimeFunctions.isoTime });

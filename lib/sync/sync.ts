@@ -17,6 +17,7 @@ import { KEYS, objectsOf, type KubeObject, type ObjectMap, type SyncRequest, typ
 import type { BaseOutcome } from "./base-source";
 import { planCaBundle } from "./ca-bundle";
 import { planConfig } from "./config-plan";
+import { planExternal, withReplaced } from "./external-providers";
 import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { referencesOf } from "./references";
@@ -107,6 +108,7 @@ interface Extra {
   readonly image?: string;
   readonly notes: readonly string[];
   readonly live: StatusInput["live"];
+  readonly externalProviders?: StatusInput["externalProviders"];
 }
 
 function respond(status: ReturnType<typeof buildStatus>, children: KubeObject[], resync: number | undefined): SyncResponse {
@@ -166,7 +168,8 @@ export function sync(
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
   const spec = checked.spec;
-  const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput };
+  const external = planExternal(spec, found.external);
+  const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput, externalProviders: external.report };
   const legacy = legacyOf(request.parent);
   const elsewhere = crossNamespace(legacy, spec, p.namespace);
   if (elsewhere.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNamespaceUnsupported", errors: elsewhere }, base);
@@ -178,11 +181,12 @@ export function sync(
   }
   if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, base);
   if (found.failure) return failed(request, p, deps, found.failure, base, found.transient === true);
+  if (external.failure) return failed(request, p, deps, external.failure, base, external.transient === true);
   const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
   if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
   const plan = planConfig({
     name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
-    ...(found.base ? { base: found.base } : {}),
+    ...(found.base ? { base: found.base } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
@@ -193,10 +197,10 @@ export function sync(
     secretEnv: plan.secretEnv, plainEnv: plan.plainEnv, ...(plan.postgres ? { postgres: plan.postgres } : {}),
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
     ...(caBundle ? { caBundle } : {}),
-    ...(profile ? { legacy: profile } : {}),
+    ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now(),
     ...(found.base ? { digest: found.base.digest } : {}),
   });

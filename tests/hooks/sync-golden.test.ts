@@ -17,6 +17,7 @@ import { selectorLabels } from "../../lib/names";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
 import { llsd } from "../cli-helpers";
+import { fixtureFound } from "../external-fixtures";
 import { expectGolden } from "../golden";
 import { validateChild } from "../lib/children/models";
 import { deps, observedFrom } from "../sync-builders";
@@ -25,7 +26,8 @@ const SAMPLES = join(__dirname, "..", "..", "samples");
 const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1")).sort();
 
 const app = createApp({
-  handlers: { sync: async (r) => sync(r, deps()), customize: async (r) => customize(r) },
+  // External providers' metadata comes from their images; here, from fixtures (tests/external-fixtures.ts).
+  handlers: { sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)), customize: async (r) => customize(r) },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,

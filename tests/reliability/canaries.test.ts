@@ -16,6 +16,7 @@ import { syncWith } from "../../lib/sync";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
 import { llsd } from "../cli-helpers";
+import { fixtureFound } from "../external-fixtures";
 import { b64 as b64Text, configYaml } from "../oci/support/configs";
 import { pushImage } from "../oci/support/images";
 import { startRegistry, type Registry } from "../oci/support/registry";
@@ -111,7 +112,7 @@ beforeAll(async () => {
     logLevel: "trace",
     handlers: {
       // Image references go to the registry (so credentials are used); named distributions stay offline.
-      sync: (r) => ((r.parent.spec as { distribution?: { image?: string } }).distribution?.image ? syncWith(r, deps(), registryResolver) : Promise.resolve(sync(r, deps()))),
+      sync: (r) => ((r.parent.spec as { distribution?: { image?: string } }).distribution?.image ? syncWith(r, deps(), registryResolver) : Promise.resolve(sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)))),
       customize: async (r) => customize(r),
     },
   });

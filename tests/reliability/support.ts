@@ -11,6 +11,7 @@ import { createMetrics } from "../../hooks/metrics";
 import { customize } from "../../lib/customize";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject } from "../../lib/wire/metacontroller";
+import { fixtureFound } from "../external-fixtures";
 import { deps, NS } from "../sync-builders";
 
 export interface Answer {
@@ -65,7 +66,8 @@ export interface Harness extends Client {
 
 /** The pure hooks (no registry): what the app serves when image labels are off. */
 export const PURE_HANDLERS: HookHandlers = {
-  sync: async (r) => sync(r, deps()),
+  // External providers' metadata stands in for what the I/O step reads from their images.
+  sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)),
   customize: async (r) => customize(r),
 };
 

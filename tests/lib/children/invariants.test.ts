@@ -5,7 +5,8 @@ import { desiredChildren } from "../../../lib/children";
 import type { ChildContext } from "../../../lib/children/context";
 import { commonLabels, names, selectorLabels } from "../../../lib/names";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
-import { aContext, aFullContext, aGeneratedConfig, NAME, NAMESPACE, POSTGRES_PARTS } from "./context-builder";
+import { resolvedExternals } from "../../external-fixtures";
+import { aContext, aFullContext, aFullSpec, aGeneratedConfig, NAME, NAMESPACE, POSTGRES_PARTS } from "./context-builder";
 import { only, validateChild } from "./models";
 
 type Selector = { matchLabels?: Record<string, string> };
@@ -15,6 +16,8 @@ const podLabels = (children: readonly KubeObject[]): Record<string, string> =>
 const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>
   selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
+const withExternals = (ctx: ChildContext): ChildContext => ({ ...ctx, externalProviders: resolvedExternals(ctx.spec) });
+
 const CONTEXTS: [string, ChildContext][] = [
   ["minimal", aContext()],
   ["generated config", aContext({ config: aGeneratedConfig() })],
@@ -22,6 +25,10 @@ const CONTEXTS: [string, ChildContext][] = [
   ["full (Route)", aFullContext({ exposeWith: "route" })],
   ["replicas 3, storage", aContext({ spec: { workload: { replicas: 3, storage: {} } } })],
   ["full with a CA bundle", aFullContext({ caBundle: { configMapName: `${NAME}-ca-bundle`, data: "-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n", hash: "c".repeat(64) } })],
+  ["full with two external providers", withExternals(aFullContext({ spec: {
+    ...aFullSpec(),
+    externalProviders: { inference: [{ providerId: "my-inference", image: "registry.example.com/p/inf:1" }], vectorIo: [{ providerId: "My_Store.v2", image: "registry.example.com/p/vec:2", imagePullPolicy: "Always" }] },
+  } }))],
   ["v1alpha1 with userConfig, replicas 3", aContext({
     spec: { workload: { replicas: 3, storage: {} }, networking: { allowedFrom: { namespaces: ["frontend"] } } },
     config: { source: "override", configMapName: "my-config", hash: "h" },
@@ -73,6 +80,21 @@ describe.each(CONTEXTS)("given the %s context", (_title, ctx) => {
       expect(child.metadata.labels).toEqual(expect.objectContaining(commonLabels(NAME)));
       expect(() => validateChild(child)).not.toThrow();
     }
+  });
+
+  it("every container's volume mounts name a volume of the pod; init containers are hardened like the server", () => {
+    const pod = (only(children, "Deployment") as unknown as V1Deployment).spec!.template.spec!;
+    const volumes = new Set((pod.volumes ?? []).map((v) => v.name));
+    const all = [...(pod.initContainers ?? []), ...pod.containers];
+    for (const c of all) for (const m of c.volumeMounts ?? []) expect(volumes).toContain(m.name);
+    const containerNames = all.map((c) => c.name);
+    expect(new Set(containerNames).size).toBe(containerNames.length);
+    for (const c of pod.initContainers ?? []) {
+      expect(c.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+      expect(c.name.length).toBeLessThanOrEqual(63);
+      expect(c.securityContext).toEqual(pod.containers[0]!.securityContext);
+    }
+    expect((pod.initContainers ?? []).length).toBe(ctx.externalProviders?.length ? ctx.externalProviders.length + 1 : 0);
   });
 
   it("names are unique per kind", () => {

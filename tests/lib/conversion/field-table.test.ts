@@ -126,7 +126,7 @@ describe("lib/conversion/table.ts", () => {
   it("moves every v1alpha2 field but those v1alpha1 has no words for", () => {
     expect(unmoved(V1ALPHA2_BODY, FIELD_TABLE.map((row) => row.v1alpha2))).toEqual([
       "spec.providers", "spec.resources", "spec.storage", "spec.disabled", "spec.networking.tls.enabled",
-      "spec.networking.tls.secretName", "spec.externalProviders", "status.configGeneration", "status.resolvedDistribution", "status.notes",
+      "spec.networking.tls.secretName", "spec.externalProviders", "status.configGeneration", "status.resolvedDistribution", "status.externalProviders", "status.notes",
     ]);
   });
 });
