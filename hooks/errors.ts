@@ -6,7 +6,9 @@
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import type pino from "pino";
-import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-body";
+import type { Request } from "express";
+import { MAX_JSON_DEPTH, parseJsonBody, TOO_DEEP } from "./json-body";
+import { scrubError } from "./redact";
 
 export interface HttpError {
   readonly status: number;
@@ -63,4 +65,19 @@ export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
     if (res.headersSent) return void res.destroy();
     sendError(res, answer);
   };
+}
+
+/**
+ * Reads a POST's JSON body into `req.body` (every route's first step): undefined when it could;
+ * otherwise the answer (415 for another content type, body-parser's 4xx) and the error to log,
+ * scrubbed, since body-parser's errors carry the raw body.
+ */
+export async function readJsonBody(req: Request, res: Response): Promise<{ readonly answer: HttpError; readonly err?: Error } | undefined> {
+  if (req.is("application/json") === false) return { answer: { status: 415, message: "content-type must be application/json" } };
+  try {
+    await parseJsonBody(req, res);
+    return undefined;
+  } catch (err) {
+    return { answer: httpErrorOf(err), err: scrubError(err, []) };
+  }
 }

@@ -6,8 +6,7 @@
 import { Router, type Request, type Response } from "express";
 import type pino from "pino";
 import type { KubeObject, ObjectMap } from "../lib/wire/metacontroller";
-import { httpErrorOf, INTERNAL_ERROR, methodNotAllowed, sendError, type HttpError } from "./errors";
-import { parseJsonBody } from "./json-body";
+import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";
 import { forLog, scrubError, secretValuesOf } from "./redact";
 import type { Shape } from "./request-shape";
@@ -68,14 +67,10 @@ async function answerCall<Req extends HookRequest, Res>(
   call: Call,
   logger: pino.Logger,
 ): Promise<Answer> {
-  if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
-  try {
-    await parseJsonBody(req, res);
-  } catch (err) {
-    const answer = httpErrorOf(err);
-    // body-parser's errors carry the raw body: never log them whole.
-    if (answer.status >= 500) call.err = scrubError(err, []);
-    return answer;
+  const unread = await readJsonBody(req, res);
+  if (unread) {
+    if (unread.answer.status >= 500) call.err = unread.err;
+    return unread.answer;
   }
   Object.assign(call, parentOf(req.body));
   const shape = route.shape(req.body);

@@ -8,8 +8,7 @@ import { Router, type Request, type Response } from "express";
 import type pino from "pino";
 import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
-import { httpErrorOf, methodNotAllowed, sendError, type HttpError } from "../errors";
-import { parseJsonBody } from "../json-body";
+import { methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
 import { forLog, scrubError, secretValuesOf } from "../redact";
 
@@ -44,13 +43,8 @@ export function convertRouter(deps: ConvertDeps): Router {
 }
 
 async function answerCall(req: Request, res: Response, logger: pino.Logger): Promise<Answer> {
-  if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
-  try {
-    await parseJsonBody(req, res);
-  } catch (err) {
-    // body-parser's errors carry the raw body: only their type and message are logged.
-    return { ...httpErrorOf(err), err: scrubError(err, []) };
-  }
+  const unread = await readJsonBody(req, res);
+  if (unread) return { ...unread.answer, ...(unread.err ? { err: unread.err } : {}) };
   const body: unknown = req.body;
   // The JSON parser turns an empty body into `{}`, which is no review at all.
   if (body === undefined || req.headers["content-length"] === "0") return { status: 400, message: "request body is required: a ConversionReview JSON object" };

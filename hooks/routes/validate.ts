@@ -12,9 +12,8 @@ import { Router, type Request, type Response } from "express";
 import type pino from "pino";
 import { admissionReviewShape, problemsOf, review, reviewResponse, type AdmissionResponse } from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
-import { httpErrorOf, INTERNAL_ERROR, methodNotAllowed, sendError, type HttpError } from "../errors";
+import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
-import { parseJsonBody } from "../json-body";
 import type { Outcome } from "../metrics";
 import { forLog, scrubError, secretValuesOf } from "../redact";
 
@@ -66,14 +65,10 @@ export function validateRouter(deps: ValidateDeps): Router {
 type Answer = HttpError | { readonly status: 200; readonly review: AdmissionResponse };
 
 async function answerReview(req: Request, res: Response, call: Call, context: ValidateContext | undefined, logger: pino.Logger): Promise<Answer> {
-  if (req.is("application/json") === false) return { status: 415, message: "content-type must be application/json" };
-  try {
-    await parseJsonBody(req, res);
-  } catch (err) {
-    const answer = httpErrorOf(err);
-    // body-parser's errors carry the raw body: only their type and message are logged.
-    if (answer.status >= 500) call.err = scrubError(err, []);
-    return answer;
+  const unread = await readJsonBody(req, res);
+  if (unread) {
+    if (unread.answer.status >= 500) call.err = unread.err;
+    return unread.answer;
   }
   const shape = admissionReviewShape(req.body);
   if (!shape.ok) return { status: 400, message: shape.error };
