@@ -8,6 +8,7 @@ import {
   type Schema,
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
+import { serverApiName } from "./apis";
 
 /** API names accepted in `disabled[]`, camelCase or snake_case (DESIGN §4). */
 export const DISABLE_NAMES: readonly string[] = [
@@ -52,6 +53,9 @@ const providerList: Schema = {
 export const EXTERNAL_PROVIDER_APIS: readonly string[] = [
   "inference", "safety", "vectorIo", "toolRuntime", "responses", "files", "batches", "fileProcessors",
 ];
+
+/** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
+export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]));
 
 const externalProviderList: Schema = {
   type: "array",

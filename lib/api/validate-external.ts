@@ -6,9 +6,7 @@
 import { child, fieldError, type FieldError } from "../errors";
 import { SERVER_API } from "./apis";
 import type { CanonicalSpec } from "./canonical";
-
-/** The CR section a server API name is written as (`vector_io` → `vectorIo`). */
-const sectionOf = (api: string): string => api.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+import { SECTION_OF_API } from "./schema-v1alpha2";
 
 export function externalConflicts(spec: CanonicalSpec): FieldError[] {
   const errors: FieldError[] = [];
@@ -21,7 +19,7 @@ export function externalConflicts(spec: CanonicalSpec): FieldError[] {
     const disabled = spec.disabled.find((d) => d.api === e.api);
     if (disabled) {
       errors.push(fieldError(e.path,
-        `${sectionOf(e.api)} is disabled (${disabled.path}), so this external provider would never be loaded; remove it, or remove "${disabled.written}" from disabled`));
+        `${SECTION_OF_API.get(e.api) ?? e.api} is disabled (${disabled.path}), so this external provider would never be loaded; remove it, or remove "${disabled.written}" from disabled`));
     }
   }
   return errors;

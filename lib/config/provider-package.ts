@@ -3,8 +3,7 @@
  * deploy-time-providers.md): parsed and checked, with errors that name the image and the field
  * (and the YAML line for a parse error). Pure: the text was read from the image before.
  */
-import { serverApiName } from "../api/apis";
-import { EXTERNAL_PROVIDER_APIS } from "../api/schema-v1alpha2";
+import { SECTION_OF_API } from "../api/schema-v1alpha2";
 import { isMap } from "./doc";
 import { parseYaml } from "./yaml";
 
@@ -29,9 +28,6 @@ export type PackageResult = { readonly ok: true; readonly value: ProviderPackage
 
 const PROVIDER_TYPE = /^(remote|inline)::[a-z0-9-]+$/;
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9._+!-]+)?$/;
-
-/** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
-export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]));
 
 /** A path in the provider image: relative ones are under /lls-provider; nothing may leave it. */
 function wheelPath(value: unknown, field: string): string | { problem: string } {

@@ -7,7 +7,8 @@
 import type { CanonicalSpec, ExternalProvider } from "../api/canonical";
 import { child, fieldError, type FieldError } from "../errors";
 import { pinImage, type ResolvedExternalProvider } from "../config/external-providers";
-import { parseProviderPackage, PROVIDER_SPEC_FILE, SECTION_OF_API } from "../config/provider-package";
+import { SECTION_OF_API } from "../api/schema-v1alpha2";
+import { parseProviderPackage, PROVIDER_SPEC_FILE } from "../config/provider-package";
 import { externalProviderContainer } from "../names";
 import type { BaseConfigResolver, CredentialLookup, ResolvedProviderSpec } from "../oci";
 import type { ExternalProviderReport } from "../status/external-providers";
