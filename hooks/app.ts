@@ -15,7 +15,7 @@
 import express from "express";
 import type pino from "pino";
 import type { ValidateContext } from "../lib/api/validate";
-import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from "../lib/wire/metacontroller";
+import type { CustomizeRequest, CustomizeResponse, SerializedAnswer, SyncRequest, SyncResponse } from "../lib/wire/metacontroller";
 import { requireBearer, type TokenSource } from "./auth";
 import { errorHandler, notFound } from "./errors";
 import type { HookMetrics } from "./metrics";
@@ -28,7 +28,8 @@ import { syncRouter } from "./routes/sync";
 import { validateRouter } from "./routes/validate";
 
 export interface HookHandlers {
-  sync(request: SyncRequest): Promise<SyncResponse>;
+  /** A serialized answer is sent as is (the sync memo, lib/sync/memo.ts). */
+  sync(request: SyncRequest): Promise<SyncResponse | SerializedAnswer>;
   customize(request: CustomizeRequest): Promise<CustomizeResponse>;
 }
 

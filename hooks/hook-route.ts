@@ -5,7 +5,7 @@
  */
 import { Router, type Request, type Response } from "express";
 import type pino from "pino";
-import type { KubeObject, ObjectMap } from "../lib/wire/metacontroller";
+import { SerializedAnswer, type KubeObject, type ObjectMap } from "../lib/wire/metacontroller";
 import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";
 import { forLog, scrubError, secretValuesOf } from "./redact";
@@ -21,7 +21,8 @@ export interface HookRoute<Req extends HookRequest, Res> {
   /** The hook's name: its path (`/<hook>`) and its `hook` label in logs and metrics. */
   readonly hook: string;
   readonly shape: (body: unknown) => Shape<Req>;
-  readonly handle: (request: Req) => Promise<Res>;
+  /** A `SerializedAnswer` is sent as is, with its own summary. */
+  readonly handle: (request: Req) => Promise<Res | SerializedAnswer>;
   /** Counts for the log line (never contents). Throws when the response must not be sent. */
   readonly summarize: (response: Res) => { readonly [count: string]: number };
 }
@@ -83,10 +84,13 @@ async function answerCall<Req extends HookRequest, Res>(
   }
   try {
     const response = await route.handle(shape.request);
-    Object.assign(call, route.summarize(response));
-    if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedResponse: forLog(response, req.body) }, "Hook response body");
+    const serialized = response instanceof SerializedAnswer ? response : undefined;
+    Object.assign(call, serialized ? serialized.summary : route.summarize(response as Res));
+    if (logger.isLevelEnabled("debug")) {
+      logger.debug({ ...call, redactedResponse: forLog(serialized ? JSON.parse(serialized.json) : response, req.body) }, "Hook response body");
+    }
     // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
-    return { status: 200, json: JSON.stringify(response) };
+    return { status: 200, json: serialized ? serialized.json : JSON.stringify(response) };
   } catch (err) {
     // An error message may quote what it failed on: no Secret value of this request reaches the log.
     call.err = scrubError(err, secretValuesOf(req.body));

@@ -1,4 +1,5 @@
 /**
+ * `deepFreeze` for values shared between calls, and `copyJson`:
  * `structuredClone` for JSON-shaped data, several times faster (`structuredClone` serializes
  * and deserializes): sync answers copy the user's pass-through objects on every call. Plain
  * objects, dense arrays and primitives are copied here with the same result, shared and
@@ -41,4 +42,11 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
     else out[key] = v;
   }
   return out;
+}
+
+/** Freezes `value` and everything it holds, for values shared between calls (a mutation then throws). */
+export function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }

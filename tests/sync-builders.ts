@@ -1,9 +1,11 @@
 /** Builders for sync/customize requests in Metacontroller's v2 shape. */
 import type { LlsdSpecV1alpha2 } from "../lib/api/v1alpha2";
+import { reviewConversion } from "../lib/conversion/review";
 import { DEFAULT_DISTRIBUTIONS } from "../lib/distributions/table";
 import { LAST_APPLIED } from "../lib/sync/keep";
 import type { SyncDeps } from "../lib/sync/sync";
-import type { KubeObject, ObjectMap, SyncRequest } from "../lib/wire/metacontroller";
+import type { KubeObject, ObjectMap, SyncRequest, SyncResponse } from "../lib/wire/metacontroller";
+import { llsd } from "./cli-helpers";
 
 export const NS = "team-a";
 export const T0 = new Date("2026-11-22T10:00:00Z");
@@ -64,4 +66,41 @@ export function observedFrom(desired: readonly KubeObject[], readyReplicas = 1):
     if (d.kind === "Deployment") observed.status = { readyReplicas, replicas: readyReplicas };
     return observed as KubeObject;
   });
+}
+
+/** The apiserver's stamp: a uid (kept when the object has one) and `resourceVersion`. */
+export function stamped(o: KubeObject, resourceVersion = "7"): KubeObject {
+  return { ...o, metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${o.kind}-${o.metadata.name}`, resourceVersion } };
+}
+
+/** Every object of a map stamped (`stamped`). */
+export function stampedMap(map: ObjectMap | undefined, resourceVersion = "7"): ObjectMap {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([group, objects]) =>
+    [group, Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, stamped(o, resourceVersion)]))]));
+}
+
+/**
+ * The next request Metacontroller sends once it applied `answer`: the parent carrying the
+ * answer's status, the answer's children observed (`observedFrom`), every object stamped.
+ * Applied to its own answer again, this reaches the steady state of a resync.
+ */
+export function afterApply(request: SyncRequest, answer: SyncResponse, parentVersion = "7"): SyncRequest {
+  return {
+    ...request,
+    parent: stamped({ ...request.parent, status: answer.status }, parentVersion),
+    children: objectMap(observedFrom(answer.children)),
+    related: stampedMap(request.related),
+  };
+}
+
+/** The sync request of a sample file (`llsd request sync`), its parent at the storage version as the apiserver converts it. */
+export function sampleRequest(file: string): SyncRequest {
+  const built = llsd(["request", "sync", file]);
+  if (built.code !== 0) throw new Error(`llsd request sync ${file}: ${built.stderr}`);
+  const request = JSON.parse(built.stdout) as SyncRequest;
+  if (request.parent.apiVersion === "llamastack.io/v1alpha2") return request;
+  const review = reviewConversion({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [request.parent] } });
+  const [parent] = review.response.response.convertedObjects as KubeObject[];
+  if (parent === undefined) throw new Error(`cannot convert the parent of ${file}: ${JSON.stringify(review.response.response.result)}`);
+  return { ...request, parent };
 }

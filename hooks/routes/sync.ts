@@ -1,10 +1,10 @@
 /** `POST /sync`: observed parent, children and related objects → status and desired children. */
 import type { Router } from "express";
-import type { SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
+import type { SerializedAnswer, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
 import { hookRouter, type HookDeps } from "../hook-route";
 import { syncRequestShape } from "../request-shape";
 
-export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse>, deps: HookDeps): Router {
+export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer>, deps: HookDeps): Router {
   return hookRouter({ hook: "sync", shape: syncRequestShape, handle: sync, summarize }, deps);
 }
 

@@ -1,6 +1,7 @@
 /** Parse and check a base config.yaml before anything is merged into it. */
 import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
+import { deepFreeze } from "../json-copy";
 import { isMap, type ConfigDoc } from "./doc";
 import { parseYaml, type ParsedYaml } from "./yaml";
 
@@ -27,17 +28,11 @@ function parseCached(text: string): ParsedYaml {
   const hit = parsedByText.get(text);
   if (hit) return hit;
   const parsed = parseYaml(text);
+  // Shared parses are frozen: a generator step that edits one in place fails loudly in tests.
   if (parsed.ok) deepFreeze(parsed.value);
   if (parsedByText.size >= PARSE_CACHE_LIMIT) parsedByText.delete(parsedByText.keys().next().value as string);
   parsedByText.set(text, parsed);
   return parsed;
-}
-
-/** Shared parses are frozen: a generator step that edits one in place fails loudly in tests. */
-function deepFreeze(value: unknown): void {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 /**

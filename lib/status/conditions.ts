@@ -28,16 +28,18 @@ export function timestamp(now: Date): string {
 }
 
 export function toConditions(
-  inputs: readonly ConditionInput[], previous: readonly Condition[] | undefined, now: Date, generation: number | undefined,
+  inputs: readonly ConditionInput[], previous: readonly Condition[] | undefined, now: () => Date, generation: number | undefined,
 ): Condition[] {
-  const changedAt = timestamp(now);
+  // The clock is read only when a condition flips: an unchanged status never reads it (lib/sync/memo.ts relies on that).
+  let at: string | undefined;
+  const changedAt = (): string => (at ??= timestamp(now()));
   return inputs.map((c) => {
     const before = previous?.find((p) => p.type === c.type);
     const message = c.message.length > MAX_MESSAGE ? `${c.message.slice(0, MAX_MESSAGE - 1)}…` : c.message;
     return {
       ...c,
       message,
-      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : changedAt,
+      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : changedAt(),
       ...(generation !== undefined ? { observedGeneration: generation } : {}),
     };
   });

@@ -106,7 +106,7 @@ function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInp
   return failed(`The server did not answer at ${report.url}: ${report.problems.join("; ")}${kept}`);
 }
 
-export function liveStatus(input: LiveInput, previous: PreviousLive, now: Date): LiveStatusParts {
+export function liveStatus(input: LiveInput, previous: PreviousLive, now: () => Date): LiveStatusParts {
   const report = input.readyReplicas > 0 && input.serviceObserved ? input.report : undefined;
   const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
   const before = previous.version;
@@ -115,7 +115,7 @@ export function liveStatus(input: LiveInput, previous: PreviousLive, now: Date):
   const version: VersionStatus | undefined = input.operatorVersion === undefined && serverVersion === undefined ? undefined : {
     ...(input.operatorVersion !== undefined ? { operatorVersion: input.operatorVersion } : {}),
     ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
-    lastUpdated: unchanged ? before.lastUpdated! : timestamp(now),
+    lastUpdated: unchanged ? before.lastUpdated! : timestamp(now()),
   };
   // No ready pod: nothing serves these providers now (the Go operator clears them too).
   const providers = input.readyReplicas === 0 ? undefined : report?.providers ?? previous.providers;

@@ -47,7 +47,8 @@ export interface StatusInput {
   };
   /** What the running server contributes (`version`, `distributionConfig`, `HealthCheck`). */
   readonly live: Omit<LiveInput, "readyReplicas" | "serviceName" | "serviceObserved">;
-  readonly now: Date;
+  /** Read only for a timestamp that changes (a condition flips, a new ConfigMap, a new version). */
+  readonly now: () => Date;
 }
 
 type Rollout = { phase: "Pending" | "Initializing" | "Ready"; ready: number; message: string };
@@ -89,7 +90,7 @@ function rolloutConditions(r: Rollout): ConditionInput[] {
 
 function generatedAt(input: StatusInput, configMapName: string): string {
   const before = input.previous?.configGeneration;
-  return before?.configMapName === configMapName && before.generatedAt ? before.generatedAt : timestamp(input.now);
+  return before?.configMapName === configMapName && before.generatedAt ? before.generatedAt : timestamp(input.now());
 }
 
 /** The status, and whether it asks to be computed again soon (a server that did not answer). */

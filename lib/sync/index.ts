@@ -6,15 +6,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import pino from "pino";
-import { validate } from "../api/validate";
+import { validate, type ValidationResult } from "../api/validate";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, LIVE_DEFAULTS, type LiveReport, type LiveStatus } from "../live";
 import { createBaseConfigResolver, createRegistryGuard, credentialLookup, guardResolver, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
-import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
+import { deepFreeze } from "../json-copy";
+import { SerializedAnswer, type SyncRequest, type SyncResponse } from "../wire/metacontroller";
 import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { createImageOverrides, FILE_VARIABLE, type ImageOverrides, type OverridesLog } from "./image-overrides";
 import { liveTargetOf } from "./live-target";
+import { createSyncMemo, ioKey, MEMO_DEFAULTS, observedKey, parentKey, type SyncMemo } from "./memo";
 import { sync, type SyncDeps } from "./sync";
 
 export { sync, type SyncDeps } from "./sync";
@@ -98,22 +100,72 @@ export function overridesFromEnv(env: NodeJS.ProcessEnv = process.env, log?: Ove
   return createImageOverrides(env[FILE_VARIABLE], DEFAULT_DISTRIBUTIONS, log ? { log } : {});
 }
 
+/** What the I/O before the pure sync found. */
+interface Gathered {
+  readonly found: BaseOutcome;
+  readonly live?: LiveReport;
+}
+
 /**
  * The I/O before the pure sync, concurrently: the base config from the image (when the spec
- * generates one) and the running server's answer (when a pod is ready). Neither can fail the
- * sync; each is bounded (registry 4 s, server `timeoutMs`).
+ * generates one), external providers' metadata, and the running server's answer (when a pod is
+ * ready). None can fail the sync; each is bounded (registry 4 s, server `timeoutMs`).
  */
-export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {
-  const checked = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
-  const base: Promise<BaseOutcome | undefined> = resolver && checked.spec && checked.errors.length === 0
-    ? findBase(checked.spec, deps.distributions, resolver, request.related) : Promise.resolve(undefined);
+async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live: LiveStatus | undefined, checked: ValidationResult): Promise<Gathered> {
+  const valid = checked.spec && checked.errors.length === 0 ? checked.spec : undefined;
+  const base: Promise<BaseOutcome | undefined> = resolver && valid ? findBase(valid, deps.distributions, resolver, request.related) : Promise.resolve(undefined);
   const target = live ? liveTargetOf(request) : undefined;
   const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
-  // External providers' metadata, read alongside (each image bounded by the resolver's deadline).
-  const external: Promise<ExternalLookup | undefined> = checked.spec && checked.errors.length === 0
-    ? findExternal(checked.spec, resolver, namespaceCredentials(request.related)) : Promise.resolve(undefined);
+  const external: Promise<ExternalLookup | undefined> = valid ? findExternal(valid, resolver, namespaceCredentials(request.related)) : Promise.resolve(undefined);
   const [found, answer, providers] = await Promise.all([base, report, external]);
-  return sync(request, deps, { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, answer, checked);
+  return { found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, ...(answer ? { live: answer } : {}) };
+}
+
+const validated = (request: SyncRequest, deps: SyncDeps): ValidationResult =>
+  validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
+
+/** Validation, the I/O, then the pure `sync()`. */
+export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {
+  const checked = validated(request, deps);
+  const io = await gather(request, deps, resolver, live, checked);
+  return sync(request, deps, io.found, io.live, checked);
+}
+
+/**
+ * `syncWith` through the unchanged-parent memo (lib/sync/memo.ts), answered serialized. An
+ * unchanged parent skips validation; an unchanged parent with unchanged children, related
+ * objects and I/O answers skips everything else too. The I/O itself always runs: a tag that
+ * moved or a server that stopped answering changes the key.
+ */
+export async function syncRemembered(
+  request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live: LiveStatus | undefined, memo: SyncMemo,
+): Promise<SerializedAnswer> {
+  const parent = parentKey(request, deps);
+  const observed = parent === undefined ? undefined : observedKey(request);
+  const uid = request.parent.metadata.uid ?? "";
+  const entry = observed === undefined ? undefined : memo.get(uid);
+  const known = entry?.parentKey === parent ? entry : undefined;
+  const checked = known?.checked ?? validated(request, deps);
+  const io = await gather(request, deps, resolver, live, checked);
+  const key = observed === undefined ? undefined : `${observed}\n${ioKey(io.found, io.live)}`;
+  if (known?.answer && known.answer.key === key) return new SerializedAnswer(known.answer.json, { children: known.answer.children, reused: 1 });
+  let clockRead = false;
+  const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
+  const response = sync(request, clocked, io.found, io.live, checked);
+  const json = JSON.stringify(response);
+  if (parent !== undefined && key !== undefined) {
+    deepFreeze(checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
+    memo.set(uid, { parentKey: parent, checked, ...(clockRead ? {} : { answer: { key, json, children: response.children.length } }) });
+  }
+  return new SerializedAnswer(json, { children: response.children.length, reused: 0 });
+}
+
+/** The memo's size in MiB (SYNC_MEMO_MB, default 16); 0 turns it off. */
+export function memoFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): SyncMemo | undefined {
+  const value = env.SYNC_MEMO_MB;
+  const mb = value === undefined || value.trim() === "" ? MEMO_DEFAULTS.maxBytes / 2 ** 20 : Number(value);
+  if (!Number.isFinite(mb) || mb < 0) throw new Error(`SYNC_MEMO_MB must be a number of MiB (0 turns the memo off), got "${value}"`);
+  return mb === 0 ? undefined : createSyncMemo({ maxBytes: mb * 2 ** 20, idleMs: MEMO_DEFAULTS.idleMs, now });
 }
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? "info", timestamp: pino.stdTimeFunctions.isoTime });
@@ -121,9 +173,10 @@ const baseDeps = depsFromEnv();
 const resolver = resolverFromEnv();
 const live = liveFromEnv();
 const overrides = overridesFromEnv(process.env, (level, message, fields) => logger[level](fields, message));
+const memo = memoFromEnv();
 
-export async function syncHook(request: SyncRequest): Promise<SyncResponse> {
+export async function syncHook(request: SyncRequest): Promise<SyncResponse | SerializedAnswer> {
   const current = overrides.current();
   const deps: SyncDeps = { ...baseDeps, distributions: current.table, ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}) };
-  return syncWith(request, deps, resolver, live);
+  return memo ? syncRemembered(request, deps, resolver, live, memo) : syncWith(request, deps, resolver, live);
 }

@@ -120,7 +120,7 @@ function respond(status: ReturnType<typeof buildStatus>, children: KubeObject[],
 /** A failed sync: keep every observed child as it is, say what to fix. First-time failures create nothing. */
 function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra, transient = false): SyncResponse {
   const status = buildStatus({
-    ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now(),
+    ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now,
   });
   return respond(status, keptChildren(request.children), transient ? TRANSIENT_RESYNC_SECONDS : undefined);
 }
@@ -201,7 +201,7 @@ export function sync(
   });
   const status = buildStatus({
     ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
-    config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now(),
+    config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
   const phase = status.status.phase;

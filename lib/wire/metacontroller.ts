@@ -38,6 +38,14 @@ export interface SyncResponse {
   readonly resyncAfterSeconds?: number;
 }
 
+/**
+ * An answer already serialized (the sync memo, lib/sync/memo.ts): the HTTP layer sends `json`
+ * as is. `summary` holds the counts its log line shows.
+ */
+export class SerializedAnswer {
+  constructor(readonly json: string, readonly summary: { readonly [count: string]: number }) {}
+}
+
 export interface CustomizeRequest {
   readonly controller?: unknown;
   readonly parent: KubeObject;

@@ -10,17 +10,15 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createBaseConfigResolver } from "../../lib/oci";
 import { createRegistryGuard, guardResolver } from "../../lib/oci/ssrf";
-import { reviewConversion } from "../../lib/conversion/review";
 import { customize } from "../../lib/customize";
 import { syncWith } from "../../lib/sync";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
-import { llsd } from "../cli-helpers";
 import { fixtureFound } from "../external-fixtures";
 import { b64 as b64Text, configYaml } from "../oci/support/configs";
 import { pushImage } from "../oci/support/images";
 import { startRegistry, type Registry } from "../oci/support/registry";
-import { aConfigMap, aParent, aRequest, deps, NS, objectMap, observedFrom } from "../sync-builders";
+import { aConfigMap, aParent, aRequest, deps, NS, objectMap, observedFrom, sampleRequest } from "../sync-builders";
 import { secretOf, startHarness, type Harness } from "./support";
 
 const SAMPLES = join(__dirname, "..", "..", "samples");
@@ -78,15 +76,6 @@ function withCanaries(request: SyncRequest): SyncRequest {
   return { ...request, related };
 }
 
-/** Metacontroller sends the parent at the storage version: a v1alpha1 one is converted first, as the apiserver does. */
-function asStored(request: SyncRequest): SyncRequest {
-  if (request.parent.apiVersion === "llamastack.io/v1alpha2") return request;
-  const review = reviewConversion({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [request.parent] } });
-  const [parent] = review.response.response.convertedObjects as KubeObject[];
-  if (parent === undefined) throw new Error(`cannot convert the sample's parent: ${JSON.stringify(review.response.response.result)}`);
-  return { ...request, parent };
-}
-
 /** A labelled dockerconfigjson Secret (the customize hook asks for these), canary password. */
 function pullSecret(host = "quay.io", password = canary()): KubeObject {
   const config = JSON.stringify({ auths: { [host]: { username: "robot", password, auth: b64(`robot:${password}`) } } });
@@ -139,9 +128,7 @@ function expectCleanLogs(): void {
 
 describe.each(samples)("samples/%s with canary Secret values", (file) => {
   it("no canary in the sync answers (first, and once applied), the customize answer, or the logs", async () => {
-    const built = llsd(["request", "sync", join(SAMPLES, file)]);
-    expect(built.code).toBe(0);
-    const request = withCanaries(asStored(JSON.parse(built.stdout) as SyncRequest));
+    const request = withCanaries(sampleRequest(join(SAMPLES, file)));
     const withPull = { ...request, related: { ...request.related, "Secret.v1": { ...request.related?.["Secret.v1"], [`${NS}/pull`]: pullSecret() } } };
     const name = request.parent.metadata.name;
 

@@ -1,0 +1,243 @@
+/**
+ * The unchanged-parent memo (lib/sync/memo.ts) through `syncRemembered`: a reused answer is
+ * byte for byte what a fresh sync of the same request and I/O answers gives, anything that
+ * changed gets a fresh answer, and the memo stays within its bounds.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { bundledBaseConfig } from "../../../lib/distributions/bundled";
+import { DEFAULT_DISTRIBUTIONS } from "../../../lib/distributions/table";
+import type { LiveReport, LiveStatus } from "../../../lib/live/types";
+import type { BaseConfigResolver } from "../../../lib/oci";
+import { memoFromEnv, syncRemembered, syncWith } from "../../../lib/sync";
+import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
+import type { SyncDeps } from "../../../lib/sync/sync";
+import type { KubeObject, ObjectMap, SerializedAnswer, SyncRequest, SyncResponse } from "../../../lib/wire/metacontroller";
+import { afterApply, aParent, aRequest, aSecret, deps, NS, sampleRequest, stamped, T0 } from "../../sync-builders";
+
+const SAMPLES = join(__dirname, "..", "..", "..", "samples");
+const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml")).sort();
+
+const newMemo = (maxBytes = 64 * 2 ** 20, now: () => number = () => 0): SyncMemo => createSyncMemo({ maxBytes, idleMs: 60_000, now });
+
+interface Io {
+  readonly resolver?: BaseConfigResolver;
+  readonly live?: LiveStatus;
+}
+
+/** The memo's answer and, for the same request, deps and I/O, a fresh one. */
+async function both(request: SyncRequest, memo: SyncMemo, d: SyncDeps = deps(), io: Io = {}): Promise<{ remembered: SerializedAnswer; fresh: string }> {
+  const remembered = await syncRemembered(request, d, io.resolver, io.live, memo);
+  const fresh = JSON.stringify(await syncWith(request, d, io.resolver, io.live));
+  return { remembered, fresh };
+}
+
+/** Applies each answer until the status stops changing (at most four rounds): the request of a resync. */
+async function steady(request: SyncRequest, d: SyncDeps = deps(), io: Io = {}): Promise<SyncRequest> {
+  let current = afterApply(request, await syncWith(request, d, io.resolver, io.live));
+  for (let round = 0; round < 4; round++) {
+    const answer = await syncWith(current, d, io.resolver, io.live);
+    if (JSON.stringify(answer.status) === JSON.stringify(current.parent.status)) return current;
+    current = afterApply(current, answer);
+  }
+  throw new Error("no steady state after four rounds");
+}
+
+function withObject(map: ObjectMap | undefined, o: KubeObject): ObjectMap {
+  const group = `${o.kind}.${o.apiVersion}`;
+  return { ...map, [group]: { ...map?.[group], [`${o.metadata.namespace ?? NS}/${o.metadata.name}`]: o } };
+}
+
+function edited(map: ObjectMap | undefined, kind: string, edit: (o: KubeObject) => KubeObject): ObjectMap {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([group, objects]) =>
+    [group, Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, o.kind === kind ? edit(o) : o]))]));
+}
+
+const vllm = { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } };
+const SPEC = { distribution: { name: "starter" }, providers: { inference: vllm } };
+const firstRequest = (): SyncRequest => aRequest(stamped(aParent(SPEC)), [], [stamped(aSecret("creds", { token: "t0ken" }))]);
+
+describe("syncRemembered on every sample", () => {
+  it.each(samples)("%s: a resync of an unchanged parent is answered from the memo, byte for byte", async (file) => {
+    const request = await steady(sampleRequest(join(SAMPLES, file)));
+    const memo = newMemo();
+    const first = await both(request, memo);
+    const second = await both(request, memo);
+    expect([first.remembered.summary.reused, second.remembered.summary.reused]).toEqual([0, 1]);
+    expect(first.remembered.json).toBe(first.fresh);
+    expect(second.remembered.json).toBe(second.fresh);
+    expect(second.remembered.summary.children).toBe((JSON.parse(second.fresh) as SyncResponse).children.length);
+  });
+});
+
+describe("what changed gets a fresh answer", () => {
+  const report = (version: string): LiveReport => ({ url: "http://demo", version, providers: [], problems: [] });
+  const liveAnswering = (answer: () => LiveReport): LiveStatus => ({ check: async () => answer() });
+  const changes: [string, (r: SyncRequest) => SyncRequest, (d: SyncDeps) => SyncDeps][] = [
+    ["the spec (a new parent resourceVersion)", (r) => ({ ...r, parent: stamped({ ...r.parent, spec: { ...SPEC, workload: { replicas: 2 } } }, "8") }), (d) => d],
+    ["a child (the Deployment scaled down)", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, "43")) }), (d) => d],
+    ["a related Secret (rotated)", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => stamped({ ...aSecret("creds", { token: "n3w" }), metadata: o.metadata }, "8")) }), (d) => d],
+    ["a related object added", (r) => ({ ...r, related: withObject(r.related, stamped(aSecret("other", { a: "b" }))) }), (d) => d],
+    ["a child gone", (r) => ({ ...r, children: Object.fromEntries(Object.entries(r.children ?? {}).filter(([group]) => !group.startsWith("Service."))) }), (d) => d],
+    ["the parent being finalized", (r) => ({ ...r, finalizing: true }), (d) => d],
+    ["the distribution table (the overrides file changed)", (r) => r, (d) => ({ ...d, distributions: DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e })) })],
+    ["an image-override problem", (r) => r, (d) => ({ ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE: not JSON"] })],
+    ["the operator version", (r) => r, (d) => ({ ...d, operatorVersion: "9.9.9" })],
+  ];
+
+  it.each(changes)("%s", async (_, change, changeDeps) => {
+    const request = await steady(firstRequest());
+    const memo = newMemo();
+    await both(request, memo);
+    expect((await both(request, memo)).remembered.summary.reused).toBe(1);
+    const next = await both(change(request), memo, changeDeps(deps()));
+    expect(next.remembered.summary.reused).toBe(0);
+    expect(next.remembered.json).toBe(next.fresh);
+  });
+
+  it("the running server's answer (a new version)", async () => {
+    let version = "0.7.1";
+    const io = { live: liveAnswering(() => report(version)) };
+    const request = await steady(firstRequest(), deps(), io);
+    const memo = newMemo();
+    await both(request, memo, deps(), io);
+    expect((await both(request, memo, deps(), io)).remembered.summary.reused).toBe(1);
+    version = "0.7.2";
+    const next = await both(request, memo, deps(), io);
+    expect(next.remembered.summary.reused).toBe(0);
+    expect(next.remembered.json).toBe(next.fresh);
+    expect(next.fresh).toContain("0.7.2");
+  });
+
+  it("the image's base config (the tag moved to another digest)", async () => {
+    let digest = `sha256:${"a".repeat(64)}`;
+    const config = bundledBaseConfig("starter", "0.7")!;
+    const resolver: BaseConfigResolver = { resolve: async () => ({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }) };
+    const request = await steady(firstRequest(), deps(), { resolver });
+    const memo = newMemo();
+    await both(request, memo, deps(), { resolver });
+    expect((await both(request, memo, deps(), { resolver })).remembered.summary.reused).toBe(1);
+    digest = `sha256:${"b".repeat(64)}`;
+    const next = await both(request, memo, deps(), { resolver });
+    expect(next.remembered.summary.reused).toBe(0);
+    expect(next.remembered.json).toBe(next.fresh);
+    expect(next.fresh).toContain(digest);
+  });
+});
+
+describe("what is never reused", () => {
+  const unstamped: [string, (r: SyncRequest) => SyncRequest][] = [
+    ["a parent without resourceVersion (curl, llsd request)", (r) => ({ ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, resourceVersion: undefined } } })],
+    ["a related object without uid", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => ({ ...o, metadata: { ...o.metadata, uid: undefined } })) })],
+    ["a child without resourceVersion", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: "" } })) })],
+  ];
+
+  it.each(unstamped)("%s", async (_, strip) => {
+    const request = strip(await steady(firstRequest()));
+    const memo = newMemo();
+    const answers = [await both(request, memo), await both(request, memo)];
+    expect(answers.map((a) => a.remembered.summary.reused)).toEqual([0, 0]);
+    expect(answers.map((a) => a.remembered.json === a.fresh)).toEqual([true, true]);
+    expect(memo.stats().entries).toBe(0);
+  });
+
+  it("an answer that read the clock (a condition flipped): the next call reads it again", async () => {
+    const request = afterApply(firstRequest(), await syncWith(firstRequest(), deps(), undefined)); // status from before the Deployment was ready
+    const memo = newMemo();
+    const at = (iso: string): SyncDeps => deps(new Date(iso));
+    const first = await both(request, memo, at("2026-11-22T10:00:00Z"));
+    const second = await both(request, memo, at("2026-11-22T10:05:00Z"));
+    expect([first.remembered.summary.reused, second.remembered.summary.reused]).toEqual([0, 0]);
+    expect(second.remembered.json).toBe(second.fresh);
+    expect(second.fresh).toContain("2026-11-22T10:05:00Z");
+  });
+});
+
+describe("bounds", () => {
+  /** Parent number `i`: names and uids of one width, so every entry has the same size. */
+  const uidOf = (i: number): SyncRequest => {
+    const id = String(i).padStart(4, "0");
+    const r = aRequest(stamped(aParent(SPEC, { name: `p${id}` })), [], [stamped(aSecret("creds", { token: "t" }))]);
+    return { ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, uid: `uid-${id}` } } };
+  };
+
+  it("holds at most maxBytes, dropping the least recently used parent", async () => {
+    const probe = newMemo();
+    await syncRemembered(uidOf(0), deps(), undefined, undefined, probe);
+    const one = probe.stats().bytes;
+    const memo = newMemo(one * 3);
+    for (let i = 0; i < 10; i++) await syncRemembered(uidOf(i), deps(), undefined, undefined, memo);
+    expect(memo.stats()).toEqual({ entries: 3, bytes: expect.any(Number) });
+    expect(memo.stats().bytes).toBeLessThanOrEqual(one * 3);
+    expect(memo.get("uid-0009")).toBeDefined();
+    expect(memo.get("uid-0000")).toBeUndefined();
+  });
+
+  it("drops an entry unused for idleMs (a deleted parent)", async () => {
+    let now = 0;
+    const memo = createSyncMemo({ maxBytes: 2 ** 30, idleMs: 60_000, now: () => now });
+    await syncRemembered(uidOf(1), deps(), undefined, undefined, memo);
+    now = 60_001;
+    await syncRemembered(uidOf(2), deps(), undefined, undefined, memo);
+    expect([memo.get("uid-0001"), memo.get("uid-0002")].map(Boolean)).toEqual([false, true]);
+  });
+
+  it("keeps one entry per parent however often it changes", async () => {
+    const memo = newMemo();
+    let request = uidOf(1);
+    for (let v = 10; v < 20; v++) {
+      request = { ...request, parent: stamped(request.parent, String(v)) };
+      await syncRemembered(request, deps(), undefined, undefined, memo);
+    }
+    expect(memo.stats().entries).toBe(1);
+  });
+
+  it("keeps nothing an entry alone would overflow", async () => {
+    const memo = newMemo(1024);
+    await syncRemembered(uidOf(1), deps(), undefined, undefined, memo);
+    expect(memo.stats()).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it.each([
+    ["unset: the default", undefined, MEMO_DEFAULTS.maxBytes],
+    ["0.1", "0.1", 0.1 * 2 ** 20],
+  ])("SYNC_MEMO_MB %s bounds the memo", async (_, value, maxBytes) => {
+    const probe = newMemo();
+    await syncRemembered(uidOf(0), deps(), undefined, undefined, probe);
+    const fits = Math.floor(maxBytes / probe.stats().bytes);
+    const memo = memoFromEnv(value === undefined ? {} : { SYNC_MEMO_MB: value })!;
+    for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), undefined, undefined, memo);
+    expect(memo.stats().entries).toBe(fits);
+  });
+
+  it.each([["0", undefined], ["-1", /SYNC_MEMO_MB must be a number of MiB/], ["lots", /SYNC_MEMO_MB must be a number of MiB/]])("SYNC_MEMO_MB=%s", (value, error) => {
+    if (error) expect(() => memoFromEnv({ SYNC_MEMO_MB: value })).toThrow(error);
+    else expect(memoFromEnv({ SYNC_MEMO_MB: value })).toBeUndefined();
+  });
+});
+
+describe("property: whatever happens in the cluster, the memo answers as a fresh sync does", () => {
+  type Step = "resync" | "apply" | "scaleDown" | "editSpec" | "rotateSecret" | "tick";
+  const step = fc.constantFrom<Step>("resync", "apply", "scaleDown", "editSpec", "rotateSecret", "tick");
+
+  it("for any sequence of events", async () => {
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+      const memo = newMemo();
+      let now = T0.getTime();
+      let version = 100;
+      let request = firstRequest();
+      for (const s of steps) {
+        const d = deps(new Date(now));
+        const { remembered, fresh } = await both(request, memo, d);
+        expect(remembered.json).toBe(fresh);
+        const v = String(++version);
+        if (s === "apply") request = afterApply(request, JSON.parse(fresh) as SyncResponse, v);
+        if (s === "scaleDown") request = { ...request, children: edited(request.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, v)) };
+        if (s === "editSpec") request = { ...request, parent: stamped({ ...request.parent, spec: { ...SPEC, workload: { replicas: version % 3 + 1 } } }, v) };
+        if (s === "rotateSecret") request = { ...request, related: edited(request.related, "Secret", (o) => stamped({ ...o, data: { token: Buffer.from(v).toString("base64") } }, v)) };
+        if (s === "tick") now += 60_000;
+      }
+    }), { numRuns: 40 });
+  });
+});
