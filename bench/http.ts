@@ -1,10 +1,15 @@
 /**
  * Benchmark: POST /sync over loopback with autocannon, the real app against the echo baseline
- * (bench/servers.ts), in alternating rounds so both see the same machine. Body: the sample's
- * sync request with its observed children (bench/request.ts).
+ * (bench/servers.ts), in alternating rounds so both see the same machine. Bodies: the sample's
+ * sync request as Metacontroller sends it on a resync (bench/request.ts), in two scenarios:
+ *
+ * - resync: 100 parents, every one unchanged since its last answer, in turn — the steady state
+ *   of a cluster, where the sync memo (lib/sync/memo.ts) answers after the first round;
+ * - changed: one parent whose resourceVersion is new on every call — every call validates,
+ *   generates, builds and serializes (the memo's miss path, its cost included).
  */
 import autocannon from "autocannon";
-import { sampleSyncRequest } from "./request";
+import { requestBody, sampleSyncRequest, withParentVersion } from "./request";
 import { startEchoApp, startHookApp, type Running } from "./servers";
 
 export interface HttpFigures {
@@ -13,11 +18,17 @@ export interface HttpFigures {
   readonly p99Ms: number;
 }
 
-export interface HttpBench {
+export interface HttpScenario {
   readonly app: HttpFigures;
   readonly baseline: HttpFigures;
   readonly ratio: number;
+}
+
+export interface HttpBench {
+  readonly resync: HttpScenario;
+  readonly changed: HttpScenario;
   readonly requestBytes: number;
+  readonly parents: number;
   readonly connections: number;
   readonly seconds: number;
 }
@@ -25,12 +36,13 @@ export interface HttpBench {
 const CONNECTIONS = 8;
 const ROUND_SECONDS = 4;
 const ROUNDS = 3;
+export const RESYNC_PARENTS = 100;
 
-async function load(target: Running, body: string): Promise<autocannon.Result> {
-  const result = await autocannon({
-    url: `${target.url}/sync`, method: "POST", headers: { "content-type": "application/json" }, body,
-    connections: CONNECTIONS, duration: ROUND_SECONDS,
-  });
+type Requests = autocannon.Request[];
+const HEADERS = { "content-type": "application/json" };
+
+async function load(target: Running, requests: Requests): Promise<autocannon.Result> {
+  const result = await autocannon({ url: `${target.url}/sync`, method: "POST", headers: HEADERS, requests, connections: CONNECTIONS, duration: ROUND_SECONDS });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
     throw new Error(`${target.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
   }
@@ -48,25 +60,38 @@ function figuresOf(results: readonly autocannon.Result[]): HttpFigures {
   };
 }
 
+async function scenario(app: Running, echo: Running, requests: () => Requests): Promise<HttpScenario> {
+  const appRuns: autocannon.Result[] = [];
+  const echoRuns: autocannon.Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    appRuns.push(await load(app, requests()));
+    echoRuns.push(await load(echo, requests()));
+  }
+  const figures = figuresOf(appRuns);
+  const baseline = figuresOf(echoRuns);
+  return { app: figures, baseline, ratio: figures.requestsPerSecond / baseline.requestsPerSecond };
+}
+
+async function expectSynced(app: Running, body: string): Promise<void> {
+  const check = await fetch(`${app.url}/sync`, { method: "POST", headers: HEADERS, body });
+  const answer = (await check.json()) as { status?: { phase?: string } };
+  if (check.status !== 200 || answer.status?.phase === "Failed") throw new Error(`/sync answered ${check.status}: ${JSON.stringify(answer.status)}`);
+}
+
 export async function benchHttp(): Promise<HttpBench> {
-  const body = JSON.stringify(sampleSyncRequest());
+  const text = JSON.stringify(sampleSyncRequest());
+  const parents = Array.from({ length: RESYNC_PARENTS }, (_, i) => requestBody(text, `llsd-${String(i).padStart(3, "0")}`));
+  let version = 1000;
+  // A new body per call: the parent's next resourceVersion (the same client work for the echo app).
+  const changed = (): Requests => [{ setupRequest: (req) => ({ ...req, body: withParentVersion(text, String(++version)) }) }];
   const app = await startHookApp(undefined);
   const echo = await startEchoApp();
   try {
-    const check = await fetch(`${app.url}/sync`, { method: "POST", headers: { "content-type": "application/json" }, body });
-    const answer = (await check.json()) as { status?: { phase?: string } };
-    if (check.status !== 200 || answer.status?.phase === "Failed") throw new Error(`/sync answered ${check.status}: ${JSON.stringify(answer.status)}`);
-    const appRuns: autocannon.Result[] = [];
-    const echoRuns: autocannon.Result[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      appRuns.push(await load(app, body));
-      echoRuns.push(await load(echo, body));
-    }
-    const appFigures = figuresOf(appRuns);
-    const baseline = figuresOf(echoRuns);
+    await expectSynced(app, text);
     return {
-      app: appFigures, baseline, ratio: appFigures.requestsPerSecond / baseline.requestsPerSecond,
-      requestBytes: Buffer.byteLength(body), connections: CONNECTIONS, seconds: ROUNDS * ROUND_SECONDS,
+      resync: await scenario(app, echo, () => parents.map((body) => ({ body }))),
+      changed: await scenario(app, echo, changed),
+      requestBytes: Buffer.byteLength(text), parents: RESYNC_PARENTS, connections: CONNECTIONS, seconds: ROUNDS * ROUND_SECONDS,
     };
   } finally {
     await app.close();

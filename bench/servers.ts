@@ -12,7 +12,8 @@ import { createLogger } from "../hooks/logger";
 import { createMetrics } from "../hooks/metrics";
 import { customize } from "../lib/customize";
 import type { BaseConfigResolver } from "../lib/oci";
-import { syncWith } from "../lib/sync";
+import { syncRemembered } from "../lib/sync";
+import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
 import { benchDeps } from "./request";
 
 export interface Running {
@@ -35,13 +36,15 @@ async function serve(handler: express.Express): Promise<Running> {
 }
 
 /**
- * The service's app. `resolver` undefined = LLSD_READ_IMAGE_LABELS=false (bundled base configs).
- * Live server status is off: it would call the observed Service, which exists only in a cluster.
+ * The service's app, with the sync memo as the service runs it (SYNC_MEMO_MB default).
+ * `resolver` undefined = LLSD_READ_IMAGE_LABELS=false (bundled base configs). Live server
+ * status is off: it would call the observed Service, which exists only in a cluster.
  */
 export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Partial<AppDeps> = {}): Promise<Running> {
   const deps = benchDeps();
+  const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
   return serve(createApp({
-    handlers: { sync: (request) => syncWith(request, deps, resolver), customize: async (request) => customize(request) },
+    handlers: { sync: (request) => syncRemembered(request, deps, resolver, undefined, memo), customize: async (request) => customize(request) },
     logger: createLogger({ level: "silent" }),
     metrics: createMetrics(),
     isReady: () => true,
