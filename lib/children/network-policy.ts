@@ -26,39 +26,37 @@ export const OPENSHIFT_INGRESS_POLICY_GROUP = { "network.openshift.io/policy-gro
 /** Where the community ingress-nginx controller runs by default. */
 export const INGRESS_NGINX_NAMESPACE = "ingress-nginx";
 
-function namespaceNamed(namespace: string): V1NetworkPolicyPeer {
-  return { namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } } };
+/** A peer and what tells it apart from the others built here (the same peer twice is listed once). */
+type Keyed = readonly [key: string, peer: V1NetworkPolicyPeer];
+
+function namespaceNamed(namespace: string): Keyed {
+  return [`namespace ${namespace}`, { namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } } }];
 }
 
-function peers(ctx: ChildContext): V1NetworkPolicyPeer[] {
+function peers(ctx: ChildContext): Keyed[] {
   const { allowedFrom, expose } = ctx.spec.networking;
-  if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
+  if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [["all", { namespaceSelector: {} }]];
   return [
     // Same namespace: the apps deployed next to the server (Go operator PR #267).
-    { podSelector: {} },
+    ["same namespace", { podSelector: {} }],
     // The hooks' namespace: Metacontroller and the hooks read /v1/health and /v1/providers.
     namespaceNamed(ctx.hooksNamespace),
     ...(allowedFrom?.namespaces ?? []).map(namespaceNamed),
     // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
-    ...(allowedFrom?.labels ?? []).map((key): V1NetworkPolicyPeer => ({ namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } })),
+    ...(allowedFrom?.labels ?? []).map((key): Keyed => [`label ${key}`, { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } }]),
     // An exposed server must be reachable from whatever carries the Route or Ingress traffic:
     // the OpenShift router (host network, matched by its namespace's policy group; a pod
     // selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
     // A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
-    ...(expose.enabled || ctx.legacy?.networkSet ? [{ namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] : []),
+    ...(expose.enabled || ctx.legacy?.networkSet ? [["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] as Keyed] : []),
     ...(expose.enabled ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
   ];
 }
 
 /** The same peer listed twice (e.g. the hooks namespace also in allowedFrom) is listed once. */
-function unique(list: V1NetworkPolicyPeer[]): V1NetworkPolicyPeer[] {
+function unique(list: readonly Keyed[]): V1NetworkPolicyPeer[] {
   const seen = new Set<string>();
-  return list.filter((peer) => {
-    const key = JSON.stringify(peer);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return list.filter(([key]) => !seen.has(key) && seen.add(key)).map(([, peer]) => peer);
 }
 
 export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy {

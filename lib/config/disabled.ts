@@ -7,7 +7,7 @@ import type { DisabledApi } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { effectiveId, isMap, type ConfigDoc, type JsonMap } from "./doc";
 import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "./releases";
-import { referencedProviderExists } from "./resources";
+import { providerIdSet } from "./resources";
 
 export interface DisabledOutcome {
   readonly notes: string[];
@@ -28,15 +28,9 @@ function pruneResources(doc: ConfigDoc): void {
   const rr = doc.registered_resources;
   if (!rr) return;
   const inferenceLeft = (doc.providers.inference ?? []).length > 0;
-  // The providers do not change while pruning: each provider id is looked up once, not once
-  // per resource that names it.
-  const answers = new Map<string, boolean>();
-  const exists = (providerId: unknown): boolean => {
-    const id = effectiveId(providerId);
-    let answer = answers.get(id);
-    if (answer === undefined) answers.set(id, (answer = referencedProviderExists(doc, id)));
-    return answer;
-  };
+  // The providers do not change while pruning: their ids are collected once.
+  const ids = providerIdSet(doc);
+  const exists = (providerId: unknown): boolean => ids.has(effectiveId(providerId));
   const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : exists(e.provider_id));
   for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter(keep);
   const shieldIds = new Set((rr.shields ?? []).map((s) => s.shield_id));

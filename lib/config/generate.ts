@@ -9,7 +9,7 @@ import { DEFAULT_MOUNT_PATH, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
-import { allProviders, isMap, type ConfigDoc } from "./doc";
+import { isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
@@ -108,7 +108,7 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
     secretEnv: [...providers.env, ...postgresEnv],
     plainEnv: telemetry.env,
     ...(storage.postgres ? { postgres: storage.postgres } : {}),
-    providerCount: allProviders(doc).length,
+    providerCount: Object.values(doc.providers).reduce((n, list) => n + (list?.length ?? 0), 0),
     resourceCount: resourceCount(doc),
     configVersion: 2,
     notes,

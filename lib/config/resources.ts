@@ -105,8 +105,9 @@ function conditionalOn(doc: ConfigDoc, api: string, id: string): string | undefi
   return entry && isConditional(entry.provider_id) ? /\$\{env\.([A-Z0-9_]+)/.exec(entry.provider_id)?.[1] : undefined;
 }
 
-/** Ids of resources whose provider still exists, for pruning after `disabled`. */
-export function referencedProviderExists(doc: ConfigDoc, providerId: unknown): boolean {
-  const id = effectiveId(providerId);
-  return Object.values(doc.providers).some((list) => list.some((p) => effectiveId(p.provider_id) === id));
+/** Every provider's effective id, whatever its API: what resources may still name after `disabled`. */
+export function providerIdSet(doc: ConfigDoc): Set<string> {
+  const ids = new Set<string>();
+  for (const api of Object.keys(doc.providers)) for (const p of doc.providers[api] ?? []) ids.add(effectiveId(p.provider_id));
+  return ids;
 }
