@@ -1,13 +1,14 @@
 /**
- * Benchmark: resident memory of the service (`node dist/hooks/main.js`, as the image runs it)
+ * Benchmark: resident memory of the service (the hooks Deployment's command, bench/service.ts)
  * after 10,000 distinct parents were synced over HTTP, their spec naming one of a few images
  * in a real local registry. Baseline: the same process idle, right after it became ready.
  */
 import { Agent, request } from "node:http";
 import { RESOLVER_DEFAULTS } from "../lib/oci";
+import { MEMO_DEFAULTS } from "../lib/sync/memo";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
-import { build, spawnReady } from "./service";
+import { build, deploymentArgs, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
 
@@ -32,6 +33,7 @@ export interface MemoryBench {
 
 /** The bounds of every cache a sync can fill, for the report. */
 export const CACHE_BOUNDS: readonly string[] = [
+  `sync memo (lib/sync/memo.ts): one entry per parent, ≤ SYNC_MEMO_MB (default ${MEMO_DEFAULTS.maxBytes / 2 ** 20} MiB), unused entries dropped after ${MEMO_DEFAULTS.idleMs / 60_000} min`,
   `registry resolver (lib/oci/cache.ts, options): base configs by digest ≤ ${RESOLVER_DEFAULTS.maxEntries} entries and ≤ ${RESOLVER_DEFAULTS.maxBytes / 1024 / 1024} MiB; tag → digest ≤ 4096 entries for ${RESOLVER_DEFAULTS.tagTtlMs / 60_000} min; failures ≤ 4096 entries`,
   "registry tokens ≤ 256, auth challenges ≤ 256 registries (lib/oci/session.ts)",
   "parsed base configs ≤ 32 texts (lib/config/base.ts), with their emitted YAML lines (WeakMap: dropped with them)",
@@ -58,7 +60,7 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
   const registry = await startRegistry();
   const proxy = await startProxy(registry.host);
   // Live status off: it would call each parent's Service, which exists only in a cluster.
-  const service = await spawnReady(["dist/hooks/main.js"], { INSECURE_REGISTRIES: proxy.host, LLSD_LIVE_STATUS: "false" });
+  const service = await spawnReady(deploymentArgs(), { INSECURE_REGISTRIES: proxy.host, LLSD_LIVE_STATUS: "false" });
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     for (let i = 0; i < IMAGES; i++) await pushStarterImage(registry.url, `llsd/memory-${i}`);

@@ -9,9 +9,9 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchBurst, BURST } from "./burst";
 import { benchGenerate } from "./generate";
-import { benchHttp, type HttpScenario } from "./http";
+import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { benchMemory, CACHE_BOUNDS, PARENTS } from "./memory";
-import { build, MAIN, ROOT } from "./service";
+import { build, deploymentArgs, MAIN, ROOT } from "./service";
 import { benchStartup } from "./startup";
 import type { Timing } from "./stats";
 import { benchSync } from "./sync";
@@ -98,13 +98,13 @@ async function main(): Promise<void> {
   const built = build();
   results.build = built;
   await section("memory", () => benchMemory(built), ({ idleRssMb, halfwayRssMb, finalRssMb, peakRssMb, heapUsedMb, images }) => [{
-    figure: `RSS of node ${MAIN} after ${PARENTS.toLocaleString("en")} distinct parents (${images} images)`,
+    figure: `RSS of node ${deploymentArgs().join(" ")} after ${PARENTS.toLocaleString("en")} distinct parents (${images} images)`,
     measured: `${Math.round(finalRssMb)} MB (after ${(PARENTS / 2).toLocaleString("en")}: ${Math.round(halfwayRssMb)} MB; peak ${Math.round(peakRssMb)} MB; V8 heap in use ${Math.round(heapUsedMb)} MB)`,
     baseline: `same process idle after start: ${Math.round(idleRssMb)} MB`, ratio: fixed(finalRssMb / idleRssMb),
     budget: `≤ ${BUDGET.rssMb} MB`, pass: finalRssMb <= BUDGET.rssMb,
   }]);
   await section("startup", () => benchStartup(built), ({ medianMs, maxMs, baselineMedianMs, runs }) => [{
-    figure: `startup: spawn of node ${MAIN} to /readyz 200 (${runs} runs)`, measured: `median ${ms(medianMs)} (max ${ms(maxMs)})`,
+    figure: `startup: spawn of node ${deploymentArgs().join(" ")} to /readyz 200 (${runs} runs)`, measured: `median ${ms(medianMs)} (max ${ms(maxMs)})`,
     baseline: `bare node:http server: median ${ms(baselineMedianMs)}`, ratio: fixed(medianMs / baselineMedianMs),
     budget: `median ≤ ${BUDGET.startupMs} ms`, pass: medianMs <= BUDGET.startupMs,
   }]);
@@ -144,25 +144,34 @@ ${table.join("\n")}
 
 - **generate** (\`bench/generate.ts\`): \`generate()\` of \`samples/autoscaling-full.yaml\` on the
   bundled starter config, against parsing and re-serializing that config with the \`yaml\` library.
-- **one sync** (\`bench/sync.ts\`): \`sync()\` of the sample's sync request with its observed
-  children and related Secret (\`bench/request.ts\`: \`llsd request sync\`'s logic, then one sync's
-  desired children made observed as \`tests/sync-builders.ts\` \`observedFrom()\` does), without
-  the registry; baseline: \`JSON.parse\` + \`JSON.stringify\` of that request.
+- **one sync** (\`bench/sync.ts\`): the pure \`sync()\` — no memo — of the sample's sync request as
+  Metacontroller sends it on a resync (\`bench/request.ts\`: \`llsd request sync\`'s logic, then
+  the answers applied as \`tests/sync-builders.ts\` \`afterApply()\` does until the status is
+  steady: every object with uid and resourceVersion, the parent with its status, the children
+  observed, a ready Deployment), without the registry; baseline: \`JSON.parse\` +
+  \`JSON.stringify\` of that request.
 - **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
-  the real handlers (\`syncWith\`, \`customize\`; no resolver, i.e. LLSD_READ_IMAGE_LABELS=false;
-  silent logger) and against an Express app that only parses the body (\`express.json\`, 8 MB)
-  and answers it back, both in the bench process on 127.0.0.1 ephemeral ports; three
-  alternating rounds each.
+  the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
+  LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
+  body (\`express.json\`, 8 MB) and answers it back, both in the bench process on 127.0.0.1
+  ephemeral ports; three alternating rounds each, two scenarios with the same bodies for both
+  apps. **resync**: the request renamed for ${RESYNC_PARENTS} parents (names, uids), sent in turn —
+  a cluster's steady state, where nothing changed since the last answer and the memo answers
+  after the first round. **changed**: the one request with a new parent resourceVersion on
+  every call, as if the parent changed each time — every call validates, generates, builds the
+  children and the status and serializes (the memo's miss path).
 - **burst** (\`bench/burst.ts\`): Debian \`docker-registry\` on 127.0.0.1:0 behind the tests'
   counting proxy (\`tests/oci/support/\`), one image whose labels carry the starter config; the
   real app with \`createBaseConfigResolver({insecureRegistries: [proxy]})\`; ${BURST} distinct
   parents naming that image, sent at once on ${BURST} connections. The app's overload guard is
   sized to the burst (its default, 64 in flight, answers the rest 429 with \`Retry-After: 1\`).
-- **RSS** (\`bench/memory.ts\`): \`node ${MAIN}\` (built by the bench with \`npm run build\`; the
-  image runs the same), live status off, registry as above with a few images; ${PARENTS.toLocaleString("en")} distinct
+- **RSS** (\`bench/memory.ts\`): \`node ${deploymentArgs().join(" ")}\` — the hooks Deployment's
+  command, read from \`metacontroller/base/deployment.yaml\` (\`${MAIN}\` built by the bench with
+  \`npm run build\`; the V8 heap cap is the Deployment's) — with the sync memo at its default,
+  live status off, registry as above with a few images; ${PARENTS.toLocaleString("en")} distinct
   parents, 32 at a time; RSS from \`/proc/<pid>/status\` one second after the last answer
   (VmRSS; the peak is VmHWM). The hooks Deployment requests 128 Mi and is limited to 256 Mi.
-- **startup** (\`bench/startup.ts\`): spawn of \`node ${MAIN}\` to the first 200 from \`/readyz\`
+- **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
   (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way.
 
 ## Cache bounds

@@ -1,15 +1,26 @@
 /**
- * The service as the image runs it: `node dist/hooks/main.js` (built by `npm run build`) in a
- * child process on a free loopback port, for the startup and memory figures.
+ * The service as the hooks Deployment runs it: the container's `command` from
+ * metacontroller/base/deployment.yaml (node, its flags, `dist/hooks/main.js` built by
+ * `npm run build`) in a child process on a free loopback port, for the startup and memory figures.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { parseAllDocuments } from "yaml";
 
 export const ROOT = join(__dirname, "..");
 export const MAIN = "dist/hooks/main.js";
+const DEPLOYMENT = "metacontroller/base/deployment.yaml";
+
+/** Node's arguments in the hooks Deployment's `command` (flags, then MAIN). */
+export function deploymentArgs(): string[] {
+  const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } } });
+  const command = docs.find((d) => d?.kind === "Deployment")?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
+  if (command?.[0] !== "node" || command.at(-1) !== MAIN) throw new Error(`${DEPLOYMENT}: the hooks container's command is not node … ${MAIN}: ${JSON.stringify(command)}`);
+  return command.slice(1);
+}
 
 /** `npm run build`; the error output when it fails. */
 export function build(): { ok: true } | { ok: false; error: string } {

@@ -2,7 +2,7 @@
  * Benchmark: process start to `/readyz` 200 for `node dist/hooks/main.js` (what the image
  * runs), against a baseline started the same way: a bare `node:http` server answering 200.
  */
-import { build, spawnReady } from "./service";
+import { build, deploymentArgs, spawnReady } from "./service";
 
 export interface StartupBench {
   readonly medianMs: number;
@@ -22,7 +22,7 @@ export async function benchStartup(built = build()): Promise<StartupBench> {
   const bare: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Live status and registry reads are irrelevant to startup; the defaults stay as shipped.
-    const s = await spawnReady(["dist/hooks/main.js"]);
+    const s = await spawnReady(deploymentArgs());
     service.push(s.readyMs);
     await s.stop();
     const b = await spawnReady(["-e", BARE], {}, "/");

@@ -40,7 +40,7 @@ interface Call {
   [count: string]: unknown;
 }
 
-type Answer = HttpError | { readonly status: 200; readonly json: string };
+type Answer = HttpError | { readonly status: 200; readonly json: string | Buffer };
 
 export function hookRouter<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, deps: HookDeps): Router {
   const router = Router();
@@ -87,10 +87,10 @@ async function answerCall<Req extends HookRequest, Res>(
     const serialized = response instanceof SerializedAnswer ? response : undefined;
     Object.assign(call, serialized ? serialized.summary : route.summarize(response as Res));
     if (logger.isLevelEnabled("debug")) {
-      logger.debug({ ...call, redactedResponse: forLog(serialized ? JSON.parse(serialized.json) : response, req.body) }, "Hook response body");
+      logger.debug({ ...call, redactedResponse: forLog(serialized ? JSON.parse(serialized.body.toString("utf8")) : response, req.body) }, "Hook response body");
     }
     // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
-    return { status: 200, json: serialized ? serialized.json : JSON.stringify(response) };
+    return { status: 200, json: serialized ? serialized.body : JSON.stringify(response) };
   } catch (err) {
     // An error message may quote what it failed on: no Secret value of this request reaches the log.
     call.err = scrubError(err, secretValuesOf(req.body));

@@ -148,16 +148,16 @@ export async function syncRemembered(
   const checked = known?.checked ?? validated(request, deps);
   const io = await gather(request, deps, resolver, live, checked);
   const key = observed === undefined ? undefined : `${observed}\n${ioKey(io.found, io.live)}`;
-  if (known?.answer && known.answer.key === key) return new SerializedAnswer(known.answer.json, { children: known.answer.children, reused: 1 });
+  if (known?.answer && known.answer.key === key) return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
   let clockRead = false;
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
   const response = sync(request, clocked, io.found, io.live, checked);
-  const json = JSON.stringify(response);
+  const body = Buffer.from(JSON.stringify(response), "utf8");
   if (parent !== undefined && key !== undefined) {
     deepFreeze(checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
-    memo.set(uid, { parentKey: parent, checked, ...(clockRead ? {} : { answer: { key, json, children: response.children.length } }) });
+    memo.set(uid, { parentKey: parent, checked, ...(clockRead ? {} : { answer: { key, body, children: response.children.length } }) });
   }
-  return new SerializedAnswer(json, { children: response.children.length, reused: 0 });
+  return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
 }
 
 /** The memo's size in MiB (SYNC_MEMO_MB, default 16); 0 turns it off. */

@@ -39,11 +39,11 @@ export interface SyncResponse {
 }
 
 /**
- * An answer already serialized (the sync memo, lib/sync/memo.ts): the HTTP layer sends `json`
- * as is. `summary` holds the counts its log line shows.
+ * An answer already serialized (the sync memo, lib/sync/memo.ts): the HTTP layer sends `body`
+ * (JSON, UTF-8) as is. `summary` holds the counts its log line shows.
  */
 export class SerializedAnswer {
-  constructor(readonly json: string, readonly summary: { readonly [count: string]: number }) {}
+  constructor(readonly body: Buffer, readonly summary: { readonly [count: string]: number }) {}
 }
 
 export interface CustomizeRequest {

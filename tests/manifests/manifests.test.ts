@@ -278,8 +278,17 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
       const b = build();
       expect(b.deployment.spec?.replicas).toBe(2);
       expect(b.container.image).toBe("llsd-hooks:0.1.0");
-      expect(b.container.command).toEqual(["node", "dist/hooks/main.js"]);
+      expect(b.container.command).toEqual(["node", "--max-old-space-size=160", "dist/hooks/main.js"]);
       expect(selects(b.deployment.spec?.selector, b.podLabels)).toBe(true);
+    });
+
+    it("caps the V8 heap at most at two thirds of the memory limit (the rest: young generation, code, buffers)", () => {
+      const b = build();
+      const heapMb = Number(/^--max-old-space-size=(\d+)$/.exec(b.container.command?.find((a) => a.startsWith("--max-old-space-size=")) ?? "")?.[1]);
+      const limit = String(b.container.resources?.limits?.memory ?? "");
+      const limitMb = Number(/^(\d+)Mi$/.exec(limit)?.[1]) * 1.048576;
+      expect({ heapMb: heapMb > 0, limit }).toEqual({ heapMb: true, limit: expect.stringMatching(/^\d+Mi$/) });
+      expect(heapMb).toBeLessThanOrEqual((limitMb * 2) / 3);
     });
 
     it("runs non-root with a read-only root filesystem, no privilege escalation and no capabilities", () => {

@@ -26,9 +26,10 @@ interface Io {
   readonly live?: LiveStatus;
 }
 
-/** The memo's answer and, for the same request, deps and I/O, a fresh one. */
-async function both(request: SyncRequest, memo: SyncMemo, d: SyncDeps = deps(), io: Io = {}): Promise<{ remembered: SerializedAnswer; fresh: string }> {
-  const remembered = await syncRemembered(request, d, io.resolver, io.live, memo);
+/** The memo's answer (its bytes as text) and, for the same request, deps and I/O, a fresh one. */
+async function both(request: SyncRequest, memo: SyncMemo, d: SyncDeps = deps(), io: Io = {}): Promise<{ remembered: { body: string; summary: SerializedAnswer["summary"] }; fresh: string }> {
+  const answer = await syncRemembered(request, d, io.resolver, io.live, memo);
+  const remembered = { body: answer.body.toString("utf8"), summary: answer.summary };
   const fresh = JSON.stringify(await syncWith(request, d, io.resolver, io.live));
   return { remembered, fresh };
 }
@@ -65,8 +66,8 @@ describe("syncRemembered on every sample", () => {
     const first = await both(request, memo);
     const second = await both(request, memo);
     expect([first.remembered.summary.reused, second.remembered.summary.reused]).toEqual([0, 1]);
-    expect(first.remembered.json).toBe(first.fresh);
-    expect(second.remembered.json).toBe(second.fresh);
+    expect(first.remembered.body).toBe(first.fresh);
+    expect(second.remembered.body).toBe(second.fresh);
     expect(second.remembered.summary.children).toBe((JSON.parse(second.fresh) as SyncResponse).children.length);
   });
 });
@@ -93,7 +94,7 @@ describe("what changed gets a fresh answer", () => {
     expect((await both(request, memo)).remembered.summary.reused).toBe(1);
     const next = await both(change(request), memo, changeDeps(deps()));
     expect(next.remembered.summary.reused).toBe(0);
-    expect(next.remembered.json).toBe(next.fresh);
+    expect(next.remembered.body).toBe(next.fresh);
   });
 
   it("the running server's answer (a new version)", async () => {
@@ -106,7 +107,7 @@ describe("what changed gets a fresh answer", () => {
     version = "0.7.2";
     const next = await both(request, memo, deps(), io);
     expect(next.remembered.summary.reused).toBe(0);
-    expect(next.remembered.json).toBe(next.fresh);
+    expect(next.remembered.body).toBe(next.fresh);
     expect(next.fresh).toContain("0.7.2");
   });
 
@@ -121,7 +122,7 @@ describe("what changed gets a fresh answer", () => {
     digest = `sha256:${"b".repeat(64)}`;
     const next = await both(request, memo, deps(), { resolver });
     expect(next.remembered.summary.reused).toBe(0);
-    expect(next.remembered.json).toBe(next.fresh);
+    expect(next.remembered.body).toBe(next.fresh);
     expect(next.fresh).toContain(digest);
   });
 });
@@ -138,7 +139,7 @@ describe("what is never reused", () => {
     const memo = newMemo();
     const answers = [await both(request, memo), await both(request, memo)];
     expect(answers.map((a) => a.remembered.summary.reused)).toEqual([0, 0]);
-    expect(answers.map((a) => a.remembered.json === a.fresh)).toEqual([true, true]);
+    expect(answers.map((a) => a.remembered.body === a.fresh)).toEqual([true, true]);
     expect(memo.stats().entries).toBe(0);
   });
 
@@ -149,7 +150,7 @@ describe("what is never reused", () => {
     const first = await both(request, memo, at("2026-11-22T10:00:00Z"));
     const second = await both(request, memo, at("2026-11-22T10:05:00Z"));
     expect([first.remembered.summary.reused, second.remembered.summary.reused]).toEqual([0, 0]);
-    expect(second.remembered.json).toBe(second.fresh);
+    expect(second.remembered.body).toBe(second.fresh);
     expect(second.fresh).toContain("2026-11-22T10:05:00Z");
   });
 });
@@ -230,7 +231,7 @@ describe("property: whatever happens in the cluster, the memo answers as a fresh
       for (const s of steps) {
         const d = deps(new Date(now));
         const { remembered, fresh } = await both(request, memo, d);
-        expect(remembered.json).toBe(fresh);
+        expect(remembered.body).toBe(fresh);
         const v = String(++version);
         if (s === "apply") request = afterApply(request, JSON.parse(fresh) as SyncResponse, v);
         if (s === "scaleDown") request = { ...request, children: edited(request.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, v)) };
