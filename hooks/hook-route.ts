@@ -108,6 +108,7 @@ function lateAnswer(call: Call, answer: Answer, seconds: number, logger: pino.Lo
 function record(call: Call, answer: Answer, seconds: number, { logger, metrics }: HookDeps): void {
   const outcome: Outcome = answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
   metrics.observe(call.hook, outcome, seconds);
+  if (call.reused === 1) metrics.reused(call.hook);
   const line = { ...call, outcome, status: answer.status, durationMs: Math.round(seconds * 1e6) / 1e3 };
   if ("json" in answer) logger.info(line, "Answered hook call");
   else if (outcome === "client_error") logger.warn({ ...line, reason: answer.message }, "Rejected hook call");

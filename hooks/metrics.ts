@@ -15,6 +15,8 @@ export interface HookMetrics {
   readonly registry: Registry;
   /** Count one finished hook call and its duration. */
   observe(hook: string, outcome: Outcome, seconds: number): void;
+  /** Count one call answered with an earlier answer (the sync memo, lib/sync/memo.ts). */
+  reused(hook: string): void;
 }
 
 /** A warm sync answers in well under a millisecond; Metacontroller gives up at 10 s. */
@@ -40,6 +42,12 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
     labelNames: ["hook"] as const,
     registers: [registry],
   });
+  const reused = new Counter({
+    name: "llsd_hook_reused_total",
+    help: "Hook calls answered with the answer computed for an unchanged parent before (the sync memo).",
+    labelNames: ["hook"] as const,
+    registers: [registry],
+  });
   collectDefaultMetrics({ register: registry });
   return {
     registry,
@@ -47,6 +55,9 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
       requests.inc({ hook, outcome });
       duration.observe({ hook }, seconds);
       if (outcome === "error") errors.inc({ hook });
+    },
+    reused(hook) {
+      reused.inc({ hook });
     },
   };
 }

@@ -38,6 +38,7 @@ describe("POST /sync through the memo", () => {
     const bodies = t.lines().filter((l) => l.msg === "Hook response body");
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.redactedResponse).toEqual(bodies[0]!.redactedResponse);
+    expect((await request(t.app).get("/metrics")).text).toMatch(/^llsd_hook_reused_total\{hook="sync"\} 1$/m);
     expect(t.logText()).not.toContain(VALUE);
     expect(t.logText()).not.toContain(Buffer.from(VALUE).toString("base64"));
   });
