@@ -79,7 +79,7 @@ export async function benchBurst(): Promise<BurstBench> {
   const echo = await startEchoApp();
   try {
     await pushStarterImage(registry.url, "llsd/burst");
-    const text = JSON.stringify(sampleSyncRequest());
+    const text = JSON.stringify(await sampleSyncRequest());
     const bodies = Array.from({ length: BURST }, (_, i) => requestBody(text, `burst-${i}`, `${proxy.host}/llsd/burst:0.7.1`));
     proxy.reset();
     const { answers, ...appRun } = await fire(app.url, bodies);

@@ -79,7 +79,7 @@ async function expectSynced(app: Running, body: string): Promise<void> {
 }
 
 export async function benchHttp(): Promise<HttpBench> {
-  const text = JSON.stringify(sampleSyncRequest());
+  const text = JSON.stringify(await sampleSyncRequest());
   const parents = Array.from({ length: RESYNC_PARENTS }, (_, i) => requestBody(text, `llsd-${String(i).padStart(3, "0")}`));
   let version = 1000;
   // A new body per call: the parent's next resourceVersion (the same client work for the echo app).

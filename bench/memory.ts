@@ -64,7 +64,7 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     for (let i = 0; i < IMAGES; i++) await pushStarterImage(registry.url, `llsd/memory-${i}`);
-    const text = JSON.stringify(sampleSyncRequest());
+    const text = JSON.stringify(await sampleSyncRequest());
     const idle = service.rssBytes().now;
     let halfway = NaN;
     let next = 0;

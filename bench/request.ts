@@ -14,7 +14,7 @@ import { DEFAULT_DISTRIBUTIONS } from "../lib/distributions/table";
 import { sync, type SyncDeps } from "../lib/sync/sync";
 import { REGISTRY_CREDENTIALS_LABEL } from "../lib/sync/base-source";
 import { KEYS, type KubeObject, type SyncRequest } from "../lib/wire/metacontroller";
-import { afterApply } from "../tests/sync-builders";
+import { steadyState } from "../tests/sync-builders";
 
 export const SAMPLE = "samples/autoscaling-full.yaml";
 /** The sample's CR name: every child, Secret and label derives from it. */
@@ -25,7 +25,7 @@ export const benchDeps = (): SyncDeps => ({
 });
 
 /** The sync request of the sample, as Metacontroller sends it once the children exist. */
-export function sampleSyncRequest(): SyncRequest {
+export function sampleSyncRequest(): Promise<SyncRequest> {
   let out = "";
   const status = requestCommand("sync", join(__dirname, "..", SAMPLE), {
     stdout: (text) => void (out += text),
@@ -36,14 +36,11 @@ export function sampleSyncRequest(): SyncRequest {
   const parsed = JSON.parse(out) as SyncRequest;
   // What customize also asks for: the namespace's labelled pull Secrets (here for another registry).
   const request = { ...parsed, related: { ...parsed.related, [KEYS.secret]: { ...parsed.related?.[KEYS.secret], [`default/${PULL_SECRET.metadata.name}`]: PULL_SECRET } } };
-  let current: SyncRequest = request;
-  for (let round = 0; round < 4; round++) {
-    const answer = sync(current, benchDeps());
+  return steadyState(request, (r) => {
+    const answer = sync(r, benchDeps());
     if (answer.status.phase === "Failed") throw new Error(`the sample does not sync: ${JSON.stringify(answer.status)}`);
-    if (round > 0 && JSON.stringify(answer.status) === JSON.stringify(current.parent.status)) return current;
-    current = afterApply(current, answer);
-  }
-  throw new Error(`${SAMPLE}: no steady state after four syncs`);
+    return answer;
+  });
 }
 
 const PULL_SECRET: KubeObject = {

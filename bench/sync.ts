@@ -14,8 +14,8 @@ export interface SyncBench {
   readonly requestBytes: number;
 }
 
-export function benchSync(iterations = 5000): SyncBench {
-  const request = sampleSyncRequest();
+export async function benchSync(iterations = 5000): Promise<SyncBench> {
+  const request = await sampleSyncRequest();
   const text = JSON.stringify(request);
   const deps = benchDeps();
   const [syncTiming, baseline] = measurePair(() => void sync(request, deps), () => void JSON.stringify(JSON.parse(text)), iterations);

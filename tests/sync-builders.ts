@@ -93,6 +93,20 @@ export function afterApply(request: SyncRequest, answer: SyncResponse, parentVer
   };
 }
 
+/**
+ * Applies each answer of `syncOnce` (`afterApply`) until the status stops changing: the request
+ * Metacontroller sends on a resync once everything settled.
+ */
+export async function steadyState(request: SyncRequest, syncOnce: (r: SyncRequest) => SyncResponse | Promise<SyncResponse>, rounds = 4): Promise<SyncRequest> {
+  let current = afterApply(request, await syncOnce(request));
+  for (let round = 0; round < rounds; round++) {
+    const answer = await syncOnce(current);
+    if (JSON.stringify(answer.status) === JSON.stringify(current.parent.status)) return current;
+    current = afterApply(current, answer);
+  }
+  throw new Error(`no steady state after ${rounds} rounds: ${JSON.stringify(current.parent.status)}`);
+}
+
 /** The sync request of a sample file (`llsd request sync`), its parent at the storage version as the apiserver converts it. */
 export function sampleRequest(file: string): SyncRequest {
   const built = llsd(["request", "sync", file]);

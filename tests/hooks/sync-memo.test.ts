@@ -7,18 +7,15 @@ import request from "supertest";
 import { syncRemembered, syncWith } from "../../lib/sync";
 import { createSyncMemo } from "../../lib/sync/memo";
 import type { SyncRequest } from "../../lib/wire/metacontroller";
-import { afterApply, aParent, aRequest, aSecret, deps, stamped } from "../sync-builders";
+import { sync } from "../../lib/sync/sync";
+import { aParent, aRequest, aSecret, deps, stamped, steadyState } from "../sync-builders";
 import { aTestApp, LEVEL } from "./helpers";
 
 const VALUE = "memo-canary-4d1f";
 const POSTGRES = { distribution: { name: "starter" }, storage: { sql: { type: "postgres", connectionString: { name: "db", key: "dsn" } } } };
 
-async function steadyRequest(): Promise<SyncRequest> {
-  const first = aRequest(stamped(aParent(POSTGRES)), [], [stamped(aSecret("db", { dsn: `postgresql://llama:${VALUE}@db:5432/llama` }))]);
-  let current = afterApply(first, await syncWith(first, deps(), undefined));
-  current = afterApply(current, await syncWith(current, deps(), undefined));
-  return current;
-}
+const steadyRequest = (): Promise<SyncRequest> =>
+  steadyState(aRequest(stamped(aParent(POSTGRES)), [], [stamped(aSecret("db", { dsn: `postgresql://llama:${VALUE}@db:5432/llama` }))]), (r) => sync(r, deps()));
 
 describe("POST /sync through the memo", () => {
   it("answers an unchanged parent from the memo: same bytes, `reused: 1` in the log line, no Secret value in any line", async () => {

@@ -14,7 +14,7 @@ import { memoFromEnv, syncRemembered, syncWith } from "../../../lib/sync";
 import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
 import type { SyncDeps } from "../../../lib/sync/sync";
 import type { KubeObject, ObjectMap, SerializedAnswer, SyncRequest, SyncResponse } from "../../../lib/wire/metacontroller";
-import { afterApply, aParent, aRequest, aSecret, deps, NS, sampleRequest, stamped, T0 } from "../../sync-builders";
+import { afterApply, aParent, aRequest, aSecret, deps, NS, sampleRequest, stamped, steadyState, T0 } from "../../sync-builders";
 
 const SAMPLES = join(__dirname, "..", "..", "..", "samples");
 const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml")).sort();
@@ -34,16 +34,9 @@ async function both(request: SyncRequest, memo: SyncMemo, d: SyncDeps = deps(), 
   return { remembered, fresh };
 }
 
-/** Applies each answer until the status stops changing (at most four rounds): the request of a resync. */
-async function steady(request: SyncRequest, d: SyncDeps = deps(), io: Io = {}): Promise<SyncRequest> {
-  let current = afterApply(request, await syncWith(request, d, io.resolver, io.live));
-  for (let round = 0; round < 4; round++) {
-    const answer = await syncWith(current, d, io.resolver, io.live);
-    if (JSON.stringify(answer.status) === JSON.stringify(current.parent.status)) return current;
-    current = afterApply(current, answer);
-  }
-  throw new Error("no steady state after four rounds");
-}
+/** The request of a resync once everything settled, with these deps and I/O. */
+const steady = (request: SyncRequest, d: SyncDeps = deps(), io: Io = {}): Promise<SyncRequest> =>
+  steadyState(request, (r) => syncWith(r, d, io.resolver, io.live));
 
 function withObject(map: ObjectMap | undefined, o: KubeObject): ObjectMap {
   const group = `${o.kind}.${o.apiVersion}`;
