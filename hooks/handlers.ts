@@ -1,15 +1,18 @@
 /**
- * The production hook handlers: `lib/sync`'s `syncHook` (registry, running servers, image
+ * The production hook handlers: `lib/sync`'s `createSyncHook` (registry, running servers, image
  * overrides, all read from the environment there) and the customize hook.
  *
- * The registry resolver `syncHook` uses is built in `lib/sync/index.ts` (`resolverFromEnv`),
+ * The registry resolver the sync hook uses is built in `lib/sync/index.ts` (`resolverFromEnv`),
  * wrapped in the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
  * README "Reliability and security").
  */
 import { customizeHook } from "../lib/customize";
-import { syncHook } from "../lib/sync";
+import type pino from "pino";
+import { createSyncHook } from "../lib/sync";
 import type { HookHandlers } from "./app";
 
-export function productionHandlers(): HookHandlers {
-  return { sync: syncHook, customize: customizeHook };
+/** Reads the environment: a bad setting throws, naming it. */
+export function productionHandlers(logger: pino.Logger): HookHandlers {
+  const sync = createSyncHook(process.env, (level, message, fields) => logger[level](fields, message));
+  return { sync, customize: customizeHook };
 }

@@ -25,7 +25,7 @@ let bearerToken: TokenSource | undefined;
 try {
   config = serviceConfigFromEnv(process.env);
   bearerToken = tokenSourceFromEnv(process.env, logger);
-  handlers = productionHandlers();
+  handlers = productionHandlers(logger);
 } catch (err) {
   logger.fatal({ reason: (err as Error).message }, "Bad configuration");
   process.exit(1);

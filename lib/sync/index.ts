@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import pino from "pino";
 import { validate, type ValidationResult } from "../api/validate";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, LIVE_DEFAULTS, type LiveReport, type LiveStatus } from "../live";
@@ -168,15 +167,19 @@ export function memoFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => num
   return mb === 0 ? undefined : createSyncMemo({ maxBytes: mb * 2 ** 20, idleMs: MEMO_DEFAULTS.idleMs, now });
 }
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? "info", timestamp: pino.stdTimeFunctions.isoTime });
-const baseDeps = depsFromEnv();
-const resolver = resolverFromEnv();
-const live = liveFromEnv();
-const overrides = overridesFromEnv(process.env, (level, message, fields) => logger[level](fields, message));
-const memo = memoFromEnv();
-
-export async function syncHook(request: SyncRequest): Promise<SyncResponse | SerializedAnswer> {
-  const current = overrides.current();
-  const deps: SyncDeps = { ...baseDeps, distributions: current.table, ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}) };
-  return memo ? syncRemembered(request, deps, resolver, live, memo) : syncWith(request, deps, resolver, live);
+/**
+ * The sync hook as the service runs it, every setting read from `env` once, here: a bad one
+ * throws, naming it (the service then refuses to start). `log` hears about the image overrides file.
+ */
+export function createSyncHook(env: NodeJS.ProcessEnv = process.env, log?: OverridesLog): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
+  const baseDeps = depsFromEnv(env);
+  const resolver = resolverFromEnv(env);
+  const live = liveFromEnv(env);
+  const overrides = overridesFromEnv(env, log);
+  const memo = memoFromEnv(env);
+  return async (request) => {
+    const current = overrides.current();
+    const deps: SyncDeps = { ...baseDeps, distributions: current.table, ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}) };
+    return memo ? syncRemembered(request, deps, resolver, live, memo) : syncWith(request, deps, resolver, live);
+  };
 }

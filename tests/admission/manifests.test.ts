@@ -19,7 +19,7 @@ import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { customizeHook } from "../../lib/customize";
 import { buildCrd } from "../../lib/crd/generate";
-import { syncHook } from "../../lib/sync";
+import { createSyncHook } from "../../lib/sync";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -65,7 +65,7 @@ function one<T extends KubeDoc>(objects: readonly KubeDoc[], kind: string, name?
 }
 
 const app = createApp({
-  handlers: { sync: syncHook, customize: customizeHook },
+  handlers: { sync: createSyncHook(), customize: customizeHook },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,

@@ -117,7 +117,19 @@ describe("node hooks/main.ts", () => {
     }
   }, 30_000);
 
-  it("refuses to start with a bad setting, naming it", async () => {
-    await expect(startServiceProcess({ MAX_CONCURRENT_HOOKS: "lots" })).rejects.toThrow(/exited with 1 before listening[\s\S]*MAX_CONCURRENT_HOOKS must be a positive integer, got \\"lots\\"/);
+  it.each([
+    ["MAX_CONCURRENT_HOOKS", {}, /MAX_CONCURRENT_HOOKS must be a positive integer, got \\"lots\\"/],
+    ["SYNC_MEMO_MB", {}, /SYNC_MEMO_MB must be a number of MiB \(0 turns the memo off\), got \\"lots\\"/],
+    ["LLSD_LIVE_TIMEOUT_MS", { LLSD_LIVE_STATUS: "true" }, /LLSD_LIVE_TIMEOUT_MS must be a positive number, got \\"lots\\"/],
+  ])("refuses to start with a bad %s, naming it in a fatal log line", async (variable, env, message) => {
+    const outcome = await startServiceProcess({ ...env, [variable]: "lots" }).then(
+      async (service) => {
+        await service.kill();
+        return "it started";
+      },
+      (err: Error) => err.message,
+    );
+    expect(outcome).toMatch(/exited with 1 before listening[\s\S]*"msg":"Bad configuration"/);
+    expect(outcome).toMatch(message);
   }, 30_000);
 });

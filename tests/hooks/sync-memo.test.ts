@@ -6,10 +6,12 @@
 import request from "supertest";
 import { syncRemembered, syncWith } from "../../lib/sync";
 import { createSyncMemo } from "../../lib/sync/memo";
-import type { SyncRequest } from "../../lib/wire/metacontroller";
+import type { SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
 import { sync } from "../../lib/sync/sync";
 import { aParent, aRequest, aSecret, deps, stamped, steadyState } from "../sync-builders";
-import { aTestApp, LEVEL } from "./helpers";
+import { startServiceProcess } from "../reliability/process";
+import { httpClient } from "../reliability/support";
+import { aTestApp, LEVEL, until } from "./helpers";
 
 const VALUE = "memo-canary-4d1f";
 const POSTGRES = { distribution: { name: "starter" }, storage: { sql: { type: "postgres", connectionString: { name: "db", key: "dsn" } } } };
@@ -39,4 +41,31 @@ describe("POST /sync through the memo", () => {
     expect(t.logText()).not.toContain(VALUE);
     expect(t.logText()).not.toContain(Buffer.from(VALUE).toString("base64"));
   });
+});
+
+describe("node hooks/main.ts (the service as the image runs it)", () => {
+  it.each([
+    // steadyState's last call computed the steady request's answer; both calls after it reuse it.
+    ["by default", {}, [1, 1]],
+    ["not with SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, [0, 0]],
+  ])("reuses the answer for an unchanged parent %s", async (_, env, reused) => {
+    const service = await startServiceProcess(env);
+    const client = httpClient(service.port);
+    try {
+      // Steady against this service (its operator version, its clock), as Metacontroller gets there.
+      const first = aRequest(stamped(aParent(POSTGRES)), [], [stamped(aSecret("db", { dsn: "postgresql://llama:pw@db:5432/llama" }))]);
+      let posts = 0;
+      const post = (r: SyncRequest) => ((posts += 1), client.post("/sync", r));
+      const body = await steadyState(first, async (r) => JSON.parse((await post(r)).text) as SyncResponse);
+      const answers = [await post(body), await post(body)];
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect(answers[1]!.text).toBe(answers[0]!.text);
+      const answered = () => service.lines().filter((l) => l.msg === "Answered hook call");
+      await until(() => answered().length === posts); // the log is written asynchronously
+      expect(answered().slice(-2).map((l) => l.reused ?? 0)).toEqual(reused);
+    } finally {
+      client.close();
+      await service.kill();
+    }
+  }, 30_000);
 });
