@@ -1,24 +1,21 @@
 /**
- * The sync hook wired to this process: the real clock, the environment, the registry, the
- * operator's image overrides file and the running servers. Every piece of I/O happens here,
- * before the pure `sync()`, and is bounded in time.
+ * The sync hook wired to this process: the real clock and every setting from the environment
+ * (the registry, the operator's image overrides file, the running servers, the memo). The I/O
+ * itself, before the pure `sync()` and bounded in time, is in with-io.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { validate, type ValidationResult } from "../api/validate";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
-import { createLiveStatus, LIVE_DEFAULTS, type LiveReport, type LiveStatus } from "../live";
+import { createLiveStatus, LIVE_DEFAULTS, type LiveStatus } from "../live";
 import { createBaseConfigResolver, createRegistryGuard, credentialLookup, guardResolver, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
-import { deepFreeze } from "../json-copy";
-import { SerializedAnswer, type SyncRequest, type SyncResponse } from "../wire/metacontroller";
-import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
-import { findExternal, type ExternalLookup } from "./external-providers";
+import type { SerializedAnswer, SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { createImageOverrides, FILE_VARIABLE, type ImageOverrides, type OverridesLog } from "./image-overrides";
-import { liveTargetOf } from "./live-target";
-import { createSyncMemo, ioKey, MEMO_DEFAULTS, observedKey, parentKey, type SyncMemo } from "./memo";
-import { sync, type SyncDeps } from "./sync";
+import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "./memo";
+import type { SyncDeps } from "./sync";
+import { syncRemembered, syncWith } from "./with-io";
 
 export { sync, type SyncDeps } from "./sync";
+export { syncRemembered, syncWith } from "./with-io";
 
 /** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
 export function packageVersion(from: string = __dirname): string | undefined {
@@ -97,66 +94,6 @@ export function liveFromEnv(env: NodeJS.ProcessEnv = process.env): LiveStatus | 
 /** The operator's distribution image overrides (DISTRIBUTION_IMAGES_FILE), re-read when the file changes. */
 export function overridesFromEnv(env: NodeJS.ProcessEnv = process.env, log?: OverridesLog): ImageOverrides {
   return createImageOverrides(env[FILE_VARIABLE], DEFAULT_DISTRIBUTIONS, log ? { log } : {});
-}
-
-/** What the I/O before the pure sync found. */
-interface Gathered {
-  readonly found: BaseOutcome;
-  readonly live?: LiveReport;
-}
-
-/**
- * The I/O before the pure sync, concurrently: the base config from the image (when the spec
- * generates one), external providers' metadata, and the running server's answer (when a pod is
- * ready). None can fail the sync; each is bounded (registry 4 s, server `timeoutMs`).
- */
-async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live: LiveStatus | undefined, checked: ValidationResult): Promise<Gathered> {
-  const valid = checked.spec && checked.errors.length === 0 ? checked.spec : undefined;
-  const base: Promise<BaseOutcome | undefined> = resolver && valid ? findBase(valid, deps.distributions, resolver, request.related) : Promise.resolve(undefined);
-  const target = live ? liveTargetOf(request) : undefined;
-  const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
-  const external: Promise<ExternalLookup | undefined> = valid ? findExternal(valid, resolver, namespaceCredentials(request.related)) : Promise.resolve(undefined);
-  const [found, answer, providers] = await Promise.all([base, report, external]);
-  return { found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, ...(answer ? { live: answer } : {}) };
-}
-
-const validated = (request: SyncRequest, deps: SyncDeps): ValidationResult =>
-  validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
-
-/** Validation, the I/O, then the pure `sync()`. */
-export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {
-  const checked = validated(request, deps);
-  const io = await gather(request, deps, resolver, live, checked);
-  return sync(request, deps, io.found, io.live, checked);
-}
-
-/**
- * `syncWith` through the unchanged-parent memo (lib/sync/memo.ts), answered serialized. An
- * unchanged parent skips validation; an unchanged parent with unchanged children, related
- * objects and I/O answers skips everything else too. The I/O itself always runs: a tag that
- * moved or a server that stopped answering changes the key.
- */
-export async function syncRemembered(
-  request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live: LiveStatus | undefined, memo: SyncMemo,
-): Promise<SerializedAnswer> {
-  const parent = parentKey(request, deps);
-  const observed = parent === undefined ? undefined : observedKey(request);
-  const uid = request.parent.metadata.uid ?? "";
-  const entry = observed === undefined ? undefined : memo.get(uid);
-  const known = entry?.parentKey === parent ? entry : undefined;
-  const checked = known?.checked ?? validated(request, deps);
-  const io = await gather(request, deps, resolver, live, checked);
-  const key = observed === undefined ? undefined : `${observed}\n${ioKey(io.found, io.live)}`;
-  if (known?.answer && known.answer.key === key) return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
-  let clockRead = false;
-  const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
-  const response = sync(request, clocked, io.found, io.live, checked);
-  const body = Buffer.from(JSON.stringify(response), "utf8");
-  if (parent !== undefined && key !== undefined) {
-    deepFreeze(checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
-    memo.set(uid, { parentKey: parent, checked, ...(clockRead ? {} : { answer: { key, body, children: response.children.length } }) });
-  }
-  return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
 }
 
 /** The memo's size in MiB (SYNC_MEMO_MB, default 16); 0 turns it off. */
