@@ -67,10 +67,12 @@ async function main(): Promise<void> {
       ratio: fixed(generate.median / baseline.median, 3), budget: `median ≤ ${BUDGET.generateMs} ms`, pass: generate.median <= BUDGET.generateMs },
     { figure: "validate + generate (render), same sample", measured: timing(render), baseline: "", ratio: "", budget: "(reported)" },
   ]);
-  await section("sync", () => benchSync(), ({ sync, baseline, requestBytes }) => [
+  await section("sync", () => benchSync(), ({ sync, baseline, remembered, requestBytes }) => [
     { figure: "one sync in process: validate, normalize, generate, children, status", measured: timing(sync),
       baseline: `JSON.parse + JSON.stringify of the same ${fixed(requestBytes / 1024, 1)} KB request: ${timing(baseline)}`,
       ratio: fixed(sync.median / baseline.median), budget: `median ≤ ${BUDGET.syncMs} ms`, pass: sync.median <= BUDGET.syncMs },
+    { figure: "the same request through the sync memo, parent unchanged (in process)", measured: timing(remembered),
+      baseline: "the JSON round trip above", ratio: fixed(remembered.median / baseline.median), budget: "(reported)" },
   ]);
   await section("http", () => benchHttp(), ({ resync, changed, requestBytes, parents, connections, seconds }) => {
     const load = `autocannon, ${connections} connections, ${seconds} s each, ${fixed(requestBytes / 1024, 1)} KB bodies`;
@@ -149,7 +151,8 @@ ${table.join("\n")}
   the answers applied as \`tests/sync-builders.ts\` \`afterApply()\` does until the status is
   steady: every object with uid and resourceVersion, the parent with its status, the children
   observed, a ready Deployment), without the registry; baseline: \`JSON.parse\` +
-  \`JSON.stringify\` of that request.
+  \`JSON.stringify\` of that request. Reported beside it: the same request through
+  \`syncRemembered\` once the memo holds the parent's answer (the I/O step, the keys, the lookup).
 - **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
   the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
   LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
