@@ -25,7 +25,7 @@ export interface MemoOptions {
   readonly now: () => number;
 }
 
-/** 16 MiB ≈ 800 parents of the full sample (a 20 KB answer each); idle for three resync periods. */
+/** 16 MiB ≈ 500 parents of the full sample (a 20 KB answer and its 12 KB spec each); idle for three resync periods. */
 export const MEMO_DEFAULTS = Object.freeze({ maxBytes: 16 * 2 ** 20, idleMs: 15 * 60_000 });
 
 /**
