@@ -27,6 +27,18 @@ export function measure(fn: () => void, iterations: number): Timing {
   return timingOf(samples);
 }
 
+/** `measure` for a function that returns a promise: each call awaited before the next. */
+export async function measureAsync(fn: () => Promise<unknown>, iterations: number): Promise<Timing> {
+  for (let i = 0; i < Math.min(200, iterations); i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return timingOf(samples);
+}
+
 /**
  * `a` and `b` measured in alternating rounds, so a burst of machine noise hits both: the
  * ratio of the two is what holds from one machine (or moment) to the next.

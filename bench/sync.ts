@@ -9,7 +9,7 @@ import { syncRemembered } from "../lib/sync";
 import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
 import { sync } from "../lib/sync/sync";
 import { benchDeps, sampleSyncRequest } from "./request";
-import { measurePair, timingOf, type Timing } from "./stats";
+import { measureAsync, measurePair, type Timing } from "./stats";
 
 export interface SyncBench {
   readonly sync: Timing;
@@ -19,17 +19,6 @@ export interface SyncBench {
   readonly requestBytes: number;
 }
 
-/** Milliseconds per awaited call of `fn`, after a warm-up. */
-async function measureAsync(fn: () => Promise<unknown>, iterations: number): Promise<Timing> {
-  for (let i = 0; i < 200; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const start = process.hrtime.bigint();
-    await fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return timingOf(samples);
-}
 
 export async function benchSync(iterations = 5000): Promise<SyncBench> {
   const request = await sampleSyncRequest();
