@@ -15,11 +15,12 @@ export interface Edge {
 }
 export type ImportGraph = ReadonlyMap<string, readonly Edge[]>;
 
-export function tsFiles(dir: string): string[] {
+/** Source files under `dir` (`.ts` without declarations, or another extension such as `.js`). */
+export function tsFiles(dir: string, extension = ".ts"): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
+    if (statSync(path).isDirectory()) return tsFiles(path, extension);
+    return name.endsWith(extension) && !name.endsWith(".d.ts") ? [path] : [];
   });
 }
 
