@@ -36,7 +36,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 function mountedCredentials(path: string | undefined): CredentialLookup | undefined {
   if (!path) return undefined;
   const parsed = parseDockerConfigJson(readFileSync(path, "utf8"));
-  if (!parsed.ok) throw new Error(`REGISTRY_AUTH_FILE ${path}: ${parsed.error}`);
+  if (!parsed.ok) throw new Error(`REGISTRY_AUTH_FILE ${path}: ${parsed.error.message}`);
   return credentialLookup(parsed.value);
 }
 

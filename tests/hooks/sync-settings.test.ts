@@ -73,7 +73,8 @@ describe("syncSettingsFromEnv", () => {
     it("refuses a file that is not a dockerconfigjson, naming the variable and never its content", () => {
       const file = join(dir, "bad.json");
       writeFileSync(file, "{ s3cret");
-      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).toThrow(`REGISTRY_AUTH_FILE ${file}: `);
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).toThrow(new RegExp(`^REGISTRY_AUTH_FILE ${file}: \\w`));
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/\[object Object\]/);
       expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/s3cret/);
     });
   });
