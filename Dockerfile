@@ -1,6 +1,9 @@
 # llsd-hooks: the Metacontroller hook service. Multi-stage: the build stage compiles the
 # TypeScript; the runtime stage holds compiled JavaScript and production dependencies only,
-# runs as a non-root user and writes nothing (read-only root filesystem friendly).
+# runs as a non-root user and writes nothing (read-only root filesystem friendly). tsx is a
+# devDependency: `npm start` (tsx, no build) is for a checkout after `npm ci`, never the image.
+# `npm run build` copies what is read from disk at run time (lib/distributions/base/*.yaml)
+# next to the compiled modules; package.json is copied for the version the status reports.
 #   docker build -t llsd-hooks:0.1.0 .
 #   docker run --rm -p 8080:8080 llsd-hooks:0.1.0          # the hooks on :8080
 #   docker run --rm -v "$PWD:/w" --entrypoint node llsd-hooks:0.1.0 dist/lib/cli/main.js render /w/samples/complete.yaml

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: bounded benchmarks on loopback (about 2–3 minutes). Each figure runs beside
- * a baseline in the same run, so the ratio holds on a noisy machine. Prints a markdown table,
+ * a baseline in the same run, so the ratio holds on a noisy machine, and the time budgets are
+ * ratios to that baseline (an absolute time on a shared machine is not stable). Prints a markdown table,
  * writes it into BENCHMARKS.md and the figures into bench/results.json; `--check` exits 1
  * when a budget is missed (or a figure could not be measured).
  */
@@ -16,7 +17,12 @@ import { benchStartup } from "./startup";
 import type { Timing } from "./stats";
 import { benchSync } from "./sync";
 
-const BUDGET = { generateMs: 0.3, syncMs: 0.3, httpRatio: 0.8, rssMb: 200, startupMs: 1000 };
+/**
+ * Ratios are to the same run's baseline: generate ≤ 0.1× a YAML parse + stringify of the base
+ * config; one full sync ≤ 1.5× the JSON round trip of its own request; over HTTP, the memo's
+ * resync ≥ 0.8× and a changed parent's full sync ≥ 0.5× the parse-and-echo app's rate.
+ */
+const BUDGET = { generateRatio: 0.1, syncRatio: 1.5, resyncRatio: 0.8, changedRatio: 0.5, rssMb: 200, startupMs: 1000 };
 
 interface Row {
   readonly figure: string;
@@ -64,13 +70,13 @@ async function main(): Promise<void> {
 
   await section("generate", () => benchGenerate(), ({ generate, render, baseline }) => [
     { figure: "generate config.yaml, full sample (in process)", measured: timing(generate), baseline: `YAML parse + stringify of the starter base config: ${timing(baseline)}`,
-      ratio: fixed(generate.median / baseline.median, 3), budget: `median ≤ ${BUDGET.generateMs} ms`, pass: generate.median <= BUDGET.generateMs },
+      ratio: fixed(generate.median / baseline.median, 3), budget: `median ratio ≤ ${BUDGET.generateRatio}`, pass: generate.median / baseline.median <= BUDGET.generateRatio },
     { figure: "validate + generate (render), same sample", measured: timing(render), baseline: "", ratio: "", budget: "(reported)" },
   ]);
   await section("sync", () => benchSync(), ({ sync, baseline, remembered, requestBytes }) => [
     { figure: "one sync in process: validate, normalize, generate, children, status", measured: timing(sync),
       baseline: `JSON.parse + JSON.stringify of the same ${fixed(requestBytes / 1024, 1)} KB request: ${timing(baseline)}`,
-      ratio: fixed(sync.median / baseline.median), budget: `median ≤ ${BUDGET.syncMs} ms`, pass: sync.median <= BUDGET.syncMs },
+      ratio: fixed(sync.median / baseline.median), budget: `median ratio ≤ ${BUDGET.syncRatio}`, pass: sync.median / baseline.median <= BUDGET.syncRatio },
     { figure: "the same request through the sync memo, parent unchanged (in process)", measured: timing(remembered),
       baseline: "the JSON round trip above", ratio: fixed(remembered.median / baseline.median), budget: "(reported)" },
   ]);
@@ -83,9 +89,9 @@ async function main(): Promise<void> {
     });
     return [
       { figure: `POST /sync, resync: ${parents} unchanged parents in turn (${load}); the sync memo answers`, ...rate(resync),
-        budget: `ratio ≥ ${BUDGET.httpRatio}`, pass: resync.ratio >= BUDGET.httpRatio },
+        budget: `ratio ≥ ${BUDGET.resyncRatio}`, pass: resync.ratio >= BUDGET.resyncRatio },
       { figure: `POST /sync, changed: one parent with a new resourceVersion on every call (${load}); full sync every time`, ...rate(changed),
-        budget: "(reported)" },
+        budget: `ratio ≥ ${BUDGET.changedRatio}`, pass: changed.ratio >= BUDGET.changedRatio },
     ];
   });
   await section("burst", () => benchBurst(), ({ app, baseline, fetches, fromLabels }) => {
@@ -135,6 +141,23 @@ part of \`npm test\`. \`npm run bench -- --check\` exits 1 when a budget is miss
 runs beside a baseline in the same run (alternating rounds where the figure is a rate), so
 the ratio holds on a noisy machine even when the absolute numbers move. This file and
 \`bench/results.json\` are rewritten by each run.
+
+## Budgets
+
+Time budgets are ratios to the baseline measured in the same run, never absolute times: on a
+shared machine both sides slow down together, so the ratio stays put while the milliseconds
+move. \`--check\` passes on a quiet machine; on a busy one, read the ratios, not the times.
+
+- one full sync in process: median ≤ ${BUDGET.syncRatio}× the JSON round trip
+  (\`JSON.parse\` + \`JSON.stringify\`) of its own request;
+- generate: median ≤ ${BUDGET.generateRatio}× a YAML parse + stringify of the starter base config;
+- POST /sync, resync of unchanged parents (the memo answers): ≥ ${BUDGET.resyncRatio}× the
+  requests per second of the parse-and-echo app;
+- POST /sync, a changed parent (a full sync every call): ≥ ${BUDGET.changedRatio}× the same;
+- burst: every answer 200, and one manifest and one config fetch from the registry;
+- RSS after ${PARENTS.toLocaleString("en")} parents ≤ ${BUDGET.rssMb} MB (the Deployment's limit is 256 Mi), and
+  startup to the first ready answer, median ≤ ${BUDGET.startupMs} ms: sizes and a start-up
+  bound the Deployment depends on, not speeds.
 
 ## Latest run
 

@@ -1,8 +1,8 @@
 /**
  * The production hook handlers: `lib/sync`'s `createSyncHook` (registry, running servers, image
- * overrides, all read from the environment there) and the customize hook.
+ * overrides, with the settings read from the environment in sync-settings.ts) and the customize hook.
  *
- * The registry resolver the sync hook uses is built in `lib/sync/index.ts` (`resolverFromEnv`),
+ * The registry resolver the sync hook uses is built in `lib/sync/index.ts` (`registryResolver`),
  * wrapped in the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
  * README "Reliability and security").
  */
@@ -10,9 +10,10 @@ import { customizeHook } from "../lib/customize";
 import type pino from "pino";
 import { createSyncHook } from "../lib/sync";
 import type { HookHandlers } from "./app";
+import { syncSettingsFromEnv } from "./sync-settings";
 
-/** Reads the environment: a bad setting throws, naming it. */
-export function productionHandlers(logger: pino.Logger): HookHandlers {
-  const sync = createSyncHook(process.env, (level, message, fields) => logger[level](fields, message));
+/** With the settings in `env` (main.ts passes the process environment): a bad one throws, naming it. */
+export function productionHandlers(logger: pino.Logger, env: NodeJS.ProcessEnv): HookHandlers {
+  const sync = createSyncHook(syncSettingsFromEnv(env), (level, message, fields) => logger[level](fields, message));
   return { sync, customize: customizeHook };
 }

@@ -5,7 +5,8 @@
  * Environment (README "Configuration" and "Reliability and security"): `PORT`, `LOG_LEVEL`,
  * `TLS_CERT_FILE` + `TLS_KEY_FILE` + `TLS_PORT`, `HOOK_BEARER_TOKEN` or
  * `HOOK_BEARER_TOKEN_FILE`, `MAX_CONCURRENT_HOOKS`, `HOOK_TIMEOUT_MS`,
- * `SHUTDOWN_DRAIN_DELAY_MS`, and what lib/sync reads (registries, running servers). A bad value
+ * `SHUTDOWN_DRAIN_DELAY_MS`, and the sync hook's settings (sync-settings.ts: registries, running servers,
+ * image overrides, memo). A bad value
  * stops the process before it listens, with a `fatal` line that names the variable.
  *
  * SIGTERM: not ready at once, listeners closed after the drain delay, calls in flight
@@ -25,7 +26,7 @@ let bearerToken: TokenSource | undefined;
 try {
   config = serviceConfigFromEnv(process.env);
   bearerToken = tokenSourceFromEnv(process.env, logger);
-  handlers = productionHandlers(logger);
+  handlers = productionHandlers(logger, process.env);
 } catch (err) {
   logger.fatal({ reason: (err as Error).message }, "Bad configuration");
   process.exit(1);

@@ -11,6 +11,8 @@ export const DEFAULT_REPLICAS = 1;
 /** Where the generated (or override) config.yaml is mounted in the server container. */
 export const CONFIG_MOUNT_DIR = "/etc/llama-stack";
 export const CONFIG_FILE_NAME = "config.yaml";
+/** Where the mounted config.yaml is, as the server sees it. */
+export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 /** Where the TLS Secret is mounted when `networking.tls.enabled`. */
 export const TLS_MOUNT_DIR = "/etc/llama-stack/tls";
 /** config.yaml `version:` values this service can generate from (research llamastack-config §1.3). */

@@ -1,10 +1,11 @@
 /** The one server container: image, named port, env, mounts, probes, resources, hardening. */
-import type { V1Container, V1SecurityContext } from "@kubernetes/client-node";
+import type { V1Container } from "@kubernetes/client-node";
 import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
 import { legacyStartupProbe, readinessProbe, startupProbe } from "./probes";
 import { buildResources } from "./resources";
+import { serverSecurityContext } from "./security-context";
 import { STARTUP_COMMAND } from "./startup-script";
 import { buildVolumeMounts } from "./volumes";
 
@@ -23,11 +24,6 @@ function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"
   const command = overrides.command && overrides.command.length > 0 ? [...overrides.command] : script ? [...STARTUP_COMMAND] : undefined;
   const args = overrides.args && overrides.args.length > 0 ? [...overrides.args] : script ? [] : undefined;
   return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
-}
-
-/** The server container's hardening; init containers get the same (lib/children/external-providers.ts). */
-export function serverSecurityContext(): V1SecurityContext {
-  return { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } };
 }
 
 export function buildContainer(ctx: ChildContext): V1Container {

@@ -8,15 +8,12 @@
  * entrypoint reads, then the user's (README "Parity with the Go operator").
  */
 import type { V1EnvVar } from "@kubernetes/client-node";
-import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR } from "../defaults";
+import { CONFIG_PATH } from "../defaults";
 import { CA_BUNDLE_FILE } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { withExternalPythonPath } from "./external-providers";
 import { upsertBy } from "../lists";
 import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
-
-/** Where the mounted config.yaml is, as the server sees it. */
-export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 
 function plain(name: string, value: string | number): V1EnvVar {
   return { name, value: String(value) };

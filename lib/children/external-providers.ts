@@ -21,7 +21,7 @@
 import type { V1Container, V1EnvVar, V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import type { ResolvedExternalProvider } from "../config/external-providers";
 import { EXTERNAL_INSTALL_CONTAINER, externalProviderContainer } from "../names";
-import { serverSecurityContext } from "./container";
+import { serverSecurityContext } from "./security-context";
 import type { ChildContext } from "./context";
 import { buildResources } from "./resources";
 

@@ -14,7 +14,7 @@
  * Pre-release versions compare by their base version (0.3.0rc1 counts as 0.3.0), as in the Go
  * operator. Unlike it, every branch `exec`s, so the server is PID 1 and gets SIGTERM.
  */
-import { CONFIG_PATH } from "./env";
+import { CONFIG_PATH } from "../defaults";
 
 const PICK_ENTRY_POINT = [
   "from importlib.metadata import version",

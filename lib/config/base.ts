@@ -1,4 +1,5 @@
 /** Parse and check a base config.yaml before anything is merged into it. */
+import { LRUCache } from "lru-cache";
 import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { deepFreeze } from "../json-copy";
@@ -21,8 +22,7 @@ export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: Fi
  * Parsing a distribution config costs milliseconds and the same few texts come back on every
  * sync, so parses are kept (bounded; oldest dropped first). Callers get a private copy.
  */
-const PARSE_CACHE_LIMIT = 32;
-const parsedByText = new Map<string, ParsedYaml>();
+const parsedByText = new LRUCache<string, ParsedYaml>({ max: 32 });
 
 function parseCached(text: string): ParsedYaml {
   const hit = parsedByText.get(text);
@@ -30,7 +30,6 @@ function parseCached(text: string): ParsedYaml {
   const parsed = parseYaml(text);
   // Shared parses are frozen: a generator step that edits one in place fails loudly in tests.
   if (parsed.ok) deepFreeze(parsed.value);
-  if (parsedByText.size >= PARSE_CACHE_LIMIT) parsedByText.delete(parsedByText.keys().next().value as string);
   parsedByText.set(text, parsed);
   return parsed;
 }

@@ -4,6 +4,8 @@
  * reused until the resync period has passed or the pods that answer change (`fingerprint`);
  * a failed check is retried sooner. Concurrent syncs of one parent share one check.
  */
+import { LRUCache } from "lru-cache";
+import { lruClock } from "../lru-clock";
 import { readServerInfo } from "./server-info";
 import type { LiveReport, LiveStatus, LiveTarget } from "./types";
 import { seconds } from "./http-json";
@@ -35,24 +37,18 @@ export const LIVE_DEFAULTS = {
   maxBytes: 4 * 1024 * 1024,
 } as const;
 
+/** A check in flight (kept until it settles) or its report (kept for its TTL). */
 interface Entry {
   readonly fingerprint: string;
   readonly pending?: Promise<LiveReport>;
   readonly report?: LiveReport;
-  readonly expires: number;
 }
 
 export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
   const settings = { ...LIVE_DEFAULTS, ...options };
   const now = options.now ?? Date.now;
   const baseUrl = options.baseUrl ?? ((target: LiveTarget) => target.url);
-  const entries = new Map<string, Entry>();
-
-  function remember(key: string, entry: Entry): void {
-    entries.delete(key);
-    entries.set(key, entry);
-    while (entries.size > settings.maxEntries) entries.delete(entries.keys().next().value as string);
-  }
+  const entries = new LRUCache<string, Entry>({ max: settings.maxEntries, ...lruClock(now) });
 
   /** Both requests run at once under their own timeout; this is the backstop for the pair. */
   async function ask(target: LiveTarget): Promise<LiveReport> {
@@ -75,15 +71,15 @@ export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
       const entry = entries.get(target.key);
       if (entry && entry.fingerprint === target.fingerprint) {
         if (entry.pending) return entry.pending;
-        if (entry.report && entry.expires > now()) return Promise.resolve(entry.report);
+        if (entry.report) return Promise.resolve(entry.report);
       }
       const pending = ask(target).then((report) => {
         const ttl = report.problems.length === 0 ? settings.ttlMs : settings.failureTtlMs;
         // A newer check for the same parent (its pods changed meanwhile) keeps its own place.
-        if (entries.get(target.key)?.pending === pending) remember(target.key, { fingerprint: target.fingerprint, report, expires: now() + ttl });
+        if (entries.peek(target.key)?.pending === pending) entries.set(target.key, { fingerprint: target.fingerprint, report }, { ttl });
         return report;
       });
-      remember(target.key, { fingerprint: target.fingerprint, pending, expires: 0 });
+      entries.set(target.key, { fingerprint: target.fingerprint, pending });
       return pending;
     },
   };

@@ -6,10 +6,11 @@
  * reveal an image includes the caller's credential fingerprint: a namespace without the pull
  * secret is never served what another namespace pulled.
  */
+import { LRUCache } from "lru-cache";
+import { lruClock } from "../lru-clock";
 import { credentialFingerprint, type CredentialLookup, type RegistryCredential } from "./auth";
 import type { Call, RegistryClient, ResolvedImage } from "./client";
 import { startDeadline } from "./http";
-import { Lru } from "./lru";
 import { toRegistryRef, type RegistryRef } from "./reference";
 import type { OciFailure, Result } from "./types";
 
@@ -43,19 +44,20 @@ export function failureDelayMs(consecutive: number, baseMs: number, maxMs: numbe
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, consecutive - 1));
 }
 
-export function createImageCache<T>(client: RegistryClient, settings: ImageCacheSettings, reader: ImageReader<T>): ImageCache<T> {
+export function createImageCache<T extends object>(client: RegistryClient, settings: ImageCacheSettings, reader: ImageReader<T>): ImageCache<T> {
   const now = settings.now;
-  const refs = new Lru<string, { image: ResolvedImage; expiresAt: number }>(4096);
-  const values = new Lru<string, T>(settings.maxEntries, settings.maxBytes);
-  const failures = new Lru<string, { result: CachedRead<T>; until: number; count: number }>(4096);
+  const refs = new LRUCache<string, ResolvedImage>({ max: 4096, ttl: settings.tagTtlMs, ...lruClock(now) });
+  // An entry heavier than maxBytes is not kept (lru-cache's maxEntrySize defaults to maxSize).
+  const values = new LRUCache<string, T>({ max: settings.maxEntries, maxSize: Math.max(1, Math.floor(settings.maxBytes)), sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))) });
+  // Not a TTL: the consecutive-failure count outlives `until`, so the next failure waits longer.
+  const failures = new LRUCache<string, { result: CachedRead<T>; until: number; count: number }>({ max: 4096 });
   const inflight = new Map<string, Promise<CachedRead<T>>>();
 
   const errorOf = (imageRef: string, error: OciFailure): CachedRead<T> =>
     ({ kind: "error", reason: error.reason, message: `Cannot read ${reader.what} of image "${imageRef}": ${error.message}`, transient: error.transient });
 
   function freshImage(key: string): ResolvedImage | undefined {
-    const known = refs.get(key);
-    return known !== undefined && known.expiresAt > now() ? known.image : undefined;
+    return refs.get(key);
   }
 
   function failed(key: string, imageRef: string, error: OciFailure): CachedRead<T> {
@@ -74,14 +76,14 @@ export function createImageCache<T>(client: RegistryClient, settings: ImageCache
         const fetched = await client.getImage(ref, call);
         if (!fetched.ok) return failed(key, imageRef, fetched.error);
         image = fetched.value;
-        refs.set(key, { image, expiresAt: now() + settings.tagTtlMs });
+        refs.set(key, image);
       }
       let value = values.get(image.manifestDigest);
       if (value === undefined) {
         const read = await reader.read(client, ref, image, call);
         if (!read.ok) return failed(key, imageRef, read.error);
         value = read.value;
-        values.set(image.manifestDigest, value, reader.weight(value));
+        values.set(image.manifestDigest, value);
       }
       failures.delete(key);
       return { kind: "read", value, image };

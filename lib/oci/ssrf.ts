@@ -24,7 +24,8 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { CredentialLookup } from "./auth";
 import type { BaseConfigResolver } from "./cache";
-import { Lru } from "./lru";
+import { LRUCache } from "lru-cache";
+import { lruClock } from "../lru-clock";
 import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
@@ -85,7 +86,7 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   const ttlMs = options.cacheTtlMs ?? 30_000;
   const failureTtlMs = options.failureTtlMs ?? 5000;
   const now = options.now ?? Date.now;
-  const verdicts = new Lru<string, { result: Result<void>; until: number }>(1024);
+  const verdicts = new LRUCache<string, Result<void>>({ max: 1024, ...lruClock(now) });
   const inflight = new Map<string, Promise<Result<void>>>();
 
   async function resolveAndJudge(ref: RegistryRef, hostname: string): Promise<Result<void>> {
@@ -97,11 +98,11 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
       const answers = await Promise.race([lookup(hostname), timeout]);
       if (answers.length === 0) return lookupFailure(ref, { code: "ENODATA" });
       const verdict = judge(ref, answers.map((a) => a.address), options);
-      verdicts.set(ref.registry, { result: verdict, until: now() + ttlMs });
+      verdicts.set(ref.registry, verdict, { ttl: ttlMs });
       return verdict;
     } catch (err) {
       const verdict = lookupFailure(ref, err);
-      verdicts.set(ref.registry, { result: verdict, until: now() + failureTtlMs });
+      verdicts.set(ref.registry, verdict, { ttl: failureTtlMs });
       return verdict;
     } finally {
       clearTimeout(timer);
@@ -117,7 +118,7 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
       // A literal address needs no lookup (and `lookup` would return it unchanged).
       if (classifyAddress(hostname) !== undefined) return Promise.resolve(judge(ref, [hostname], options));
       const known = verdicts.get(ref.registry);
-      if (known !== undefined && known.until > now()) return Promise.resolve(known.result);
+      if (known !== undefined) return Promise.resolve(known);
       const pending = inflight.get(ref.registry);
       if (pending !== undefined) return pending;
       const flight = resolveAndJudge(ref, hostname).finally(() => inflight.delete(ref.registry));

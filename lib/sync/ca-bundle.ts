@@ -6,6 +6,7 @@
  * certificate and why (never the PEM); a bad key of the ODH bundle is skipped with a note.
  */
 import { createHash, X509Certificate } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { fieldError, listOf, type FieldError } from "../errors";
 import type { Tls } from "../api/canonical";
 import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
@@ -45,8 +46,7 @@ type KeyResult = { readonly ok: true; readonly certificates: readonly Certificat
  * Parsing costs ~0.15 ms a certificate and an ODH bundle holds a hundred or more, on every sync
  * of every parent in the namespace: results are remembered by content (same text, same result).
  */
-const MEMO_ENTRIES = 256;
-const memo = new Map<string, KeyResult>();
+const memo = new LRUCache<string, KeyResult>({ max: 256 });
 
 /** A key's PEM text → the DER of each CERTIFICATE block (other PEM types are skipped). */
 export function certificatesIn(text: string): KeyResult {
@@ -56,7 +56,6 @@ export function certificatesIn(text: string): KeyResult {
   if (known) return known;
   const result = parseCertificates(text);
   memo.set(id, result);
-  if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
   return result;
 }
 

@@ -3,53 +3,21 @@
  * generated one, or the image's own. Failures come back as values for the status.
  */
 import { fieldError } from "../errors";
-import type { CanonicalSpec } from "../api/canonical";
 import { generate } from "../config/generate";
 import { checkOverrideConfig } from "../config/override";
-import type { ResolvedExternalProvider } from "../config/external-providers";
 import { overrideWithExternal } from "./override-external";
 import { configSource, releaseFor } from "../config/render";
 import { sha256 } from "../config/yaml";
-import type { SecretEnv } from "../config/providers";
-import type { PlainEnv } from "../config/telemetry";
 import { bundledBaseConfig } from "../distributions/bundled";
-import { releaseOfVersion, type DistributionTable } from "../distributions/table";
-import type { ChildContext, MountedConfig } from "../children/context";
-import type { ObjectMap } from "../wire/metacontroller";
-import type { ConfigInUse, SyncFailure } from "../status/status";
+import { releaseOfVersion } from "../distributions/table";
+import type { ChildContext } from "../children/context";
+import type { SyncFailure } from "../status/status";
 import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
 import { configMapData, secretValue } from "./related";
+import type { ConfigPlan, PlanInput } from "./plan-types";
 
-export interface ConfigPlan {
-  readonly mounted?: MountedConfig;
-  readonly inUse: ConfigInUse;
-  readonly secretEnv: readonly SecretEnv[];
-  readonly plainEnv: readonly PlainEnv[];
-  readonly postgres?: ChildContext["postgres"];
-  readonly notes: readonly string[];
-}
-
-/** A base config found outside the bundle (the image's labels), resolved before the pure sync runs. */
-export interface ResolvedBaseConfig {
-  readonly text: string;
-  readonly source: "oci-label";
-  readonly digest: string;
-  /** The server version the image declares, when it does. */
-  readonly version?: string;
-}
-
-export interface PlanInput {
-  readonly name: string;
-  readonly namespace: string;
-  readonly spec: CanonicalSpec;
-  readonly related?: ObjectMap;
-  readonly distributions: DistributionTable;
-  /** From the image's labels; absent → the bundled config of a named distribution. */
-  readonly base?: ResolvedBaseConfig;
-  /** External providers with their image metadata (lib/sync/external-providers.ts). */
-  readonly externalProviders?: readonly ResolvedExternalProvider[];
-}
+export type { ConfigPlan, PlanInput, ResolvedBaseConfig } from "./plan-types";
 
 const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({ failure: { type, reason, errors } });
 

@@ -1,15 +1,17 @@
 /**
- * The sync hook wired to this process: the real clock and every setting from the environment
- * (the registry, the operator's image overrides file, the running servers, the memo). The I/O
- * itself, before the pure `sync()` and bounded in time, is in with-io.ts.
+ * The sync hook wired to this process: the real clock and every setting passed in, read from the
+ * environment by the caller (hooks/sync-settings.ts: the registry, the operator's image overrides
+ * file, the running servers, the memo). The I/O itself, before the pure `sync()` and bounded in
+ * time, is in with-io.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
-import { createLiveStatus, LIVE_DEFAULTS, type LiveStatus } from "../live";
-import { createBaseConfigResolver, createRegistryGuard, credentialLookup, guardResolver, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import { createLiveStatus, type LiveStatus } from "../live";
+import { createBaseConfigResolver, createRegistryGuard, guardResolver, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import type { HostPolicy } from "../oci/reference";
 import type { SerializedAnswer, SyncRequest, SyncResponse } from "../wire/metacontroller";
-import { createImageOverrides, FILE_VARIABLE, type ImageOverrides, type OverridesLog } from "./image-overrides";
+import { createImageOverrides, type ImageOverrides, type OverridesLog } from "./image-overrides";
 import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "./memo";
 import type { SyncDeps } from "./sync";
 import { syncRemembered, syncWith } from "./with-io";
@@ -33,87 +35,75 @@ export function packageVersion(from: string = __dirname): string | undefined {
   }
 }
 
-/** Read once: the hooks pod's namespace (downward API), the exposure kind the overlay chose, the version. */
-export function depsFromEnv(env: NodeJS.ProcessEnv = process.env, distributions: DistributionTable = DEFAULT_DISTRIBUTIONS): SyncDeps {
-  const operatorVersion = env.OPERATOR_VERSION || packageVersion();
+/** Where the registry may be reached and with which pull credentials. */
+export interface RegistrySettings extends HostPolicy {
+  /** Cluster-wide pull credentials (a dockerconfigjson file mounted into the hooks pod). */
+  readonly credentials?: CredentialLookup;
+}
+
+/** How the running servers are asked for their version and providers. */
+export interface LiveSettings {
+  /** Bounds each call. */
+  readonly timeoutMs: number;
+  /** How long an answer is reused. */
+  readonly ttlMs: number;
+  /** Every call to this address instead of the Service DNS name (a port-forwarded server). */
+  readonly baseUrl?: string;
+}
+
+/** Everything the process's sync hook is configured with; the environment is read at the edge. */
+export interface SyncSettings {
+  /** The hooks pod's namespace, allowed through each server's NetworkPolicy. */
+  readonly hooksNamespace: string;
+  /** Which exposure kind the overlay chose. */
+  readonly exposeWith: "ingress" | "route";
+  readonly operatorVersion?: string;
+  /** Absent: bundled base configs only, no registry calls. */
+  readonly registry?: RegistrySettings;
+  /** Absent: no calls to the running servers. */
+  readonly live?: LiveSettings;
+  /** The operator's distribution image overrides file, re-read when it changes. */
+  readonly imageOverridesFile?: string;
+  /** The memo's bound in bytes; 0 turns it off. */
+  readonly memoBytes: number;
+}
+
+export function syncDeps(settings: SyncSettings, distributions: DistributionTable = DEFAULT_DISTRIBUTIONS): SyncDeps {
   return {
     now: () => new Date(),
     distributions,
-    hooksNamespace: env.HOOKS_NAMESPACE ?? "llsd-hooks",
-    exposeWith: env.LLSD_EXPOSE_WITH === "route" ? "route" : "ingress",
-    ...(operatorVersion ? { operatorVersion } : {}),
+    hooksNamespace: settings.hooksNamespace,
+    exposeWith: settings.exposeWith,
+    ...(settings.operatorVersion ? { operatorVersion: settings.operatorVersion } : {}),
   };
 }
 
-/** Cluster-wide pull credentials: a dockerconfigjson file mounted into the hooks pod. */
-function mountedCredentials(path: string | undefined): CredentialLookup | undefined {
-  if (!path) return undefined;
-  const parsed = parseDockerConfigJson(readFileSync(path, "utf8"));
-  if (!parsed.ok) throw new Error(`REGISTRY_AUTH_FILE ${path}: ${parsed.error}`);
-  return credentialLookup(parsed.value);
-}
-
-const list = (value: string | undefined): string[] => (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-
-/** The registry side: off with LLSD_READ_IMAGE_LABELS=false (then bundled configs only). */
-export function resolverFromEnv(env: NodeJS.ProcessEnv = process.env): BaseConfigResolver | undefined {
-  if (env.LLSD_READ_IMAGE_LABELS === "false") return undefined;
-  const credentials = mountedCredentials(env.REGISTRY_AUTH_FILE);
-  const allowed = list(env.ALLOWED_REGISTRIES);
-  const policy = {
-    insecureRegistries: list(env.INSECURE_REGISTRIES),
-    ...(allowed.length > 0 ? { allowedRegistries: allowed } : {}),
-    privateRegistries: list(env.PRIVATE_REGISTRIES),
-  };
+/** The registry side, behind the SSRF guard that resolves registry hosts before any request. */
+export function registryResolver(registry: RegistrySettings): BaseConfigResolver {
+  const { credentials, ...policy } = registry;
   return guardResolver(createBaseConfigResolver({ ...policy, ...(credentials ? { credentials } : {}) }), createRegistryGuard(policy));
 }
 
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
-  return n;
+export function liveStatus(live: LiveSettings): LiveStatus {
+  const { baseUrl, ...bounds } = live;
+  return createLiveStatus({ ...bounds, ...(baseUrl ? { baseUrl: () => baseUrl } : {}) });
 }
 
-/**
- * The running servers: off with LLSD_LIVE_STATUS=false. LLSD_LIVE_TIMEOUT_MS bounds each call
- * (1500); answers are reused for LLSD_LIVE_TTL_SECONDS (300, the CompositeController's resync
- * period); LLSD_LIVE_BASE_URL sends every call to one address instead of the Service DNS name
- * (running the hooks outside the cluster against a port-forwarded server).
- */
-export function liveFromEnv(env: NodeJS.ProcessEnv = process.env): LiveStatus | undefined {
-  if (env.LLSD_LIVE_STATUS === "false") return undefined;
-  const base = env.LLSD_LIVE_BASE_URL;
-  return createLiveStatus({
-    timeoutMs: positive("LLSD_LIVE_TIMEOUT_MS", env.LLSD_LIVE_TIMEOUT_MS, LIVE_DEFAULTS.timeoutMs),
-    ttlMs: positive("LLSD_LIVE_TTL_SECONDS", env.LLSD_LIVE_TTL_SECONDS, LIVE_DEFAULTS.ttlMs / 1000) * 1000,
-    ...(base ? { baseUrl: () => base } : {}),
-  });
+export function syncMemo(maxBytes: number, now: () => number = Date.now): SyncMemo | undefined {
+  return maxBytes === 0 ? undefined : createSyncMemo({ maxBytes, idleMs: MEMO_DEFAULTS.idleMs, now });
 }
 
-/** The operator's distribution image overrides (DISTRIBUTION_IMAGES_FILE), re-read when the file changes. */
-export function overridesFromEnv(env: NodeJS.ProcessEnv = process.env, log?: OverridesLog): ImageOverrides {
-  return createImageOverrides(env[FILE_VARIABLE], DEFAULT_DISTRIBUTIONS, log ? { log } : {});
+export function imageOverrides(file: string | undefined, log?: OverridesLog): ImageOverrides {
+  return createImageOverrides(file, DEFAULT_DISTRIBUTIONS, log ? { log } : {});
 }
 
-/** The memo's size in MiB (SYNC_MEMO_MB, default 16); 0 turns it off. */
-export function memoFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): SyncMemo | undefined {
-  const value = env.SYNC_MEMO_MB;
-  const mb = value === undefined || value.trim() === "" ? MEMO_DEFAULTS.maxBytes / 2 ** 20 : Number(value);
-  if (!Number.isFinite(mb) || mb < 0) throw new Error(`SYNC_MEMO_MB must be a number of MiB (0 turns the memo off), got "${value}"`);
-  return mb === 0 ? undefined : createSyncMemo({ maxBytes: mb * 2 ** 20, idleMs: MEMO_DEFAULTS.idleMs, now });
-}
-
-/**
- * The sync hook as the service runs it, every setting read from `env` once, here: a bad one
- * throws, naming it (the service then refuses to start). `log` hears about the image overrides file.
- */
-export function createSyncHook(env: NodeJS.ProcessEnv = process.env, log?: OverridesLog): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
-  const baseDeps = depsFromEnv(env);
-  const resolver = resolverFromEnv(env);
-  const live = liveFromEnv(env);
-  const overrides = overridesFromEnv(env, log);
-  const memo = memoFromEnv(env);
+/** The sync hook as the service runs it. `log` hears about the image overrides file. */
+export function createSyncHook(settings: SyncSettings, log?: OverridesLog): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
+  const baseDeps = syncDeps(settings);
+  const resolver = settings.registry ? registryResolver(settings.registry) : undefined;
+  const live = settings.live ? liveStatus(settings.live) : undefined;
+  const overrides = imageOverrides(settings.imageOverridesFile, log);
+  const memo = syncMemo(settings.memoBytes);
   return async (request) => {
     const current = overrides.current();
     const deps: SyncDeps = { ...baseDeps, distributions: current.table, ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}) };

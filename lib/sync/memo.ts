@@ -9,8 +9,11 @@
  * Exact, not approximate: an answer that read the clock (a condition flipped, a new ConfigMap,
  * a new server version) is not kept, since its timestamp would be reused; a request with an
  * object lacking uid or resourceVersion (curl, `llsd request`) is never memoized. Bounded: one
- * entry per parent, least recently used dropped past `maxBytes`, unused ones after `idleMs`.
+ * entry per parent, least recently used dropped past `maxBytes`, unused ones after `idleMs`
+ * (lru-cache: `maxSize` with our own size estimate, a TTL renewed on every read).
  */
+import { LRUCache } from "lru-cache";
+import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
 import type { LiveReport } from "../live/types";
 import type { KubeObject, ObjectMap, SyncRequest } from "../wire/metacontroller";
@@ -52,11 +55,6 @@ export interface MemoEntry {
   readonly answer?: MemoAnswer;
 }
 
-interface Stored extends MemoEntry {
-  readonly bytes: number;
-  usedAt: number;
-}
-
 export interface SyncMemo {
   /** The parent's entry (marked used), or undefined. */
   get(uid: string): MemoEntry | undefined;
@@ -64,35 +62,22 @@ export interface SyncMemo {
   readonly stats: () => { readonly entries: number; readonly bytes: number };
 }
 
+const sizeOf = (entry: MemoEntry): number =>
+  entry.parentKey.length + CHECKED_BYTES + (entry.answer ? entry.answer.key.length + entry.answer.body.length : 0);
+
 export function createSyncMemo(options: MemoOptions): SyncMemo {
-  const entries = new Map<string, Stored>(); // insertion order = least recently used first
-  let bytes = 0;
-  const drop = (uid: string): void => {
-    bytes -= entries.get(uid)?.bytes ?? 0;
-    entries.delete(uid);
-  };
+  // An entry larger than maxBytes is not kept (maxEntrySize defaults to maxSize).
+  const entries = new LRUCache<string, MemoEntry>({
+    maxSize: Math.max(1, Math.floor(options.maxBytes)), sizeCalculation: sizeOf, ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now),
+  });
   return {
-    get(uid) {
-      const entry = entries.get(uid);
-      if (!entry) return undefined;
-      entries.delete(uid);
-      entries.set(uid, entry);
-      entry.usedAt = options.now();
-      return entry;
-    },
+    get: (uid) => entries.get(uid),
     set(uid, entry) {
-      drop(uid);
-      const size = entry.parentKey.length + CHECKED_BYTES + (entry.answer ? entry.answer.key.length + entry.answer.body.length : 0);
-      if (size > options.maxBytes) return;
-      const now = options.now();
-      for (const [oldest, e] of entries) {
-        if (bytes + size <= options.maxBytes && now - e.usedAt < options.idleMs) break;
-        drop(oldest);
-      }
-      entries.set(uid, { ...entry, bytes: size, usedAt: now });
-      bytes += size;
+      // Idle entries go before the new one is counted (a deleted parent's answer does not linger).
+      entries.purgeStale();
+      entries.set(uid, entry);
     },
-    stats: () => ({ entries: entries.size, bytes }),
+    stats: () => ({ entries: entries.size, bytes: entries.calculatedSize }),
   };
 }
 

@@ -8,7 +8,7 @@ import { readBase } from "../config/base";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "../config/external-providers";
 import { sha256, toConfigYaml } from "../config/yaml";
 import { names } from "../names";
-import type { ConfigPlan, PlanInput } from "./config-plan";
+import type { ConfigPlan, PlanInput } from "./plan-types";
 import type { SyncFailure } from "../status/status";
 
 export function overrideWithExternal(

@@ -20,6 +20,7 @@ import { createMetrics } from "../../hooks/metrics";
 import { customizeHook } from "../../lib/customize";
 import { buildCrd } from "../../lib/crd/generate";
 import { createSyncHook } from "../../lib/sync";
+import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -65,7 +66,7 @@ function one<T extends KubeDoc>(objects: readonly KubeDoc[], kind: string, name?
 }
 
 const app = createApp({
-  handlers: { sync: createSyncHook(), customize: customizeHook },
+  handlers: { sync: createSyncHook(syncSettingsFromEnv({})), customize: customizeHook },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,

@@ -10,6 +10,7 @@ import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { customizeHook } from "../../lib/customize";
 import { createSyncHook } from "../../lib/sync";
+import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -68,7 +69,7 @@ const ROUTE_CHILD = ["route.openshift.io/v1", "routes", "InPlace"] as const;
 
 /** The real app's dependencies with the real hooks: a manifest's hook URL must reach a route that answers 200. */
 const appDeps = {
-  handlers: { sync: createSyncHook(), customize: customizeHook },
+  handlers: { sync: createSyncHook(syncSettingsFromEnv({})), customize: customizeHook },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,

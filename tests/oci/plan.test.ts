@@ -1,7 +1,6 @@
-/** Pure helpers of lib/oci: which label wins, version labels, base64 strictness, LRU bounds, failure backoff. */
+/** Pure helpers of lib/oci: which label wins, version labels, base64 strictness, failure backoff. */
 import { failureDelayMs } from "../../lib/oci/cache";
 import { decodeBase64Label, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, normalizeTarPath, planFromLabels, versionFromLabels } from "../../lib/oci/labels";
-import { Lru } from "../../lib/oci/lru";
 import type { Descriptor } from "../../lib/oci/types";
 
 const b64 = (s: string): string => Buffer.from(s).toString("base64");
@@ -70,29 +69,6 @@ test.each([["/app/config.yaml", "app/config.yaml"], ["./app/config.yaml", "app/c
 test("the missing-labels reason and message the caller reports (FR-027e)", () => {
   expect(MISSING_CONFIG_LABELS_REASON).toBe("MissingConfigLabels");
   expect(MISSING_CONFIG_LABELS_MESSAGE).toBe("Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.");
-});
-
-describe("Lru", () => {
-  test("evicts the least recently used past the entry bound", () => {
-    const lru = new Lru<string, number>(2);
-    lru.set("a", 1);
-    lru.set("b", 2);
-    lru.get("a");
-    lru.set("c", 3);
-    expect([lru.get("a"), lru.get("b"), lru.get("c"), lru.size]).toEqual([1, undefined, 3, 2]);
-  });
-
-  test("evicts past the weight bound, and never keeps an entry heavier than the whole budget", () => {
-    const lru = new Lru<string, string>(10, 100);
-    lru.set("a", "a", 60);
-    lru.set("b", "b", 30);
-    lru.set("c", "c", 30);
-    expect([lru.get("a"), lru.get("b"), lru.get("c"), lru.totalWeight]).toEqual([undefined, "b", "c", 60]);
-    lru.set("huge", "h", 101);
-    expect([lru.get("huge"), lru.size]).toEqual([undefined, 2]);
-    lru.set("b", "b2", 10);
-    expect(lru.totalWeight).toBe(40);
-  });
 });
 
 test("failure backoff doubles per consecutive failure up to the cap", () => {

@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { createBaseConfigResolver } from "../../lib/oci";
 import { classifyAddress, hostnameOf, isForbiddenHost, registryBaseUrl, toRegistryRef, type RegistryRef } from "../../lib/oci/reference";
 import { createRegistryGuard, guardResolver, type LookupAll } from "../../lib/oci/ssrf";
-import { resolverFromEnv, syncWith } from "../../lib/sync";
+import { registryResolver, syncWith } from "../../lib/sync";
+import { registrySettingsFromEnv } from "../../hooks/sync-settings";
 import type { SyncResponse } from "../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, observedFrom } from "../sync-builders";
 
@@ -206,9 +207,9 @@ describe("through the sync path", () => {
     ["no list names it", {}, false],
     ["INSECURE_REGISTRIES names it", { INSECURE_REGISTRIES: "HOST" }, true],
     ["PRIVATE_REGISTRIES names it (https only, so the plain-http test server is not understood)", { PRIVATE_REGISTRIES: "HOST" }, true],
-  ])("the process's resolver (resolverFromEnv) guards a loopback registry when %s", async (_what, env: Record<string, string>, contacted) => {
+  ])("the process's resolver (registryResolver of the environment's settings) guards a loopback registry when %s", async (_what, env: Record<string, string>, contacted) => {
     const host = `localhost:${port}`;
-    const resolver = resolverFromEnv(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("HOST", host)])));
+    const resolver = registryResolver(registrySettingsFromEnv(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace("HOST", host)])))!);
     requests = 0;
     connections = 0;
     const r = await syncWith(aRequest(aParent(spec({ image: `${host}/x:1` })), [], [creds]), deps(), resolver);

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { V1Deployment } from "@kubernetes/client-node";
 import { DEFAULT_DISTRIBUTIONS } from "../../../lib/distributions/table";
-import { overridesFromEnv } from "../../../lib/sync";
+import { imageOverrides } from "../../../lib/sync";
+import { syncSettingsFromEnv } from "../../../hooks/sync-settings";
 import { createImageOverrides, parseImageOverrides } from "../../../lib/sync/image-overrides";
 import { sync, type SyncDeps } from "../../../lib/sync/sync";
 import type { SyncResponse } from "../../../lib/wire/metacontroller";
@@ -90,6 +91,7 @@ describe("createImageOverrides()", () => {
   });
 
   it("without the variable, is the built-in table", () => {
+    const overridesFromEnv = (env: NodeJS.ProcessEnv) => imageOverrides(syncSettingsFromEnv(env).imageOverridesFile);
     expect(overridesFromEnv({}).current()).toEqual({ table: DEFAULT_DISTRIBUTIONS, problems: [] });
     const file = write("images.json", JSON.stringify({ starter: MIRROR }));
     expect(overridesFromEnv({ DISTRIBUTION_IMAGES_FILE: file }).current().table.find((e) => e.name === "starter")?.image).toBe(MIRROR);

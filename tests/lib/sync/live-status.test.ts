@@ -7,7 +7,8 @@ import { compile, schemaErrors } from "../../../lib/api/schema";
 import { V1ALPHA2_STATUS_SCHEMA } from "../../../lib/api/schema-status-v1alpha2";
 import { createLiveStatus } from "../../../lib/live";
 import type { LiveReport } from "../../../lib/live/types";
-import { depsFromEnv, liveFromEnv, packageVersion, syncWith } from "../../../lib/sync";
+import { liveStatus, packageVersion, syncWith } from "../../../lib/sync";
+import { liveSettingsFromEnv, syncSettingsFromEnv } from "../../../hooks/sync-settings";
 import { liveTargetOf } from "../../../lib/sync/live-target";
 import { sync, type SyncDeps } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
@@ -208,21 +209,21 @@ describe("syncWith() against a server on loopback", () => {
 
 describe("configuration from the environment", () => {
   it("takes operatorVersion from OPERATOR_VERSION, else from the package", () => {
-    expect(depsFromEnv({ OPERATOR_VERSION: "v1.2.3" }).operatorVersion).toBe("v1.2.3");
-    expect(depsFromEnv({}).operatorVersion).toBe(packageVersion());
+    expect(syncSettingsFromEnv({ OPERATOR_VERSION: "v1.2.3" }).operatorVersion).toBe("v1.2.3");
+    expect(syncSettingsFromEnv({}).operatorVersion).toBe(packageVersion());
     expect(packageVersion()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("turns live status off with LLSD_LIVE_STATUS=false and refuses a bad timeout", () => {
-    expect(liveFromEnv({ LLSD_LIVE_STATUS: "false" })).toBeUndefined();
-    expect(liveFromEnv({})).toBeDefined();
-    expect(() => liveFromEnv({ LLSD_LIVE_TIMEOUT_MS: "soon" })).toThrow('LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"');
+    expect(liveSettingsFromEnv({ LLSD_LIVE_STATUS: "false" })).toBeUndefined();
+    expect(liveSettingsFromEnv({})).toEqual({ timeoutMs: 1500, ttlMs: 300_000 });
+    expect(() => liveSettingsFromEnv({ LLSD_LIVE_TIMEOUT_MS: "soon" })).toThrow('LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"');
   });
 
   it("sends every call to LLSD_LIVE_BASE_URL when set (a port-forwarded server)", async () => {
     const server = await startFakeServer();
     try {
-      const live = liveFromEnv({ LLSD_LIVE_BASE_URL: server.url })!;
+      const live = liveStatus(liveSettingsFromEnv({ LLSD_LIVE_BASE_URL: server.url })!);
       const report = await live.check({ key: "team-a/demo", url: URL, fingerprint: "f", tls: false });
       expect([report.url, report.version]).toEqual([server.url, "0.7.1"]);
     } finally {

@@ -10,7 +10,8 @@ import { bundledBaseConfig } from "../../../lib/distributions/bundled";
 import { DEFAULT_DISTRIBUTIONS } from "../../../lib/distributions/table";
 import type { LiveReport, LiveStatus } from "../../../lib/live/types";
 import type { BaseConfigResolver } from "../../../lib/oci";
-import { memoFromEnv, syncRemembered, syncWith } from "../../../lib/sync";
+import { syncMemo, syncRemembered, syncWith } from "../../../lib/sync";
+import { memoBytesFromEnv } from "../../../hooks/sync-settings";
 import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
 import type { SyncDeps } from "../../../lib/sync/sync";
 import type { KubeObject, ObjectMap, SerializedAnswer, SyncRequest, SyncResponse } from "../../../lib/wire/metacontroller";
@@ -200,14 +201,14 @@ describe("bounds", () => {
     const probe = newMemo();
     await syncRemembered(uidOf(0), deps(), undefined, undefined, probe);
     const fits = Math.floor(maxBytes / probe.stats().bytes);
-    const memo = memoFromEnv(value === undefined ? {} : { SYNC_MEMO_MB: value })!;
+    const memo = syncMemo(memoBytesFromEnv(value === undefined ? {} : { SYNC_MEMO_MB: value }))!;
     for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), undefined, undefined, memo);
     expect(memo.stats().entries).toBe(fits);
   });
 
   it.each([["0", undefined], ["-1", /SYNC_MEMO_MB must be a number of MiB/], ["lots", /SYNC_MEMO_MB must be a number of MiB/]])("SYNC_MEMO_MB=%s", (value, error) => {
-    if (error) expect(() => memoFromEnv({ SYNC_MEMO_MB: value })).toThrow(error);
-    else expect(memoFromEnv({ SYNC_MEMO_MB: value })).toBeUndefined();
+    if (error) expect(() => memoBytesFromEnv({ SYNC_MEMO_MB: value })).toThrow(error);
+    else expect(syncMemo(memoBytesFromEnv({ SYNC_MEMO_MB: value }))).toBeUndefined();
   });
 });
 

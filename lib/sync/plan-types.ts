@@ -1,0 +1,42 @@
+/**
+ * The config plan's types, apart from config-plan.ts so that override-external.ts can name them
+ * without importing the module that imports it (no cycles, checked by tests/lib/no-cycles.test.ts).
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import type { MountedConfig, ChildContext } from "../children/context";
+import type { ResolvedExternalProvider } from "../config/external-providers";
+import type { SecretEnv } from "../config/providers";
+import type { PlainEnv } from "../config/telemetry";
+import type { DistributionTable } from "../distributions/table";
+import type { ConfigInUse } from "../status/status";
+import type { ObjectMap } from "../wire/metacontroller";
+
+export interface ConfigPlan {
+  readonly mounted?: MountedConfig;
+  readonly inUse: ConfigInUse;
+  readonly secretEnv: readonly SecretEnv[];
+  readonly plainEnv: readonly PlainEnv[];
+  readonly postgres?: ChildContext["postgres"];
+  readonly notes: readonly string[];
+}
+
+/** A base config found outside the bundle (the image's labels), resolved before the pure sync runs. */
+export interface ResolvedBaseConfig {
+  readonly text: string;
+  readonly source: "oci-label";
+  readonly digest: string;
+  /** The server version the image declares, when it does. */
+  readonly version?: string;
+}
+
+export interface PlanInput {
+  readonly name: string;
+  readonly namespace: string;
+  readonly spec: CanonicalSpec;
+  readonly related?: ObjectMap;
+  readonly distributions: DistributionTable;
+  /** From the image's labels; absent → the bundled config of a named distribution. */
+  readonly base?: ResolvedBaseConfig;
+  /** External providers with their image metadata (lib/sync/external-providers.ts). */
+  readonly externalProviders?: readonly ResolvedExternalProvider[];
+}

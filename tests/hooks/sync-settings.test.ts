@@ -1,0 +1,81 @@
+/**
+ * The sync hook's settings from the environment (hooks/sync-settings.ts): each variable's name,
+ * default and refusal, read at the edge and handed to lib/sync as a plain value.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { syncSettingsFromEnv } from "../../hooks/sync-settings";
+import { packageVersion, type SyncSettings } from "../../lib/sync";
+
+const DEFAULTS: SyncSettings = {
+  hooksNamespace: "llsd-hooks",
+  exposeWith: "ingress",
+  operatorVersion: packageVersion()!,
+  registry: { insecureRegistries: [], privateRegistries: [] },
+  live: { timeoutMs: 1500, ttlMs: 300_000 },
+  memoBytes: 16 * 2 ** 20,
+};
+
+describe("syncSettingsFromEnv", () => {
+  it("with nothing set, is the defaults", () => {
+    expect(syncSettingsFromEnv({})).toEqual(DEFAULTS);
+  });
+
+  it.each<[string, NodeJS.ProcessEnv, Partial<SyncSettings>]>([
+    ["HOOKS_NAMESPACE", { HOOKS_NAMESPACE: "ops" }, { hooksNamespace: "ops" }],
+    ["LLSD_EXPOSE_WITH=route", { LLSD_EXPOSE_WITH: "route" }, { exposeWith: "route" }],
+    ["LLSD_EXPOSE_WITH=anything else", { LLSD_EXPOSE_WITH: "gateway" }, { exposeWith: "ingress" }],
+    ["OPERATOR_VERSION", { OPERATOR_VERSION: "v1.2.3" }, { operatorVersion: "v1.2.3" }],
+    ["the registry lists", { ALLOWED_REGISTRIES: " quay.io, *.corp.example ,", INSECURE_REGISTRIES: "mirror:5000", PRIVATE_REGISTRIES: "registry.local" },
+      { registry: { allowedRegistries: ["quay.io", "*.corp.example"], insecureRegistries: ["mirror:5000"], privateRegistries: ["registry.local"] } }],
+    ["LLSD_LIVE_TIMEOUT_MS and LLSD_LIVE_TTL_SECONDS", { LLSD_LIVE_TIMEOUT_MS: "250", LLSD_LIVE_TTL_SECONDS: "60" }, { live: { timeoutMs: 250, ttlMs: 60_000 } }],
+    ["LLSD_LIVE_BASE_URL", { LLSD_LIVE_BASE_URL: "http://127.0.0.1:8321" }, { live: { timeoutMs: 1500, ttlMs: 300_000, baseUrl: "http://127.0.0.1:8321" } }],
+    ["DISTRIBUTION_IMAGES_FILE", { DISTRIBUTION_IMAGES_FILE: "/etc/llsd/images.yaml" }, { imageOverridesFile: "/etc/llsd/images.yaml" }],
+    ["SYNC_MEMO_MB", { SYNC_MEMO_MB: "0.5" }, { memoBytes: 2 ** 19 }],
+    ["SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, { memoBytes: 0 }],
+  ])("reads %s", (_name, env, changed) => {
+    expect(syncSettingsFromEnv(env)).toEqual({ ...DEFAULTS, ...changed });
+  });
+
+  it.each([
+    ["LLSD_READ_IMAGE_LABELS=false", { LLSD_READ_IMAGE_LABELS: "false" }, "registry"],
+    ["LLSD_LIVE_STATUS=false", { LLSD_LIVE_STATUS: "false" }, "live"],
+  ] as const)("%s turns the %s off", (_name, env, key) => {
+    const settings = syncSettingsFromEnv(env);
+    expect(settings).not.toHaveProperty(key);
+    expect(settings).toEqual(Object.fromEntries(Object.entries(DEFAULTS).filter(([k]) => k !== key)));
+  });
+
+  it.each([
+    [{ LLSD_LIVE_TIMEOUT_MS: "soon" }, 'LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"'],
+    [{ LLSD_LIVE_TTL_SECONDS: "-5" }, 'LLSD_LIVE_TTL_SECONDS must be a positive number, got "-5"'],
+    [{ SYNC_MEMO_MB: "lots" }, 'SYNC_MEMO_MB must be a number of MiB (0 turns the memo off), got "lots"'],
+    [{ REGISTRY_AUTH_FILE: "/no/such/auth.json" }, /ENOENT.*\/no\/such\/auth.json/],
+  ])("refuses %j, naming the variable", (env, message) => {
+    expect(() => syncSettingsFromEnv(env)).toThrow(message);
+  });
+
+  describe("REGISTRY_AUTH_FILE", () => {
+    let dir: string;
+    beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "registry-auth-"))));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("gives the registry settings a credential lookup for the file's registries", () => {
+      const file = join(dir, "config.json");
+      writeFileSync(file, JSON.stringify({ auths: { "quay.io": { auth: Buffer.from("robot:s3cret").toString("base64") } } }));
+      const lookup = syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file }).registry?.credentials;
+      expect(lookup).toBeDefined();
+      expect(lookup!("quay.io")).toEqual({ auth: Buffer.from("robot:s3cret").toString("base64") });
+      expect(lookup!("docker.io")).toBeUndefined();
+    });
+
+    it("refuses a file that is not a dockerconfigjson, naming the variable and never its content", () => {
+      const file = join(dir, "bad.json");
+      writeFileSync(file, "{ s3cret");
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).toThrow(new RegExp(`^REGISTRY_AUTH_FILE ${file}: \\w`));
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/\[object Object\]/);
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/s3cret/);
+    });
+  });
+});
