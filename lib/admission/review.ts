@@ -13,8 +13,8 @@
  * never blocked by a spec that was accepted when it was written; its problems come back as
  * warnings instead.
  */
-import { v1alpha2SchemaErrors } from "../api/schema";
-import { validate, type ValidateContext } from "../api/validate";
+import type { ValidateContext } from "../api/validate";
+import { checkObject } from "../config/check-object";
 import type { FieldError } from "../errors";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -127,11 +127,9 @@ function line(error: FieldError): string {
   return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
 }
 
-/** Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then validate(). */
+/** Every problem of a v1alpha2 object, exactly as `llsd validate` reports them (lib/config/check-object.ts). */
 export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
-  const shape = v1alpha2SchemaErrors(object);
-  if (shape.length > 0) return { errors: shape, warnings: [] };
-  const { errors, warnings } = validate((object as { spec: unknown }).spec, ctx);
+  const { errors, warnings } = checkObject(object, ctx);
   return { errors, warnings };
 }
 

@@ -2,6 +2,7 @@
  * `provider: vllm` → `provider_type: remote::vllm`, and which config keys the real server
  * reads for the endpoint and the API key of each type (research llamastack-config §2.3–2.4).
  */
+import leven from "leven";
 import type { Release } from "../distributions/table";
 
 export interface TypeInfo {
@@ -93,12 +94,32 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
   if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, known: false, error: removedMessage(`remote::${name}`, release) };
   if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
   if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
+  const near = nearestKnown(serverApi, name);
+  if (near !== undefined) {
+    return { type: `remote::${name}`, info: {}, known: false, error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. remote::${name})` };
+  }
   return {
     type: `remote::${name}`,
     info: {},
     known: false,
     note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type remote::${name} (write the full type, e.g. inline::${name}, to choose)`,
   };
+}
+
+/**
+ * A known name one or two edits away (`vlm` → `vllm`, `olama` → `ollama`): a typo, not a new
+ * provider, so it is refused rather than generated as `remote::vlm` (a server that never starts).
+ * Short names need a closer match, so `oci` is not mistaken for `gcp`.
+ */
+function nearestKnown(serverApi: string, name: string): string | undefined {
+  const known = [...Object.keys(TABLES[serverApi] ?? {}), ...Object.keys(RENAMED_TYPES)];
+  const limit = name.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = leven(name.toLowerCase(), candidate);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
+  }
+  return best?.name;
 }
 
 function removedMessage(type: string, release: Release): string {
