@@ -129,7 +129,7 @@ function line(error: FieldError): string {
 
 /** Every problem of a v1alpha2 object, exactly as `llsd validate` reports them (lib/config/check-object.ts). */
 export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
-  const { errors, warnings } = checkObject(object, ctx);
+  const { errors, warnings } = checkObject(object, { ...ctx, apiVersions: [`${GROUP}/${VERSION}`] });
   return { errors, warnings };
 }
 

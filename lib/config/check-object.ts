@@ -33,12 +33,17 @@ export function meantAsLlsd(object: unknown): boolean {
   return kind === LLSD_KIND || api.startsWith("llamastack.io/") || leven(kind.toLowerCase(), LLSD_KIND.toLowerCase()) <= 3;
 }
 
-function envelope(object: Json): FieldError[] {
+export interface ObjectOptions extends CheckOptions {
+  /** The apiVersions accepted; the admission webhook sees v1alpha2 only (the apiserver converts first). */
+  readonly apiVersions?: readonly string[];
+}
+
+function envelope(object: Json, served: readonly string[]): FieldError[] {
   if (object.kind !== LLSD_KIND) {
     return [fieldError("kind", `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`)];
   }
-  if (object.apiVersion !== V1ALPHA1_API && object.apiVersion !== V1ALPHA2_API) {
-    return [fieldError("apiVersion", `${JSON.stringify(object.apiVersion ?? null)} is not served; use ${V1ALPHA2_API} (or ${V1ALPHA1_API})`)];
+  if (!served.includes(String(object.apiVersion))) {
+    return [fieldError("apiVersion", `${JSON.stringify(object.apiVersion ?? null)} is not served here; use ${served.join(" or ")}`)];
   }
   return [];
 }
@@ -55,9 +60,9 @@ function checkV1alpha1(object: Json, options: CheckOptions): ValidationResult {
 }
 
 /** Every problem of one object, as `llsd validate` prints them and /validate denies them. */
-export function checkObject(object: unknown, options: CheckOptions = {}): ValidationResult {
+export function checkObject(object: unknown, options: ObjectOptions = {}): ValidationResult {
   if (!isObject(object)) return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
-  const wrong = envelope(object);
+  const wrong = envelope(object, options.apiVersions ?? [V1ALPHA2_API, V1ALPHA1_API]);
   if (wrong.length > 0) return { errors: wrong, warnings: [] };
   if (object.apiVersion === V1ALPHA1_API) return checkV1alpha1(object, options);
   const shape = v1alpha2SchemaErrors(object);
