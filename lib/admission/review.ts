@@ -1,10 +1,11 @@
 /**
- * The validating admission webhook as a pure function (DESIGN §4, §11): an AdmissionReview
+ * The validating admission webhook as a pure function: an AdmissionReview
  * (`admission.k8s.io/v1`) in, the review to answer out. A v1alpha2 LlamaStackDistribution that
- * is created or updated goes through the full JSON Schema and `validate()`: the rules the CRD's
- * structural schema and CEL cannot express (provider shapes and ids, known distribution names,
- * model → provider references, tools, env collisions…). Every problem is reported at once, with
- * its field path; `validate()`'s warnings become admission warnings (kubectl prints them).
+ * is created or updated goes through `checkObject` (lib/config/check-object.ts), the same check
+ * `llsd validate`, `llsd render` and `/sync` apply: the schema, the rules the CRD's structural
+ * schema and CEL cannot express, the provider types, and what generating config.yaml against the
+ * distribution's bundled base config would refuse. Every problem is reported at once, with its
+ * field path; warnings become admission warnings (kubectl prints them).
  *
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
