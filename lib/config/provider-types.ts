@@ -87,7 +87,8 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
     if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
     return { type: provider, info: known ?? {}, known: known !== undefined };
   }
-  const renamed = RENAMED_TYPES[provider];
+  // Own keys only: a provider written as `constructor` or `__proto__` is a name, not a lookup into Object.
+  const renamed = Object.hasOwn(RENAMED_TYPES, provider) ? RENAMED_TYPES[provider] : undefined;
   const name = renamed ?? provider;
   const entry = TABLES[serverApi]?.[name];
   const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;

@@ -93,6 +93,7 @@ describe("llsd validate, llsd render, /validate and /sync", () => {
     ["the starter distribution as is", starter],
     ["vLLM with a model", { ...starter, providers: { inference: vllm }, resources: { models: ["llama3"] } }],
     ["a provider outside the table, written in full", { ...starter, providers: { inference: { provider: "remote::vlm", endpoint: "http://x:8000" } } }],
+    ["a provider named like an Object property (fuzz regression)", { ...starter, providers: { inference: { provider: "constructor", endpoint: "http://x:8000" } } }],
   ])("given %s, all four accept it", async (_title, spec) => {
     const run = llsd(["validate", "cr.yaml"], { "cr.yaml": stringify(object(spec)) });
     expect([run.code, run.stdout]).toEqual([0, "cr.yaml: llamastack.io/v1alpha2 demo: valid\n"]);
