@@ -4,7 +4,7 @@
  *
  * The registry resolver the sync hook uses is built in `lib/sync/index.ts` (`registryResolver`),
  * wrapped in the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
- * README "Reliability and security").
+ * docs/security.md).
  */
 import { customizeHook } from "../lib/customize";
 import type pino from "pino";

@@ -2,7 +2,7 @@
  * The service entry point and the only file that touches the process: environment, signals,
  * exit. Everything else is service.ts (listeners, shutdown) and app.ts (routes).
  *
- * Environment (README "Configuration" and "Reliability and security"): `PORT`, `LOG_LEVEL`,
+ * Environment (docs/configuration.md and docs/security.md): `PORT`, `LOG_LEVEL`,
  * `TLS_CERT_FILE` + `TLS_KEY_FILE` + `TLS_PORT`, `HOOK_BEARER_TOKEN` or
  * `HOOK_BEARER_TOKEN_FILE`, `MAX_CONCURRENT_HOOKS`, `HOOK_TIMEOUT_MS`,
  * `SHUTDOWN_DRAIN_DELAY_MS`, and the sync hook's settings (sync-settings.ts: registries, running servers,

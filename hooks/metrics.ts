@@ -3,6 +3,8 @@
  * several apps in one process; prom-client refuses a metric name registered twice).
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { KubeObject } from "../lib/wire/metacontroller";
+import { trackParentPhases } from "./parent-phases";
 
 /**
  * ok = 200, client_error = a 4xx answer (malformed request), error = a 5xx answer (our bug),
@@ -17,6 +19,8 @@ export interface HookMetrics {
   observe(hook: string, outcome: Outcome, seconds: number): void;
   /** Count one call answered with an earlier answer (the sync memo, lib/sync/memo.ts). */
   reused(hook: string): void;
+  /** Note the phase a parent carried into /sync (hooks/parent-phases.ts). */
+  parentSeen(parent: KubeObject): void;
 }
 
 /** A warm sync answers in well under a millisecond; Metacontroller gives up at 10 s. */
@@ -49,7 +53,11 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
     registers: [registry],
   });
   collectDefaultMetrics({ register: registry });
+  const phases = trackParentPhases(registry);
   return {
+    parentSeen(parent) {
+      phases.record(parent);
+    },
     registry,
     observe(hook, outcome, seconds) {
       requests.inc({ hook, outcome });

@@ -5,7 +5,11 @@ import { hookRouter, type HookDeps } from "../hook-route";
 import { syncRequestShape } from "../request-shape";
 
 export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer>, deps: HookDeps): Router {
-  return hookRouter({ hook: "sync", shape: syncRequestShape, handle: sync, summarize }, deps);
+  const handle = (request: SyncRequest): Promise<SyncResponse | SerializedAnswer> => {
+    deps.metrics.parentSeen(request.parent);
+    return sync(request);
+  };
+  return hookRouter({ hook: "sync", shape: syncRequestShape, handle, summarize }, deps);
 }
 
 function summarize(response: SyncResponse): { children: number } {

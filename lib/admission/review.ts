@@ -1,10 +1,11 @@
 /**
- * The validating admission webhook as a pure function (DESIGN §4, §11): an AdmissionReview
+ * The validating admission webhook as a pure function: an AdmissionReview
  * (`admission.k8s.io/v1`) in, the review to answer out. A v1alpha2 LlamaStackDistribution that
- * is created or updated goes through the full JSON Schema and `validate()`: the rules the CRD's
- * structural schema and CEL cannot express (provider shapes and ids, known distribution names,
- * model → provider references, tools, env collisions…). Every problem is reported at once, with
- * its field path; `validate()`'s warnings become admission warnings (kubectl prints them).
+ * is created or updated goes through `checkObject` (lib/config/check-object.ts), the same check
+ * `llsd validate`, `llsd render` and `/sync` apply: the schema, the rules the CRD's structural
+ * schema and CEL cannot express, the provider types, and what generating config.yaml against the
+ * distribution's bundled base config would refuse. Every problem is reported at once, with its
+ * field path; warnings become admission warnings (kubectl prints them).
  *
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
@@ -13,8 +14,8 @@
  * never blocked by a spec that was accepted when it was written; its problems come back as
  * warnings instead.
  */
-import { v1alpha2SchemaErrors } from "../api/schema";
-import { validate, type ValidateContext } from "../api/validate";
+import type { ValidateContext } from "../api/validate";
+import { checkObject } from "../config/check-object";
 import type { FieldError } from "../errors";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -127,11 +128,9 @@ function line(error: FieldError): string {
   return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
 }
 
-/** Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then validate(). */
+/** Every problem of a v1alpha2 object, exactly as `llsd validate` reports them (lib/config/check-object.ts). */
 export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
-  const shape = v1alpha2SchemaErrors(object);
-  if (shape.length > 0) return { errors: shape, warnings: [] };
-  const { errors, warnings } = validate((object as { spec: unknown }).spec, ctx);
+  const { errors, warnings } = checkObject(object, { ...ctx, apiVersions: [`${GROUP}/${VERSION}`] });
   return { errors, warnings };
 }
 

@@ -28,7 +28,7 @@ export interface CaBundleMount {
 
 /**
  * A v1alpha1 CR (lib/sync/legacy.ts): the Go operator's pod details for what it asked
- * (README "Parity with the Go operator"). Absent for v1alpha2 CRs.
+ * (docs/migrating-from-go-operator.md). Absent for v1alpha2 CRs.
  */
 export interface LegacyProfile {
   /** `spec.server.containerSpec.name`. */

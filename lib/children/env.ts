@@ -5,7 +5,7 @@
  *
  * A v1alpha1 CR gets the Go operator's order first — HF_HOME, SSL_CERT_FILE, LLS_WORKERS,
  * LLS_PORT, LLAMA_STACK_CONFIG (always, as it did) — then the port variables the image
- * entrypoint reads, then the user's (README "Parity with the Go operator").
+ * entrypoint reads, then the user's (docs/migrating-from-go-operator.md).
  */
 import type { V1EnvVar } from "@kubernetes/client-node";
 import { CONFIG_PATH } from "../defaults";

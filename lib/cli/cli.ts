@@ -1,90 +1,134 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { parseArgs } from "node:util";
-import { distributionNames, DEFAULT_DISTRIBUTIONS } from "../distributions/table";
-import type { CliIo } from "./io";
+import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
+import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
 import { convertCommand, migrateCommand } from "./convert";
 import { requestCommand } from "./request";
 import { validateCommand } from "./validate";
 
-export const USAGE = `Usage: llsd <command> [options]
-
-Commands:
-  render FILE [--base-config F] [--release 0.7|0.8]
-                 Print the generated config.yaml and container env for each
-                 LlamaStackDistribution (v1alpha2) in FILE. Invalid specs exit 1
-                 and print every error with its field path.
-  validate FILE...
-                 Check every LlamaStackDistribution (v1alpha1 or v1alpha2) in the
-                 files as the apiserver and the admission webhook would: CRD schema,
-                 CEL rules, then semantic rules. Exit 1 on any invalid object.
-  convert --to v1alpha1|v1alpha2 FILE
-                 Convert with the conversion webhook's code (lossless; fields the
-                 target cannot hold ride in an annotation). Other kinds pass through.
-  migrate FILE   Upgrade to v1alpha2 idiomatically: the migration guide's env-var
-                 patterns (VLLM_URL, OLLAMA_URL, INFERENCE_MODEL, …) become providers
-                 and models; stderr says what changed and what was left as it was.
-  request sync|customize FILE
-                 Print the hook request Metacontroller would send for the first
-                 LlamaStackDistribution in FILE (Secrets/ConfigMaps in FILE become
-                 related objects), e.g. for curl against a running service.
-  distributions  List the named distributions and their pinned images.
-  help           Show this help.
-`;
-
-function distributionsCommand(io: CliIo): number {
-  for (const name of distributionNames()) {
-    const entry = DEFAULT_DISTRIBUTIONS.find((e) => e.name === name);
-    io.stdout(`${name}\t${entry?.image ?? ""}\t(${entry?.release ?? "?"}.x)\n`);
-  }
-  return 0;
+interface Command {
+  /** The synopsis and what it does, as `llsd <command> --help` prints it. */
+  readonly help: string;
+  readonly run: (args: readonly string[], io: CliIo) => number;
 }
 
-export function runCli(argv: readonly string[], io: CliIo): number {
-  const [command, ...rest] = argv;
+const EXIT_CODES = "Exit codes: 0 done, 1 invalid input (each problem printed with its field path), 2 usage error.";
+
+function parsed(args: readonly string[], options: { [name: string]: { type: "string" } } = {}): { values: { [k: string]: string | undefined }; positionals: string[] } {
   try {
-    switch (command) {
-      case "render": {
-        const { values, positionals } = parseArgs({
-          args: [...rest],
-          allowPositionals: true,
-          options: { "base-config": { type: "string" }, release: { type: "string" } },
-        });
-        if (positionals.length !== 1 || positionals[0] === undefined) {
-          io.stderr(`error: render takes exactly one FILE\n\n${USAGE}`);
-          return 2;
-        }
-        return renderCommand({ file: positionals[0], baseConfig: values["base-config"], release: values.release }, io);
-      }
-      case "validate":
-        return validateCommand(rest, io);
-      case "convert": {
-        const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, options: { to: { type: "string" } } });
-        if (positionals.length !== 1) {
-          io.stderr(`error: convert takes exactly one FILE\n\n${USAGE}`);
-          return 2;
-        }
-        return convertCommand(values.to, positionals[0]!, io);
-      }
-      case "migrate":
-        if (rest.length !== 1) {
-          io.stderr(`error: migrate takes exactly one FILE\n\n${USAGE}`);
-          return 2;
-        }
-        return migrateCommand(rest[0]!, io);
-      case "request":
-        return requestCommand(rest[0], rest[1] ?? "", io);
-      case "distributions":
-        return distributionsCommand(io);
-      case "help": case "--help": case "-h": case undefined:
-        io.stdout(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        io.stderr(`error: unknown command "${command}"\n\n${USAGE}`);
-        return 2;
-    }
+    const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options, strict: true });
+    return { values: values as { [k: string]: string | undefined }, positionals };
   } catch (error) {
-    io.stderr(`error: ${(error as Error).message}\n`);
+    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments");
+  }
+}
+
+function exactlyOne(command: string, positionals: readonly string[]): string {
+  if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`${command} takes exactly one FILE`);
+  return positionals[0];
+}
+
+const COMMANDS: { readonly [name: string]: Command } = {
+  render: {
+    help: `llsd render FILE [--base-config FILE] [--release ${RELEASES.join("|")}]
+  Print the generated config.yaml and the server container's env for each
+  LlamaStackDistribution in FILE (v1alpha1 is converted first, with a note).
+  Notes and warnings go to stderr. Invalid specs print every problem.`,
+    run: (args, io) => {
+      const { values, positionals } = parsed(args, { "base-config": { type: "string" }, release: { type: "string" } });
+      return renderCommand({ file: exactlyOne("render", positionals), baseConfig: values["base-config"], release: values.release }, io);
+    },
+  },
+  validate: {
+    help: `llsd validate FILE...
+  Check every LlamaStackDistribution (v1alpha1 or v1alpha2) in the files with
+  the admission webhook's code: the schema, the rules, and what generating
+  config.yaml would refuse. Prints "valid" or every problem per object.`,
+    run: (args, io) => validateCommand(parsed(args).positionals, io),
+  },
+  convert: {
+    help: `llsd convert --to v1alpha1|v1alpha2 FILE
+  Convert with the conversion webhook's code (lossless: fields the target
+  cannot hold ride in an annotation). Other kinds pass through.`,
+    run: (args, io) => {
+      const { values, positionals } = parsed(args, { to: { type: "string" } });
+      return convertCommand(values.to, exactlyOne("convert", positionals), io);
+    },
+  },
+  migrate: {
+    help: `llsd migrate FILE
+  Upgrade to v1alpha2 idiomatically: the env-var patterns of v1alpha1
+  (VLLM_URL, OLLAMA_URL, INFERENCE_MODEL, …) become providers and models;
+  stderr says what changed and what was left as it was.`,
+    run: (args, io) => migrateCommand(exactlyOne("migrate", parsed(args).positionals), io),
+  },
+  request: {
+    help: `llsd request sync|customize FILE
+  Print the hook request Metacontroller would send for the first
+  LlamaStackDistribution in FILE (Secrets and ConfigMaps in FILE become related
+  objects), e.g. to pipe into curl against a running service.`,
+    run: (args, io) => {
+      const { positionals } = parsed(args);
+      if (positionals.length > 2) throw new UsageError("request takes sync or customize, then one FILE");
+      return requestCommand(positionals[0], positionals[1], io);
+    },
+  },
+  distributions: {
+    help: `llsd distributions
+  List the named distributions, their pinned images and server lines.`,
+    run: (args, io) => {
+      if (parsed(args).positionals.length > 0) throw new UsageError("distributions takes no arguments");
+      for (const name of distributionNames()) {
+        const entry = DEFAULT_DISTRIBUTIONS.find((e) => e.name === name);
+        io.stdout(`${name}\t${entry?.image ?? ""}\t(${entry?.release ?? "?"}.x)\n`);
+      }
+      return 0;
+    },
+  },
+};
+
+export const USAGE = `Usage: llsd <command> [options]   (llsd <command> --help for one command)
+
+Commands:
+${Object.values(COMMANDS).map((c) => c.help).join("\n")}
+llsd help [COMMAND]
+  Show this help, or one command's.
+
+${EXIT_CODES}
+`;
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
+
+export function runCli(argv: readonly string[], io: CliIo): number {
+  const [name, ...rest] = argv;
+  if (name === undefined || HELP_FLAGS.has(name) || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    const command = topic !== undefined ? COMMANDS[topic] : undefined;
+    if (topic !== undefined && command === undefined) {
+      io.stderr(`error: unknown command "${topic}"\n\n${USAGE}`);
+      return 2;
+    }
+    io.stdout(command ? `Usage: ${command.help}\n\n${EXIT_CODES}\n` : USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr(`error: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.some((a) => HELP_FLAGS.has(a))) {
+    io.stdout(`Usage: ${command.help}\n\n${EXIT_CODES}\n`);
+    return 0;
+  }
+  try {
+    return command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`error: ${error.message}\nRun "llsd ${name} --help" for usage.\n`);
+      return 2;
+    }
+    io.stderr(`error: ${(error as Error).message.split("\n")[0]} (an internal error of llsd ${name}; please report it)\n`);
     return 2;
   }
 }

@@ -7,13 +7,13 @@ import { formatErrors } from "../errors";
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
 import { fromHub, toHub } from "../conversion/v1alpha1";
 import { migrateSpec } from "../migrate/migrate";
-import type { CliIo } from "./io";
+import { readText, type CliIo } from "./io";
 
 type Doc = { [k: string]: unknown };
 type Transform = (object: Doc, io: CliIo) => Doc | undefined;
 
 function eachDocument(file: string, io: CliIo, transform: Transform): number {
-  const docs = parseAllDocuments(io.readFile(file));
+  const docs = parseAllDocuments(readText(io, file));
   const out: string[] = [];
   let failed = false;
   for (const doc of Array.isArray(docs) ? docs : []) {

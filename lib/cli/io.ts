@@ -12,3 +12,23 @@ export const processIo: CliIo = {
   stderr: (text) => void process.stderr.write(text),
   readFile: (path) => readFileSync(path, "utf8"),
 };
+
+/** A problem with the command line itself (a missing file, a bad option): exit 2, one line. */
+export class UsageError extends Error {}
+
+const READ_PROBLEMS: { readonly [code: string]: string } = {
+  ENOENT: "no such file",
+  EISDIR: "is a directory, not a YAML file",
+  EACCES: "permission denied",
+  ENOTDIR: "a part of the path is not a directory",
+};
+
+/** The file's text, or a UsageError naming the file and what is wrong (never a raw errno or a stack). */
+export function readText(io: CliIo, path: string): string {
+  try {
+    return io.readFile(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new UsageError(`${path}: ${(typeof code === "string" && READ_PROBLEMS[code]) || "cannot be read"}`);
+  }
+}

@@ -1,11 +1,11 @@
-/** `llsd render FILE [--base-config F] [--release 0.7|0.8]`: print config.yaml and env for each CR. */
+/** `llsd render FILE [--base-config F] [--release R]`: print config.yaml and env for each CR (v1alpha1 converted first). */
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";
 import { RELEASES, type Release } from "../distributions/table";
 import type { Generated } from "../config/generate";
-import { llsdDocuments, type CrDocument } from "./documents";
-import type { CliIo } from "./io";
+import { asStored, llsdDocuments, type CrDocument } from "./documents";
+import { readText, type CliIo } from "./io";
 
 export interface RenderArgs {
   readonly file: string;
@@ -47,8 +47,8 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
     io.stderr(`error: --release must be one of ${RELEASES.join(", ")}\n`);
     return 2;
   }
-  const baseConfig = args.baseConfig !== undefined ? io.readFile(args.baseConfig) : undefined;
-  const read = llsdDocuments(io.readFile(args.file), args.file);
+  const baseConfig = args.baseConfig !== undefined ? readText(io, args.baseConfig) : undefined;
+  const read = llsdDocuments(readText(io, args.file), args.file);
   if (!read.ok) {
     io.stderr(`error: ${formatErrors(read.errors)}\n`);
     return 1;
@@ -58,10 +58,15 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
     return 1;
   }
   let ok = true;
-  read.documents.forEach((doc, i) => {
+  read.documents.forEach((written, i) => {
     if (i > 0) io.stdout("---\n");
+    const doc = asStored(written, args.file, io);
+    if (doc === undefined) {
+      ok = false;
+      return;
+    }
     if (doc.apiVersion !== "llamastack.io/v1alpha2") {
-      io.stderr(`error: ${doc.name}: apiVersion ${doc.apiVersion} is not rendered; only llamastack.io/v1alpha2 is\n`);
+      io.stderr(`error: ${doc.name}: apiVersion: ${JSON.stringify(doc.apiVersion)} is not served; use llamastack.io/v1alpha2 (or llamastack.io/v1alpha1)\n`);
       ok = false;
       return;
     }

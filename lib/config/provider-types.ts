@@ -2,6 +2,7 @@
  * `provider: vllm` → `provider_type: remote::vllm`, and which config keys the real server
  * reads for the endpoint and the API key of each type (research llamastack-config §2.3–2.4).
  */
+import leven from "leven";
 import type { Release } from "../distributions/table";
 
 export interface TypeInfo {
@@ -86,19 +87,40 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
     if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
     return { type: provider, info: known ?? {}, known: known !== undefined };
   }
-  const renamed = RENAMED_TYPES[provider];
+  // Own keys only: a provider written as `constructor` or `__proto__` is a name, not a lookup into Object.
+  const renamed = Object.hasOwn(RENAMED_TYPES, provider) ? RENAMED_TYPES[provider] : undefined;
   const name = renamed ?? provider;
   const entry = TABLES[serverApi]?.[name];
   const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
   if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, known: false, error: removedMessage(`remote::${name}`, release) };
   if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
   if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
+  const near = nearestKnown(serverApi, name);
+  if (near !== undefined) {
+    return { type: `remote::${name}`, info: {}, known: false, error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. remote::${name})` };
+  }
   return {
     type: `remote::${name}`,
     info: {},
     known: false,
     note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type remote::${name} (write the full type, e.g. inline::${name}, to choose)`,
   };
+}
+
+/**
+ * A known name one or two edits away (`vlm` → `vllm`, `olama` → `ollama`): a typo, not a new
+ * provider, so it is refused rather than generated as `remote::vlm` (a server that never starts).
+ * Short names need a closer match, so `oci` is not mistaken for `gcp`.
+ */
+function nearestKnown(serverApi: string, name: string): string | undefined {
+  const known = [...Object.keys(TABLES[serverApi] ?? {}), ...Object.keys(RENAMED_TYPES)];
+  const limit = name.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = leven(name.toLowerCase(), candidate);
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
+  }
+  return best?.name;
 }
 
 function removedMessage(type: string, release: Release): string {

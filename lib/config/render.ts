@@ -4,23 +4,15 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { validate, type ValidateContext } from "../api/validate";
+import type { ValidateContext } from "../api/validate";
 import { bundledBaseConfig } from "../distributions/bundled";
-import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImage, type DistributionTable, type Release } from "../distributions/table";
+import type { DistributionTable, Release } from "../distributions/table";
+import { checkSpec, generationErrors, withoutRepeats } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
+import { configSource, releaseFor } from "./source";
 
-/** overrideConfig → mounted as is; generation inputs (or TLS) → generated; neither → the image's own default. */
-export type ConfigSource = "override" | "generated" | "image-default";
-
-export function configSource(spec: CanonicalSpec): ConfigSource {
-  if (spec.overrideConfig) return "override";
-  const p = spec.present;
-  // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
-  // their entries in it, so either alone also generates one.
-  const generated = p.providers || p.resources || p.storage || p.disabled || spec.networking.tls.enabled || spec.externalProviders.length > 0;
-  return generated ? "generated" : "image-default";
-}
+export { configSource, releaseFor, type ConfigSource } from "./source";
 
 export interface RenderInput extends GenerateOptions {
   /** Base config text; @default the bundled config of the named distribution. */
@@ -37,15 +29,6 @@ export type Rendered =
   | { readonly ok: true; readonly source: "override"; readonly release: Release; readonly configYaml?: string; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
   | { readonly ok: true; readonly source: "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
   | { readonly ok: false; readonly errors: readonly FieldError[]; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] };
-
-/** The server line the spec's image runs: explicit, else the image tag, else the default. */
-export function releaseFor(spec: CanonicalSpec, input: RenderInput): Release {
-  if (input.release) return input.release;
-  const d = spec.distribution;
-  const table = input.distributions ?? DEFAULT_DISTRIBUTIONS;
-  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
-  return (image && releaseOfImage(image)) || (d.kind === "name" ? findDistribution(d.name, table)?.release : undefined) || DEFAULT_RELEASE;
-}
 
 function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
   if (input.baseConfig !== undefined) return input.baseConfig;
@@ -66,9 +49,14 @@ function renderOverride(name: string, configMaps: ConfigMapData | undefined, rel
 }
 
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
-  const checked = validate(rawSpec, { ...ctx, ...(input.distributions ? { distributions: input.distributions } : {}) });
+  const options = { ...ctx, ...input, generation: false };
+  const checked = checkSpec(rawSpec, options);
   const warnings = checked.warnings;
-  if (checked.errors.length > 0 || !checked.spec) return { ok: false, errors: checked.errors, warnings, notes: [] };
+  if (checked.errors.length > 0 || !checked.spec) {
+    // Every class of problem at once: what generation would also refuse is listed too.
+    const errors = checked.spec ? withoutRepeats(checked.errors, generationErrors(checked.spec, options)) : checked.errors;
+    return { ok: false, errors, warnings, notes: [] };
+  }
   const spec = checked.spec;
   const release = releaseFor(spec, input);
   const source = configSource(spec);

@@ -1,6 +1,6 @@
 /**
  * Is this parent a v1alpha1 CR (the Go operator's API), and what did it say that v1alpha2 has
- * no words for? Such a CR gets the Go operator's pod details for what it asked (README "Parity with the Go operator").
+ * no words for? Such a CR gets the Go operator's pod details for what it asked (docs/migrating-from-go-operator.md).
  *
  * Decision: a parent is a v1alpha1 CR when it carries the conversion annotation
  * `llamastack.io/v1alpha1-fields` (written by POST /convert when a v1alpha1 object is stored)

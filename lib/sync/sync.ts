@@ -5,7 +5,8 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { validate, type ValidationResult } from "../api/validate";
+import type { ValidationResult } from "../api/validate";
+import { checkSpec, generationErrors, withoutRepeats } from "../config/check";
 import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
 import { findDistribution, type DistributionTable } from "../distributions/table";
 import type { LiveReport } from "../live/types";
@@ -146,6 +147,11 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
   return errors;
 }
 
+/** The spec's own rules (lib/config/check.ts); generation runs later, against the base config the I/O found. */
+export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationResult {
+  return checkSpec((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions, generation: false });
+}
+
 /**
  * `found` is the base config read from the image before this pure step (lib/sync/base-source);
  * without it, named distributions use their bundled config. `live` is what the running server
@@ -154,7 +160,7 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
  */
 export function sync(
   request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport,
-  checked: ValidationResult = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions }),
+  checked: ValidationResult = checkedSpec(request, deps),
 ): SyncResponse {
   const p = parentOf(request);
   const written = distributionOf(request);
@@ -166,7 +172,11 @@ export function sync(
     secretValues: () => secretValues(request.related),
   };
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
-  if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
+  if (!checked.spec || checked.errors.length > 0) {
+    // As `llsd render` and /validate list them: what generation would refuse too.
+    const errors = checked.spec ? withoutRepeats(checked.errors, generationErrors(checked.spec, { distributions: deps.distributions, name: p.name })) : checked.errors;
+    return failed(request, p, deps, invalidSpec(errors), { port: 0, notes, live: liveInput });
+  }
   const spec = checked.spec;
   const external = planExternal(spec, found.external);
   const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput, externalProviders: external.report };

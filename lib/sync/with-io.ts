@@ -3,7 +3,7 @@
  * concurrently and bounded, then `sync()` — directly (`syncWith`) or through the
  * unchanged-parent memo (`syncRemembered`, lib/sync/memo.ts).
  */
-import { validate, type ValidationResult } from "../api/validate";
+import type { ValidationResult } from "../api/validate";
 import { deepFreeze } from "../json-copy";
 import type { LiveReport, LiveStatus } from "../live";
 import type { BaseConfigResolver } from "../oci";
@@ -12,7 +12,7 @@ import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source"
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
 import { ioKey, observedKey, parentKey, type SyncMemo } from "./memo";
-import { sync, type SyncDeps } from "./sync";
+import { checkedSpec, sync, type SyncDeps } from "./sync";
 
 /** What the I/O before the pure sync found. */
 interface Gathered {
@@ -35,8 +35,7 @@ async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfig
   return { found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, ...(answer ? { live: answer } : {}) };
 }
 
-const validated = (request: SyncRequest, deps: SyncDeps): ValidationResult =>
-  validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
+const validated = checkedSpec;
 
 /** Validation, the I/O, then the pure `sync()`. */
 export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {

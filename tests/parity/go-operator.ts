@@ -5,7 +5,7 @@
  * children after a takeover: server metadata, a controller owner reference to the same CR UID,
  * the Go operator's labels, no Metacontroller last-applied record, a ready Deployment.
  *
- * Assumptions, each stated in README "Parity with the Go operator": the NetworkPolicy feature flag is on; images are
+ * Assumptions, each stated in docs/migrating-from-go-operator.md: the NetworkPolicy feature flag is on; images are
  * release-0.9's pinned tags; the children were labelled `controller-uid: <CR uid>` as the
  * takeover procedure says (Metacontroller claims only children that match its selector).
  * ServiceAccount `<name>-sa` and RoleBinding `<name>-rb` are not Metacontroller child types:

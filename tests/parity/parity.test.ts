@@ -1,5 +1,5 @@
 /**
- * README "Parity with the Go operator", row by row: for v1alpha1 CRs drawn at random, the hooks' children agree with
+ * docs/migrating-from-go-operator.md, row by row: for v1alpha1 CRs drawn at random, the hooks' children agree with
  * the Go operator's (tests/parity/go-operator.ts) on every row the table marks "same", and
  * differ only as the table says on the others.
  */
@@ -91,7 +91,7 @@ const container = (o: KubeObject | undefined) => (pod(o).containers as Json[])[0
 const effectiveEnv = (env: Json[]) => Object.fromEntries(env.map((e) => [e.name as string, e.value]));
 
 /**
- * The one resources difference (README "Parity with the Go operator"): a missing request takes the user's limit, where
+ * The one resources difference (docs/migrating-from-go-operator.md): a missing request takes the user's limit, where
  * the Go operator put its default (1 core / 1Gi) even above a smaller limit (an invalid pod).
  */
 function withLimitFallback(goResources: Json, spec: GoSpec): Json {

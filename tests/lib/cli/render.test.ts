@@ -81,7 +81,7 @@ describe("llsd render", () => {
     [["render"], 2, /render takes exactly one FILE/],
     [["render", "cr.yaml", "--release", "0.6"], 2, /--release must be one of 0.7, 0.8/],
     [["frobnicate"], 2, /unknown command "frobnicate"/],
-    [["render", "missing.yaml"], 2, /ENOENT/],
+    [["render", "missing.yaml"], 2, /^error: missing.yaml: no such file\nRun "llsd render --help" for usage.\n$/],
     [["render", "broken.yaml"], 1, /^error: broken.yaml:2: invalid YAML \(BAD_INDENT\): Flow sequence in block collection must be sufficiently indented and end with a \]\n$/],
   ])("given %j, exits %i with a clear message", (args, code, message) => {
     const run = llsd(args, { "cr.yaml": vllm, "broken.yaml": "kind: [unclosed\n" });
@@ -89,10 +89,14 @@ describe("llsd render", () => {
     expect(run.stderr).toMatch(message);
   });
 
-  it("given v1alpha1, explains that only v1alpha2 is rendered", () => {
-    const run = llsd(["render", "old.yaml"], { "old.yaml": "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: old}\nspec: {server: {distribution: {name: starter}}}\n" });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("apiVersion llamastack.io/v1alpha1 is not rendered; only llamastack.io/v1alpha2 is");
+  it("given v1alpha1, renders it as the cluster stores it (converted to v1alpha2) and says so", () => {
+    const old = "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: old}\nspec: {server: {distribution: {name: starter}, userConfig: {configMapName: cfg}}}\n";
+    const run = llsd(["render", "old.yaml"], { "old.yaml": old });
+    const converted = llsd(["convert", "--to", "v1alpha2", "old.yaml"], { "old.yaml": old });
+    const direct = llsd(["render", "new.yaml"], { "new.yaml": converted.stdout });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("note: old: llamastack.io/v1alpha1 converted to llamastack.io/v1alpha2, as the cluster stores it (llsd convert --to v1alpha2 old.yaml prints it");
+    expect([run.stdout, run.stderr.replace(/^note: old: llamastack.io\/v1alpha1 converted.*\n/m, "")]).toEqual([direct.stdout, direct.stderr]);
   });
 
   it("lists the distributions with pinned images", () => {

@@ -26,7 +26,7 @@ describe("llsd validate", () => {
   });
 
   it.each([
-    ["a schema error", v2("  distribution: {name: starter}\n  networking: {port: 0}"), /spec\/networking\/port: must be >= 1/],
+    ["a schema error", v2("  distribution: {name: starter}\n  networking: {port: 0}"), /spec.networking.port: must be >= 1/],
     ["a CEL rule", v2("  distribution: {name: starter, image: x:1}"), /spec.distribution: .*name.*image/i],
     ["a semantic rule", v2("  distribution: {name: starter}\n  providers:\n    inference: [{provider: vllm}, {provider: ollama}]"), /spec.providers.inference\[0\].id: required/],
     ["a v1alpha1 semantic rule, reported as stored", v1.replace("name: starter", "name: nope"), /spec.distribution.name: Unknown distribution "nope".*\(as stored in v1alpha2\)/],

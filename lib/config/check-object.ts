@@ -1,0 +1,71 @@
+/**
+ * A whole LlamaStackDistribution object checked as the cluster would: its kind and apiVersion,
+ * its version's schema, a v1alpha1 object converted to v1alpha2 (as the apiserver stores it),
+ * then `checkSpec`. Used by `llsd validate` and `POST /validate`.
+ */
+import leven from "leven";
+import { compile, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
+import { V1ALPHA1_SPEC_SCHEMA } from "../api/schema-v1alpha1";
+import type { ValidationResult } from "../api/validate";
+import { fieldError, type FieldError } from "../errors";
+import { toHub } from "../conversion/v1alpha1";
+import { checkSpec, type CheckOptions } from "./check";
+
+export const LLSD_KIND = "LlamaStackDistribution";
+export const V1ALPHA1_API = "llamastack.io/v1alpha1";
+export const V1ALPHA2_API = "llamastack.io/v1alpha2";
+/** Said after each problem of a v1alpha1 object: its paths are those of the stored v1alpha2 form. */
+export const AS_STORED = " (as stored in v1alpha2)";
+
+type Json = { readonly [k: string]: unknown };
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A document meant to be an LLSD: the kind, or a kind of the `llamastack.io` group, or a kind a
+ * few letters away. Such a document with the wrong kind is an error, not something to skip.
+ */
+export function meantAsLlsd(object: unknown): boolean {
+  if (!isObject(object)) return false;
+  const kind = typeof object.kind === "string" ? object.kind : "";
+  const api = typeof object.apiVersion === "string" ? object.apiVersion : "";
+  // ProviderPackage is the metadata file inside external provider images, not a resource.
+  if (kind === "ProviderPackage") return false;
+  return kind === LLSD_KIND || api.startsWith("llamastack.io/") || leven(kind.toLowerCase(), LLSD_KIND.toLowerCase()) <= 3;
+}
+
+export interface ObjectOptions extends CheckOptions {
+  /** The apiVersions accepted; the admission webhook sees v1alpha2 only (the apiserver converts first). */
+  readonly apiVersions?: readonly string[];
+}
+
+function envelope(object: Json, served: readonly string[]): FieldError[] {
+  if (object.kind !== LLSD_KIND) {
+    return [fieldError("kind", `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`)];
+  }
+  if (!served.includes(String(object.apiVersion))) {
+    return [fieldError("apiVersion", `${JSON.stringify(object.apiVersion ?? null)} is not served here; use ${served.join(" or ")}`)];
+  }
+  return [];
+}
+
+/** A v1alpha1 object: its own schema, then conversion, then the v1alpha2 rules (paths as stored). */
+function checkV1alpha1(object: Json, options: CheckOptions): ValidationResult {
+  const own = schemaErrors(compile(V1ALPHA1_SPEC_SCHEMA), object.spec, "spec");
+  if (own.length > 0) return { errors: own, warnings: [] };
+  const hub = toHub(object);
+  if (!hub.ok) return { errors: hub.errors, warnings: [] };
+  const checked = checkSpec(hub.object.spec, options);
+  const stored = (e: FieldError): FieldError => fieldError(e.path, `${e.message}${AS_STORED}`);
+  return { ...checked, errors: checked.errors.map(stored), warnings: checked.warnings.map(stored) };
+}
+
+/** Every problem of one object, as `llsd validate` prints them and /validate denies them. */
+export function checkObject(object: unknown, options: ObjectOptions = {}): ValidationResult {
+  if (!isObject(object)) return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
+  const wrong = envelope(object, options.apiVersions ?? [V1ALPHA2_API, V1ALPHA1_API]);
+  if (wrong.length > 0) return { errors: wrong, warnings: [] };
+  if (object.apiVersion === V1ALPHA1_API) return checkV1alpha1(object, options);
+  const shape = v1alpha2SchemaErrors(object);
+  if (shape.length > 0) return { errors: shape, warnings: [] };
+  return checkSpec(object.spec, options);
+}

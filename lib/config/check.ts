@@ -1,0 +1,74 @@
+/**
+ * One verdict on a spec, whoever asks: `llsd validate`, `llsd render`, `POST /validate` and
+ * `POST /sync` all call `checkSpec`, so they refuse the same specs with the same messages.
+ *
+ * Three classes of problems, listed together: the schema (a spec that fails it cannot be
+ * normalized, so it stops there), the semantic rules of `validate()` with the provider types,
+ * and what generating config.yaml against the base config would refuse (a model on a provider
+ * the config lacks, a disabled API another one needs…) when that base config is known offline
+ * (a named distribution's bundled config, or one given). A problem is reported once per field.
+ */
+import { SERVER_API } from "../api/apis";
+import type { CanonicalSpec } from "../api/canonical";
+import { validate, type ValidateContext, type ValidationResult } from "../api/validate";
+import { child, type FieldError } from "../errors";
+import { bundledBaseConfig } from "../distributions/bundled";
+import type { Release } from "../distributions/table";
+import { generate, type GenerateOptions } from "./generate";
+import { resolveProviderType } from "./provider-types";
+import { configSource, releaseFor } from "./source";
+
+export interface CheckOptions extends ValidateContext, GenerateOptions {
+  /** Server line; @default from the distribution's image tag, else the table's default. */
+  readonly release?: Release;
+  /** Base config text to generate against; @default the named distribution's bundled config. */
+  readonly baseConfig?: string;
+  /**
+   * Generate against the base config (true), or stop after the spec's own rules (false). The
+   * sync hook passes false on its fast path: it generates anyway, against the image's config.
+   * @default true
+   */
+  readonly generation?: boolean;
+}
+
+/** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
+export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
+  return spec.providers.filter((p) => p.api !== "telemetry").flatMap((p) => {
+    const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
+    return resolved.error ? [{ path: child(p.path, "provider"), message: resolved.error }] : [];
+  });
+}
+
+/** What generation against the base config refuses, for a spec that normalized. */
+export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}): FieldError[] {
+  if (configSource(spec) !== "generated") return [];
+  const release = releaseFor(spec, options);
+  const d = spec.distribution;
+  const base = options.baseConfig ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
+  if (base === undefined) return [];
+  const generated = generate(spec, base, release, options);
+  return generated.ok ? [] : [...generated.errors];
+}
+
+/** `more` added to `errors`, except on a field that already has one (the first voice wins). */
+export function withoutRepeats(errors: readonly FieldError[], more: readonly FieldError[]): FieldError[] {
+  const seen = new Set(errors.map((e) => e.path));
+  const out = [...errors];
+  for (const e of more) {
+    if (seen.has(e.path)) continue;
+    seen.add(e.path);
+    out.push(e);
+  }
+  return out;
+}
+
+/** Every problem of a v1alpha2 spec, in one list (see the file comment). */
+export function checkSpec(rawSpec: unknown, options: CheckOptions = {}): ValidationResult {
+  const checked = validate(rawSpec, options);
+  if (!checked.spec) return checked;
+  const spec = checked.spec;
+  const types = providerTypeErrors(spec, releaseFor(spec, options));
+  const own = withoutRepeats(checked.errors, types);
+  const errors = options.generation === false ? own : withoutRepeats(own, generationErrors(spec, options));
+  return errors.length === checked.errors.length ? checked : { ...checked, errors };
+}
