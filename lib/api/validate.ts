@@ -61,8 +61,9 @@ function workloadRules(spec: CanonicalSpec): FieldError[] {
     errors.push(fieldError("spec.workload.replicas", `must not exceed autoscaling.maxReplicas (${a.maxReplicas}); the HPA's minimum would be above its maximum`));
   }
   const pdb = spec.workload.podDisruptionBudget;
-  if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
-    errors.push(fieldError("spec.workload.podDisruptionBudget", "set exactly one of minAvailable or maxUnavailable"));
+  // `{}` is a budget of maxUnavailable 1 (lib/children/pdb.ts), as v1alpha1 CRs write it.
+  if (pdb && pdb.minAvailable !== undefined && pdb.maxUnavailable !== undefined) {
+    errors.push(fieldError("spec.workload.podDisruptionBudget", "set one of minAvailable or maxUnavailable, not both (a PodDisruptionBudget refuses both)"));
   }
   return errors;
 }

@@ -51,7 +51,7 @@ describe("validate()", () => {
     ["an unknown tool", { resources: { tools: ["calculator"] } }, "spec.resources.tools[0]", /unknown tool "calculator". Known tools: "websearch", "rag"/],
     ["autoscaling max below min", { workload: { autoscaling: { minReplicas: 3, maxReplicas: 2 } } }, "spec.workload.autoscaling.maxReplicas", /at least minReplicas \(3\)/],
     ["replicas above autoscaling max", { workload: { replicas: 6, autoscaling: { maxReplicas: 5 } } }, "spec.workload.replicas", /must not exceed autoscaling.maxReplicas \(5\)/],
-    ["a PDB with both fields", { workload: { podDisruptionBudget: { minAvailable: 1, maxUnavailable: 1 } } }, "spec.workload.podDisruptionBudget", /exactly one/],
+    ["a PDB with both fields", { workload: { podDisruptionBudget: { minAvailable: 1, maxUnavailable: 1 } } }, "spec.workload.podDisruptionBudget", /one of minAvailable or maxUnavailable, not both/],
     ["TLS enabled without a Secret", { networking: { tls: { enabled: true } } }, "spec.networking.tls.secretName", /required when tls.enabled/],
     ["two telemetry providers", { providers: { telemetry: [{ id: "a", provider: "otel", endpoint: "http://a:4318" }, { id: "b", provider: "otel", endpoint: "http://b:4318" }] } },
       "spec.providers.telemetry[1]", /only one telemetry provider/],
