@@ -12,6 +12,7 @@ import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules }
 import {
   disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools,
 } from "./validate-resources";
+import { allowedFromRules } from "./validate-allowed-from";
 import { externalConflicts } from "./validate-external";
 
 export interface ValidateContext {
@@ -98,6 +99,7 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
     ...externalConflicts(spec),
     ...workloadRules(spec),
     ...tlsRules(spec),
+    ...allowedFromRules(spec),
   ];
   return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec)], spec };
 }
