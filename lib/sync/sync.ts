@@ -20,6 +20,7 @@ import { planConfig } from "./config-plan";
 import { planExternal, withReplaced } from "./external-providers";
 import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
+import { hubParent, spokeStatus } from "./parent-version";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
 
@@ -153,9 +154,19 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
  * already ran it to know what to fetch (lib/sync/index.ts): validating twice is a fifth of a sync.
  */
 export function sync(
-  request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport,
-  checked: ValidationResult = validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions }),
+  request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport, checked?: ValidationResult,
 ): SyncResponse {
+  const hub = hubParent(request.parent);
+  if (!hub.ok) {
+    const failure: SyncFailure = { type: "ConfigGenerated", reason: "ConversionFailed", errors: hub.errors };
+    return failed(request, parentOf(request), deps, failure, { port: 0, notes: [], live: { availableDistributions: {}, secretValues: () => [] } });
+  }
+  const hubRequest: SyncRequest = hub.spoke ? { ...request, parent: hub.parent } : request;
+  const response = syncHub(hubRequest, deps, found, live, checked ?? validate(hub.parent.spec, { distributions: deps.distributions }));
+  return hub.spoke ? { ...response, status: spokeStatus(hub.parent, response.status) } : response;
+}
+
+function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live: LiveReport | undefined, checked: ValidationResult): SyncResponse {
   const p = parentOf(request);
   const written = distributionOf(request);
   const liveInput: StatusInput["live"] = {

@@ -12,6 +12,7 @@ import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source"
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
 import { ioKey, observedKey, parentKey, type SyncMemo } from "./memo";
+import { hubSpec } from "./parent-version";
 import { sync, type SyncDeps } from "./sync";
 
 /** What the I/O before the pure sync found. */
@@ -35,8 +36,9 @@ async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfig
   return { found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, ...(answer ? { live: answer } : {}) };
 }
 
+/** The spec in v1alpha2 (a v1alpha1 parent is converted, as sync() converts it). */
 const validated = (request: SyncRequest, deps: SyncDeps): ValidationResult =>
-  validate((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions });
+  validate(hubSpec(request.parent), { distributions: deps.distributions });
 
 /** Validation, the I/O, then the pure `sync()`. */
 export async function syncWith(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live?: LiveStatus): Promise<SyncResponse> {
