@@ -20,6 +20,7 @@ import { planConfig } from "./config-plan";
 import { planExternal, withReplaced } from "./external-providers";
 import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
+import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { hubParent, spokeStatus } from "./parent-version";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
@@ -202,6 +203,7 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
+  const open = keptOpen(request, p.name, p.namespace);
   const children = desiredChildren({
     name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
     ...(plan.mounted ? { config: plan.mounted } : {}),
@@ -209,9 +211,10 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
     ...(caBundle ? { caBundle } : {}),
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
+    ...(open ? { keptOpen: true } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
