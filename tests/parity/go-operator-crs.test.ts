@@ -15,7 +15,7 @@ import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metac
 import { aTestApp } from "../hooks/helpers";
 import { ROOT_CA } from "../lib/sync/certificates";
 import { afterApply, aConfigMap, deps, NS, objectMap } from "../sync-builders";
-import { goObserved, type GoCr, type GoSpec } from "./go-operator";
+import { goDesired, goObserved, type GoCr, type GoSpec } from "./go-operator";
 
 const FIXTURES = join(__dirname, "..", "fixtures", "go-operator");
 type Json = Record<string, unknown>;
@@ -62,7 +62,12 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
     const withEmpty = { ...cr, spec: { ...(cr.spec as Json), server: { ...server, podDisruptionBudget: {} } } };
     const answer = syncOf({ parent: hub(withEmpty), children: {}, related: {} });
     expect(answer.status.phase).toBe("Pending");
-    expect(spec(child(answer, "PodDisruptionBudget"))).toEqual({ selector: { matchLabels: { app: "llama-stack", "app.kubernetes.io/instance": cr.metadata.name } }, maxUnavailable: 1 });
+    const selector = { matchLabels: { app: "llama-stack", "app.kubernetes.io/instance": cr.metadata.name } };
+    expect(spec(child(answer, "PodDisruptionBudget"))).toEqual({ selector, maxUnavailable: 1 });
+    // The Go operator copied the (absent) fields: a PDB with neither, which the disruption controller
+    // reads as no disruption allowed (expectedPods 0), so every eviction and node drain waits.
+    const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: "u", spec: withEmpty.spec as GoSpec };
+    expect(spec(goDesired(go).find((o) => o.kind === "PodDisruptionBudget"))).toEqual({ selector });
   });
 
   it("the README's network example (labels: [team=frontend]) is refused at admission with the fix, and its sync fails keeping nothing it had not (item 5)", () => {
