@@ -6,12 +6,13 @@ import { validate } from "./api/validate";
 import { configSource } from "./config/render";
 import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
 import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
+import { hubSpec } from "./sync/parent-version";
 import { configMapNames, referencesOf, secretNames } from "./sync/references";
 import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "./wire/metacontroller";
 
 export function customize(request: CustomizeRequest): CustomizeResponse {
   const namespace = request.parent.metadata.namespace ?? "default";
-  const checked = validate((request.parent as { spec?: unknown }).spec);
+  const checked = validate(hubSpec(request.parent));
   // An invalid spec references nothing we can trust; the sync hook reports why.
   if (!checked.spec) return { relatedResources: [] };
   const refs = referencesOf(checked.spec);

@@ -147,7 +147,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj("Desired state of a Llama Stack 
       size: quantity("Volume size. Defaults to 10Gi."),
       mountPath: str("Mount path. Defaults to /.llama.", { minLength: 1 }),
     }),
-    podDisruptionBudget: obj("Pod disruption budget.", {
+    podDisruptionBudget: obj("Pod disruption budget: one of minAvailable or maxUnavailable; `{}` means maxUnavailable 1.", {
       minAvailable: intOrString("Minimum available pods."),
       maxUnavailable: intOrString("Maximum unavailable pods."),
     }),

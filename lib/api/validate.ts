@@ -12,6 +12,7 @@ import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules }
 import {
   disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools,
 } from "./validate-resources";
+import { allowedFromRules } from "./validate-allowed-from";
 import { externalConflicts } from "./validate-external";
 
 export interface ValidateContext {
@@ -61,8 +62,9 @@ function workloadRules(spec: CanonicalSpec): FieldError[] {
     errors.push(fieldError("spec.workload.replicas", `must not exceed autoscaling.maxReplicas (${a.maxReplicas}); the HPA's minimum would be above its maximum`));
   }
   const pdb = spec.workload.podDisruptionBudget;
-  if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
-    errors.push(fieldError("spec.workload.podDisruptionBudget", "set exactly one of minAvailable or maxUnavailable"));
+  // `{}` is a budget of maxUnavailable 1 (lib/children/pdb.ts), as v1alpha1 CRs write it.
+  if (pdb && pdb.minAvailable !== undefined && pdb.maxUnavailable !== undefined) {
+    errors.push(fieldError("spec.workload.podDisruptionBudget", "set one of minAvailable or maxUnavailable, not both (a PodDisruptionBudget refuses both)"));
   }
   return errors;
 }
@@ -97,6 +99,7 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
     ...externalConflicts(spec),
     ...workloadRules(spec),
     ...tlsRules(spec),
+    ...allowedFromRules(spec),
   ];
   return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec)], spec };
 }

@@ -59,6 +59,8 @@ export interface ChildContext {
   readonly caBundle?: CaBundleMount;
   /** Set for a v1alpha1 CR. */
   readonly legacy?: LegacyProfile;
+  /** A CR taken over from a Go operator that ran it without a NetworkPolicy, not opted in: none, and the Deployment carries the mark. */
+  readonly keptOpen?: boolean;
   /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
 }

@@ -8,6 +8,7 @@ import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
 import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { childMeta, labelsOf } from "./meta";
+import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION } from "./network-policy";
 import { buildPodSpec } from "./pod";
 import { replicaCount } from "./workload";
 
@@ -35,7 +36,7 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: childMeta(ctx, names.deployment(ctx.name)),
+    metadata: childMeta(ctx, names.deployment(ctx.name), ctx.keptOpen ? { [NETWORK_POLICY_ANNOTATION]: KEPT_OPEN } : undefined),
     spec: {
       // Under an HPA the field is left out: the HPA owns the count, and a value here would
       // reset it on every sync.

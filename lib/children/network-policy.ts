@@ -1,7 +1,8 @@
 /**
- * NetworkPolicy `<name>-network-policy`, always: the server is locked down by default and
- * `networking.allowedFrom` opens it (DESIGN §7). Only ingress to the server port is limited;
- * egress stays open (providers, registries, model hubs live anywhere).
+ * NetworkPolicy `<name>-network-policy`: the server is locked down by default and
+ * `networking.allowedFrom` opens it. Only ingress to the server port is limited; egress stays
+ * open (providers, registries, model hubs live anywhere). None for a CR taken over from a Go
+ * operator that ran it without one, until its owner opts in (lib/sync/network-access.ts).
  */
 import type { V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from "@kubernetes/client-node";
 import { names, selectorLabels } from "../names";
@@ -59,7 +60,13 @@ function unique(list: readonly Keyed[]): V1NetworkPolicyPeer[] {
   return list.filter(([key]) => !seen.has(key) && seen.add(key)).map(([, peer]) => peer);
 }
 
-export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy {
+/** On the CR: `enabled` opts a taken-over CR in. On its Deployment: `kept-open-after-takeover`, the mark later syncs read back. */
+export const NETWORK_POLICY_ANNOTATION = "llamastack.io/network-policy";
+export const NETWORK_POLICY_OPT_IN = "enabled";
+export const KEPT_OPEN = "kept-open-after-takeover";
+
+export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined {
+  if (ctx.keptOpen) return undefined;
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",

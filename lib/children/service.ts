@@ -12,8 +12,10 @@ export function buildService(ctx: ChildContext): V1Service {
     spec: {
       type: "ClusterIP",
       selector: labelsOf(selectorLabels(ctx.name)),
-      // targetPort by name: it follows the container port without a second number to keep in step.
-      ports: [{ name: SERVICE_PORT_NAME, port: ctx.spec.networking.port, targetPort: SERVICE_PORT_NAME, protocol: "TCP" }],
+      // targetPort by name follows the container port through a port change. A v1alpha1 CR keeps
+      // the number, as the Go operator wrote it: its running pods have an unnamed port, and a
+      // name they lack would leave the Service without endpoints from a takeover until new pods are ready.
+      ports: [{ name: SERVICE_PORT_NAME, port: ctx.spec.networking.port, targetPort: ctx.legacy ? ctx.spec.networking.port : SERVICE_PORT_NAME, protocol: "TCP" }],
     },
   };
 }

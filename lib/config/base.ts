@@ -3,17 +3,24 @@ import { LRUCache } from "lru-cache";
 import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { deepFreeze } from "../json-copy";
+import { serverConfigVersion } from "./config-version";
 import { isMap, type ConfigDoc } from "./doc";
 import { parseYaml, type ParsedYaml } from "./yaml";
 
 export const BASE_PATH = "baseConfig";
 
-/** FR-029, word for word. A missing `version` is the server's default, 2. */
-export function versionError(version: unknown): FieldError | undefined {
-  const v = version === undefined ? 2 : version;
-  if (typeof v === "number" && SUPPORTED_CONFIG_VERSIONS.includes(v)) return undefined;
+/**
+ * FR-029, word for word. The version is read as the server reads it (`version: '2'` and
+ * `2.0` are 2; a missing one is the default, 2); `plainSource` is its text when unquoted.
+ */
+export function versionError(version: unknown, plainSource?: string): FieldError | undefined {
+  const read = serverConfigVersion(version, plainSource);
+  if (read !== undefined && SUPPORTED_CONFIG_VERSIONS.includes(Number(read))) return undefined;
+  const text = plainSource ?? (version === undefined ? "2" : JSON.stringify(version) ?? String(version));
+  const written = text.length > 24 ? `${text.slice(0, 21)}...` : text;
+  const why = read === undefined ? " (the server reads version as an integer and refuses this value)" : "";
   return fieldError(`${BASE_PATH}.version`,
-    `Unsupported config.yaml version ${String(v)}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`);
+    `Unsupported config.yaml version ${written}${why}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`);
 }
 
 export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] };
@@ -51,7 +58,7 @@ export function readBase(base: string | object): BaseOutcome {
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
   if (!isMap(parsed.value)) return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping")] };
   const doc = editableCopy(parsed.value);
-  const bad = versionError(doc.version);
+  const bad = versionError(doc.version, "versionSource" in parsed ? parsed.versionSource : undefined);
   if (bad) return { ok: false, errors: [bad] };
   if (!isMap(doc.providers)) {
     return { ok: false, errors: [fieldError(`${BASE_PATH}.providers`, "the base config.yaml has no providers map; it is not a Llama Stack run config")] };

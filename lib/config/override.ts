@@ -26,7 +26,7 @@ export function checkOverrideConfig(name: string, configMaps: ConfigMapData): { 
   if (!parsed.ok || !isMap(parsed.value)) {
     return { ok: false, error: fieldError(PATH, `ConfigMap "${name}" key "${CONFIG_FILE_NAME}" is not a YAML mapping (${parsed.ok ? "wrong type" : parsed.message})`) };
   }
-  const bad = versionError(parsed.value.version);
+  const bad = versionError(parsed.value.version, parsed.versionSource);
   if (bad) return { ok: false, error: fieldError(PATH, `ConfigMap "${name}": ${bad.message}`) };
   return { ok: true, configYaml: text };
 }

@@ -4,7 +4,7 @@
  * bytes, however the input maps were ordered.
  */
 import { createHash } from "node:crypto";
-import { parseDocument } from "yaml";
+import { isMap, isScalar, parseDocument, type Document } from "yaml";
 import { emitYaml } from "./yaml-emit";
 
 /** Top-level keys in the order the server's own files use; others follow alphabetically. */
@@ -42,7 +42,14 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-export type ParsedYaml = { ok: true; value: unknown } | { ok: false; message: string };
+/** `versionSource`: the text of a top-level `version:` written as a plain scalar (lib/config/config-version.ts). */
+export type ParsedYaml = { ok: true; value: unknown; versionSource?: string } | { ok: false; message: string };
+
+function plainVersionSource(doc: Document): string | undefined {
+  if (!isMap(doc.contents)) return undefined;
+  const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "version");
+  return pair && isScalar(pair.value) && pair.value.type === "PLAIN" && typeof pair.value.source === "string" ? pair.value.source : undefined;
+}
 
 /** Parse one YAML document; an error message names the line (and never echoes the content). */
 export function parseYaml(text: string): ParsedYaml {
@@ -53,7 +60,9 @@ export function parseYaml(text: string): ParsedYaml {
     return { ok: false, message: `invalid YAML${line !== undefined ? ` at line ${line}` : ""}: ${first.code}` };
   }
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    const versionSource = plainVersionSource(doc);
+    return versionSource === undefined ? { ok: true, value } : { ok: true, value, versionSource };
   } catch (err) {
     // An unresolved alias or an alias bomb only shows when resolving. The message names the
     // problem, never the content (a config may quote a secret).

@@ -58,19 +58,21 @@ export function readStash(annotations: Annotations | undefined, key: string): Re
 
 /**
  * The converted object's annotations: `consumed` removed, `key` set to `stash` (or removed
- * when empty). A map left empty is dropped, as the apiserver never sends an empty one.
+ * when empty, unless `always`: then `{}` marks the object, see v1alpha1.ts). A map left empty
+ * is dropped, as the apiserver never sends an empty one.
  */
 export function writeStash(
   annotations: Annotations | undefined,
   consumed: string,
   key: string,
   stash: Stash,
+  always = false,
 ): Read<Annotations | undefined> {
   const out: { [key: string]: string } = {};
   for (const [name, value] of Object.entries(annotations ?? {})) {
     if (name !== consumed && name !== key) define(out, name, value);
   }
-  if (stash.size > 0) define(out, key, serializeStash(stash));
+  if (stash.size > 0 || always) define(out, key, serializeStash(stash));
   const bytes = Object.entries(out).reduce((n, [name, value]) => n + Buffer.byteLength(name) + Buffer.byteLength(value), 0);
   if (bytes > ANNOTATIONS_LIMIT_BYTES) {
     const message = `the fields the other version cannot hold need this annotation, but all annotations together would take ${bytes} bytes (the apiserver allows ${ANNOTATIONS_LIMIT_BYTES}); make the spec smaller`;

@@ -4,6 +4,16 @@
  * annotation (`annotations.ts`) and comes back on the return trip. Metadata is copied as is,
  * except those two annotations (the apiserver refuses any other metadata change).
  *
+ * Which behaviour a CR gets (lib/sync/legacy.ts) follows from `llamastack.io/v1alpha1-fields`
+ * on the stored object, and it must survive the apiserver's round trips with defaulting: a
+ * v1alpha2 CR read, defaulted and written back through v1alpha1 gains `containerSpec` (from the
+ * defaulted `networking.port`) and the v1alpha1 CRD's `containerSpec.name` default. So:
+ * - an object written in v1alpha1 without `llamastack.io/v1alpha2-fields` is a v1alpha1 CR:
+ *   its v1alpha2 form always carries `llamastack.io/v1alpha1-fields` (`{}` when empty);
+ * - a v1alpha2 CR without `llamastack.io/v1alpha1-fields` always reads in v1alpha1 with
+ *   `llamastack.io/v1alpha2-fields` (`{}` when empty), and when it comes back, the values the
+ *   v1alpha1 CRD filled in by itself are not kept: it stays a v1alpha2 CR with the same spec.
+ *
  * Not a validator: an object its own version's schema accepts always converts, because a
  * failed conversion blocks every read of the resource (research metacontroller.md §8). The
  * errors are the few things no conversion can get past, each with its field path.
@@ -12,8 +22,11 @@ import { fieldError, type FieldError } from "../errors";
 import { V1ALPHA1, type LlamaStackDistributionV1alpha1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2, type LlamaStackDistributionV1alpha2 } from "../api/v1alpha2";
 import { readStash, V1ALPHA1_FIELDS, V1ALPHA2_FIELDS, writeStash, type Annotations } from "./annotations";
+import type { Stash } from "./carry";
 import { carry, restore } from "./carry";
-import { define, isPlainObject, own, type JsonMap } from "./paths";
+import type { Schema } from "../api/schema-parts";
+import { define, isPlainObject, own, parsePath, type JsonMap } from "./paths";
+import { schemaAt, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 import { FROM_HUB, TO_HUB, type Direction } from "./table";
 
 export type Conversion<T> =
@@ -28,10 +41,22 @@ interface Way {
   readonly restores: string;
   /** The annotation this conversion writes. */
   readonly keeps: string;
+  /** The source version's `spec` and `status` schema (its CRD defaults). */
+  readonly sourceSchema: Schema;
 }
 
-const TO_HUB_WAY: Way = { from: V1ALPHA1, to: V1ALPHA2, direction: TO_HUB, restores: V1ALPHA2_FIELDS, keeps: V1ALPHA1_FIELDS };
-const FROM_HUB_WAY: Way = { from: V1ALPHA2, to: V1ALPHA1, direction: FROM_HUB, restores: V1ALPHA1_FIELDS, keeps: V1ALPHA2_FIELDS };
+const TO_HUB_WAY: Way = { from: V1ALPHA1, to: V1ALPHA2, direction: TO_HUB, restores: V1ALPHA2_FIELDS, keeps: V1ALPHA1_FIELDS, sourceSchema: V1ALPHA1_BODY };
+const FROM_HUB_WAY: Way = { from: V1ALPHA2, to: V1ALPHA1, direction: FROM_HUB, restores: V1ALPHA1_FIELDS, keeps: V1ALPHA2_FIELDS, sourceSchema: V1ALPHA2_BODY };
+
+/** The entries that are not just the source CRD's `default:` at their path (the apiserver fills those in itself). */
+function withoutDefaults(stash: Stash, schema: Schema): Stash {
+  const isDefault = (path: string, value: unknown): boolean => {
+    const segments = parsePath(path);
+    const fallback = segments ? own(schemaAt(schema, segments), "default") : undefined;
+    return fallback !== undefined && JSON.stringify(fallback) === JSON.stringify(value);
+  };
+  return new Map([...stash].filter(([path, value]) => !isDefault(path, value)));
+}
 
 /** A `llamastack.io/v1alpha1` object → the same object in `llamastack.io/v1alpha2`. */
 export function toHub(object: unknown): Conversion<LlamaStackDistributionV1alpha2> {
@@ -62,7 +87,10 @@ function convert(object: unknown, way: Way): Conversion<JsonMap> {
   if (!saved.ok) return { ok: false, errors: [saved.error] };
   const { body, stash } = carry(source, way.direction);
   restore(body, saved.value, way.direction);
-  const written = writeStash(annotations, way.restores, way.keeps, stash);
+  // The other version's annotation came along: the object belongs to that version's path.
+  const marked = own(annotations, way.restores) !== undefined;
+  const kept = marked ? withoutDefaults(stash, way.sourceSchema) : stash;
+  const written = writeStash(annotations, way.restores, way.keeps, kept, !marked);
   if (!written.ok) return { ok: false, errors: [written.error] };
 
   const converted: JsonMap = { apiVersion: way.to, kind: KIND, metadata: withAnnotations(metadata, written.value) };

@@ -74,6 +74,5 @@ export const V1ALPHA2_RULES: RuleTable = {
   ],
   "spec.workload.podDisruptionBudget": [
     { rule: "!(has(self.minAvailable) && has(self.maxUnavailable))", message: "minAvailable and maxUnavailable are mutually exclusive", reason: "FieldValueInvalid" },
-    { rule: "has(self.minAvailable) || has(self.maxUnavailable)", message: "at least one of minAvailable or maxUnavailable must be specified", reason: "FieldValueRequired" },
   ],
 };

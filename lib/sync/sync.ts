@@ -21,6 +21,8 @@ import { planConfig } from "./config-plan";
 import { planExternal, withReplaced } from "./external-providers";
 import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
+import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
+import { hubParent, hubSpec, spokeStatus } from "./parent-version";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
 
@@ -149,7 +151,7 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
 
 /** The spec's own rules (lib/config/check.ts); generation runs later, against the base config the I/O found. */
 export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationResult {
-  return checkSpec((request.parent as { spec?: unknown }).spec, { distributions: deps.distributions, generation: false });
+  return checkSpec(hubSpec(request.parent), { distributions: deps.distributions, generation: false });
 }
 
 /**
@@ -159,9 +161,19 @@ export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationRes
  * already ran it to know what to fetch (lib/sync/index.ts): validating twice is a fifth of a sync.
  */
 export function sync(
-  request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport,
-  checked: ValidationResult = checkedSpec(request, deps),
+  request: SyncRequest, deps: SyncDeps, found: BaseOutcome = { notes: [] }, live?: LiveReport, checked?: ValidationResult,
 ): SyncResponse {
+  const hub = hubParent(request.parent);
+  if (!hub.ok) {
+    const failure: SyncFailure = { type: "ConfigGenerated", reason: "ConversionFailed", errors: hub.errors };
+    return failed(request, parentOf(request), deps, failure, { port: 0, notes: [], live: { availableDistributions: {}, secretValues: () => [] } });
+  }
+  const hubRequest: SyncRequest = hub.spoke ? { ...request, parent: hub.parent } : request;
+  const response = syncHub(hubRequest, deps, found, live, checked ?? checkedSpec(hubRequest, deps));
+  return hub.spoke ? { ...response, status: spokeStatus(hub.parent, response.status) } : response;
+}
+
+function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live: LiveReport | undefined, checked: ValidationResult): SyncResponse {
   const p = parentOf(request);
   const written = distributionOf(request);
   const liveInput: StatusInput["live"] = {
@@ -201,6 +213,7 @@ export function sync(
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
+  const open = keptOpen(request, p.name, p.namespace);
   const children = desiredChildren({
     name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
     ...(plan.mounted ? { config: plan.mounted } : {}),
@@ -208,9 +221,10 @@ export function sync(
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
     ...(caBundle ? { caBundle } : {}),
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
+    ...(open ? { keptOpen: true } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });

@@ -35,6 +35,7 @@ async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfig
   return { found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) }, ...(answer ? { live: answer } : {}) };
 }
 
+/** The spec in v1alpha2 (a v1alpha1 parent is converted, as sync() converts it), checked as every path checks it. */
 const validated = checkedSpec;
 
 /** Validation, the I/O, then the pure `sync()`. */

@@ -5,7 +5,8 @@
  * children after a takeover: server metadata, a controller owner reference to the same CR UID,
  * the Go operator's labels, no Metacontroller last-applied record, a ready Deployment.
  *
- * Assumptions, each stated in docs/migrating-from-go-operator.md: the NetworkPolicy feature flag is on; images are
+ * Assumptions, each stated in docs/migrating-from-go-operator.md: the NetworkPolicy feature flag is on (unless
+ * `networkPolicy: false`, its real default); images are
  * release-0.9's pinned tags; the children were labelled `controller-uid: <CR uid>` as the
  * takeover procedure says (Metacontroller claims only children that match its selector).
  * ServiceAccount `<name>-sa` and RoleBinding `<name>-rb` are not Metacontroller child types:
@@ -150,7 +151,7 @@ function peers(cr: GoCr): Json[] {
  * The children as desired by the Go operator (no server metadata). `caData` is the managed
  * bundle's text, when any CA source exists.
  */
-export function goDesired(cr: GoCr, caData?: string): KubeObject[] {
+export function goDesired(cr: GoCr, caData?: string, networkPolicy = true): KubeObject[] {
   const s = cr.spec.server;
   const meta = (name: string, labels: Json = COMMON): KubeObject["metadata"] => ({ name, namespace: cr.namespace, labels: labels as Record<string, string> });
   const caBundle = goHasCaBundle(cr, caData);
@@ -182,15 +183,17 @@ export function goDesired(cr: GoCr, caData?: string): KubeObject[] {
   if (s.storage) {
     objects.push({ apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: meta(`${cr.name}-pvc`), spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: s.storage.size ?? "10Gi" } } } });
   }
-  objects.push({
-    apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: meta(`${cr.name}-network-policy`),
-    spec: { podSelector: { matchLabels: selector(cr.name) }, policyTypes: ["Ingress"], ingress: [{ ports: [{ protocol: "TCP", port: goPort(cr) }], from: peers(cr) }] },
-  });
+  if (networkPolicy) {
+    objects.push({
+      apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: meta(`${cr.name}-network-policy`),
+      spec: { podSelector: { matchLabels: selector(cr.name) }, policyTypes: ["Ingress"], ingress: [{ ports: [{ protocol: "TCP", port: goPort(cr) }], from: peers(cr) }] },
+    });
+  }
   // HPA and PDB carry the base manifest's labels, whose instance label the operator never fills.
   const quirk = { app: "llama-stack", "app.kubernetes.io/instance": "", ...COMMON };
   if (s.podDisruptionBudget || replicas(cr) > 1) {
-    const given = s.podDisruptionBudget ?? {};
-    const budget = given.minAvailable !== undefined || given.maxUnavailable !== undefined ? structuredClone(given) : { maxUnavailable: 1 };
+    // A given budget is copied field by field: `{}` gives a PDB with neither field (updatePodDisruptionBudget deletes both).
+    const budget = s.podDisruptionBudget ? structuredClone(s.podDisruptionBudget) : { maxUnavailable: 1 };
     objects.push({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: meta(`${cr.name}-pdb`, quirk), spec: { selector: { matchLabels: selector(cr.name) }, ...budget } });
   }
   if (s.autoscaling) {
@@ -229,8 +232,8 @@ export function goOutsideChildren(cr: GoCr): string[] {
 const ready = (cr: GoCr): number => Math.max(replicas(cr), cr.spec.server.autoscaling?.minReplicas ?? 0, 1);
 
 /** As Metacontroller sends them back: server metadata, owner reference, the labelling step, a ready Deployment. */
-export function goObserved(cr: GoCr, caData?: string): KubeObject[] {
-  return goDesired(cr, caData).map((o, i) => ({
+export function goObserved(cr: GoCr, caData?: string, networkPolicy = true): KubeObject[] {
+  return goDesired(cr, caData, networkPolicy).map((o, i) => ({
     ...o,
     metadata: {
       ...o.metadata,

@@ -32,7 +32,8 @@ function sampleCr(): { spec: GoSpec; related: KubeObject[] } {
 
 const USER_CONFIG = aConfigMap("llama-config", { "config.yaml": "version: 2\nimage_name: starter\napis: [inference]\nproviders:\n  inference: []\n" });
 
-const SCENARIOS: [string, () => { spec: GoSpec; related: KubeObject[] }][] = [
+type Scenario = { spec: GoSpec; related: KubeObject[]; networkPolicyFlag?: false };
+const SCENARIOS: [string, () => Scenario][] = [
   ["migration-sample", sampleCr],
   ["user-config", () => ({
     spec: {
@@ -46,6 +47,8 @@ const SCENARIOS: [string, () => { spec: GoSpec; related: KubeObject[] }][] = [
     related: [USER_CONFIG],
   })],
   ["minimal", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } }, related: [] })],
+  // The Go operator's default: its enableNetworkPolicy flag off, so it made no NetworkPolicy.
+  ["minimal-network-policy-flag-off", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } }, related: [], networkPolicyFlag: false })],
   // Neither containerSpec.port nor env: the Go operator made no Service (HasPorts), the hooks add one.
   ["no-service", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack" } } }, related: [] })],
 ];
@@ -57,8 +60,8 @@ interface Takeover {
   readonly response: SyncResponse;
 }
 
-function takeover(name: string, make: () => { spec: GoSpec; related: KubeObject[] }): Takeover {
-  const { spec, related } = make();
+function takeover(name: string, make: () => Scenario): Takeover {
+  const { spec, related, networkPolicyFlag = true } = make();
   const cr: GoCr = { name: "my-llsd", namespace: NS, uid: UID, spec };
   // The Go operator builds the same bundle (same certificates, re-encoded, joined by blank lines).
   const ca = spec.server.tlsConfig?.caBundle
@@ -67,10 +70,10 @@ function takeover(name: string, make: () => { spec: GoSpec; related: KubeObject[
   const caData = ca && "bundle" in ca ? ca.bundle?.data : undefined;
   const converted = toHub({ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name: cr.name, namespace: NS, uid: UID, generation: 3 }, spec });
   if (!converted.ok) throw new Error(`${name}: ${JSON.stringify(converted.errors)}`);
-  const observed = goObserved(cr, caData);
+  const observed = goObserved(cr, caData, networkPolicyFlag);
   const parent = converted.object as unknown as KubeObject;
   const response = sync({ parent, children: objectMap(observed), related: objectMap(related) }, deps());
-  return { cr, go: goDesired(cr, caData), observed, response };
+  return { cr, go: goDesired(cr, caData, networkPolicyFlag), observed, response };
 }
 
 const id = (o: KubeObject) => `${o.kind}/${o.metadata.name}`;

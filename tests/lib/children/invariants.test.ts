@@ -53,12 +53,12 @@ describe.each(CONTEXTS)("given the %s context", (_title, ctx) => {
     }
   });
 
-  it("the Service's targetPort names a container port with the same number", () => {
+  it("the Service's targetPort is a container port with the same number (by name, or by number for a v1alpha1 CR)", () => {
     const deployment = only(children, "Deployment") as unknown as V1Deployment;
     const ports = deployment.spec!.template.spec!.containers.flatMap((c) => c.ports ?? []);
-    const servicePorts = spec(only(children, "Service")).ports as { port: number; targetPort: string }[];
+    const servicePorts = spec(only(children, "Service")).ports as { port: number; targetPort: string | number }[];
     for (const sp of servicePorts) {
-      const target = ports.find((p) => p.name === sp.targetPort);
+      const target = ports.find((p) => (typeof sp.targetPort === "number" ? p.containerPort === sp.targetPort : p.name === sp.targetPort));
       expect(target?.containerPort).toBe(sp.port);
     }
   });

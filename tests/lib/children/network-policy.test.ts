@@ -1,6 +1,14 @@
-import { buildNetworkPolicy } from "../../../lib/children/network-policy";
+import { buildNetworkPolicy as build, type NetworkPolicy } from "../../../lib/children/network-policy";
+import type { ChildContext } from "../../../lib/children/context";
 import { names, selectorLabels } from "../../../lib/names";
 import { aContext, HOOKS_NAMESPACE, NAME, type ContextOverrides } from "./context-builder";
+
+/** The policy, which every context here has (only a CR kept open after a takeover has none). */
+function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy {
+  const policy = build(ctx);
+  if (!policy) throw new Error("no NetworkPolicy");
+  return policy;
+}
 
 const byName = (ns: string): object => ({ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": ns } } });
 const SAME_NAMESPACE = { podSelector: {} };
@@ -33,6 +41,10 @@ describe("buildNetworkPolicy()", () => {
     ["the hooks namespace again in allowedFrom (listed once)", { allowedFrom: { namespaces: [HOOKS_NAMESPACE] } }, [SAME_NAMESPACE, HOOKS]],
   ])("given %s, the peers are exactly these", (_title, networking, peers) => {
     expect(peersOf({ spec: { networking } })).toEqual(peers);
+  });
+
+  it("given a CR kept open after a takeover, builds none", () => {
+    expect(build({ ...aContext(), keptOpen: true })).toBeUndefined();
   });
 
   it("given a custom port, admits that port", () => {

@@ -36,11 +36,15 @@ describe("edge cases", () => {
 
   it.each([
     [3, "Unsupported config.yaml version 3. Supported versions: 2"],
-    ["2", "Unsupported config.yaml version 2. Supported versions: 2"],
+    ["2.5", 'Unsupported config.yaml version "2.5" (the server reads version as an integer and refuses this value). Supported versions: 2'],
     [1, "Unsupported config.yaml version 1. Supported versions: 2"],
   ])("given a base config with version %j, fails with the FR-029 message", (version, message) => {
     const base = { ...baseDoc(), version };
     expect(errors(run(aSpec({ providers: { inference: aVllm() } }), "0.7", base))).toEqual([{ path: "baseConfig.version", message }]);
+  });
+
+  it.each(["2", 2.0, " 2 "])("given a base config with version %j, reads it as the server does (2) and generates", (version) => {
+    ok(run(aSpec({ providers: { inference: aVllm() } }), "0.7", { ...baseDoc(), version }));
   });
 
   it("given tools without any tool_runtime provider, fails naming what to add", () => {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { V1ALPHA1_FIELDS } from "../../../lib/conversion/annotations";
+import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { fromHub, toHub } from "../../../lib/conversion/v1alpha1";
 import { at, kept, ok, type Obj } from "./builders";
 import { v1alpha1Errors, v1alpha2Errors } from "./object-schemas";
@@ -42,10 +42,11 @@ describe("the migration guide's sample pair", () => {
     expect(hub.metadata).toStrictEqual({ ...(v1alpha1.metadata as Obj), annotations: { [V1ALPHA1_FIELDS]: expect.any(String) } });
   });
 
-  it("converts the v1alpha2 sample back to the v1alpha1 sample, except the container name it never had", () => {
+  it("converts the v1alpha2 sample back to the v1alpha1 sample, except the container name it never had (and marked as a v1alpha2 CR)", () => {
     const spoke = ok(fromHub(v1alpha2));
     const expected = structuredClone(v1alpha1);
     delete (at(expected, "spec.server.containerSpec") as Obj).name;
+    (expected.metadata as Obj).annotations = { [V1ALPHA2_FIELDS]: "{}" };
 
     expect(spoke).toStrictEqual(expected);
   });

@@ -48,10 +48,10 @@ describe("legacyOf(): which parents are v1alpha1 CRs", () => {
     expect(legacyOf(aParent({ distribution: { name: "starter" } }))).toBeUndefined();
   });
 
-  it("a v1alpha1 CR the conversion wrote no annotation for: no (it has v1alpha2 behaviour; documented)", () => {
+  it("a v1alpha1 CR without containerSpec: yes (the conversion marks every object written in v1alpha1)", () => {
     const parent = v1alpha1({ server: { distribution: { name: "starter" } } });
-    expect(parent.metadata.annotations?.[V1ALPHA1_FIELDS]).toBeUndefined();
-    expect(legacyOf(parent)).toBeUndefined();
+    expect(parent.metadata.annotations?.[V1ALPHA1_FIELDS]).toBe("{}");
+    expect(legacyOf(parent)).toEqual({ containerName: "llama-stack", networkSet: false });
   });
 
   it("a converted CR since given v1alpha2-only fields (providers): no, it is a v1alpha2 CR now", () => {
