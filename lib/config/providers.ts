@@ -26,9 +26,16 @@ export interface ProviderOutcome {
   readonly errors: FieldError[];
 }
 
+/** Spellings of a credential key that some types use and others do not (vLLM reads `api_token`, OpenAI `api_key`). */
+const CREDENTIAL_SPELLINGS = new Set(["api_key", "api_token", "token"]);
+
+/** The config key a secret field goes to: `apiKey` → the type's credential key; others in snake_case. */
 function configKey(field: string, info: TypeInfo): string {
   if (field === "apiKey") return info.keyField ?? "api_key";
-  return info.aliases?.[field] ?? upperSnake(field).toLowerCase();
+  const key = upperSnake(field).toLowerCase();
+  // Written in another type's spelling: the type's own credential key is what was meant.
+  if (info.fields && !(key in info.fields) && CREDENTIAL_SPELLINGS.has(key) && info.keyField) return info.keyField;
+  return key;
 }
 
 function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {

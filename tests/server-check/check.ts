@@ -42,6 +42,7 @@ function modelsOf(tag: SchemaTag): TagModels {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addFormat("password", true); // SecretStr: any string
+  ajv.addFormat("path", true); // pathlib.Path: any string
   const models: TagModels = {
     stack: ajv.compile(readJson(tag, "stack-config.schema.json") as object),
     index: readJson(tag, "providers", "index.json") as IndexEntry[],
@@ -74,6 +75,8 @@ function providerProblems(config: Record<string, unknown>, tag: SchemaTag): stri
     list.forEach((entry: unknown, i) => {
       if (!isDict(entry) || !entry.provider_id || entry.provider_id === "__disabled__") return;
       const where = `providers.${api}[${i}] (${String(entry.provider_id)})`;
+      // An external provider (`module:`) brings its own registry entry and config class.
+      if (typeof entry.module === "string" && entry.module !== "") return;
       const found = models.index.find((e) => e.api === api && e.provider_type === entry.provider_type);
       if (!found) return problems.push(`${where}: provider_type ${String(entry.provider_type)} does not exist for ${api} at ${tag}`);
       if (found.deprecation_error) problems.push(`${where}: ${found.provider_type} is refused at ${tag}: ${found.deprecation_error}`);
