@@ -4,6 +4,7 @@
  * egress stays open (providers, registries, model hubs live anywhere).
  */
 import type { V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from "@kubernetes/client-node";
+import { listenPort } from "../defaults";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta, labelsOf } from "./meta";
@@ -67,7 +68,8 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy {
     spec: {
       podSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
       policyTypes: ["Ingress"],
-      ingress: [{ ports: [{ protocol: "TCP", port: ctx.spec.networking.port }], from: unique(peers(ctx)) }],
+      // A policy names the pod's port, which differs from the Service's below 1024.
+      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: unique(peers(ctx)) }],
     },
   };
 }

@@ -5,7 +5,7 @@
 import type { FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
-import { DEFAULT_MOUNT_PATH, TLS_MOUNT_DIR } from "../defaults";
+import { DEFAULT_MOUNT_PATH, listenPort, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
@@ -54,7 +54,7 @@ export type GenerateResult = Generated | GenerateFailed;
 function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
   const server = isMap(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
-  server.port = spec.networking.port;
+  server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
