@@ -9,6 +9,7 @@ import { DEFAULT_MOUNT_PATH, listenPort, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
+import { providedEnv, requireProvidedEnv } from "./env-check";
 import { isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
@@ -94,13 +95,14 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   checkTools(doc, spec, resources);
   applyServer(doc, spec);
   const telemetry = telemetryEnv(spec.providers, name);
-  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
-  const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
-  if (errors.length > 0) return { ok: false, errors, notes };
-  const configYaml = toConfigYaml(doc);
   const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
     name: e.name, secretName: storage.postgres!.secretName, secretKey: e.key, path: storage.postgres!.sourceSecret.path,
   }));
+  const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
+  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
+  const errors = [...providers.errors, ...disabled.errors, ...resources.errors, ...envCheck.errors];
+  if (errors.length > 0) return { ok: false, errors, notes };
+  const configYaml = toConfigYaml(doc);
   return {
     ok: true,
     configYaml,

@@ -4,6 +4,8 @@
  */
 import { fieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
+import { readBase } from "../config/base";
+import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { generate } from "../config/generate";
 import { checkOverrideConfig } from "../config/override";
 import type { ResolvedExternalProvider } from "../config/external-providers";
@@ -64,8 +66,15 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
   return {
     mounted: { source: "override", configMapName, hash },
     inUse: { source: "override", configMapName, hash },
-    secretEnv: [], plainEnv: [], notes: [],
+    secretEnv: [], plainEnv: [], notes: overrideEnvNotes(configMapName, checked.configYaml, input.spec),
   };
+}
+
+/** A ConfigMap mounted as is stays the user's; what would stop the server is said, not changed. */
+function overrideEnvNotes(configMapName: string, configYaml: string, spec: CanonicalSpec): string[] {
+  const base = readBase(configYaml);
+  if (!base.ok) return [];
+  return requireProvidedEnv(base.doc, providedEnv(spec, []), true).errors.map((e) => `ConfigMap ${configMapName}: ${e.message}`);
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {

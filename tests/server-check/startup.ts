@@ -72,6 +72,14 @@ function dependencyProblems(config: Record<string, unknown>, index: readonly Reg
   });
 }
 
+/** validate_safety_config: a default shield must be registered, when any shield is. */
+function defaultShieldProblems(config: Record<string, unknown>): string[] {
+  const id = isDict(config.safety) ? config.safety.default_shield_id : undefined;
+  const shields = isDict(config.registered_resources) && Array.isArray(config.registered_resources.shields) ? config.registered_resources.shields.filter(isDict) : [];
+  if (id === undefined || id === null || shields.length === 0 || shields.some((s) => s.shield_id === id)) return [];
+  return [`safety.default_shield_id: Configured default_shield_id '${String(id)}' not found among registered shields`];
+}
+
 export function startupProblems(config: Record<string, unknown>, index: readonly Registered[]): string[] {
-  return [...resourceProblems(config), ...backendProblems(config), ...dependencyProblems(config, index)];
+  return [...resourceProblems(config), ...backendProblems(config), ...dependencyProblems(config, index), ...defaultShieldProblems(config)];
 }
