@@ -10,6 +10,7 @@ import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
 import { providedEnv, requireProvidedEnv } from "./env-check";
+import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
@@ -42,6 +43,8 @@ export interface Generated {
   readonly providerCount: number;
   readonly resourceCount: number;
   readonly configVersion: number;
+  /** Where each Secret-backed variable lands and what the key accepts (the sync hook checks the values). */
+  readonly secretTargets: readonly SecretTarget[];
   /** What was decided on the user's behalf (status messages, CLI comments). */
   readonly notes: readonly string[];
 }
@@ -102,17 +105,20 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
   const errors = [...providers.errors, ...disabled.errors, ...resources.errors, ...envCheck.errors];
   if (errors.length > 0) return { ok: false, errors, notes };
+  const secretEnv = [...providers.env, ...postgresEnv];
+  const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);
   const configYaml = toConfigYaml(doc);
   return {
     ok: true,
     configYaml,
     hash: sha256(configYaml),
-    secretEnv: [...providers.env, ...postgresEnv],
+    secretEnv,
     plainEnv: telemetry.env,
     ...(storage.postgres ? { postgres: storage.postgres } : {}),
     providerCount: Object.values(doc.providers).reduce((n, list) => n + (list?.length ?? 0), 0),
     resourceCount: resourceCount(doc),
     configVersion: 2,
+    secretTargets: targets,
     notes,
   };
 }
