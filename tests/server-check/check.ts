@@ -113,10 +113,12 @@ export interface ServerCheck {
   readonly tag: SchemaTag;
 }
 
-/** Problems per config, in order; one PyYAML process for the whole batch. */
+/** Problems per config, in order; one PyYAML process per 40 configs. */
 export function checkServerConfigs(checks: readonly ServerCheck[]): string[][] {
   if (checks.length === 0) return [];
-  const parsed = pyyamlLoadAll(checks.map((c) => c.configYaml));
+  // In batches: the answer of one python process is read into a bounded buffer.
+  const parsed: unknown[] = [];
+  for (let i = 0; i < checks.length; i += 40) parsed.push(...pyyamlLoadAll(checks.slice(i, i + 40).map((c) => c.configYaml)));
   return checks.map((c, i) => checkParsed(parsed[i], c.env, c.tag));
 }
 

@@ -8,6 +8,7 @@
  * - a resource on a base provider switched on by `${env.X:+id}` stays behind the same switch.
  */
 import { parse, stringify } from "yaml";
+import { RELEASE_APIS } from "../../lib/config/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import type { SyncResponse } from "../../lib/wire/metacontroller";
@@ -122,5 +123,19 @@ describe.each(RELEASES)("on the %s line", (release) => {
       const run = syncOn(release, { ...spec, resources: { models: [{ name: "2024", provider: "ollama" }] } });
       expect(conditionMessages(run.answer)).toMatch(/"2024" is on provider "ollama", which is off unless OLLAMA_URL is set.*read it as int\); set OLLAMA_URL in spec\.workload\.overrides\.env/);
     });
+  });
+
+  const hasSafety = RELEASE_APIS[release].includes("safety");
+  (hasSafety ? it : it.skip)("a shield on a safety provider switched on by a variable: it and the default shield stay behind the switch", () => {
+    const doc = parse(base("starter", release)) as Any;
+    doc.providers.safety = [{ provider_id: "${env.GUARD_URL:+guard}", provider_type: "inline::llama-guard", config: { excluded_categories: [] } }];
+    doc.registered_resources.shields = [];
+    delete doc.safety;
+    const spec = { distribution: { name: "starter" }, providers: { inference: vllm }, resources: { shields: ["guard-model"] } };
+    const off = syncOn(release, spec, stringify(doc));
+    const text = (off.answer.children.find((c) => c.kind === "ConfigMap") as Any).data["config.yaml"] as string;
+    expect(parse(text).safety).toEqual({ default_shield_id: "${env.GUARD_URL:+guard-model}" });
+    expect(off.started()).toEqual([]);
+    expect(syncOn(release, { ...spec, ...userEnv({ GUARD_URL: "on" }) }, stringify(doc)).started()).toEqual([]);
   });
 });
