@@ -62,6 +62,7 @@ export interface TypeFields {
   readonly key?: string;
   readonly needs?: readonly string[];
   readonly refused?: true;
+  readonly required?: readonly string[];
   readonly fields: { readonly [key: string]: string };
 }
 
@@ -83,13 +84,16 @@ function tagData(dir: string, tag: string): { providers: { [api: string]: { [typ
   const providerApis = new Set(index.map((e) => e.api));
   const providers: { [api: string]: { [type: string]: TypeFields } } = {};
   for (const e of [...index].sort((a, b) => `${a.api} ${a.provider_type}`.localeCompare(`${b.api} ${b.provider_type}`))) {
-    const fields = fieldsOf(JSON.parse(readFileSync(join(dir, tag, "providers", e.schema), "utf8")) as Schema);
+    const schema = JSON.parse(readFileSync(join(dir, tag, "providers", e.schema), "utf8")) as Schema;
+    const fields = fieldsOf(schema);
+    const required = [...((schema.required as string[] | undefined) ?? [])].sort();
     const needs = e.api_dependencies.filter((d) => providerApis.has(d));
     const url = urlKey(fields);
     const key = keyField(fields);
     providers[e.api] ??= {};
     providers[e.api]![e.provider_type] = {
-      ...(url ? { url } : {}), ...(key ? { key } : {}), ...(needs.length > 0 ? { needs } : {}), ...(e.deprecation_error ? { refused: true as const } : {}), fields,
+      ...(url ? { url } : {}), ...(key ? { key } : {}), ...(needs.length > 0 ? { needs } : {}), ...(e.deprecation_error ? { refused: true as const } : {}),
+      ...(required.length > 0 ? { required } : {}), fields,
     };
   }
   const stack = JSON.parse(readFileSync(join(dir, tag, "stack-config.schema.json"), "utf8")) as Schema;

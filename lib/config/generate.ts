@@ -14,7 +14,7 @@ import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
-import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
+import { buildProviders, missingRequired, overlayProviders, type SecretEnv } from "./providers";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -89,6 +89,7 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
   const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
+  const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
@@ -103,7 +104,7 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   }));
   const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
   const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
-  const errors = [...providers.errors, ...disabled.errors, ...resources.errors, ...envCheck.errors];
+  const errors = [...providers.errors, ...incomplete, ...disabled.errors, ...resources.errors, ...envCheck.errors];
   if (errors.length > 0) return { ok: false, errors, notes };
   const secretEnv = [...providers.env, ...postgresEnv];
   const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);

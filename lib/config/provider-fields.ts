@@ -19,6 +19,8 @@ export interface TypeFields {
   readonly needs?: readonly string[];
   /** Registered with a deprecation_error: the server refuses it. */
   readonly refused?: true;
+  /** Keys the config class requires (no default): the server refuses the entry without them. */
+  readonly required?: readonly string[];
   readonly fields: { readonly [key: string]: Kinds };
 }
 

@@ -18,6 +18,8 @@ export interface TypeInfo {
   readonly keyField?: string;
   /** Every config key the type reads, with the kinds of value it accepts. */
   readonly fields?: TypeFields["fields"];
+  /** Keys the server requires in the entry's config. */
+  readonly required?: readonly string[];
 }
 
 /**
@@ -42,7 +44,10 @@ export interface ResolvedType {
 
 function infoOf(type: string, fields: TypeFields): TypeInfo {
   const suffix = URL_SUFFIX[type];
-  return { ...(fields.url ? { urlKey: fields.url } : {}), ...(suffix ? { urlSuffix: suffix } : {}), ...(fields.key ? { keyField: fields.key } : {}), fields: fields.fields };
+  return {
+    ...(fields.url ? { urlKey: fields.url } : {}), ...(suffix ? { urlSuffix: suffix } : {}), ...(fields.key ? { keyField: fields.key } : {}),
+    ...(fields.required ? { required: fields.required } : {}), fields: fields.fields,
+  };
 }
 
 /** Some supported or newer line registers the type for this API (so its absence here is a removal, not a typo). */
