@@ -2,6 +2,16 @@
 
 /** The server's port when `networking.port` is absent (Go operator DefaultServerPort). */
 export const DEFAULT_PORT = 8321;
+/** The lowest port every server line listens on (`server.port`: `ge=1024`); lower ones need root anyway. */
+export const MIN_SERVER_PORT = 1024;
+
+/**
+ * The port the server listens on in the pod. `networking.port` is the Service's port; one
+ * below 1024 (80, 443) is served by the Service while the server listens on DEFAULT_PORT.
+ */
+export function listenPort(servicePort: number): number {
+  return servicePort >= MIN_SERVER_PORT ? servicePort : DEFAULT_PORT;
+}
 /** Storage mount when `workload.storage.mountPath` is absent (Go operator DefaultMountPath). */
 export const DEFAULT_MOUNT_PATH = "/.llama";
 /** PVC size when `workload.storage.size` is absent. */

@@ -3,6 +3,7 @@
  * Errors block; warnings are reported (status, admission `warnings`) and the spec proceeds.
  */
 import { fieldError, listOf, type FieldError } from "../errors";
+import { listenPort, MIN_SERVER_PORT } from "../defaults";
 import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable } from "../distributions/table";
 import type { CanonicalSpec } from "./canonical";
 import { normalize } from "./normalize";
@@ -101,7 +102,14 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
     ...tlsRules(spec),
     ...allowedFromRules(spec),
   ];
-  return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec)], spec };
+  return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec), ...lowPortNote(spec)], spec };
+}
+
+/** Ports below 1024 are served by the Service; the server itself may not listen there (`server.port` ≥ 1024). */
+function lowPortNote(spec: CanonicalSpec): FieldError[] {
+  const port = spec.networking.port;
+  if (port === listenPort(port)) return [];
+  return [fieldError("spec.networking.port", `${port} is below ${MIN_SERVER_PORT}, where the server cannot listen: the Service serves port ${port} and forwards to the server on ${listenPort(port)}`)];
 }
 
 function redisPasswordNote(spec: CanonicalSpec): FieldError[] {

@@ -1,5 +1,6 @@
 /** The one server container: image, named port, env, mounts, probes, resources, hardening. */
 import type { V1Container } from "@kubernetes/client-node";
+import { listenPort } from "../defaults";
 import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
@@ -34,7 +35,7 @@ export function buildContainer(ctx: ChildContext): V1Container {
     image: ctx.image,
     ...commandAndArgs(ctx),
     // Named, so the Service's targetPort and the probes follow a port change.
-    ports: [{ name: SERVICE_PORT_NAME, containerPort: networking.port, protocol: "TCP" }],
+    ports: [{ name: SERVICE_PORT_NAME, containerPort: listenPort(networking.port), protocol: "TCP" }],
     env: buildEnv(ctx),
     volumeMounts: buildVolumeMounts(ctx),
     startupProbe: ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls),

@@ -8,7 +8,7 @@
  * entrypoint reads, then the user's (docs/migrating-from-go-operator.md).
  */
 import type { V1EnvVar } from "@kubernetes/client-node";
-import { CONFIG_PATH } from "../defaults";
+import { CONFIG_PATH, listenPort } from "../defaults";
 import { CA_BUNDLE_FILE } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { withExternalPythonPath } from "./external-providers";
@@ -36,7 +36,7 @@ const caEnv = (ctx: ChildContext): V1EnvVar[] => (ctx.caBundle ? [plain("SSL_CER
 
 function hookEnv(ctx: ChildContext): V1EnvVar[] {
   const { networking, workload } = ctx.spec;
-  const port = networking.port;
+  const port = listenPort(networking.port);
   return [
     ...secretAndPlain(ctx),
     ...portEnv(port),
@@ -57,11 +57,11 @@ function legacyEnv(ctx: ChildContext): V1EnvVar[] {
     plain("HF_HOME", storageMountPath(workload)),
     ...caEnv(ctx),
     plain("LLS_WORKERS", workload.workers ?? DEFAULT_WORKERS),
-    plain("LLS_PORT", networking.port),
+    plain("LLS_PORT", listenPort(networking.port)),
     plain("LLAMA_STACK_CONFIG", CONFIG_PATH),
     // Not set by the Go operator: without it the image entrypoint serves on its default port
     // whatever containerSpec.port says.
-    ...portEnv(networking.port),
+    ...portEnv(listenPort(networking.port)),
     ...secretAndPlain(ctx),
   ];
 }

@@ -5,6 +5,7 @@
  * operator that ran it without one, until its owner opts in (lib/sync/network-access.ts).
  */
 import type { V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from "@kubernetes/client-node";
+import { listenPort } from "../defaults";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta, labelsOf } from "./meta";
@@ -74,7 +75,8 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined
     spec: {
       podSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
       policyTypes: ["Ingress"],
-      ingress: [{ ports: [{ protocol: "TCP", port: ctx.spec.networking.port }], from: unique(peers(ctx)) }],
+      // A policy names the pod's port, which differs from the Service's below 1024.
+      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: unique(peers(ctx)) }],
     },
   };
 }

@@ -7,6 +7,7 @@ import type { DisabledApi } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { effectiveId, isMap, type ConfigDoc, type JsonMap } from "./doc";
 import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "./releases";
+import { typeFields } from "./provider-fields";
 import { providerIdSet } from "./resources";
 
 export interface DisabledOutcome {
@@ -15,10 +16,12 @@ export interface DisabledOutcome {
 }
 
 /** Why `api` cannot go while `remaining` stay: the first dependent found, or undefined. */
-function dependent(doc: ConfigDoc, api: string, remaining: readonly string[]): string | undefined {
+function dependent(doc: ConfigDoc, api: string, remaining: readonly string[], release: Release): string | undefined {
+  // The release's registry says what each provider type needs (eval and scoring need datasetio on 0.7).
+  const needs = (other: string, type: string): readonly string[] => [...(PROVIDER_DEPENDENCIES[type] ?? []), ...(typeFields(release, other, type)?.needs ?? [])];
   for (const other of remaining) {
     if ((API_DEPENDENCIES[other] ?? []).includes(api)) return `the ${other} API`;
-    const provider = (doc.providers[other] ?? []).find((p) => (PROVIDER_DEPENDENCIES[p.provider_type] ?? []).includes(api));
+    const provider = (doc.providers[other] ?? []).find((p) => needs(other, p.provider_type).includes(api));
     if (provider) return `the ${other} provider ${effectiveId(provider.provider_id)} (${provider.provider_type})`;
   }
   return undefined;
@@ -65,7 +68,7 @@ export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], 
   const removed = new Set(targets.map((d) => d.api));
   const remaining = [...present].filter((api) => !removed.has(api));
   for (const d of targets) {
-    const by = dependent(doc, d.api, remaining);
+    const by = dependent(doc, d.api, remaining, release);
     if (by) out.errors.push(fieldError(d.path, `cannot disable ${d.api}: ${by} needs it; disable that too, or keep ${d.api}`));
   }
   if (out.errors.length > 0) return out;

@@ -5,14 +5,16 @@
 import type { FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
-import { DEFAULT_MOUNT_PATH, TLS_MOUNT_DIR } from "../defaults";
+import { DEFAULT_MOUNT_PATH, listenPort, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
+import { providedEnv, requireProvidedEnv } from "./env-check";
+import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
-import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
+import { buildProviders, missingRequired, overlayProviders, type SecretEnv } from "./providers";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -41,6 +43,8 @@ export interface Generated {
   readonly providerCount: number;
   readonly resourceCount: number;
   readonly configVersion: number;
+  /** Where each Secret-backed variable lands and what the key accepts (the sync hook checks the values). */
+  readonly secretTargets: readonly SecretTarget[];
   /** What was decided on the user's behalf (status messages, CLI comments). */
   readonly notes: readonly string[];
 }
@@ -54,7 +58,7 @@ export type GenerateResult = Generated | GenerateFailed;
 function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
   const server = isMap(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
-  server.port = spec.networking.port;
+  server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
@@ -85,6 +89,7 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
   const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
+  const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
@@ -94,23 +99,27 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   checkTools(doc, spec, resources);
   applyServer(doc, spec);
   const telemetry = telemetryEnv(spec.providers, name);
-  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
-  const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
-  if (errors.length > 0) return { ok: false, errors, notes };
-  const configYaml = toConfigYaml(doc);
   const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
     name: e.name, secretName: storage.postgres!.secretName, secretKey: e.key, path: storage.postgres!.sourceSecret.path,
   }));
+  const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
+  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
+  const errors = [...providers.errors, ...incomplete, ...disabled.errors, ...resources.errors, ...envCheck.errors];
+  if (errors.length > 0) return { ok: false, errors, notes };
+  const secretEnv = [...providers.env, ...postgresEnv];
+  const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);
+  const configYaml = toConfigYaml(doc);
   return {
     ok: true,
     configYaml,
     hash: sha256(configYaml),
-    secretEnv: [...providers.env, ...postgresEnv],
+    secretEnv,
     plainEnv: telemetry.env,
     ...(storage.postgres ? { postgres: storage.postgres } : {}),
     providerCount: Object.values(doc.providers).reduce((n, list) => n + (list?.length ?? 0), 0),
     resourceCount: resourceCount(doc),
     configVersion: 2,
+    secretTargets: targets,
     notes,
   };
 }

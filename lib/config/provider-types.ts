@@ -1,109 +1,98 @@
 /**
  * `provider: vllm` → `provider_type: remote::vllm`, and which config keys the real server
- * reads for the endpoint and the API key of each type (research llamastack-config §2.3–2.4).
+ * reads for the endpoint and the API key of each type. Both come from the release's own
+ * provider registry and config classes (provider-fields.generated.ts), never from a hand list:
+ * a type the release does not register is refused with the reason.
  */
 import leven from "leven";
 import type { Release } from "../distributions/table";
+import { PROVIDER_FIELDS } from "./provider-fields.generated";
+import { fieldsOf, type TypeFields } from "./provider-fields";
+import { SCHEMA_TAGS } from "./releases";
 
 export interface TypeInfo {
   /** Where `endpoint` goes; `split-postgres` spreads a URL over host/port/db (pgvector). */
-  readonly urlKey?: string | "split-postgres";
+  readonly urlKey?: string;
   /** Appended to the endpoint when missing: vLLM and Ollama serve the OpenAI API under /v1. */
   readonly urlSuffix?: string;
   /** Where `apiKey` goes. */
   readonly keyField?: string;
-  /** Secret field names users write → the key the server reads (e.g. vLLM `api_key` → `api_token`). */
-  readonly aliases?: { readonly [written: string]: string };
+  /** Every config key the type reads, with the kinds of value it accepts. */
+  readonly fields?: TypeFields["fields"];
+  /** Keys the server requires in the entry's config. */
+  readonly required?: readonly string[];
 }
 
-type Table = { readonly [name: string]: { readonly remote?: TypeInfo; readonly inline?: TypeInfo } };
-
-const openAiStyle: TypeInfo = { urlKey: "base_url", keyField: "api_key" };
-const keyOnly: TypeInfo = { keyField: "api_key" };
-const search: TypeInfo = { keyField: "api_key" };
-
-const INFERENCE: Table = {
-  vllm: { remote: { urlKey: "base_url", urlSuffix: "/v1", keyField: "api_token", aliases: { api_key: "api_token", apiKey: "api_token" } } },
-  ollama: { remote: { urlKey: "base_url", urlSuffix: "/v1" } },
-  openai: { remote: openAiStyle }, anthropic: { remote: keyOnly }, gemini: { remote: keyOnly },
-  vertexai: { remote: {} }, bedrock: { remote: keyOnly }, azure: { remote: openAiStyle },
-  fireworks: { remote: openAiStyle }, together: { remote: openAiStyle }, groq: { remote: openAiStyle },
-  sambanova: { remote: openAiStyle }, cerebras: { remote: openAiStyle }, databricks: { remote: openAiStyle },
-  nvidia: { remote: openAiStyle }, runpod: { remote: openAiStyle }, watsonx: { remote: openAiStyle },
-  oci: { remote: {} }, "llama-openai-compat": { remote: openAiStyle }, passthrough: { remote: openAiStyle },
-  "llama-cpp-server": { remote: openAiStyle },
-  "sentence-transformers": { inline: {} }, transformers: { inline: {} },
-};
-
-const SAFETY: Table = {
-  "llama-guard": { inline: {} }, "prompt-guard": { inline: {} }, "code-scanner": { inline: {} },
-  bedrock: { remote: {} }, nvidia: { remote: { urlKey: "guardrails_service_url" } }, sambanova: { remote: keyOnly },
-  passthrough: { remote: openAiStyle },
-};
-
-const VECTOR_IO: Table = {
-  faiss: { inline: {} }, "sqlite-vec": { inline: {} },
-  chromadb: { inline: {}, remote: { urlKey: "url" } },
-  qdrant: { inline: {}, remote: { urlKey: "url", keyField: "api_key" } },
-  milvus: { inline: {}, remote: { urlKey: "uri", keyField: "token" } },
-  pgvector: { remote: { urlKey: "split-postgres", keyField: "password" } },
-  weaviate: { remote: { urlKey: "weaviate_cluster_url", keyField: "weaviate_api_key" } },
-  elasticsearch: { remote: { urlKey: "elasticsearch_url", keyField: "elasticsearch_api_key" } },
-  oci: { remote: {} }, infinispan: { remote: { urlKey: "url", keyField: "password" } },
-};
-
-const TOOL_RUNTIME: Table = {
-  "tavily-search": { remote: search }, "brave-search": { remote: search }, "bing-search": { remote: search },
-  "wolfram-alpha": { remote: search }, "model-context-protocol": { remote: {} }, "file-search": { inline: {} },
-};
-
-const TABLES: { readonly [serverApi: string]: Table } = {
-  inference: INFERENCE, safety: SAFETY, vector_io: VECTOR_IO, tool_runtime: TOOL_RUNTIME,
-};
+/**
+ * The API path, not a config key: vLLM and Ollama take a base URL that ends in /v1 (the OpenAI
+ * API), and users usually give the server's root.
+ */
+const URL_SUFFIX: { readonly [type: string]: string } = { "remote::vllm": "/v1", "remote::ollama": "/v1" };
 
 /** Old names users may still write, and what the supported releases call them. */
 const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", "sqlite_vec": "sqlite-vec" };
-/** Types the supported releases removed: generating them would break the server at startup. */
-const REMOVED_TYPES = new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]);
+/** Types removed before any supported release (no schema lists them): named so the error says so. */
+const LONG_REMOVED = new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]);
 
 export interface ResolvedType {
   readonly type: string;
   readonly info: TypeInfo;
-  /** False for types outside the table: their keys cannot be checked, so defaults apply. */
+  /** False for types outside the release's registry: their keys cannot be checked, so defaults apply. */
   readonly known: boolean;
   readonly note?: string;
   readonly error?: string;
 }
 
-function withPrefix(kind: "remote" | "inline", name: string, info: TypeInfo): { type: string; info: TypeInfo; known: true } {
-  return { type: `${kind}::${name}`, info, known: true };
+function infoOf(type: string, fields: TypeFields): TypeInfo {
+  const suffix = URL_SUFFIX[type];
+  return {
+    ...(fields.url ? { urlKey: fields.url } : {}), ...(suffix ? { urlSuffix: suffix } : {}), ...(fields.key ? { keyField: fields.key } : {}),
+    ...(fields.required ? { required: fields.required } : {}), fields: fields.fields,
+  };
 }
 
-/** FR-030, refined: the type table first, `remote::<name>` for unknown names (with a note). */
+/** Some supported or newer line registers the type for this API (so its absence here is a removal, not a typo). */
+function registeredElsewhere(serverApi: string, type: string): boolean {
+  return SCHEMA_TAGS.some((tag) => PROVIDER_FIELDS[tag].providers[serverApi]?.[type] !== undefined);
+}
+
+function removedMessage(type: string, release: Release): string {
+  return `${type} does not exist on ${release}.x servers (removed upstream); choose another provider, e.g. vllm or ollama`;
+}
+
+function resolved(serverApi: string, type: string, release: Release, note?: string): ResolvedType {
+  const fields = fieldsOf(release).providers[serverApi]?.[type];
+  if (fields?.refused) return { type, info: {}, known: false, error: `${type} is refused by ${release}.x servers (deprecated upstream); choose another provider` };
+  if (fields) return { type, info: infoOf(type, fields), known: true, ...(note ? { note } : {}) };
+  if (LONG_REMOVED.has(type) || registeredElsewhere(serverApi, type)) return { type, info: {}, known: false, error: removedMessage(type, release) };
+  return { type, info: {}, known: false, ...(note ? { note } : {}) };
+}
+
+/** The type table of the release first, `remote::<name>` for unknown names (with a note). */
 export function resolveProviderType(serverApi: string, provider: string, hasEndpoint: boolean, release: Release): ResolvedType {
-  if (provider.includes("::")) {
-    const [kind, name = ""] = provider.split("::", 2) as ["remote" | "inline", string];
-    const known = TABLES[serverApi]?.[name]?.[kind];
-    if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
-    return { type: provider, info: known ?? {}, known: known !== undefined };
-  }
+  if (provider.includes("::")) return resolved(serverApi, provider, release);
   // Own keys only: a provider written as `constructor` or `__proto__` is a name, not a lookup into Object.
   const renamed = Object.hasOwn(RENAMED_TYPES, provider) ? RENAMED_TYPES[provider] : undefined;
   const name = renamed ?? provider;
-  const entry = TABLES[serverApi]?.[name];
+  const types = fieldsOf(release).providers[serverApi] ?? {};
   const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
-  if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, known: false, error: removedMessage(`remote::${name}`, release) };
-  if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
-  if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
-  const near = nearestKnown(serverApi, name);
+  const remote = `remote::${name}`;
+  const inline = `inline::${name}`;
+  if (types[remote] && (hasEndpoint || !types[inline])) return resolved(serverApi, remote, release, note);
+  if (types[inline]) return resolved(serverApi, inline, release, note);
+  if (LONG_REMOVED.has(remote) || registeredElsewhere(serverApi, remote) || registeredElsewhere(serverApi, inline)) {
+    const type = registeredElsewhere(serverApi, remote) || LONG_REMOVED.has(remote) ? remote : inline;
+    return { type, info: {}, known: false, error: removedMessage(type, release) };
+  }
+  const near = nearestKnown(Object.keys(types), name);
   if (near !== undefined) {
-    return { type: `remote::${name}`, info: {}, known: false, error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. remote::${name})` };
+    return { type: remote, info: {}, known: false, error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})` };
   }
   return {
-    type: `remote::${name}`,
+    type: remote,
     info: {},
     known: false,
-    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type remote::${name} (write the full type, e.g. inline::${name}, to choose)`,
+    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type ${remote} (write the full type, e.g. ${inline}, to choose)`,
   };
 }
 
@@ -112,8 +101,8 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
  * provider, so it is refused rather than generated as `remote::vlm` (a server that never starts).
  * Short names need a closer match, so `oci` is not mistaken for `gcp`.
  */
-function nearestKnown(serverApi: string, name: string): string | undefined {
-  const known = [...Object.keys(TABLES[serverApi] ?? {}), ...Object.keys(RENAMED_TYPES)];
+function nearestKnown(types: readonly string[], name: string): string | undefined {
+  const known = [...new Set([...types.map((t) => t.slice(t.indexOf("::") + 2)), ...Object.keys(RENAMED_TYPES)])].sort();
   const limit = name.length <= 4 ? 1 : 2;
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
@@ -121,8 +110,4 @@ function nearestKnown(serverApi: string, name: string): string | undefined {
     if (distance <= limit && (best === undefined || distance < best.distance)) best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
   }
   return best?.name;
-}
-
-function removedMessage(type: string, release: Release): string {
-  return `${type} does not exist on ${release}.x servers (removed upstream); choose another provider, e.g. vllm or ollama`;
 }

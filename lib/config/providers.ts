@@ -20,15 +20,23 @@ export interface SecretEnv {
 }
 
 export interface ProviderOutcome {
-  readonly entries: { api: string; entry: ProviderEntry }[];
+  /** `path` and `required`: the spec provider each entry comes from, and the keys its type needs. */
+  readonly entries: { api: string; entry: ProviderEntry; path?: string; required?: readonly string[] }[];
   readonly env: SecretEnv[];
   readonly notes: string[];
   readonly errors: FieldError[];
 }
 
+/** Spellings of a credential key that some types use and others do not (vLLM reads `api_token`, OpenAI `api_key`). */
+const CREDENTIAL_SPELLINGS = new Set(["api_key", "api_token", "token"]);
+
+/** The config key a secret field goes to: `apiKey` → the type's credential key; others in snake_case. */
 function configKey(field: string, info: TypeInfo): string {
   if (field === "apiKey") return info.keyField ?? "api_key";
-  return info.aliases?.[field] ?? upperSnake(field).toLowerCase();
+  const key = upperSnake(field).toLowerCase();
+  // Written in another type's spelling: the type's own credential key is what was meant.
+  if (info.fields && !(key in info.fields) && CREDENTIAL_SPELLINGS.has(key) && info.keyField) return info.keyField;
+  return key;
 }
 
 function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
@@ -58,16 +66,17 @@ function unusableFields(p: Provider, resolved: ResolvedType): FieldError[] {
 
 /**
  * Every vector store keeps its metadata in a KV store (`persistence`, required by the server);
- * file-backed ones also need a db_path. New ids get them under the workload's storage mount.
+ * an inline one whose config requires a file location (`db_path`, or qdrant's `path`) gets one
+ * under the workload's storage mount.
  */
-function vectorStoreDefaults(serverApi: string, type: string, id: string, mountPath: string): JsonMap {
+function vectorStoreDefaults(serverApi: string, info: TypeInfo, id: string, mountPath: string): JsonMap {
   if (serverApi !== "vector_io") return {};
   const persistence = { namespace: `vector_io::${id}`, backend: KV_BACKEND };
-  const fileBacked = type === "inline::sqlite-vec" || type === "inline::milvus";
-  return { ...(fileBacked ? { db_path: `${mountPath}/${id}.db` } : {}), persistence };
+  const fileKey = ["db_path", "path"].find((k) => info.required?.includes(k));
+  return { ...(fileKey ? { [fileKey]: `${mountPath}/${id}.db` } : {}), persistence };
 }
 
-function buildEntry(p: Provider, release: Release, mountPath: string, out: ProviderOutcome): ProviderEntry | undefined {
+function buildEntry(p: Provider, release: Release, mountPath: string, out: ProviderOutcome): { entry: ProviderEntry; required?: readonly string[] } | undefined {
   const serverApi = SERVER_API[p.api];
   const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
   if (resolved.error) {
@@ -89,17 +98,18 @@ function buildEntry(p: Provider, release: Release, mountPath: string, out: Provi
     config[configKey(s.field, resolved.info)] = envRef(name);
     out.env.push({ name, secretName: s.ref.name, secretKey: s.ref.key, path: s.ref.path });
   }
-  config = deepMerge(vectorStoreDefaults(serverApi, resolved.type, p.id, mountPath), config);
+  config = deepMerge(vectorStoreDefaults(serverApi, resolved.info, p.id, mountPath), config);
   if (p.settings) config = deepMerge(config, p.settings as JsonMap);
-  return { provider_id: p.id, provider_type: resolved.type, ...(Object.keys(config).length > 0 ? { config } : {}) };
+  const entry: ProviderEntry = { provider_id: p.id, provider_type: resolved.type, ...(Object.keys(config).length > 0 ? { config } : {}) };
+  return { entry, ...(resolved.info.required ? { required: resolved.info.required } : {}) };
 }
 
 /** Build every spec provider's entry (telemetry excluded: it has no server provider). */
 export function buildProviders(providers: readonly Provider[], release: Release, mountPath: string): ProviderOutcome {
   const out: ProviderOutcome = { entries: [], env: [], notes: [], errors: [] };
   for (const p of providers.filter((x) => x.api !== "telemetry")) {
-    const entry = buildEntry(p, release, mountPath, out);
-    if (entry) out.entries.push({ api: SERVER_API[p.api], entry });
+    const built = buildEntry(p, release, mountPath, out);
+    if (built) out.entries.push({ api: SERVER_API[p.api], entry: built.entry, path: p.path, ...(built.required ? { required: built.required } : {}) });
   }
   return out;
 }
@@ -127,4 +137,15 @@ export function overlayProviders(doc: ConfigDoc, entries: readonly { api: string
     doc.providers[api] = list;
     if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];
   }
+}
+
+/** What the entries still lack once overlaid on the base: keys their type requires (the server refuses the entry). */
+export function missingRequired(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
+  return entries.flatMap(({ api, entry, path, required }) => {
+    const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
+    const absent = (required ?? []).filter((k) => final?.config?.[k] === undefined || final.config[k] === null);
+    if (absent.length === 0 || path === undefined) return [];
+    const how = absent.map((k) => `settings.${k}`).join(", ");
+    return [fieldError(path, `${entry.provider_type} requires ${absent.join(", ")} in its config, which the spec does not give; set ${how} (or endpoint / apiKey / secretRefs where that is the key)`)];
+  });
 }

@@ -32,3 +32,19 @@ export const API_DEPENDENCIES: { readonly [api: string]: readonly string[] } = {
 export const PROVIDER_DEPENDENCIES: { readonly [type: string]: readonly string[] } = {
   "inline::file-search": ["vector_io", "inference", "files"],
 };
+
+/** The upstream tag whose configuration models describe each server line (the latest patch checked). */
+export type SchemaTag = "v0.7.3" | "v0.8.0" | "v1.3.0";
+
+/** Every tag with schema-derived data, including lines the release table may not list yet. */
+export const SCHEMA_TAGS: readonly SchemaTag[] = Object.freeze(["v0.7.3", "v0.8.0", "v1.3.0"] as const);
+
+/** A `Record` over `Release`: a new server line does not compile until it names its models' tag. */
+const SCHEMA_TAG_OF: { readonly [r in Release]: SchemaTag } = {
+  "0.7": "v0.7.3",
+  "0.8": "v0.8.0",
+};
+
+export function schemaTagOf(release: Release): SchemaTag {
+  return SCHEMA_TAG_OF[release];
+}

@@ -7,6 +7,8 @@ import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { effectiveId, isConditional, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
+import { providedEnv, USER_ENV_PATH } from "./env-check";
+import { convertedKind, staysText } from "./env-substitution";
 
 export interface ResourceOutcome {
   readonly notes: string[];
@@ -56,9 +58,8 @@ export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOu
       continue;
     }
     if (m.provider === undefined) out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
-    const conditional = conditionalOn(doc, "inference", providerId);
-    if (conditional) out.notes.push(`${m.path}: provider "${providerId}" is only enabled when ${conditional} is set (workload.overrides.env), or configure it in spec.providers`);
-    entries.push(modelEntry(m, providerId));
+    const entry = behindSwitch(modelEntry(m, providerId), "model_id", conditionalOn(doc, "inference", providerId), spec, m.path, out);
+    if (entry) entries.push(entry);
   }
   registered(doc).models = upsertBy(registered(doc).models ?? [], entries, "model_id");
 }
@@ -72,10 +73,16 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
     return;
   }
   // A shield name is the guard model's id: llama-guard calls that model through inference.
-  const entries = spec.resources.shields.map((s) => ({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }));
+  const variable = conditionalOn(doc, "safety", providerId);
+  const entries = spec.resources.shields.flatMap((s): JsonMap[] => {
+    const entry = behindSwitch({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }, "shield_id", variable, spec, s.path, out);
+    return entry ? [entry] : [];
+  });
   registered(doc).shields = upsertBy(registered(doc).shields ?? [], entries, "shield_id");
-  const first = spec.resources.shields[0]!.name;
-  // The base's default shield is usually switched off by env; the user's first shield is one that is on.
+  const first = entries[0]?.shield_id;
+  if (first === undefined) return;
+  // The base's default shield is usually switched off by env; the user's first shield is one that is
+  // on — or behind the same switch as its provider, so the default goes (null) when the shield does.
   doc.safety = { ...(isMap(doc.safety) ? doc.safety : {}), default_shield_id: first };
 }
 
@@ -97,6 +104,29 @@ export function checkTools(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOut
 /** Never emit tool_groups: 0.7+ servers drop them with a warning (research §4.3). */
 export function dropToolGroups(doc: ConfigDoc): void {
   if (doc.registered_resources && "tool_groups" in doc.registered_resources) delete doc.registered_resources.tool_groups;
+}
+
+/**
+ * A resource on a base provider that the distribution switches on with `${env.X:+id}` must go
+ * when the provider does, or the server stops ("Provider … not found"). Unless the container
+ * sets X, the resource's id gets the same switch (`${env.X:+name}`): unset, the server skips
+ * the entry. The provider itself stays as the distribution has it; status says which.
+ */
+function behindSwitch(entry: JsonMap, idField: string, variable: string | undefined, spec: CanonicalSpec, path: string, out: ResourceOutcome): JsonMap | undefined {
+  if (variable === undefined) return entry;
+  const id = String(entry[idField]);
+  const provider = String(entry.provider_id);
+  if (providedEnv(spec, []).has(variable)) {
+    out.notes.push(`${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set; ${USER_ENV_PATH} sets it`);
+    return entry;
+  }
+  const how = `set ${variable} in ${USER_ENV_PATH} (which turns the provider on), or configure "${provider}" in spec.providers to make it always on`;
+  if (!staysText(id) || /[}$]/.test(id)) {
+    out.errors.push(fieldError(path, `"${id}" is on provider "${provider}", which is off unless ${variable} is set, and this name cannot be kept behind that switch (the server would read it as ${convertedKind(id)}); ${how}`));
+    return undefined;
+  }
+  out.notes.push(`${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set: it stays behind the same switch and is registered only then; ${how}`);
+  return { ...entry, [idField]: `\${env.${variable}:+${id}}` };
 }
 
 /** The env var a base provider waits for (`${env.VLLM_URL:+vllm}` → VLLM_URL), if it is conditional. */

@@ -2,8 +2,13 @@
  * Which config the server runs and what it takes to run it: the override ConfigMap, a
  * generated one, or the image's own. Failures come back as values for the status.
  */
-import { fieldError } from "../errors";
-import { generate } from "../config/generate";
+import { fieldError, type FieldError } from "../errors";
+import type { CanonicalSpec } from "../api/canonical";
+import { readBase } from "../config/base";
+import { providedEnv, requireProvidedEnv } from "../config/env-check";
+import { generate, type Generated } from "../config/generate";
+import type { PostgresPart } from "../config/env-names";
+import type { SecretEnv } from "../config/providers";
 import { checkOverrideConfig } from "../config/override";
 import { overrideWithExternal } from "./override-external";
 import { configSource, releaseFor } from "../config/render";
@@ -16,6 +21,7 @@ import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
 import { configMapData, secretValue } from "./related";
 import type { ConfigPlan, PlanInput } from "./plan-types";
+import { misreadSecrets } from "./secret-values";
 
 export type { ConfigPlan, PlanInput, ResolvedBaseConfig } from "./plan-types";
 
@@ -32,8 +38,15 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
   return {
     mounted: { source: "override", configMapName, hash },
     inUse: { source: "override", configMapName, hash },
-    secretEnv: [], plainEnv: [], notes: [],
+    secretEnv: [], plainEnv: [], notes: overrideEnvNotes(configMapName, checked.configYaml, input.spec),
   };
+}
+
+/** A ConfigMap mounted as is stays the user's; what would stop the server is said, not changed. */
+function overrideEnvNotes(configMapName: string, configYaml: string, spec: CanonicalSpec): string[] {
+  const base = readBase(configYaml);
+  if (!base.ok) return [];
+  return requireProvidedEnv(base.doc, providedEnv(spec, []), true).errors.map((e) => `ConfigMap ${configMapName}: ${e.message}`);
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
@@ -58,12 +71,23 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
     if (!parsed.ok) return fail("SecretsResolved", "InvalidConnectionString", [fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`)]);
     postgres = { secretName: g.postgres.secretName, parts: parsed.parts };
   }
+  const misread = misreadValues(input, g, postgres);
+  if (misread.length > 0) return fail("SecretsResolved", "SecretValueMisread", misread);
   const configMapName = names.config(input.name, g.hash);
   return {
     mounted: { source: "generated", configMapName, hash: g.hash, configYaml: g.configYaml },
     inUse: { source: input.base ? "oci-label" : "embedded", configMapName, hash: g.hash, providerCount: g.providerCount, resourceCount: g.resourceCount, configVersion: g.configVersion },
     secretEnv: g.secretEnv, plainEnv: g.plainEnv, ...(postgres ? { postgres } : {}), notes: g.notes,
   };
+}
+
+/** Secret values the server would misread (lib/sync/secret-values.ts); the Postgres parts as the derived Secret holds them. */
+function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
+  const source = g.postgres?.sourceSecret;
+  const isPart = (e: SecretEnv): boolean => postgres !== undefined && e.secretName === postgres.secretName;
+  return misreadSecrets(g.secretEnv, g.secretTargets,
+    (e) => (isPart(e) ? postgres!.parts[e.secretKey as PostgresPart] : secretValue(input.related, input.namespace, e.secretName, e.secretKey)),
+    (e) => (isPart(e) && source ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"` : `the value of Secret ${e.secretName} key "${e.secretKey}"`));
 }
 
 export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailure } {

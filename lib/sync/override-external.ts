@@ -5,6 +5,7 @@
  * other; the user's ConfigMap itself is never changed.
  */
 import { readBase } from "../config/base";
+import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "../config/external-providers";
 import { sha256, toConfigYaml } from "../config/yaml";
 import { names } from "../names";
@@ -21,6 +22,8 @@ export function overrideWithExternal(
   }
   const doc = base.doc;
   const replaced = mergeExternalProviders(doc, input.spec, external);
+  const env = requireProvidedEnv(doc, providedEnv(input.spec, []));
+  if (env.errors.length > 0) return { failure: { type: "ConfigGenerated", reason: "EnvironmentMissing", errors: env.errors } };
   const text = toConfigYaml(doc);
   const hash = sha256(text);
   const generated = names.config(input.name, hash);
@@ -28,6 +31,6 @@ export function overrideWithExternal(
     mounted: { source: "generated", configMapName: generated, hash, configYaml: text },
     inUse: { source: "override", configMapName: generated, hash },
     secretEnv: [], plainEnv: [],
-    notes: [`config.yaml is ConfigMap ${configMapName} with the external providers merged in (ConfigMap ${generated})`, ...replaced],
+    notes: [`config.yaml is ConfigMap ${configMapName} with the external providers merged in (ConfigMap ${generated})`, ...replaced, ...env.notes],
   };
 }

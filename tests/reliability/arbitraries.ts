@@ -28,7 +28,9 @@ const inference = fc.oneof(
     endpoint: fc.constantFrom("http://vllm:8000", "https://api.example.com/v1"),
     apiKey: secretRef,
     settings: fc.record({ max_tokens: fc.integer({ min: 1, max: 32768 }) }),
-  }, { requiredKeys: ["provider", "endpoint"] }),
+  }, { requiredKeys: ["provider", "endpoint"] })
+    // max_tokens is a vLLM setting: OpenAI's config has no such key (the server would ignore it).
+    .map(({ settings, ...p }) => (p.provider.endsWith("vllm") && settings !== undefined ? { ...p, settings } : p)),
   fc.record({ provider: fc.constant("ollama"), endpoint: fc.constant("http://ollama.models.svc:11434") }),
 );
 const safety = fc.constant({ provider: "llama-guard" });
@@ -106,7 +108,10 @@ const generated = fc.record({
     telemetry,
   }, { requiredKeys: [] }),
   storage,
-  disabled: fc.subarray(["postTraining", "eval", "datasetio", "scoring", "batches"]),
+  // On 0.7 eval needs scoring and datasetio, scoring needs datasetio: disabling one alone is refused, so dependents go with it.
+  disabled: fc.subarray(["postTraining", "eval", "datasetio", "scoring", "batches"])
+    .map((list) => (list.includes("datasetio") ? [...list, "scoring", "eval"] : list.includes("scoring") ? [...list, "eval"] : list))
+    .map((list) => [...new Set(list)]),
   networking,
   workload,
   externalProviders: fc.constant({ inference: [{ providerId: "custom-inference", image: "registry.example.com/custom:v1" }] }),

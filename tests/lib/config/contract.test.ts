@@ -77,7 +77,7 @@ describe("generated provider entries use only keys the server reads", () => {
 
 describe("fields a known type cannot use", () => {
   it.each([
-    ["inference", { provider: "ollama", endpoint: "http://o:11434", apiKey: aSecretRef() }, "spec.providers.inference.apiKey", /remote::ollama takes no API key/],
+    ["toolRuntime", { provider: "model-context-protocol", apiKey: aSecretRef() }, "spec.providers.toolRuntime.apiKey", /remote::model-context-protocol takes no API key/],
     ["vectorIo", { provider: "faiss", id: "f2", endpoint: "http://f:1" }, "spec.providers.vectorIo.endpoint", /inline::faiss has no endpoint setting/],
   ])("given %s %j, fails instead of letting the server ignore it", (api, p, path, message) => {
     const result = run(aSpec({ providers: { [api]: p } }));

@@ -23,8 +23,14 @@ describe("disabled", () => {
   });
 
   it("given the dependent too, disables both", () => {
-    const config = doc(run(aSpec({ disabled: ["files", "responses", "batches", "fileProcessors", "toolRuntime"] })));
-    expect(Object.keys(config.providers).sort()).toEqual(["datasetio", "eval", "inference", "safety", "scoring", "vector_io"]);
+    // On 0.7, eval's only provider type needs responses (the registry's api_dependencies).
+    const config = doc(run(aSpec({ disabled: ["files", "responses", "batches", "fileProcessors", "toolRuntime", "eval"] })));
+    expect(Object.keys(config.providers).sort()).toEqual(["datasetio", "inference", "safety", "scoring", "vector_io"]);
+  });
+
+  it("refuses to disable what a remaining provider type needs by the release's registry", () => {
+    const result = run(aSpec({ disabled: ["datasetio"] }), "0.7");
+    expect(!result.ok && result.errors[0]).toEqual({ path: "spec.disabled[0]", message: expect.stringMatching(/^cannot disable datasetio: the (eval|scoring) provider .* needs it/) });
   });
 
   it.each([

@@ -163,7 +163,7 @@ describe("what the real server needs beyond the seed", () => {
 
   it("given a model on a provider the distribution switches on by env, says which env var", () => {
     expect(ok(run(aSpec({ resources: { models: [{ name: "m", provider: "vllm" }] } }))).notes)
-      .toContainEqual(expect.stringMatching(/provider "vllm" is only enabled when VLLM_URL is set/));
+      .toContainEqual(expect.stringMatching(/"m" is on provider "vllm", which the distribution enables only when VLLM_URL is set: it stays behind the same switch/));
   });
 
   it("given a spec provider that reuses a switched-off base id, says which base settings it keeps", () => {

@@ -1,0 +1,127 @@
+/**
+ * Checks a generated config.yaml as the real server of one line would read it (the "Usage" of
+ * tests/fixtures/server-schemas/README.md): PyYAML `safe_load`, the tag's env substitution with
+ * the container's environment, the tag's `stack-config.schema.json` (unknown keys are errors),
+ * then every enabled provider's config against its own schema from `providers/index.json`
+ * (a type missing there, or with `deprecation_error`, is refused). A few startup checks the
+ * schemas cannot express follow: registered resources on an enabled provider, storage
+ * references to declared backends, and provider API dependencies.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { SchemaTag } from "../../lib/config/releases";
+import { pyyamlLoadAll } from "../pyyaml";
+import { EnvVarError, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";
+import { startupProblems } from "./startup";
+
+interface IndexEntry {
+  readonly api: string;
+  readonly provider_type: string;
+  readonly deprecation_error: string | null;
+  readonly schema: string;
+}
+
+interface TagModels {
+  readonly stack: ValidateFunction;
+  readonly index: readonly IndexEntry[];
+  readonly providers: Map<string, ValidateFunction>;
+  readonly ajv: Ajv2020;
+}
+
+const modelsByTag = new Map<SchemaTag, TagModels>();
+
+function readJson(...parts: string[]): unknown {
+  return JSON.parse(readFileSync(join(SCHEMAS_DIR, ...parts), "utf8")) as unknown;
+}
+
+function modelsOf(tag: SchemaTag): TagModels {
+  const known = modelsByTag.get(tag);
+  if (known) return known;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat("password", true); // SecretStr: any string
+  ajv.addFormat("path", true); // pathlib.Path: any string
+  const models: TagModels = {
+    stack: ajv.compile(readJson(tag, "stack-config.schema.json") as object),
+    index: readJson(tag, "providers", "index.json") as IndexEntry[],
+    providers: new Map(),
+    ajv,
+  };
+  modelsByTag.set(tag, models);
+  return models;
+}
+
+export function providerIndex(tag: SchemaTag): readonly IndexEntry[] {
+  return modelsOf(tag).index;
+}
+
+function describe(prefix: string, errors: readonly ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    const extra = e.keyword === "additionalProperties" ? ` (unknown key "${String((e.params as { additionalProperty: string }).additionalProperty)}")` : "";
+    return `${prefix}${e.instancePath || "/"}: ${e.message ?? e.keyword}${extra}`;
+  });
+}
+
+const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function providerProblems(config: Record<string, unknown>, tag: SchemaTag): string[] {
+  const models = modelsOf(tag);
+  const problems: string[] = [];
+  const providers = isDict(config.providers) ? config.providers : {};
+  for (const [api, list] of Object.entries(providers)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry: unknown, i) => {
+      if (!isDict(entry) || !entry.provider_id || entry.provider_id === "__disabled__") return;
+      const where = `providers.${api}[${i}] (${String(entry.provider_id)})`;
+      // An external provider (`module:`) brings its own registry entry and config class.
+      if (typeof entry.module === "string" && entry.module !== "") return;
+      const found = models.index.find((e) => e.api === api && e.provider_type === entry.provider_type);
+      if (!found) return problems.push(`${where}: provider_type ${String(entry.provider_type)} does not exist for ${api} at ${tag}`);
+      if (found.deprecation_error) problems.push(`${where}: ${found.provider_type} is refused at ${tag}: ${found.deprecation_error}`);
+      let validate = models.providers.get(found.schema);
+      if (!validate) {
+        validate = models.ajv.compile(readJson(tag, "providers", found.schema) as object);
+        models.providers.set(found.schema, validate);
+      }
+      if (!validate(entry.config ?? {})) problems.push(...describe(`${where}.config`, validate.errors));
+    });
+  }
+  return problems;
+}
+
+/** Problems of one already-parsed config (the YAML as PyYAML read it); empty when the server would accept it. */
+export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[] {
+  let config: unknown;
+  try {
+    config = replaceEnvVars(parsed, env, resourceIdFields(tag));
+  } catch (error) {
+    if (error instanceof EnvVarError) return [error.message];
+    throw error;
+  }
+  if (!isDict(config)) return ["config.yaml is not a mapping"];
+  if (config.distro_name !== undefined && config.distro_name !== null) config.distro_name = String(config.distro_name);
+  const models = modelsOf(tag);
+  if (!models.stack(config)) return describe("", models.stack.errors);
+  return [...providerProblems(config, tag), ...startupProblems(config, models.index)];
+}
+
+export interface ServerCheck {
+  readonly configYaml: string;
+  readonly env: Env;
+  readonly tag: SchemaTag;
+}
+
+/** Problems per config, in order; one PyYAML process per 40 configs. */
+export function checkServerConfigs(checks: readonly ServerCheck[]): string[][] {
+  if (checks.length === 0) return [];
+  // In batches: the answer of one python process is read into a bounded buffer.
+  const parsed: unknown[] = [];
+  for (let i = 0; i < checks.length; i += 40) parsed.push(...pyyamlLoadAll(checks.slice(i, i + 40).map((c) => c.configYaml)));
+  return checks.map((c, i) => checkParsed(parsed[i], c.env, c.tag));
+}
+
+export function checkServerConfig(configYaml: string, env: Env, tag: SchemaTag): string[] {
+  return checkServerConfigs([{ configYaml, env, tag }])[0]!;
+}
