@@ -10,9 +10,11 @@ import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readBase } from "./base";
 import { isMap, type ConfigDoc } from "./doc";
+import { adaptBase, dialectErrors, ensureFiles } from "./dialect";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { buildProviders, overlayProviders, type SecretEnv } from "./providers";
+import { hasSafety, refusesPlainHttp } from "./releases";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -51,7 +53,7 @@ export interface GenerateFailed {
 }
 export type GenerateResult = Generated | GenerateFailed;
 
-function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
+function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): void {
   const server = isMap(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = spec.networking.port;
@@ -59,6 +61,10 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
     server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
+    delete server.insecure;
+  } else if (refusesPlainHttp(release)) {
+    // Without it `ogx stack run` stops with "TLS required" (1.2+); TLS, when wanted, is networking.tls.
+    server.insecure = true;
   }
   doc.server = server;
 }
@@ -80,22 +86,25 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
   const doc = base.doc;
   const name = options.name ?? "llsd";
+  const adapted = adaptBase(doc, release);
   dropToolGroups(doc);
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
+  const served = spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)));
+  const providers = buildProviders(served, release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
+  const files = disabled.errors.length > 0 ? [] : ensureFiles(doc, mountPath);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources: ResourceOutcome = { notes: [], errors: [] };
   applyModels(doc, spec, resources);
-  applyShields(doc, spec, resources);
+  if (hasSafety(release)) applyShields(doc, spec, resources);
   checkTools(doc, spec, resources);
-  applyServer(doc, spec);
+  applyServer(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
-  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes];
-  const errors = [...providers.errors, ...disabled.errors, ...resources.errors];
+  const notes = [...adapted, ...external, ...providers.notes, ...disabled.notes, ...files, ...storage.notes, ...resources.notes, ...telemetry.notes];
+  const errors = [...dialectErrors(spec, release), ...providers.errors, ...disabled.errors, ...resources.errors];
   if (errors.length > 0) return { ok: false, errors, notes };
   const configYaml = toConfigYaml(doc);
   const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({

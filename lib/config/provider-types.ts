@@ -3,6 +3,7 @@
  * reads for the endpoint and the API key of each type (research llamastack-config §2.3–2.4).
  */
 import type { Release } from "../distributions/table";
+import { REMOVED_TYPES } from "./releases";
 
 export interface TypeInfo {
   /** Where `endpoint` goes; `split-postgres` spreads a URL over host/port/db (pgvector). */
@@ -62,8 +63,6 @@ const TABLES: { readonly [serverApi: string]: Table } = {
 
 /** Old names users may still write, and what the supported releases call them. */
 const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", "sqlite_vec": "sqlite-vec" };
-/** Types the supported releases removed: generating them would break the server at startup. */
-const REMOVED_TYPES = new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]);
 
 export interface ResolvedType {
   readonly type: string;
@@ -83,14 +82,15 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
   if (provider.includes("::")) {
     const [kind, name = ""] = provider.split("::", 2) as ["remote" | "inline", string];
     const known = TABLES[serverApi]?.[name]?.[kind];
-    if (REMOVED_TYPES.has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
+    if (REMOVED_TYPES[release].has(provider)) return { type: provider, info: {}, known: false, error: removedMessage(provider, release) };
     return { type: provider, info: known ?? {}, known: known !== undefined };
   }
   const renamed = RENAMED_TYPES[provider];
   const name = renamed ?? provider;
   const entry = TABLES[serverApi]?.[name];
   const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
-  if (REMOVED_TYPES.has(`remote::${name}`)) return { type: `remote::${name}`, info: {}, known: false, error: removedMessage(`remote::${name}`, release) };
+  const removed = [`remote::${name}`, `inline::${name}`].find((t) => REMOVED_TYPES[release].has(t) && (t.startsWith("remote::") || !entry?.remote));
+  if (removed) return { type: removed, info: {}, known: false, error: removedMessage(removed, release) };
   if (entry?.remote && (hasEndpoint || !entry.inline)) return { ...withPrefix("remote", name, entry.remote), ...(note ? { note } : {}) };
   if (entry?.inline) return { ...withPrefix("inline", name, entry.inline), ...(note ? { note } : {}) };
   return {
