@@ -15,7 +15,11 @@
  */
 import { v1alpha2SchemaErrors } from "../api/schema";
 import { validate, type ValidateContext } from "../api/validate";
+import { dialectErrors } from "../config/dialect";
+import { DEFAULT_DISTRIBUTIONS } from "../distributions/table";
 import type { FieldError } from "../errors";
+import { lineOfObject } from "../sync/target";
+import type { KubeObject } from "../wire/metacontroller";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 const GROUP = "llamastack.io";
@@ -127,12 +131,19 @@ function line(error: FieldError): string {
   return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
 }
 
-/** Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then validate(). */
-export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
+/**
+ * Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then validate(),
+ * then what its server line cannot serve. The line is the one the sync hook will pick: a CR that
+ * already runs (the old object's status says which image, for the same distribution name) keeps
+ * its server; a new one gets the current default.
+ */
+export function problemsOf(object: unknown, ctx: ValidateContext = {}, oldObject?: { readonly [k: string]: unknown }): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
   const shape = v1alpha2SchemaErrors(object);
   if (shape.length > 0) return { errors: shape, warnings: [] };
-  const { errors, warnings } = validate((object as { spec: unknown }).spec, ctx);
-  return { errors, warnings };
+  const { errors, warnings, spec } = validate((object as { spec: unknown }).spec, ctx);
+  if (!spec || ctx.release) return { errors, warnings };
+  const release = lineOfObject({ ...(object as KubeObject), status: oldObject?.status }, spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  return { errors: [...errors, ...dialectErrors(spec, release)], warnings };
 }
 
 function allow(uid: string, warnings: readonly string[] = []): AdmissionResponse {
@@ -168,7 +179,7 @@ export function review(request: AdmissionRequest, ctx: ValidateContext = {}): Ad
   if (!isLlsdV1alpha2(request.kind) || (request.subResource ?? "") !== "" || object === undefined) return allow(uid);
   const metadata = object.metadata as { deletionTimestamp?: unknown } | undefined;
   if (metadata?.deletionTimestamp !== undefined && metadata.deletionTimestamp !== null) return allow(uid);
-  const { errors, warnings } = problemsOf(object, ctx);
+  const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
   if (operation === "UPDATE" && request.oldObject && sameJson(request.oldObject.spec, object.spec)) {

@@ -1,6 +1,7 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { parseArgs } from "node:util";
-import { distributionNames, DEFAULT_DISTRIBUTIONS } from "../distributions/table";
+import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
+import { releaseLines } from "./releases";
 import type { CliIo } from "./io";
 import { renderCommand } from "./render";
 import { convertCommand, migrateCommand } from "./convert";
@@ -10,7 +11,7 @@ import { validateCommand } from "./validate";
 export const USAGE = `Usage: llsd <command> [options]
 
 Commands:
-  render FILE [--base-config F] [--release 0.7|0.8]
+  render FILE [--base-config F] [--release ${RELEASES.join("|")}]
                  Print the generated config.yaml and container env for each
                  LlamaStackDistribution (v1alpha2) in FILE. Invalid specs exit 1
                  and print every error with its field path.
@@ -29,6 +30,8 @@ Commands:
                  LlamaStackDistribution in FILE (Secrets/ConfigMaps in FILE become
                  related objects), e.g. for curl against a running service.
   distributions  List the named distributions and their pinned images.
+  releases       List the supported server lines, one per row, oldest first: the
+                 value --release accepts, then what the line covers.
   help           Show this help.
 `;
 
@@ -76,6 +79,9 @@ export function runCli(argv: readonly string[], io: CliIo): number {
         return requestCommand(rest[0], rest[1] ?? "", io);
       case "distributions":
         return distributionsCommand(io);
+      case "releases":
+        for (const row of releaseLines()) io.stdout(`${row}\n`);
+        return 0;
       case "help": case "--help": case "-h": case undefined:
         io.stdout(USAGE);
         return command === undefined ? 2 : 0;

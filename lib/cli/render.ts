@@ -1,4 +1,4 @@
-/** `llsd render FILE [--base-config F] [--release 0.7|0.8]`: print config.yaml and env for each CR. */
+/** `llsd render FILE [--base-config F] [--release LINE]`: print config.yaml and env for each CR. */
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";

@@ -8,6 +8,10 @@ import { validate } from "../api/validate";
 import { toHub } from "../conversion/v1alpha1";
 import { celFailures, structuralErrors, versionSchema } from "../crd/check";
 import { buildCrd } from "../crd/generate";
+import { dialectErrors } from "../config/dialect";
+import { DEFAULT_DISTRIBUTIONS } from "../distributions/table";
+import { lineOfObject } from "../sync/target";
+import type { KubeObject } from "../wire/metacontroller";
 import type { CliIo } from "./io";
 
 const VERSIONS: { readonly [apiVersion: string]: string } = { "llamastack.io/v1alpha1": "v1alpha1", "llamastack.io/v1alpha2": "v1alpha2" };
@@ -18,13 +22,16 @@ interface Verdict {
 }
 
 function semantic(object: { apiVersion?: unknown; spec?: unknown }): Verdict {
-  let spec = object.spec;
+  let stored = object;
   if (object.apiVersion === "llamastack.io/v1alpha1") {
     const hub = toHub(object);
     if (!hub.ok) return { errors: hub.errors.map((e) => `${e.path}: ${e.message}`), warnings: [] };
-    spec = hub.object.spec;
+    stored = hub.object;
   }
-  const result = validate(spec);
+  const checked = validate(stored.spec);
+  // What its server line cannot serve: the line the sync hook would pick for this object.
+  const line = checked.spec ? lineOfObject({ metadata: { name: "" }, ...stored } as KubeObject, checked.spec, DEFAULT_DISTRIBUTIONS) : undefined;
+  const result = line ? { ...checked, errors: [...checked.errors, ...dialectErrors(checked.spec!, line)] } : checked;
   const note = object.apiVersion === "llamastack.io/v1alpha1" ? " (as stored in v1alpha2)" : "";
   return {
     errors: result.errors.map((e) => `${e.path}: ${e.message}${note}`),

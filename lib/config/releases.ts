@@ -69,3 +69,8 @@ export const API_DEPENDENCIES: { readonly [api: string]: readonly string[] } = {
 export const PROVIDER_DEPENDENCIES: { readonly [type: string]: readonly string[] } = {
   "inline::file-search": ["vector_io", "inference", "files"],
 };
+
+/** Images of the line carry their config.yaml as OCI labels (`com.ogx.config.*`, published since 1.2). */
+export function carriesConfigLabels(release: Release): boolean {
+  return release === "1.3";
+}

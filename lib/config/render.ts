@@ -6,7 +6,8 @@ import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { validate, type ValidateContext } from "../api/validate";
 import { bundledBaseConfig } from "../distributions/bundled";
-import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImage, type DistributionTable, type Release } from "../distributions/table";
+import { chooseLine, type LineChoice } from "../distributions/detect";
+import { DEFAULT_DISTRIBUTIONS, findDistribution, type DistributionTable, type Release } from "../distributions/table";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 
@@ -25,7 +26,7 @@ export function configSource(spec: CanonicalSpec): ConfigSource {
 export interface RenderInput extends GenerateOptions {
   /** Base config text; @default the bundled config of the named distribution. */
   readonly baseConfig?: string;
-  /** Server line; @default from the distribution's image tag, else the table's default. */
+  /** Server line; @default the line of the distribution's image (lib/distributions/detect.ts). */
   readonly release?: Release;
   readonly distributions?: DistributionTable;
   /** ConfigMaps of the CR's namespace; when given, an overrideConfig is checked against them. */
@@ -38,13 +39,17 @@ export type Rendered =
   | { readonly ok: true; readonly source: "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
   | { readonly ok: false; readonly errors: readonly FieldError[]; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] };
 
-/** The server line the spec's image runs: explicit, else the image tag, else the default. */
-export function releaseFor(spec: CanonicalSpec, input: RenderInput): Release {
-  if (input.release) return input.release;
+/**
+ * The server line the spec's image runs: explicit, else what the image says (for a name, the
+ * table's image: a new CR's), with a note when that is a guess. Running servers keep their own
+ * image, which only the sync hook knows (lib/sync/target.ts).
+ */
+export function lineFor(spec: CanonicalSpec, input: Pick<RenderInput, "release" | "distributions">): LineChoice {
+  if (input.release) return { release: input.release };
   const d = spec.distribution;
-  const table = input.distributions ?? DEFAULT_DISTRIBUTIONS;
-  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
-  return (image && releaseOfImage(image)) || (d.kind === "name" ? findDistribution(d.name, table)?.release : undefined) || DEFAULT_RELEASE;
+  const entry = d.kind === "name" ? findDistribution(d.name, input.distributions ?? DEFAULT_DISTRIBUTIONS) : undefined;
+  const image = entry?.image ?? (d.kind === "image" ? d.image : undefined);
+  return chooseLine({ ...(image ? { image } : {}), ...(entry?.overridden ? { tableRelease: entry.release } : {}) });
 }
 
 function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
@@ -57,12 +62,12 @@ function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): str
     : `no bundled base config for this distribution on the ${release} server line`);
 }
 
-function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[]): Rendered {
+function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[], lineNotes: readonly string[]): Rendered {
   const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
-  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [`${note} (not checked: the ConfigMap was not given)`] };
+  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [...lineNotes, `${note} (not checked: the ConfigMap was not given)`] };
   const checked = checkOverrideConfig(name, configMaps);
-  if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [] };
-  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [note] };
+  if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
+  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [...lineNotes, note] };
 }
 
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
@@ -70,16 +75,18 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   const warnings = checked.warnings;
   if (checked.errors.length > 0 || !checked.spec) return { ok: false, errors: checked.errors, warnings, notes: [] };
   const spec = checked.spec;
-  const release = releaseFor(spec, input);
+  const line = lineFor(spec, input);
+  const release = line.release;
+  const lineNotes = line.note ? [`spec.distribution: ${line.note}`] : [];
   const source = configSource(spec);
-  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings);
+  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings, lineNotes);
   if (source === "image-default") {
     const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
-    return { ok: true, source, release, warnings, notes: [note] };
+    return { ok: true, source, release, warnings, notes: [...lineNotes, note] };
   }
   const base = baseFor(spec, release, input);
-  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: [] };
+  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
   const generated = generate(spec, base, release, input);
-  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: generated.notes };
-  return { ok: true, source, release, generated, warnings };
+  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  return { ok: true, source, release, generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated, warnings };
 }

@@ -92,3 +92,11 @@ export function chooseLine(evidence: LineEvidence): LineChoice {
   const why = candidates.length > 0 ? "the newest line its repository publishes" : "the newest line";
   return { release, note: `${what}; the config is written for the ${release} line, ${why} (${listed}); use a version tag to choose` };
 }
+
+/** True only when the image's label or tag names a version below `bound` ("1.2.0"); unknown → false. */
+export function knownBelow(evidence: LineEvidence, bound: string): boolean {
+  const tag = evidence.image === undefined ? undefined : parseImageRef(evidence.image)?.tag;
+  const version = (evidence.labelVersion === undefined ? undefined : parseVersion(evidence.labelVersion)) ?? (tag === undefined ? undefined : parseVersion(tag));
+  const limit = parseVersion(bound);
+  return version !== undefined && limit !== undefined && compare(version, limit) < 0;
+}

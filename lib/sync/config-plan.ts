@@ -8,12 +8,12 @@ import { generate } from "../config/generate";
 import { checkOverrideConfig } from "../config/override";
 import type { ResolvedExternalProvider } from "../config/external-providers";
 import { overrideWithExternal } from "./override-external";
-import { configSource, releaseFor } from "../config/render";
+import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import { bundledBaseConfig } from "../distributions/bundled";
-import { releaseOfVersion, type DistributionTable } from "../distributions/table";
+import type { DistributionTable, Release } from "../distributions/table";
 import type { ChildContext, MountedConfig } from "../children/context";
 import type { ObjectMap } from "../wire/metacontroller";
 import type { ConfigInUse, SyncFailure } from "../status/status";
@@ -45,6 +45,8 @@ export interface PlanInput {
   readonly spec: CanonicalSpec;
   readonly related?: ObjectMap;
   readonly distributions: DistributionTable;
+  /** The line the target image runs (lib/sync/server-line.ts). */
+  readonly release: Release;
   /** From the image's labels; absent → the bundled config of a named distribution. */
   readonly base?: ResolvedBaseConfig;
   /** External providers with their image metadata (lib/sync/external-providers.ts). */
@@ -69,8 +71,7 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
-  const declared = input.base?.version !== undefined ? releaseOfVersion(input.base.version) : undefined;
-  const release = declared ?? releaseFor(input.spec, { distributions: input.distributions });
+  const release = input.release;
   const d = input.spec.distribution;
   const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
   if (base === undefined) {

@@ -7,7 +7,8 @@ import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { validate, type ValidationResult } from "../api/validate";
 import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
-import { findDistribution, type DistributionTable } from "../distributions/table";
+import type { DistributionTable } from "../distributions/table";
+import { configSource } from "../config/render";
 import type { LiveReport } from "../live/types";
 import { names } from "../names";
 import type { Condition } from "../status/conditions";
@@ -22,6 +23,7 @@ import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
+import { serverChoice } from "./server-line";
 
 export interface SyncDeps {
   readonly now: () => Date;
@@ -71,11 +73,6 @@ function parentOf(request: SyncRequest): Parent {
     ...(typeof m.generation === "number" ? { generation: m.generation } : {}),
     ...(previous ? { previous } : {}),
   };
-}
-
-function imageOf(spec: CanonicalSpec, table: DistributionTable): string | undefined {
-  const d = spec.distribution;
-  return d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
 }
 
 /** The spec's distribution as written (also for a spec that does not validate). */
@@ -169,7 +166,8 @@ export function sync(
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
   const spec = checked.spec;
   const external = planExternal(spec, found.external);
-  const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput, externalProviders: external.report };
+  const server = serverChoice(request, spec, deps.distributions, configSource(spec), found.base?.version);
+  const base: Extra = { port: spec.networking.port, ...(server.image ? { image: server.image } : {}), notes: [...notes, ...server.notes], live: liveInput, externalProviders: external.report };
   const legacy = legacyOf(request.parent);
   const elsewhere = crossNamespace(legacy, spec, p.namespace);
   if (elsewhere.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNamespaceUnsupported", errors: elsewhere }, base);
@@ -185,14 +183,14 @@ export function sync(
   const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
   if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
   const plan = planConfig({
-    name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
+    name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions, release: server.release,
     ...(found.base ? { base: found.base } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
   const children = desiredChildren({
-    name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
+    name: p.name, namespace: p.namespace, spec, image: base.image ?? "", serverArgs: server.args,
     ...(plan.mounted ? { config: plan.mounted } : {}),
     secretEnv: plan.secretEnv, plainEnv: plan.plainEnv, ...(plan.postgres ? { postgres: plan.postgres } : {}),
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
@@ -200,7 +198,7 @@ export function sync(
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...base.notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
