@@ -77,6 +77,18 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
   }
 }
 
+/** 1.x keeps prompts and connectors in SQL tables; the older `{namespace, backend: kv_…}` form is migrated by the server, written here as 1.x reads it. */
+function adaptStores(doc: ConfigDoc, release: Release, notes: string[]): void {
+  const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
+  if (!stores) return;
+  const moved = ["prompts", "connectors"].filter((name) => isMap(stores[name]) && !("table_name" in (stores[name] as JsonMap)));
+  if (moved.length === 0) return;
+  const next: JsonMap = { ...stores };
+  for (const name of moved) next[name] = { table_name: name, backend: SQL_BACKEND };
+  doc.storage = { ...doc.storage, stores: next };
+  notes.push(`baseConfig.storage.stores: ${moved.join(" and ")} are SQL tables on the ${release} line; pointed at ${SQL_BACKEND}`);
+}
+
 /** A base config with shapes an older line wrote, brought to `release` (a no-op for configs of that line). */
 export function adaptBase(doc: ConfigDoc, release: Release): string[] {
   const notes: string[] = [];
@@ -90,6 +102,7 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
       return adapted.entry;
     });
   }
+  adaptStores(doc, release, notes);
   if (isMap(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
     doc.server = withoutKey(withoutKey(doc.server, "cors"), "quota");
     notes.push(`baseConfig.server: cors and quota were removed; the ${release} line has neither setting`);
