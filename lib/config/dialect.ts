@@ -13,11 +13,13 @@ import { API_DEPENDENCIES, hasSafety, PROVIDER_DEPENDENCIES, REMOVED_TYPES, SAFE
 
 /** The spec's requests the line cannot serve. */
 export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  if (hasSafety(release)) return [];
+  // A spec that disables safety itself asks for nothing: its safety entries are ignored on every line.
+  if (hasSafety(release) || spec.disabled.some((d) => d.api === "safety")) return [];
   const gone = `the ${release} server line has no Safety API (removed in OGX 1.0)`;
   return [
     ...spec.providers.filter((p) => p.api === "safety").map((p) => fieldError(p.path, `${gone}: remove this provider; ${SAFETY_ALTERNATIVES}`)),
     ...spec.resources.shields.map((s) => fieldError(s.path, `${gone}, so shields cannot be registered: remove it; ${SAFETY_ALTERNATIVES}`)),
+    ...spec.externalProviders.filter((e) => e.api === "safety").map((e) => fieldError(e.path, `${gone}: remove this external provider; ${SAFETY_ALTERNATIVES}`)),
   ];
 }
 
