@@ -10,6 +10,7 @@ import { DEFAULT_DISTRIBUTIONS, GO_OPERATOR_DISTRIBUTIONS, withOverrides } from 
 import type { KubeObject, SyncRequest, SyncResponse } from "../../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, steadyState } from "../../sync-builders";
 import { parse } from "yaml";
+import { toHub } from "../../../lib/conversion/v1alpha1";
 
 const generated = { distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } } };
 const imageDefault = { distribution: { name: "starter" } };
@@ -122,5 +123,22 @@ describe("a running CR when the hooks' default changes", () => {
     const r = sync(steady, after);
     expect(configOf(r).apis).not.toContain("safety");
     expect(configOf(r).server.insecure).toBe(true);
+  });
+});
+
+describe("a v1alpha1 CR (the Go operator's API)", () => {
+  const v1alpha1 = {
+    apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution",
+    metadata: { name: "legacy", namespace: "team-a", uid: "uid-2", generation: 1 },
+    spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } },
+  };
+
+  it("that is not running yet starts the Go operator's image for its name, and says so", () => {
+    const converted = toHub(v1alpha1);
+    if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
+    const r = sync(aRequest(converted.object as unknown as KubeObject), after);
+    expect(serverOf(r).image).toBe("docker.io/llamastack/distribution-starter:0.7.1");
+    expect(serverOf(r).args).toBeUndefined();
+    expect(notesOf(r)).toContain(`spec.distribution.name: a v1alpha1 CR starts the Go operator's image for starter (docker.io/llamastack/distribution-starter:0.7.1); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (docker.io/ogxai/distribution-starter:1.3.0)`);
   });
 });
