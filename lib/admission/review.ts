@@ -142,7 +142,10 @@ export function problemsOf(object: unknown, ctx: ValidateContext = {}, oldObject
   if (shape.length > 0) return { errors: shape, warnings: [] };
   const { errors, warnings, spec } = validate((object as { spec: unknown }).spec, ctx);
   if (!spec || ctx.release) return { errors, warnings };
-  const release = lineOfObject({ ...(object as KubeObject), status: oldObject?.status }, spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  // Admission objects are untrusted: only a metadata map is read (annotations), never assumed.
+  const raw = object as { metadata?: unknown };
+  const metadata = typeof raw.metadata === "object" && raw.metadata !== null && !Array.isArray(raw.metadata) ? raw.metadata : {};
+  const release = lineOfObject({ ...(object as KubeObject), metadata: { name: "", ...metadata }, status: oldObject?.status }, spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
   return { errors: [...errors, ...dialectErrors(spec, release)], warnings };
 }
 

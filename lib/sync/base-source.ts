@@ -1,10 +1,10 @@
 /**
  * The one I/O step of a sync (DESIGN §1): find the base config in the image's labels before
  * the pure pipeline runs. Named distributions fall back to their bundled config when the image
- * has no labels or the registry cannot be read — except a passing registry outage for an image
- * of a line that carries labels (1.x): that is waited out (a transient failure that keeps what
- * runs), so the config does not flip to the bundled one and back. Image references cannot fall
- * back, and say why.
+ * has no labels or the registry cannot be read — except a passing registry outage for a server
+ * of a line that carries labels (1.x) whose config came from them: that is waited out (a
+ * transient failure that keeps what runs), so the config does not flip to the bundled one and
+ * back. Image references cannot fall back, and say why.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
@@ -43,7 +43,11 @@ export function namespaceCredentials(related: ObjectMap | undefined): Credential
   return maps.length > 0 ? credentialLookup(...maps) : undefined;
 }
 
-export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined): Promise<BaseOutcome> {
+/**
+ * `previousSource` is the config source the previous status recorded: a server whose config
+ * came from the image's labels waits out a passing registry outage instead of switching.
+ */
+export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined, previousSource?: string): Promise<BaseOutcome> {
   if (configSource(spec) !== "generated") return { notes: [] };
   const d = spec.distribution;
   const image = target.image;
@@ -53,7 +57,8 @@ export async function findBase(spec: CanonicalSpec, target: TargetImage, resolve
     return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
   }
   // A passing outage must not swap the image's config for the bundled one and back (two rollouts).
-  const waits = found.kind === "error" && found.transient && carriesConfigLabels(chooseLine({ image, ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release);
+  const waits = found.kind === "error" && found.transient && previousSource === "oci-label"
+    && carriesConfigLabels(chooseLine({ image, ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release);
   if (d.kind === "name" && !waits) {
     const why = found.kind === "no-labels" ? "the image carries no config labels" : `the registry could not be read (${found.message})`;
     return { notes: [`spec.distribution.name: ${why}; using the config bundled for ${d.name}`] };

@@ -20,7 +20,7 @@ const after: SyncDeps = deps();
 
 const deploymentOf = (r: SyncResponse) => r.children.find((c) => c.kind === "Deployment") as KubeObject & { spec: { template: { spec: { containers: { image: string; args?: string[] }[] } } } };
 const serverOf = (r: SyncResponse) => deploymentOf(r).spec.template.spec.containers[0]!;
-const configOf = (r: SyncResponse) => parse(String((r.children.find((c) => c.kind === "ConfigMap") as { data: { "config.yaml": string } }).data["config.yaml"])) as { apis: string[]; server: Record<string, unknown> };
+const configOf = (r: SyncResponse) => parse(String((r.children.find((c) => c.kind === "ConfigMap") as unknown as { data: { "config.yaml": string } }).data["config.yaml"])) as { apis: string[]; server: Record<string, unknown> };
 const notesOf = (r: SyncResponse) => ((r.status as { notes?: string[] }).notes ?? []);
 const syncNow = (d: SyncDeps) => (r: SyncRequest) => sync(r, d);
 
