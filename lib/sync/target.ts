@@ -70,8 +70,9 @@ function runningImage(input: TargetInput, name: string): string | undefined {
   const previous = previousOf(input.parent);
   const deployed = deploymentImage(input);
   if (deployed !== undefined) {
-    // Without a recorded name (a status that was cleared), the image's own name must match.
-    const sameName = previous.active !== undefined ? previous.active === name : namedFor(deployed, name);
+    // The status records the name it ran for; an image published for the name also counts
+    // (a cleared status, or a failed sync that recorded a name it never ran).
+    const sameName = previous.active === name || namedFor(deployed, name);
     return sameName ? deployed : undefined;
   }
   return previous.active === name ? previous.image : undefined;

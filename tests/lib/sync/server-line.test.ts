@@ -99,6 +99,13 @@ describe("a running CR when the hooks' default changes", () => {
     expect(serverOf(sync({ ...steady, parent }, after)).image).toBe("docker.io/llamastack/distribution-starter:0.7.1");
   });
 
+  it("keeps it when a rename that never ran is undone (the status recorded the other name)", async () => {
+    const steady = await running(generated);
+    const renamedStatus = { ...(steady.parent.status as object), distributionConfig: { activeDistribution: "postgres-demo" } };
+    const back = { ...steady, parent: { ...steady.parent, status: renamedStatus } };
+    expect(serverOf(sync(back, after)).image).toBe("docker.io/llamastack/distribution-starter:0.7.1");
+  });
+
   it.each([
     ["the user annotates it to follow the default", async () => {
       const steady = await running(generated);
