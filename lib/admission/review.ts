@@ -16,7 +16,10 @@
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
+import { lineOfAdmitted } from "./line";
 import type { FieldError } from "../errors";
+import { lineOfObject } from "../sync/target";
+import type { KubeObject } from "../wire/metacontroller";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 const GROUP = "llamastack.io";
@@ -128,9 +131,15 @@ function line(error: FieldError): string {
   return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
 }
 
-/** Every problem of a v1alpha2 object, exactly as `llsd validate` reports them (lib/config/check-object.ts). */
-export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
-  const { errors, warnings } = checkObject(object, { ...ctx, apiVersions: [`${GROUP}/${VERSION}`] });
+/**
+ * Every problem of a v1alpha2 object, exactly as `llsd validate` reports them
+ * (lib/config/check-object.ts), on the server line the sync hook will pick: a CR that already
+ * runs (the old object's status says which image, for the same distribution name) keeps its
+ * server; a new one gets the current default.
+ */
+export function problemsOf(object: unknown, ctx: ValidateContext = {}, oldObject?: { readonly [k: string]: unknown }): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
+  const release = ctx.release ?? lineOfAdmitted(object, ctx, oldObject?.status);
+  const { errors, warnings } = checkObject(object, { ...ctx, ...(release ? { release } : {}), apiVersions: [`${GROUP}/${VERSION}`] });
   return { errors, warnings };
 }
 
@@ -167,7 +176,7 @@ export function review(request: AdmissionRequest, ctx: ValidateContext = {}): Ad
   if (!isLlsdV1alpha2(request.kind) || (request.subResource ?? "") !== "" || object === undefined) return allow(uid);
   const metadata = object.metadata as { deletionTimestamp?: unknown } | undefined;
   if (metadata?.deletionTimestamp !== undefined && metadata.deletionTimestamp !== null) return allow(uid);
-  const { errors, warnings } = problemsOf(object, ctx);
+  const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
   if (operation === "UPDATE" && request.oldObject && sameJson(request.oldObject.spec, object.spec)) {

@@ -15,6 +15,7 @@ export const DISABLE_NAMES: readonly string[] = [
   "inference", "safety", "vectorIo", "vector_io", "toolRuntime", "tool_runtime", "telemetry",
   "agents", "responses", "files", "batches", "fileProcessors", "file_processors", "eval",
   "datasetio", "datasetIo", "scoring", "postTraining", "post_training", "messages", "interactions",
+  "skills", "containers", "containerRuntime", "container_runtime",
 ];
 
 const flatRef = obj("A key of a Secret in the CR's namespace.", {

@@ -4,7 +4,8 @@
  */
 import { fieldError, listOf, type FieldError } from "../errors";
 import { listenPort, MIN_SERVER_PORT } from "../defaults";
-import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable } from "../distributions/table";
+import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable, type Release } from "../distributions/table";
+import { dialectErrors } from "../config/dialect";
 import type { CanonicalSpec } from "./canonical";
 import { normalize } from "./normalize";
 import { v1alpha2SpecSchemaErrors } from "./schema";
@@ -24,6 +25,12 @@ export interface ValidateContext {
    * them the model→provider check waits for generation, where the base config is known.
    */
   readonly baseInferenceIds?: readonly string[];
+  /**
+   * The server line the CR will run, when the caller knows it (admission, `llsd validate`):
+   * requests the line cannot serve (the Safety API on 1.x) are errors here too. The sync hook
+   * leaves it out; generation reports them, for the line the running server really has.
+   */
+  readonly release?: Release;
 }
 
 export interface ValidationResult {
@@ -101,6 +108,7 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
     ...workloadRules(spec),
     ...tlsRules(spec),
     ...allowedFromRules(spec),
+    ...(ctx.release ? dialectErrors(spec, ctx.release) : []),
   ];
   return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec), ...lowPortNote(spec)], spec };
 }

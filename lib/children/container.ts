@@ -11,14 +11,16 @@ import { STARTUP_COMMAND } from "./startup-script";
 import { buildVolumeMounts } from "./volumes";
 
 /**
- * Without a user command the image entrypoint runs RUN_CONFIG_PATH (or its own default). A
+ * Without a user command the image entrypoint runs RUN_CONFIG_PATH (or its own default), with
+ * the arguments the server line needs (`--insecure` for plain HTTP on 1.x). A
  * v1alpha1 CR with userConfig runs the Go operator's startup script instead (args emptied, as
  * it did); the user's command and args still win.
  */
 function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"> {
   const overrides = ctx.spec.workload.overrides ?? {};
   if (ctx.legacy === undefined) {
-    return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(overrides.args ? { args: [...overrides.args] } : {}) };
+    const args = overrides.args ?? (overrides.command || !ctx.serverArgs?.length ? undefined : ctx.serverArgs);
+    return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(args ? { args: [...args] } : {}) };
   }
   // The Go operator: the script with userConfig; a non-empty user command or args replaces it.
   const script = ctx.config?.source === "override";

@@ -43,6 +43,8 @@ export interface ChildContext {
   readonly spec: CanonicalSpec;
   /** The resolved server image (pinned). */
   readonly image: string;
+  /** Entrypoint arguments the server line needs when the user gives no command or args (`--insecure`). */
+  readonly serverArgs?: readonly string[];
   /** Absent when the image runs its own default config. */
   readonly config?: MountedConfig;
   /** Secret-backed env vars, in order (providers, then Postgres parts). */

@@ -1,6 +1,7 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { parseArgs } from "node:util";
 import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
+import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
 import { convertCommand, migrateCommand } from "./convert";
@@ -83,6 +84,16 @@ const COMMANDS: { readonly [name: string]: Command } = {
         const entry = DEFAULT_DISTRIBUTIONS.find((e) => e.name === name);
         io.stdout(`${name}\t${entry?.image ?? ""}\t(${entry?.release ?? "?"}.x)\n`);
       }
+      return 0;
+    },
+  },
+  releases: {
+    help: `llsd releases
+  List the supported server lines, one per row, oldest first: the value
+  --release accepts, then what the line covers.`,
+    run: (args, io) => {
+      if (parsed(args).positionals.length > 0) throw new UsageError("releases takes no arguments");
+      for (const row of releaseLines()) io.stdout(`${row}\n`);
       return 0;
     },
   },

@@ -1,4 +1,4 @@
-/** `llsd render FILE [--base-config F] [--release R]`: print config.yaml and env for each CR (v1alpha1 converted first). */
+/** `llsd render FILE [--base-config F] [--release LINE]`: print config.yaml and env for each CR (v1alpha1 converted first). */
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";
@@ -23,6 +23,7 @@ function containerEnv(g: Generated): unknown[] {
 function printRendered(doc: CrDocument, result: Rendered, io: CliIo): boolean {
   for (const w of result.warnings) io.stderr(`warning: ${doc.name}: ${w.path}: ${w.message}\n`);
   if (!result.ok) {
+    for (const n of result.notes) io.stderr(`note: ${doc.name}: ${n}\n`);
     io.stderr(`error: ${doc.name}: ${result.errors.length} problem(s):\n${formatErrors(result.errors)}\n`);
     return false;
   }

@@ -5,6 +5,7 @@
  */
 import { formatErrors } from "../errors";
 import { checkObject } from "../config/check-object";
+import { lineOfAdmitted } from "../admission/line";
 import { llsdDocuments } from "./documents";
 import { readText, UsageError, type CliIo } from "./io";
 
@@ -24,7 +25,9 @@ function validateFile(file: string, io: CliIo): boolean {
   let ok = true;
   for (const doc of read.documents) {
     const name = `${doc.apiVersion} ${doc.name}`;
-    const verdict = checkObject(doc.object);
+    // The line the sync hook would pick for this object (a new CR: the current default; v1alpha1: the Go operator's).
+    const release = lineOfAdmitted(doc.object);
+    const verdict = checkObject(doc.object, release ? { release } : {});
     for (const w of verdict.warnings) io.stderr(`${file}: ${name}: warning: ${line(w)}\n`);
     if (verdict.errors.length === 0) {
       io.stdout(`${file}: ${name}: valid\n`);

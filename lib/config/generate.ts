@@ -12,9 +12,11 @@ import { readBase } from "./base";
 import { providedEnv, requireProvidedEnv } from "./env-check";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
+import { adaptBase, dialectErrors, ensureFiles } from "./dialect";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { buildProviders, missingRequired, overlayProviders, type SecretEnv } from "./providers";
+import { hasSafety, refusesPlainHttp } from "./releases";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -55,7 +57,7 @@ export interface GenerateFailed {
 }
 export type GenerateResult = Generated | GenerateFailed;
 
-function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
+function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): void {
   const server = isMap(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = listenPort(spec.networking.port);
@@ -63,6 +65,10 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec): void {
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
     server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
+    delete server.insecure;
+  } else if (refusesPlainHttp(release)) {
+    // Without it `ogx stack run` stops with "TLS required" (1.2+); TLS, when wanted, is networking.tls.
+    server.insecure = true;
   }
   doc.server = server;
 }
@@ -84,27 +90,30 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
   const doc = base.doc;
   const name = options.name ?? "llsd";
+  const adapted = adaptBase(doc, release);
   dropToolGroups(doc);
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const providers = buildProviders(spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api])), release, mountPath);
+  const served = spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)));
+  const providers = buildProviders(served, release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
+  const files = disabled.errors.length > 0 ? [] : ensureFiles(doc, mountPath);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources: ResourceOutcome = { notes: [], errors: [] };
   applyModels(doc, spec, resources);
-  applyShields(doc, spec, resources);
+  if (hasSafety(release)) applyShields(doc, spec, resources);
   checkTools(doc, spec, resources);
-  applyServer(doc, spec);
+  applyServer(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
   const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
     name: e.name, secretName: storage.postgres!.secretName, secretKey: e.key, path: storage.postgres!.sourceSecret.path,
   }));
   const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
-  const notes = [...external, ...providers.notes, ...disabled.notes, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
-  const errors = [...providers.errors, ...incomplete, ...disabled.errors, ...resources.errors, ...envCheck.errors];
+  const notes = [...adapted, ...external, ...providers.notes, ...disabled.notes, ...files, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
+  const errors = [...dialectErrors(spec, release), ...providers.errors, ...incomplete, ...disabled.errors, ...resources.errors, ...envCheck.errors];
   if (errors.length > 0) return { ok: false, errors, notes };
   const secretEnv = [...providers.env, ...postgresEnv];
   const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);

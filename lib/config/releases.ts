@@ -1,21 +1,61 @@
 /**
- * What each supported server line accepts (research llamastack-config §1.4, §2.2, §2.3).
- * n = OGX 0.8.x, n-1 = Llama Stack 0.7.x: same YAML schema, different API names.
+ * What each supported server line accepts: API names, removed provider types, and what the
+ * 1.x line dropped or changed. 0.7 and 0.8 share a YAML schema (different API names); 1.x
+ * removed the Safety API and CORS/quota settings and refuses plain HTTP unless told so.
  */
 import type { Release } from "../distributions/table";
 
-const COMMON_APIS = ["inference", "safety", "vector_io", "tool_runtime", "files", "batches", "file_processors", "responses"];
+const COMMON_APIS = ["inference", "vector_io", "tool_runtime", "files", "batches", "file_processors", "responses"];
 
 /** Providable APIs per release. */
 export const RELEASE_APIS: { readonly [r in Release]: readonly string[] } = {
-  "0.7": [...COMMON_APIS, "eval", "datasetio", "scoring"],
-  "0.8": [...COMMON_APIS, "messages", "interactions"],
+  "0.7": [...COMMON_APIS, "safety", "eval", "datasetio", "scoring"],
+  "0.8": [...COMMON_APIS, "safety", "messages", "interactions"],
+  "1.3": [...COMMON_APIS, "messages", "interactions", "skills", "container_runtime", "containers"],
+};
+
+/** The real server's JSON Schemas a line's configs are checked against (tests). */
+export type SchemaTag = "v0.7.3" | "v0.8.0" | "v1.3.0";
+
+/** Every tag with schema-derived data (provider-fields.generated.ts). */
+export const SCHEMA_TAGS: readonly SchemaTag[] = Object.freeze(["v0.7.3", "v0.8.0", "v1.3.0"] as const);
+
+/** A `Record` over `Release`: a new server line does not compile until it names its models' tag. */
+const SCHEMA_TAG_OF: { readonly [r in Release]: SchemaTag } = { "0.7": "v0.7.3", "0.8": "v0.8.0", "1.3": "v1.3.0" };
+
+/** 0.7 → v0.7.3, 0.8 → v0.8.0, every 1.x line → v1.3.0. */
+export function schemaTagOf(release: Release): SchemaTag {
+  return SCHEMA_TAG_OF[release];
+}
+
+/** Does the line have the Safety API (`safety`, shields, top-level `safety:`)? Removed in 1.0. */
+export function hasSafety(release: Release): boolean {
+  return RELEASE_APIS[release].includes("safety");
+}
+
+/**
+ * `ogx stack run` refuses plain HTTP from 1.2 on unless `server.insecure: true` or `--insecure`
+ * (the 1.3+ image entrypoint passes `--insecure`; 1.2's does not).
+ */
+export function refusesPlainHttp(release: Release): boolean {
+  return release === "1.3";
+}
+
+/** What replaces the Safety API on lines without it, for error messages. */
+export const SAFETY_ALTERNATIVES =
+  "use a line that has it (distribution.image with a 0.8 image), or on 1.x moderate through the responses provider's moderation_endpoint (an OpenAI-compatible /v1/moderations URL) in a config of your own (overrideConfig)";
+
+/** Provider types a line removed: generating them stops the server at startup. */
+export const REMOVED_TYPES: { readonly [r in Release]: ReadonlySet<string> } = {
+  "0.7": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
+  "0.8": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
+  "1.3": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference", "inline::transformers", "remote::passthrough"]),
 };
 
 /** Names users may still write that a release no longer has, and what replaced them. */
 export const RENAMED_APIS: { readonly [old: string]: string } = { agents: "responses" };
 
-/** APIs that must stay enabled while another API is (registry `api_dependencies`, research §2.3). */
+/** APIs that must stay enabled while another API is (the registry's `api_dependencies`). */
 export const API_DEPENDENCIES: { readonly [api: string]: readonly string[] } = {
   responses: ["inference", "vector_io", "tool_runtime", "files"],
   vector_io: ["inference"],
@@ -24,6 +64,7 @@ export const API_DEPENDENCIES: { readonly [api: string]: readonly string[] } = {
   file_processors: ["files"],
   messages: ["inference"],
   interactions: ["inference"],
+  skills: ["files"],
   eval: ["inference"],
   scoring: ["inference"],
 };
@@ -33,18 +74,7 @@ export const PROVIDER_DEPENDENCIES: { readonly [type: string]: readonly string[]
   "inline::file-search": ["vector_io", "inference", "files"],
 };
 
-/** The upstream tag whose configuration models describe each server line (the latest patch checked). */
-export type SchemaTag = "v0.7.3" | "v0.8.0" | "v1.3.0";
-
-/** Every tag with schema-derived data, including lines the release table may not list yet. */
-export const SCHEMA_TAGS: readonly SchemaTag[] = Object.freeze(["v0.7.3", "v0.8.0", "v1.3.0"] as const);
-
-/** A `Record` over `Release`: a new server line does not compile until it names its models' tag. */
-const SCHEMA_TAG_OF: { readonly [r in Release]: SchemaTag } = {
-  "0.7": "v0.7.3",
-  "0.8": "v0.8.0",
-};
-
-export function schemaTagOf(release: Release): SchemaTag {
-  return SCHEMA_TAG_OF[release];
+/** Images of the line carry their config.yaml as OCI labels (`com.ogx.config.*`, published since 1.2). */
+export function carriesConfigLabels(release: Release): boolean {
+  return release === "1.3";
 }

@@ -10,14 +10,14 @@ import type { DistributionTable, Release } from "../distributions/table";
 import { checkSpec, generationErrors, withoutRepeats } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
-import { configSource, releaseFor } from "./source";
+import { configSource, lineFor } from "./source";
 
-export { configSource, releaseFor, type ConfigSource } from "./source";
+export { configSource, lineFor, releaseFor, type ConfigSource } from "./source";
 
 export interface RenderInput extends GenerateOptions {
   /** Base config text; @default the bundled config of the named distribution. */
   readonly baseConfig?: string;
-  /** Server line; @default from the distribution's image tag, else the table's default. */
+  /** Server line; @default the line of the distribution's image (lib/distributions/detect.ts). */
   readonly release?: Release;
   readonly distributions?: DistributionTable;
   /** ConfigMaps of the CR's namespace; when given, an overrideConfig is checked against them. */
@@ -40,12 +40,12 @@ function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): str
     : `no bundled base config for this distribution on the ${release} server line`);
 }
 
-function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[]): Rendered {
+function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[], lineNotes: readonly string[]): Rendered {
   const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
-  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [`${note} (not checked: the ConfigMap was not given)`] };
+  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [...lineNotes, `${note} (not checked: the ConfigMap was not given)`] };
   const checked = checkOverrideConfig(name, configMaps);
-  if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [] };
-  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [note] };
+  if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
+  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [...lineNotes, note] };
 }
 
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
@@ -58,16 +58,18 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
     return { ok: false, errors, warnings, notes: [] };
   }
   const spec = checked.spec;
-  const release = releaseFor(spec, input);
+  const line = lineFor(spec, input);
+  const release = line.release;
+  const lineNotes = line.note ? [`spec.distribution: ${line.note}`] : [];
   const source = configSource(spec);
-  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings);
+  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings, lineNotes);
   if (source === "image-default") {
     const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
-    return { ok: true, source, release, warnings, notes: [note] };
+    return { ok: true, source, release, warnings, notes: [...lineNotes, note] };
   }
   const base = baseFor(spec, release, input);
-  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: [] };
+  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
   const generated = generate(spec, base, release, input);
-  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: generated.notes };
-  return { ok: true, source, release, generated, warnings };
+  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  return { ok: true, source, release, generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated, warnings };
 }

@@ -3,7 +3,8 @@
  * and the sync hook's config plan alike.
  */
 import type { CanonicalSpec } from "../api/canonical";
-import { DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, findDistribution, releaseOfImage, type DistributionTable, type Release } from "../distributions/table";
+import { chooseLine, type LineChoice } from "../distributions/detect";
+import { DEFAULT_DISTRIBUTIONS, findDistribution, type DistributionTable, type Release } from "../distributions/table";
 
 /** overrideConfig → mounted as is; generation inputs (or TLS) → generated; neither → the image's own default. */
 export type ConfigSource = "override" | "generated" | "image-default";
@@ -17,11 +18,25 @@ export function configSource(spec: CanonicalSpec): ConfigSource {
   return generated ? "generated" : "image-default";
 }
 
-/** The server line the spec's image runs: explicit, else the image tag, else the default. */
-export function releaseFor(spec: CanonicalSpec, input: { readonly release?: Release; readonly distributions?: DistributionTable }): Release {
-  if (input.release) return input.release;
+export interface LineInput {
+  readonly release?: Release;
+  readonly distributions?: DistributionTable;
+}
+
+/**
+ * The server line the spec's image runs: explicit, else what the image says (for a name, the
+ * table's image: a new CR's), with a note when that is a guess. Running servers keep their own
+ * image, which only the sync hook knows (lib/sync/target.ts).
+ */
+export function lineFor(spec: CanonicalSpec, input: LineInput): LineChoice {
+  if (input.release) return { release: input.release };
   const d = spec.distribution;
-  const table = input.distributions ?? DEFAULT_DISTRIBUTIONS;
-  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
-  return (image && releaseOfImage(image)) || (d.kind === "name" ? findDistribution(d.name, table)?.release : undefined) || DEFAULT_RELEASE;
+  const entry = d.kind === "name" ? findDistribution(d.name, input.distributions ?? DEFAULT_DISTRIBUTIONS) : undefined;
+  const image = entry?.image ?? (d.kind === "image" ? d.image : undefined);
+  return chooseLine({ ...(image ? { image } : {}), ...(entry?.overridden ? { tableRelease: entry.release } : {}) });
+}
+
+/** The line alone (lineFor without its note). */
+export function releaseFor(spec: CanonicalSpec, input: LineInput): Release {
+  return lineFor(spec, input).release;
 }

@@ -1,9 +1,9 @@
 /**
  * Base configs bundled with the service, one per distribution and release
  * (`base/<name>-<release>.yaml`). They are the fallback when a distribution image carries no
- * config labels, which is true of every image upstream publishes (DESIGN §6, research
- * llamastack-config §8.4). The files are written for this project; each one's header says
- * how and why it differs from the upstream config.
+ * config labels (every 0.7 and 0.8 image; 1.x images carry them since 1.2) or image reading
+ * is off. The files are written for this project; each one's header says how and why it
+ * differs from the upstream config.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,23 +1,24 @@
 /**
  * Named distributions (`spec.distribution.name`) → the pinned image that runs them, and the
- * server release that image carries. The release decides which bundled base config and which
- * dialect (API names, provider types) the generator uses: `version:` in config.yaml is always
- * 2, so it cannot tell 0.7 from 0.8 (research llamastack-config §1.3–1.4).
+ * server line that image carries. The line decides which bundled base config and which
+ * dialect (API names, provider types, server keys) the generator uses: `version:` in
+ * config.yaml is always 2, so it cannot tell 0.7 from 0.8 or 1.x.
  */
 import { listOf } from "../errors";
 import { parseImageRef, unpinnedReason } from "./image-ref";
 
-/** Supported server lines: "0.7" = Llama Stack 0.7.x (n-1), "0.8" = OGX 0.8.x (n). */
-export type Release = "0.7" | "0.8";
-
-export const RELEASES: readonly Release[] = Object.freeze(["0.7", "0.8"] as const);
-
 /**
- * What the pinned default images run. 0.7.1 is the last release published as
- * `llamastack/distribution-*` and the one the Go operator's release-0.9 pins
- * (research operator §3), so a takeover keeps the same server.
+ * Supported server lines, oldest first: "0.7" = Llama Stack 0.7.x, "0.8" = OGX 0.8.x,
+ * "1.3" = OGX 1.x as of 1.3.0, the newest release whose configuration code is known here.
+ * OGX 1.4 and 1.5 run on the 1.3 line (same config format; a note says so), and so do 1.0–1.2,
+ * whose images were published before the config labels (lib/distributions/detect.ts).
  */
-export const DEFAULT_RELEASE: Release = "0.7";
+export type Release = "0.7" | "0.8" | "1.3";
+
+export const RELEASES: readonly Release[] = Object.freeze(["0.7", "0.8", "1.3"] as const);
+
+/** The current line: what a new v1alpha2 CR that names a distribution runs. */
+export const DEFAULT_RELEASE: Release = "1.3";
 
 export interface DistributionEntry {
   /** The name users write in `spec.distribution.name`. */
@@ -26,16 +27,33 @@ export interface DistributionEntry {
   readonly image: string;
   /** The server line the image runs; selects the bundled base config. */
   readonly release: Release;
+  /** Set by the operator's image overrides: an explicit choice, followed by running servers too. */
+  readonly overridden?: true;
 }
 
 export type DistributionTable = readonly DistributionEntry[];
 
 /**
- * name → pinned image, never :latest. Only `starter` and `postgres-demo` are published as
- * images upstream (research llamastack-config §7.1); the Go operator's `remote-vllm` and
- * `meta-reference-gpu` no longer exist in any supported release.
+ * name → pinned image, never :latest, for a new v1alpha2 CR. Only `starter` and
+ * `postgres-demo` are published as images upstream; the Go operator's `remote-vllm` and
+ * `meta-reference-gpu` no longer exist in any supported release. Since 1.1 the images are
+ * `ogxai/distribution-*`, and since 1.2 they carry their config.yaml as labels.
+ *
+ * Changing this table never moves a running server: lib/sync/target.ts keeps the image a CR
+ * already runs for the same name.
  */
 export const DEFAULT_DISTRIBUTIONS: DistributionTable = Object.freeze([
+  Object.freeze({ name: "postgres-demo", image: "docker.io/ogxai/distribution-postgres-demo:1.3.0", release: "1.3" }),
+  Object.freeze({ name: "starter", image: "docker.io/ogxai/distribution-starter:1.3.0", release: "1.3" }),
+] satisfies DistributionEntry[]);
+
+/**
+ * What the Go operator's last release (release-0.9) pins: 0.7.1, the last release published
+ * as `llamastack/distribution-*`. A v1alpha1 CR (the Go operator's API) that is not running
+ * yet gets these, so it starts the server it would have started under the Go operator (its
+ * `userConfig` startup script runs the `llama_stack` package, which 0.8+ renamed).
+ */
+export const GO_OPERATOR_DISTRIBUTIONS: DistributionTable = Object.freeze([
   Object.freeze({ name: "postgres-demo", image: "docker.io/llamastack/distribution-postgres-demo:0.7.1", release: "0.7" }),
   Object.freeze({ name: "starter", image: "docker.io/llamastack/distribution-starter:0.7.1", release: "0.7" }),
 ] satisfies DistributionEntry[]);
@@ -81,16 +99,16 @@ export function withOverrides(
   const overridden = table.map((entry): DistributionEntry => {
     const image = imageByName.get(entry.name);
     if (image === undefined) return entry;
-    return { name: entry.name, image, release: releaseOfImage(image) ?? entry.release };
+    return { name: entry.name, image, release: releaseOfImage(image) ?? entry.release, overridden: true };
   });
   return { table: overridden, problems };
 }
 
 /**
- * "docker.io/llamastack/distribution-starter:0.7.1" → "0.7"; "…:v0.8.0" → "0.8"; ogx/… images →
- * their tag's release; unknown/latest/digest-only → undefined. Also accepts a bare version
- * string like "0.8.0" or "v0.7.1-rc1". Only the tag is read: published images carry no
- * version label (research llamastack-config §8.4), and reading it costs no registry call.
+ * "docker.io/llamastack/distribution-starter:0.7.1" → "0.7"; "…:v0.8.0" → "0.8"; "…:1.3.0" →
+ * "1.3"; versions of no supported line, latest, digest-only → undefined (lib/distributions/
+ * detect.ts then picks the line that fits, and says so). Also accepts a bare version string
+ * like "0.8.0" or "v0.7.1-rc1". Only the tag is read: it costs no registry call.
  */
 export function releaseOfImage(ref: string): Release | undefined {
   const asVersion = releaseOfVersion(ref);
@@ -100,9 +118,9 @@ export function releaseOfImage(ref: string): Release | undefined {
 }
 
 /** `[v]MAJOR.MINOR[.PATCH][-pre|+build]`, as in git tags and `GET /v1/version`. */
-const VERSION = /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$/;
+export const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?$/;
 
-/** "0.7.1" → "0.7", "v0.8.0-rc1" → "0.8"; versions other than 0.7.x/0.8.x → undefined. */
+/** "0.7.1" → "0.7", "v0.8.0-rc1" → "0.8", "1.3.2" → "1.3"; versions of no supported line → undefined. */
 export function releaseOfVersion(version: string): Release | undefined {
   const match = VERSION.exec(version);
   if (match === null) return undefined;

@@ -1,17 +1,22 @@
 /**
  * The one I/O step of a sync (DESIGN §1): find the base config in the image's labels before
  * the pure pipeline runs. Named distributions fall back to their bundled config when the image
- * has no labels or the registry cannot be read; image references cannot, and say why.
+ * has no labels or the registry cannot be read — except a passing registry outage for a server
+ * of a line that carries labels (1.x) whose config came from them: that is waited out (a
+ * transient failure that keeps what runs), so the config does not flip to the bundled one and
+ * back. Image references cannot fall back, and say why.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
 import { configSource } from "../config/render";
-import { findDistribution, type DistributionTable } from "../distributions/table";
+import { chooseLine } from "../distributions/detect";
+import { carriesConfigLabels } from "../config/releases";
 import { credentialLookup, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
 import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
 import type { ResolvedBaseConfig } from "./config-plan";
 import type { ExternalLookup } from "./external-providers";
+import type { TargetImage } from "./target";
 
 /** Label on dockerconfigjson Secrets that the customize hook asks for, per namespace (README: registry credentials). */
 export const REGISTRY_CREDENTIALS_LABEL = "llamastack.io/registry-credentials";
@@ -38,16 +43,23 @@ export function namespaceCredentials(related: ObjectMap | undefined): Credential
   return maps.length > 0 ? credentialLookup(...maps) : undefined;
 }
 
-export async function findBase(spec: CanonicalSpec, table: DistributionTable, resolver: BaseConfigResolver, related: ObjectMap | undefined): Promise<BaseOutcome> {
+/**
+ * `previousSource` is the config source the previous status recorded: a server whose config
+ * came from the image's labels waits out a passing registry outage instead of switching.
+ */
+export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined, previousSource?: string): Promise<BaseOutcome> {
   if (configSource(spec) !== "generated") return { notes: [] };
   const d = spec.distribution;
-  const image = d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
+  const image = target.image;
   if (image === undefined) return { notes: [] };
   const found = await resolver.resolve(image, namespaceCredentials(related));
   if (found.kind === "found") {
     return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
   }
-  if (d.kind === "name") {
+  // A passing outage must not swap the image's config for the bundled one and back (two rollouts).
+  const waits = found.kind === "error" && found.transient && previousSource === "oci-label"
+    && carriesConfigLabels(chooseLine({ image, ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release);
+  if (d.kind === "name" && !waits) {
     const why = found.kind === "no-labels" ? "the image carries no config labels" : `the registry could not be read (${found.message})`;
     return { notes: [`spec.distribution.name: ${why}; using the config bundled for ${d.name}`] };
   }
@@ -55,7 +67,9 @@ export async function findBase(spec: CanonicalSpec, table: DistributionTable, re
     return { failure: { type: "ConfigGenerated", reason: MISSING_CONFIG_LABELS_REASON, errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)] }, notes: [] };
   }
   return {
-    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.image", found.message)] },
+    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [d.kind === "name"
+      ? fieldError("spec.distribution.name", `${found.message}; images of this line carry their config as labels, so the sync waits for the registry rather than switch to the bundled config (what runs is kept)`)
+      : fieldError("spec.distribution.image", found.message)] },
     transient: found.transient,
     notes: [],
   };

@@ -11,10 +11,9 @@ import type { PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
 import { checkOverrideConfig } from "../config/override";
 import { overrideWithExternal } from "./override-external";
-import { configSource, releaseFor } from "../config/render";
+import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
 import { bundledBaseConfig } from "../distributions/bundled";
-import { releaseOfVersion } from "../distributions/table";
 import type { ChildContext } from "../children/context";
 import type { SyncFailure } from "../status/status";
 import { names } from "../names";
@@ -50,8 +49,7 @@ function overrideEnvNotes(configMapName: string, configYaml: string, spec: Canon
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
-  const declared = input.base?.version !== undefined ? releaseOfVersion(input.base.version) : undefined;
-  const release = declared ?? releaseFor(input.spec, { distributions: input.distributions });
+  const release = input.release;
   const d = input.spec.distribution;
   const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
   if (base === undefined) {

@@ -7,7 +7,7 @@ import type { MountedConfig, ChildContext } from "../children/context";
 import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
-import type { DistributionTable } from "../distributions/table";
+import type { DistributionTable, Release } from "../distributions/table";
 import type { ConfigInUse } from "../status/status";
 import type { ObjectMap } from "../wire/metacontroller";
 
@@ -35,6 +35,8 @@ export interface PlanInput {
   readonly spec: CanonicalSpec;
   readonly related?: ObjectMap;
   readonly distributions: DistributionTable;
+  /** The line the target image runs (lib/sync/server-line.ts). */
+  readonly release: Release;
   /** From the image's labels; absent → the bundled config of a named distribution. */
   readonly base?: ResolvedBaseConfig;
   /** External providers with their image metadata (lib/sync/external-providers.ts). */

@@ -8,7 +8,8 @@ import type { CanonicalSpec } from "../api/canonical";
 import type { ValidationResult } from "../api/validate";
 import { checkSpec, generationErrors, withoutRepeats } from "../config/check";
 import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
-import { findDistribution, type DistributionTable } from "../distributions/table";
+import type { DistributionTable } from "../distributions/table";
+import { configSource } from "../config/render";
 import type { LiveReport } from "../live/types";
 import { names } from "../names";
 import type { Condition } from "../status/conditions";
@@ -25,6 +26,7 @@ import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { hubParent, hubSpec, spokeStatus } from "./parent-version";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
+import { serverChoice } from "./server-line";
 
 export interface SyncDeps {
   readonly now: () => Date;
@@ -74,11 +76,6 @@ function parentOf(request: SyncRequest): Parent {
     ...(typeof m.generation === "number" ? { generation: m.generation } : {}),
     ...(previous ? { previous } : {}),
   };
-}
-
-function imageOf(spec: CanonicalSpec, table: DistributionTable): string | undefined {
-  const d = spec.distribution;
-  return d.kind === "name" ? findDistribution(d.name, table)?.image : d.kind === "image" ? d.image : undefined;
 }
 
 /** The spec's distribution as written (also for a spec that does not validate). */
@@ -191,7 +188,8 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
   }
   const spec = checked.spec;
   const external = planExternal(spec, found.external);
-  const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput, externalProviders: external.report };
+  const server = serverChoice(request, spec, deps.distributions, configSource(spec), found.base?.version);
+  const base: Extra = { port: spec.networking.port, ...(server.image ? { image: server.image } : {}), notes: [...notes, ...server.notes], live: liveInput, externalProviders: external.report };
   const legacy = legacyOf(request.parent);
   const elsewhere = crossNamespace(legacy, spec, p.namespace);
   if (elsewhere.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNamespaceUnsupported", errors: elsewhere }, base);
@@ -207,7 +205,7 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
   const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
   if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
   const plan = planConfig({
-    name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
+    name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions, release: server.release,
     ...(found.base ? { base: found.base } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
@@ -215,7 +213,7 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
   const open = keptOpen(request, p.name, p.namespace);
   const children = desiredChildren({
-    name: p.name, namespace: p.namespace, spec, image: base.image ?? "",
+    name: p.name, namespace: p.namespace, spec, image: base.image ?? "", serverArgs: server.args,
     ...(plan.mounted ? { config: plan.mounted } : {}),
     secretEnv: plan.secretEnv, plainEnv: plan.plainEnv, ...(plan.postgres ? { postgres: plan.postgres } : {}),
     hooksNamespace: deps.hooksNamespace, exposeWith: deps.exposeWith,
@@ -224,7 +222,7 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     ...(open ? { keptOpen: true } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...base.notes, ...ca.notes, ...plan.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount: refs.secretKeys.length + refs.secrets.length,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });

@@ -165,3 +165,40 @@ describe("review", () => {
     expect(reviewResponse({ uid: "u", allowed: true })).toEqual({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "u", allowed: true } });
   });
 });
+
+describe("review: what the CR's server line cannot serve", () => {
+  const withSafety = {
+    distribution: { name: "starter" },
+    providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" }, safety: { provider: "llama-guard" } },
+    resources: { shields: ["llama-guard"] },
+  };
+  /** The status the hooks wrote for a CR that runs starter on 0.7.1. */
+  const runningOn071 = { distributionConfig: { activeDistribution: "starter" }, resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1" } };
+
+  it("denies a new CR that asks for the Safety API on the default 1.x line, naming each field and the alternative", () => {
+    const response = review(aRequest({ object: anLlsd(withSafety) }));
+    expect(response.allowed).toBe(false);
+    expect(response.status!.details.causes.map((c) => c.field)).toEqual(["spec.providers.safety", "spec.resources.shields[0]"]);
+    expect(response.status!.message).toContain("the 1.3 server line has no Safety API (removed in OGX 1.0)");
+    expect(response.status!.message).toContain("moderation_endpoint");
+  });
+
+  it.each([
+    ["an image of a line that has it", { ...withSafety, distribution: { image: "docker.io/ogx/distribution-starter:0.8.0" } }],
+  ])("allows it on %s", (_what, spec) => {
+    expect(review(aRequest({ object: anLlsd(spec) })).allowed).toBe(true);
+  });
+
+  it("allows an UPDATE of a CR that still runs its 0.7 server (the line comes from the old object's status)", () => {
+    const oldObject = { ...anLlsd({ distribution: { name: "starter" } }), status: runningOn071 };
+    expect(review(aRequest({ operation: "UPDATE", object: anLlsd(withSafety), oldObject })).allowed).toBe(true);
+  });
+
+  it("denies it when that CR opts into the current default, or switches its distribution name", () => {
+    const oldObject = { ...anLlsd({ distribution: { name: "starter" } }), status: runningOn071 };
+    const following = anLlsd(withSafety, { annotations: { "llamastack.io/follow-default-image": "true" } });
+    expect(review(aRequest({ operation: "UPDATE", object: following, oldObject })).allowed).toBe(false);
+    const renamed = anLlsd({ ...withSafety, distribution: { name: "postgres-demo" } });
+    expect(review(aRequest({ operation: "UPDATE", object: renamed, oldObject })).allowed).toBe(false);
+  });
+});

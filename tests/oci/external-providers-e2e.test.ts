@@ -16,6 +16,7 @@ import { syncWith } from "../../lib/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { providerSpecYaml } from "../external-fixtures";
 import { aParent, aRequest, deps, observedFrom } from "../sync-builders";
+import { GO_OPERATOR_DISTRIBUTIONS } from "../../lib/distributions/table";
 import { pushImage, pushIndex } from "./support/images";
 import { startProxy, type Proxy } from "./support/proxy";
 import { startRegistry, type Registry } from "./support/registry";
@@ -60,7 +61,12 @@ const configOf = (r: SyncResponse): ConfigDoc => parse(String((r.children.find((
 const podOf = (r: SyncResponse) => (r.children.find((c) => c.kind === "Deployment")!.spec as { template: { spec: { initContainers?: { name: string; image: string }[]; containers: { env: { name: string; value?: string }[] }[] } } }).template.spec;
 const condition = (r: SyncResponse, type: string) => (r.status.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === type)!;
 const entries = (r: SyncResponse) => r.status.externalProviders as { providerId: string; image: string; phase: string; message: string; initContainer: string }[];
-const run = (spec: object, observed: KubeObject[] = [], shared = resolver()) => syncWith(aRequest(aParent(spec), observed), deps(), shared);
+/**
+ * The distribution image is not in the test registry: on the 0.7 line (images without config
+ * labels, a line with the Safety API the replacement test uses) the bundled config stands in.
+ */
+const onLine07 = { ...deps(), distributions: GO_OPERATOR_DISTRIBUTIONS };
+const run = (spec: object, observed: KubeObject[] = [], shared = resolver()) => syncWith(aRequest(aParent(spec), observed), onLine07, shared);
 
 describe("external providers from a real registry", () => {
   it("merges two providers in CR order: config entries, pinned init containers, then the install container, PYTHONPATH, status", async () => {
@@ -125,7 +131,7 @@ describe("external providers from a real registry", () => {
     const shared = resolver();
     proxy.reset();
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      syncWith(aRequest(aParent(one("top"), { name: `p${i}` })), deps(), shared)));
+      syncWith(aRequest(aParent(one("top"), { name: `p${i}` })), onLine07, shared)));
     expect(results.every((r) => r.status.phase === "Pending")).toBe(true);
     // manifest once; blobs: the top layer only (the file is there, the base layer is never read).
     expect({ manifest: proxy.count("manifest"), blob: proxy.count("blob") }).toEqual({ manifest: 1, blob: 1 });
@@ -134,7 +140,7 @@ describe("external providers from a real registry", () => {
   it("POST /sync answers the merged config and, once rolled out, Ready entries", async () => {
     const shared = resolver();
     const app = createApp({
-      handlers: { sync: (body) => syncWith(body, deps(), shared), customize: async () => ({ relatedResources: [] }) },
+      handlers: { sync: (body) => syncWith(body, onLine07, shared), customize: async () => ({ relatedResources: [] }) },
       logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
       metrics: createMetrics(),
       isReady: () => true,

@@ -3,8 +3,11 @@
  * (Debian docker-registry on loopback, through a counting proxy), pull credentials from a
  * namespace Secret, and the failure policy when labels are missing or the registry is down.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "yaml";
 import { createBaseConfigResolver, type BaseConfigResolver } from "../../lib/oci";
+import { withOverrides } from "../../lib/distributions/table";
 import { syncWith } from "../../lib/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, NS, observedFrom } from "../sync-builders";
@@ -28,6 +31,13 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await pushImage({ url: registry.url }, `llsd/burst-${i}`, "0.8.0", { labels });
   const basic = `Basic ${Buffer.from(`testuser:${PASSWORD}`).toString("base64")}`;
   await pushImage({ url: privateRegistry.url, authorization: () => basic }, "private/llsd", "0.8.0", { labels });
+  // As OGX publishes 1.2+ images: each distribution config as a com.ogx.config.<file> label.
+  for (const name of ["starter", "postgres-demo"]) {
+    const upstream = readFileSync(join(__dirname, "../fixtures/server-schemas/v1.3.0/distributions", name, "config.yaml"), "utf8");
+    const ogx = { "com.ogx.config.config.yaml": b64(upstream), "com.ogx.distribution.default-config": "config.yaml" };
+    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "1.3.0", { labels: { ...ogx, "com.ogx.distribution.version": "1.3.0" } });
+    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "nightly", { labels: { ...ogx, "org.opencontainers.image.version": "1.5.0" } });
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -108,5 +118,55 @@ describe("sync with base configs from image labels", () => {
     expect(configOf(r)).toContain("distro_name: starter");
     expect(r.status.notes).toContainEqual(expect.stringMatching(/the registry could not be read .*; using the config bundled for starter/));
     expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "embedded" }));
+  });
+});
+
+describe("sync with OGX 1.x images, whose labels carry their config", () => {
+  const onTable = (host: string) => ({ ...deps(), distributions: [
+    { name: "postgres-demo", image: `${host}/ogxai/distribution-postgres-demo:1.3.0`, release: "1.3" as const },
+    { name: "starter", image: `${host}/ogxai/distribution-starter:1.3.0`, release: "1.3" as const },
+  ] });
+  const named = (name: string) => ({ ...specFor("x"), distribution: { name } });
+
+  it("generates a named distribution from its labels, for the 1.3 line", async () => {
+    const r = await syncWith(aRequest(aParent(named("starter")), [], [creds]), onTable(proxy.host), resolver());
+    const config = parse(configOf(r)) as { apis: string[]; server: object };
+    expect(config.apis).toContain("skills");
+    expect(config.apis).not.toContain("safety");
+    expect(config.server).toEqual({ port: 8321, insecure: true });
+    expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "oci-label" }));
+    expect(r.status.notes ?? []).not.toContainEqual(expect.stringMatching(/^spec\.distribution/));
+  });
+
+  it("adds the files provider upstream's postgres-demo label config lacks, and says so", async () => {
+    const r = await syncWith(aRequest(aParent(named("postgres-demo")), [], [creds]), onTable(proxy.host), resolver());
+    expect((parse(configOf(r)) as { providers: { files?: unknown[] } }).providers.files).toHaveLength(1);
+    expect(r.status.notes).toContainEqual(expect.stringMatching(/^baseConfig.providers.files: the base config has none and the responses provider builtin/));
+  });
+
+  it("takes the line from the version label when the tag names none, and notes a version it does not know", async () => {
+    const r = await syncWith(aRequest(aParent(specFor(`${proxy.host}/ogxai/distribution-starter:nightly`)), [], [creds]), deps(), resolver());
+    expect(r.status.notes).toContainEqual(expect.stringContaining(`server version 1.5.0 (version label of ${proxy.host}/ogxai/distribution-starter:nightly) is not a line these hooks know`));
+    expect((parse(configOf(r)) as { apis: string[] }).apis).not.toContain("safety");
+  });
+
+  it("when the registry is down, waits (keeping what runs) rather than switch a 1.x server from its label config to the bundled one", async () => {
+    const good = await syncWith(aRequest(aParent(named("starter")), [], [creds]), onTable(proxy.host), resolver());
+    expect(good.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "oci-label" }));
+    // The operator moved starter to a registry that is down (an override: running servers follow it).
+    const down = { ...deps(), distributions: withOverrides(onTable(proxy.host).distributions, { starter: "127.0.0.1:9/ogxai/distribution-starter:1.3.0" }).table };
+    const r = await syncWith(aRequest(aParent(named("starter"), { status: good.status }), observedFrom(good.children), [creds]), down, resolver());
+    expect(r.status.phase).toBe("Failed");
+    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("the sync waits for the registry rather than switch to the bundled config") }));
+    expect(r.children.map((c) => c.metadata.name).sort()).toEqual(good.children.map((c) => c.metadata.name).sort());
+    expect(r.resyncAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("a new 1.x CR whose registry cannot be read starts on the bundled config, and says why", async () => {
+    const down = { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/ogxai/distribution-starter:1.3.0", release: "1.3" as const }] };
+    const r = await syncWith(aRequest(aParent(named("starter")), [], [creds]), down, resolver());
+    expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "embedded" }));
+    expect(r.status.notes).toContainEqual(expect.stringMatching(/the registry could not be read .*; using the config bundled for starter/));
+    expect((parse(configOf(r)) as { server: object }).server).toEqual({ port: 8321, insecure: true });
   });
 });

@@ -1,3 +1,5 @@
+import { parse } from "yaml";
+import { RELEASES } from "../../../lib/distributions/table";
 import { llsd } from "../../cli-helpers";
 
 const CR = (spec: string) => `apiVersion: llamastack.io/v1alpha2
@@ -16,7 +18,7 @@ describe("llsd render", () => {
   it("given a valid CR, prints config.yaml and the container env, and exits 0", () => {
     const run = llsd(["render", "cr.yaml"], { "cr.yaml": vllm });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^# demo: config.yaml for the 0.7 server line, sha256 [0-9a-f]{64}\n/);
+    expect(run.stdout).toMatch(/^# demo: config.yaml for the 1.3 server line, sha256 [0-9a-f]{64}\n/);
     expect(run.stdout).toContain("api_token: ${env.LLSD_VLLM_API_KEY}");
     expect(run.stdout).toContain("- name: LLSD_VLLM_API_KEY\n    valueFrom:\n      secretKeyRef:\n        name: creds\n        key: token");
   });
@@ -79,7 +81,7 @@ describe("llsd render", () => {
 
   it.each([
     [["render"], 2, /render takes exactly one FILE/],
-    [["render", "cr.yaml", "--release", "0.6"], 2, /--release must be one of 0.7, 0.8/],
+    [["render", "cr.yaml", "--release", "0.6"], 2, /--release must be one of 0.7, 0.8, 1.3/],
     [["frobnicate"], 2, /unknown command "frobnicate"/],
     [["render", "missing.yaml"], 2, /^error: missing.yaml: no such file\nRun "llsd render --help" for usage.\n$/],
     [["render", "broken.yaml"], 1, /^error: broken.yaml:2: invalid YAML \(BAD_INDENT\): Flow sequence in block collection must be sufficiently indented and end with a \]\n$/],
@@ -102,7 +104,62 @@ describe("llsd render", () => {
   it("lists the distributions with pinned images", () => {
     const run = llsd(["distributions"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^postgres-demo\tdocker.io\/llamastack\/distribution-postgres-demo:0.7.1\t\(0.7.x\)\nstarter\t/);
+    expect(run.stdout).toMatch(/^postgres-demo\tdocker.io\/ogxai\/distribution-postgres-demo:1.3.0\t\(1.3.x\)\nstarter\t/);
     expect(run.stdout).not.toContain(":latest");
+  });
+});
+
+describe("llsd releases", () => {
+  it("prints one supported line per row, oldest first, the value --release takes first", () => {
+    const run = llsd(["releases"]);
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trimEnd().split("\n");
+    expect(rows.map((row) => row.split("\t")[0])).toEqual([...RELEASES]);
+  });
+
+  it.each(RELEASES.flatMap((release) => ["starter", "postgres-demo"].map((name) => [release, name] as const)))(
+    "the value of row %s works with render --release (%s)",
+    (release, name) => {
+      const run = llsd(["render", "cr.yaml", "--release", release], { "cr.yaml": vllm.replace("name: starter", `name: ${name}`) });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`config.yaml for the ${release} server line`);
+      const config = parse(run.stdout.split("\n---\n")[0]!) as { apis: string[]; server: { insecure?: boolean } };
+      expect(config.apis.includes("safety")).toBe(release !== "1.3");
+      expect(config.server.insecure).toBe(release === "1.3" ? true : undefined);
+    },
+  );
+});
+
+describe("llsd on the 1.x line", () => {
+  const shields = CR(`  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000"}
+    safety: {provider: llama-guard}
+  resources: {models: [llama3], shields: [llama-guard]}`);
+
+  it("render refuses the Safety API on 1.3 (the default line), naming the fields and the alternative", () => {
+    const run = llsd(["render", "cr.yaml"], { "cr.yaml": shields });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("spec.providers.safety: the 1.3 server line has no Safety API (removed in OGX 1.0): remove this provider;");
+    expect(run.stderr).toContain("spec.resources.shields[0]: the 1.3 server line has no Safety API (removed in OGX 1.0), so shields cannot be registered");
+    expect(run.stderr).toContain("moderation_endpoint");
+  });
+
+  it.each([["0.8", 0], ["0.7", 0], ["1.3", 1]] as const)("render --release %s exits %i for the same spec", (release, code) => {
+    expect(llsd(["render", "cr.yaml", "--release", release], { "cr.yaml": shields }).code).toBe(code);
+  });
+
+  it("validate says the same, and accepts the spec on an image of a line that has the Safety API", () => {
+    const onDefault = llsd(["validate", "cr.yaml"], { "cr.yaml": shields });
+    expect(onDefault.code).toBe(1);
+    expect(onDefault.stdout).toContain("spec.providers.safety: the 1.3 server line has no Safety API");
+    const pinned = shields.replace("distribution: {name: starter}", "distribution: {image: \"docker.io/ogx/distribution-starter:0.8.0\"}");
+    expect(llsd(["validate", "cr.yaml"], { "cr.yaml": pinned }).stdout).toContain("valid");
+    expect(llsd(["validate", "cr.yaml"], { "cr.yaml": pinned }).code).toBe(0);
+  });
+
+  it("notes the line it picked for an image whose tag names no known line", () => {
+    const run = llsd(["render", "cr.yaml"], { "cr.yaml": vllm.replace("distribution: {name: starter}", "distribution: {image: \"docker.io/ogxai/distribution-starter:1.5.0\"}") });
+    expect(run.stderr).toContain("server version 1.5.0 (tag of docker.io/ogxai/distribution-starter:1.5.0) is not a line these hooks know");
   });
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { render } from "../../../lib/config/render";
 import type { ConfigDoc } from "../../../lib/config/doc";
+import { hasSafety } from "../../../lib/config/releases";
 import { RELEASES } from "../../../lib/distributions/table";
 import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
 
@@ -22,6 +23,13 @@ const cases = RELEASES.flatMap((release) => generatedSamples.map(([file, spec]) 
 describe("server lines", () => {
   it.each(cases)("on %s, %s uses only APIs and provider types of that line", (release, _file, spec) => {
     const result = render(spec, { release, name: "demo" });
+    const asksForSafety = JSON.stringify(spec.providers ?? {}).includes("\"safety\"") || (spec.resources?.shields ?? []).length > 0;
+    if (asksForSafety && !hasSafety(release)) {
+      // A line without the Safety API refuses the spec, naming each field that asks for it, and nothing else.
+      expect(result.ok).toBe(false);
+      if (!result.ok) for (const e of result.errors) expect(e.message).toMatch(/server line has no Safety API/);
+      return;
+    }
     expect(result.ok).toBe(true);
     if (!result.ok || result.source !== "generated") return;
     const config = parse(result.generated.configYaml) as ConfigDoc;

@@ -24,7 +24,7 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
     expect(Object.keys(backends).sort()).toEqual(["kv_default", "sql_default"]);
   });
 
-  it.each(Object.entries(STORE_KINDS))("points store %s at an existing %s backend", (store, kind) => {
+  it.each(Object.entries(STORE_KINDS[release]))("points store %s at an existing %s backend", (store, kind) => {
     const ref = mapping(mapping(storage["stores"], "storage.stores")[store] ?? { backend: `${kind}_default` }, store);
     expect(kindOf(text(ref["backend"], `${store}.backend`))).toBe(kind);
   });
@@ -57,7 +57,8 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
     expect(idsOf("vector_io")).toContain(vectorStores["default_provider_id"]);
     const expected = [
       ["default_embedding_model", "inline::sentence-transformers"],
-      ["default_reranker_model", "inline::transformers"],
+      // 1.2 removed inline::transformers; the reranker runs on sentence-transformers.
+      ["default_reranker_model", release === "1.3" ? "inline::sentence-transformers" : "inline::transformers"],
     ] as const;
     for (const [key, type] of expected) {
       if (vectorStores[key] === undefined) continue;
@@ -67,6 +68,11 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
   });
 
   it("registers shields only on existing safety providers, and defaults to a registered one", () => {
+    if (release === "1.3") {
+      // 1.x has no Safety API: neither shields nor a safety section nor safety providers.
+      expect({ shields: resources["shields"], safety: config["safety"], providers: idsOf("safety") }).toEqual({ shields: undefined, safety: undefined, providers: [] });
+      return;
+    }
     const shields = list(resources["shields"], "shields").map((s, i) => mapping(s, `shields[${i}]`));
     expect(shields.length).toBeGreaterThan(0);
     for (const shield of shields) {
@@ -80,7 +86,7 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
   it("registers models on existing inference providers, embeddings with a dimension", () => {
     const models = list(resources["models"], "models").map((m, i) => mapping(m, `models[${i}]`));
     // `provider_id: all` is the 0.8 alias for "the first active inference provider".
-    const allowedIds = release === "0.8" ? [...idsOf("inference"), "all"] : idsOf("inference");
+    const allowedIds = release === "0.7" ? idsOf("inference") : [...idsOf("inference"), "all"];
     for (const model of models) {
       expect(allowedIds).toContain(model["provider_id"]);
       if (model["model_type"] === "embedding") {
@@ -93,6 +99,7 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
 describe.each([
   ["0.7", "llamastack", "llamastack_kvstore"],
   ["0.8", "ogx", "ogx_kvstore"],
+  ["1.3", "ogx", "ogx_kvstore"],
 ] as const)("postgres-demo on release %s", (release, database, table) => {
   const backends = mapping(mapping(loadBase("postgres-demo", release)["storage"], "storage")["backends"], "backends");
 

@@ -4,7 +4,18 @@
  * tests hold the bundled base configs against these tables; they are deliberately not shared
  * with lib/ so a mistake in one place is caught by the other.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Release } from "../../../lib/distributions/table";
+
+/** 1.x: the provider registry of OGX 1.3.0, as its providers/index.json lists it (copied from upstream, unchanged). */
+function registryOf(tag: string): Record<string, string[]> {
+  const file = join(__dirname, "..", "..", "fixtures", "server-schemas", tag, "providers", "index.json");
+  const entries = JSON.parse(readFileSync(file, "utf8")) as { api: string; provider_type: string }[];
+  const byApi: Record<string, string[]> = {};
+  for (const e of entries) (byApi[e.api] ??= []).push(e.provider_type);
+  return byApi;
+}
 
 const REMOTE_INFERENCE = [
   "vllm", "ollama", "openai", "anthropic", "gemini", "vertexai", "bedrock", "azure", "fireworks",
@@ -50,12 +61,14 @@ export const PROVIDER_TYPES: Readonly<Record<Release, Readonly<Record<string, re
     messages: ["inline::builtin"],
     interactions: ["inline::builtin"],
   },
+  "1.3": registryOf("v1.3.0"),
 };
 
 /** APIs a release does not have at all: a config naming one fails with "API 'x' does not exist". */
 export const ABSENT_APIS: Readonly<Record<Release, readonly string[]>> = {
   "0.7": ["messages", "interactions", "agents", "post_training", "telemetry"],
   "0.8": ["eval", "datasetio", "scoring", "agents", "post_training", "telemetry"],
+  "1.3": ["safety", "shields", "eval", "datasetio", "scoring", "agents", "post_training", "telemetry"],
 };
 
 /**
@@ -69,6 +82,8 @@ export const DEPENDENCIES: readonly { api: string; providerType?: string; needs:
   { api: "file_processors", needs: ["files"] },
   { api: "vector_io", needs: ["inference"] },
   { api: "safety", needs: ["inference"] },
+  { api: "skills", needs: ["files"] },
+  { api: "messages", needs: ["inference"] },
 ];
 
 /**
@@ -77,12 +92,17 @@ export const DEPENDENCIES: readonly { api: string; providerType?: string; needs:
  */
 export const AUTO_ROUTED_APIS: readonly string[] = ["inference", "safety", "vector_io", "tool_runtime"];
 
-/** Which backend kind each server store must point at (`validate_server_stores`); connectors by convention. */
-export const STORE_KINDS: Readonly<Record<string, "kv" | "sql">> = {
+/** Which backend kind each server store must point at (`validate_server_stores`); connectors by convention. 1.x moved prompts and connectors to SQL. */
+const STORES_0X: Readonly<Record<string, "kv" | "sql">> = {
   metadata: "kv",
   prompts: "kv",
   connectors: "kv",
   inference: "sql",
   conversations: "sql",
   responses: "sql",
+};
+export const STORE_KINDS: Readonly<Record<Release, Readonly<Record<string, "kv" | "sql">>>> = {
+  "0.7": STORES_0X,
+  "0.8": STORES_0X,
+  "1.3": { ...STORES_0X, prompts: "sql", connectors: "sql" },
 };

@@ -1,28 +1,36 @@
 import { parseImageRef } from "../../../lib/distributions/image-ref";
 import {
-  DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, RELEASES, distributionNames, findDistribution,
+  DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, GO_OPERATOR_DISTRIBUTIONS, RELEASES, distributionNames, findDistribution,
   releaseOfImage, releaseOfVersion, withOverrides,
 } from "../../../lib/distributions/table";
 
 describe("the default distribution table", () => {
-  it("maps starter and postgres-demo to pinned 0.7.1 images", () => {
+  it("maps starter and postgres-demo to pinned OGX 1.3.0 images (ogxai/, with config labels)", () => {
     expect(DEFAULT_DISTRIBUTIONS).toEqual([
-      { name: "postgres-demo", image: "docker.io/llamastack/distribution-postgres-demo:0.7.1", release: "0.7" },
-      { name: "starter", image: "docker.io/llamastack/distribution-starter:0.7.1", release: "0.7" },
+      { name: "postgres-demo", image: "docker.io/ogxai/distribution-postgres-demo:1.3.0", release: "1.3" },
+      { name: "starter", image: "docker.io/ogxai/distribution-starter:1.3.0", release: "1.3" },
     ]);
   });
 
-  it.each(DEFAULT_DISTRIBUTIONS.map((entry) => [entry.name, entry] as const))(
-    "records the release that %s's image tag says",
-    (_name, entry) => {
+  it("keeps the Go operator's 0.7.1 images for v1alpha1 CRs, under the same names", () => {
+    expect(GO_OPERATOR_DISTRIBUTIONS).toEqual([
+      { name: "postgres-demo", image: "docker.io/llamastack/distribution-postgres-demo:0.7.1", release: "0.7" },
+      { name: "starter", image: "docker.io/llamastack/distribution-starter:0.7.1", release: "0.7" },
+    ]);
+    expect(distributionNames(GO_OPERATOR_DISTRIBUTIONS)).toEqual(distributionNames());
+  });
+
+  it.each([...DEFAULT_DISTRIBUTIONS, ...GO_OPERATOR_DISTRIBUTIONS].map((entry) => [entry.image, entry] as const))(
+    "records the release that %s's tag says",
+    (_image, entry) => {
       expect(releaseOfImage(entry.image)).toBe(entry.release);
-      expect(entry.release).toBe(DEFAULT_RELEASE);
     },
   );
 
-  it("lists releases oldest first and defaults to one of them", () => {
-    expect(RELEASES).toEqual(["0.7", "0.8"]);
-    expect(RELEASES).toContain(DEFAULT_RELEASE);
+  it("lists releases oldest first and defaults to the newest, the current one", () => {
+    expect(RELEASES).toEqual(["0.7", "0.8", "1.3"]);
+    expect(DEFAULT_RELEASE).toBe(RELEASES[RELEASES.length - 1]);
+    for (const entry of DEFAULT_DISTRIBUTIONS) expect(entry.release).toBe(DEFAULT_RELEASE);
   });
 
   it("lists names sorted, whatever the table order", () => {
@@ -31,7 +39,7 @@ describe("the default distribution table", () => {
   });
 
   it.each([
-    ["starter", "docker.io/llamastack/distribution-starter:0.7.1"],
+    ["starter", "docker.io/ogxai/distribution-starter:1.3.0"],
     ["remote-vllm", undefined],
     ["Starter", undefined],
   ])("finds %s → %s", (name, image) => {
@@ -48,6 +56,9 @@ describe("releaseOfImage", () => {
     ["localhost:5000/mirror/starter:0.7.0@sha256:" + "a".repeat(64), "0.7"],
     ["0.8.0", "0.8"],
     ["v0.7.1-rc1", "0.7"],
+    ["docker.io/ogxai/distribution-starter:1.3.0", "1.3"],
+    ["docker.io/ogxai/distribution-starter:v1.3.2", "1.3"],
+    ["docker.io/ogxai/distribution-starter:1.5.0", undefined],
     ["docker.io/llamastack/distribution-starter:latest", undefined],
     ["docker.io/llamastack/distribution-starter", undefined],
     ["docker.io/llamastack/distribution-starter@sha256:" + "b".repeat(64), undefined],
@@ -63,7 +74,7 @@ describe("releaseOfImage", () => {
 describe("releaseOfVersion", () => {
   it.each([
     ["0.7.1", "0.7"], ["v0.8.0", "0.8"], ["0.8", "0.8"], ["0.8.0+build.5", "0.8"],
-    ["1.0.0", undefined], ["0.9.0", undefined], ["latest", undefined], ["", undefined], ["0.7.1 ", undefined],
+    ["1.3.0", "1.3"], ["1.3", "1.3"], ["1.0.0", undefined], ["1.5.0", undefined], ["0.9.0", undefined], ["latest", undefined], ["", undefined], ["0.7.1 ", undefined],
   ])("%j → %s", (version, release) => {
     expect(releaseOfVersion(version)).toBe(release);
   });
@@ -87,13 +98,13 @@ describe("withOverrides", () => {
   it.each([
     ["a version tag", "quay.io/acme/starter:0.7.1", "0.7"],
     ["an OGX image", "docker.io/ogx/distribution-starter:0.8.0", "0.8"],
-    ["a digest (release stays)", `quay.io/acme/starter@${digest}`, "0.7"],
-    ["latest pinned by digest", `quay.io/acme/starter:latest@${digest}`, "0.7"],
-    ["an unknown version tag (release stays)", "quay.io/acme/starter:2026.05", "0.7"],
-  ])("applies %s", (_case, image, release) => {
+    ["a digest (release stays)", `quay.io/acme/starter@${digest}`, "1.3"],
+    ["latest pinned by digest", `quay.io/acme/starter:latest@${digest}`, "1.3"],
+    ["an unknown version tag (release stays)", "quay.io/acme/starter:2026.05", "1.3"],
+  ])("applies %s, marked as the operator's choice", (_case, image, release) => {
     const { table, problems } = withOverrides(DEFAULT_DISTRIBUTIONS, { starter: image });
     expect(problems).toEqual([]);
-    expect(findDistribution("starter", table)).toEqual({ name: "starter", image, release });
+    expect(findDistribution("starter", table)).toEqual({ name: "starter", image, release, overridden: true });
     expect(findDistribution("postgres-demo", table)).toBe(findDistribution("postgres-demo"));
   });
 
@@ -121,7 +132,7 @@ describe("withOverrides", () => {
       'image override "remote-vllm" ignored: not a distribution name (available: "postgres-demo", "starter")',
     ]);
     expect(distributionNames(table)).toEqual(["postgres-demo", "starter"]);
-    expect(findDistribution("postgres-demo", table)).toEqual({ name: "postgres-demo", image: "quay.io/acme/pg:0.8.0", release: "0.8" });
+    expect(findDistribution("postgres-demo", table)).toEqual({ name: "postgres-demo", image: "quay.io/acme/pg:0.8.0", release: "0.8", overridden: true });
   });
 
   it("never returns a :latest image, whatever the overrides", () => {

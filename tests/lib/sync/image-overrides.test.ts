@@ -52,8 +52,8 @@ describe("createImageOverrides()", () => {
     const file = write("images.yaml", `starter: ${MIRROR}\nremote-vllm: quay.io/x:1\npostgres-demo: docker.io/llamastack/distribution-postgres-demo:latest\n`);
     const overrides = createImageOverrides(file, DEFAULT_DISTRIBUTIONS, { log: (level, message, fields) => lines.push({ level, message, fields }) });
     const { table, problems } = overrides.current();
-    expect(table.find((e) => e.name === "starter")).toEqual({ name: "starter", image: MIRROR, release: "0.7" });
-    expect(table.find((e) => e.name === "postgres-demo")?.image).toBe("docker.io/llamastack/distribution-postgres-demo:0.7.1");
+    expect(table.find((e) => e.name === "starter")).toEqual({ name: "starter", image: MIRROR, release: "1.3", overridden: true });
+    expect(table.find((e) => e.name === "postgres-demo")?.image).toBe("docker.io/ogxai/distribution-postgres-demo:1.3.0");
     expect(problems).toEqual([
       'image override "postgres-demo" ignored: "docker.io/llamastack/distribution-postgres-demo:latest" uses :latest, which moves under running servers; pin a version tag (e.g. :0.7.1) or a digest',
       'image override "remote-vllm" ignored: not a distribution name (available: "postgres-demo", "starter")',
@@ -71,7 +71,7 @@ describe("createImageOverrides()", () => {
     now = 500;
     expect(overrides.current().table.find((e) => e.name === "starter")?.image).toBe(MIRROR);
     now = 1000;
-    expect(overrides.current().table.find((e) => e.name === "starter")).toEqual({ name: "starter", image: "quay.io/acme/distribution-starter:0.8.0", release: "0.8" });
+    expect(overrides.current().table.find((e) => e.name === "starter")).toEqual({ name: "starter", image: "quay.io/acme/distribution-starter:0.8.0", release: "0.8", overridden: true });
   });
 
   it("keeps the last good table when the file disappears or breaks, and says so", () => {
@@ -115,10 +115,12 @@ describe("in the sync", () => {
     const d = withFile(`starter: ${MIRROR}\npostgres-demo: docker.io/llamastack/distribution-postgres-demo\n`);
     const demo = sync(aRequest(aParent({ distribution: { name: "postgres-demo" } })), d);
     expect(demo.status.notes).toEqual([expect.stringMatching(/^image override "postgres-demo" ignored: .* has neither a tag nor a digest/)]);
-    expect(imageOf(demo)).toBe("docker.io/llamastack/distribution-postgres-demo:0.7.1");
-    expect(sync(aRequest(aParent({ distribution: { name: "starter" } })), d).status.notes).toBeUndefined();
+    expect(imageOf(demo)).toBe("docker.io/ogxai/distribution-postgres-demo:1.3.0");
+    // The mirror is pinned by digest only: which line it runs is an assumption, and the status says so.
+    const assumed = `spec.distribution: ${MIRROR} names no version (neither a version tag nor a version label); the config is written for the 1.3 line of the distribution entry it replaces`;
+    expect(sync(aRequest(aParent({ distribution: { name: "starter" } })), d).status.notes).toEqual([assumed]);
     expect(sync(aRequest(aParent({ distribution: { image: "quay.io/x/y:0.7.1" } })), { ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE /x cannot be read (ENOENT); using the built-in images"] }).status.notes).toBeUndefined();
     expect(sync(aRequest(aParent({ distribution: { name: "starter" } })), { ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE /x cannot be read (ENOENT); using the built-in images"] }).status.notes)
-      .toEqual(["DISTRIBUTION_IMAGES_FILE /x cannot be read (ENOENT); using the built-in images"]);
+      .toEqual(["DISTRIBUTION_IMAGES_FILE /x cannot be read (ENOENT); using the built-in images", assumed]);
   });
 });

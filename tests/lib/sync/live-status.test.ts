@@ -42,7 +42,7 @@ describe("live status in the sync", () => {
     expect(health(r)).toEqual(expect.objectContaining({ status: "False", reason: "HealthCheckFailed", message: "Deployment not ready" }));
     expect(r.status.distributionConfig).toEqual({
       activeDistribution: "starter",
-      availableDistributions: { "postgres-demo": "docker.io/llamastack/distribution-postgres-demo:0.7.1", starter: "docker.io/llamastack/distribution-starter:0.7.1" },
+      availableDistributions: { "postgres-demo": "docker.io/ogxai/distribution-postgres-demo:1.3.0", starter: "docker.io/ogxai/distribution-starter:1.3.0" },
     });
     expect(r.status.version).toEqual({ operatorVersion: "0.1.0", lastUpdated: "2026-11-22T10:00:00Z" });
   });

@@ -62,7 +62,7 @@ describe("status", () => {
       availableReplicas: 1,
       serviceURL: "http://demo-service.team-a.svc.cluster.local:8321",
       routeURL: "http://llama.example.com",
-      resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1", configSource: "embedded", configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      resolvedDistribution: { image: "docker.io/ogxai/distribution-starter:1.3.0", configSource: "embedded", configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
       configGeneration: expect.objectContaining({ configMapName: expect.stringMatching(/^demo-config-[0-9a-f]{10}$/), configVersion: 2 }),
     }));
   });

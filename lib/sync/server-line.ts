@@ -1,0 +1,49 @@
+/**
+ * The server a sync targets: its image (lib/sync/target.ts), the line that image runs
+ * (lib/distributions/detect.ts, with a note whenever the line is not the image's own word),
+ * and what the container must be told to serve plain HTTP on that line.
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import type { ConfigSource } from "../config/render";
+import { refusesPlainHttp } from "../config/releases";
+import { chooseLine, knownBelow } from "../distributions/detect";
+import type { DistributionTable, Release } from "../distributions/table";
+import type { SyncRequest } from "../wire/metacontroller";
+import { targetOfRequest } from "./target";
+
+export interface ServerChoice {
+  readonly image?: string;
+  readonly release: Release;
+  readonly notes: readonly string[];
+  /** Arguments for the image entrypoint when the user gives none (`--insecure`). */
+  readonly args: readonly string[];
+}
+
+/** `ogx stack run` took `--insecure` from 1.2 on; older 1.x servers refuse the unknown flag. */
+const INSECURE_FLAG_SINCE = "1.2.0";
+
+/**
+ * A config of the user's (overrideConfig) or the image's own may not set `server.insecure`, and
+ * 1.2's entrypoint does not pass `--insecure` (1.3's does; twice is harmless): without TLS the
+ * server then stops with "TLS required". Generated configs set `server.insecure` themselves.
+ */
+function insecureArgs(spec: CanonicalSpec, source: ConfigSource, release: Release, image: string | undefined, labelVersion: string | undefined): string[] {
+  if (!refusesPlainHttp(release) || spec.networking.tls.enabled || source === "generated") return [];
+  if (knownBelow({ ...(image ? { image } : {}), ...(labelVersion ? { labelVersion } : {}) }, INSECURE_FLAG_SINCE)) return [];
+  return ["--insecure"];
+}
+
+export function serverChoice(request: SyncRequest, spec: CanonicalSpec, table: DistributionTable, source: ConfigSource, labelVersion?: string): ServerChoice {
+  const target = targetOfRequest(request, spec, table);
+  const line = chooseLine({
+    ...(target.image ? { image: target.image } : {}),
+    ...(labelVersion ? { labelVersion } : {}),
+    ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}),
+  });
+  return {
+    ...(target.image ? { image: target.image } : {}),
+    release: line.release,
+    notes: [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : [])],
+    args: insecureArgs(spec, source, line.release, target.image, labelVersion),
+  };
+}

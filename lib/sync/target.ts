@@ -1,0 +1,115 @@
+/**
+ * Which image a CR runs. `distribution.image` is taken as written. A `distribution.name` gets
+ * the table's image — except that a server already running for the same name keeps its image:
+ * a new default in the hooks (an upgrade of the hooks) never upgrades a running server by
+ * itself. "Running" comes from the request only (the observed Deployment, else the previous
+ * status), never from process memory, so the rule holds across restarts and the sync memo.
+ *
+ * The table's image is followed anyway when the operator overrode it (an explicit choice for
+ * every CR of that name), or when the CR carries the annotation
+ * `llamastack.io/follow-default-image: "true"` (the user's opt-in). A v1alpha1 CR that is not
+ * running yet starts the Go operator's image for its name, as it would have under the Go operator.
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import { chooseLine } from "../distributions/detect";
+import { parseImageRef } from "../distributions/image-ref";
+import { findDistribution, GO_OPERATOR_DISTRIBUTIONS, type DistributionTable, type Release } from "../distributions/table";
+import { CONTAINER_NAME, names } from "../names";
+import { KEYS, lookup, type KubeObject, type ObjectMap, type SyncRequest } from "../wire/metacontroller";
+import { legacyOf } from "./legacy";
+
+export const FOLLOW_DEFAULT_ANNOTATION = "llamastack.io/follow-default-image";
+
+export interface TargetImage {
+  readonly image?: string;
+  /** The line the table declares for an image that may not say (an operator override). */
+  readonly tableRelease?: Release;
+  readonly notes: readonly string[];
+}
+
+export interface TargetInput {
+  readonly parent: KubeObject;
+  readonly children?: ObjectMap;
+  readonly spec: CanonicalSpec;
+  readonly table: DistributionTable;
+  /** The server container's name of a v1alpha1 CR (lib/sync/legacy.ts); absent for v1alpha2. */
+  readonly legacyContainer?: string;
+}
+
+type Json = { readonly [k: string]: unknown };
+const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** The server container's image in the observed Deployment, if there is one. */
+function deploymentImage(input: TargetInput): string | undefined {
+  const m = input.parent.metadata;
+  const deployment = lookup(input.children, KEYS.deployment, m.namespace ?? "default", names.deployment(m.name));
+  const pod = isJson(deployment?.spec) && isJson(deployment.spec.template) && isJson(deployment.spec.template.spec) ? deployment.spec.template.spec : undefined;
+  const containers = Array.isArray(pod?.containers) ? pod.containers.filter(isJson) : [];
+  const wanted = input.legacyContainer ?? CONTAINER_NAME;
+  const server = containers.find((c) => c.name === wanted) ?? containers[0];
+  return text(server?.image);
+}
+
+/** What the previous status says was resolved, and for which distribution name (ours and the Go operator's field). */
+function previousOf(parent: KubeObject): { active?: string; image?: string } {
+  const status = isJson(parent.status) ? parent.status : {};
+  const active = isJson(status.distributionConfig) ? text(status.distributionConfig.activeDistribution) : undefined;
+  const image = isJson(status.resolvedDistribution) ? text(status.resolvedDistribution.image) : undefined;
+  return { ...(active ? { active } : {}), ...(image ? { image } : {}) };
+}
+
+/** `…/distribution-starter` or `…/starter`: an image published for that name. */
+function namedFor(image: string, name: string): boolean {
+  const last = parseImageRef(image)?.repository.split("/").pop();
+  return last === `distribution-${name}` || last === name;
+}
+
+/** The image a server already runs for distribution `name`, if one does. */
+function runningImage(input: TargetInput, name: string): string | undefined {
+  const previous = previousOf(input.parent);
+  const deployed = deploymentImage(input);
+  if (deployed !== undefined) {
+    // The status records the name it ran for; an image published for the name also counts
+    // (a cleared status, or a failed sync that recorded a name it never ran).
+    const sameName = previous.active === name || namedFor(deployed, name);
+    return sameName ? deployed : undefined;
+  }
+  return previous.active === name ? previous.image : undefined;
+}
+
+export function targetImage(input: TargetInput): TargetImage {
+  const d = input.spec.distribution;
+  if (d.kind === "image") return { image: d.image, notes: [] };
+  if (d.kind !== "name") return { notes: [] };
+  const entry = findDistribution(d.name, input.table);
+  if (entry === undefined) return { notes: [] };
+  if (entry.overridden) return { image: entry.image, tableRelease: entry.release, notes: [] };
+  if (input.parent.metadata.annotations?.[FOLLOW_DEFAULT_ANNOTATION] === "true") return { image: entry.image, notes: [] };
+  const running = runningImage(input, d.name);
+  if (running !== undefined && running !== entry.image) {
+    return { image: running, notes: [
+      `spec.distribution.name: ${d.name} keeps running ${running}, the image this server was started with; the current default for ${d.name} is ${entry.image}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
+    ] };
+  }
+  if (running === undefined && input.legacyContainer !== undefined) {
+    const go = findDistribution(d.name, GO_OPERATOR_DISTRIBUTIONS);
+    if (go !== undefined) {
+      return { image: go.image, notes: [`spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${d.name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${entry.image})`] };
+    }
+  }
+  return { image: entry.image, notes: [] };
+}
+
+/** The target image of the CR a sync request is about (v1alpha1 CRs recognised as lib/sync/legacy.ts does). */
+export function targetOfRequest(request: SyncRequest, spec: CanonicalSpec, table: DistributionTable): TargetImage {
+  const legacy = legacyOf(request.parent);
+  return targetImage({ parent: request.parent, spec, table, ...(request.children ? { children: request.children } : {}), ...(legacy ? { legacyContainer: legacy.containerName } : {}) });
+}
+
+/** The line a CR object will run, from its spec, annotations and status alone (admission, `llsd validate`). */
+export function lineOfObject(parent: KubeObject, spec: CanonicalSpec, table: DistributionTable): Release {
+  const legacy = legacyOf(parent);
+  const target = targetImage({ parent, spec, table, ...(legacy ? { legacyContainer: legacy.containerName } : {}) });
+  return chooseLine({ ...(target.image ? { image: target.image } : {}), ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release;
+}
