@@ -102,9 +102,28 @@ export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[]
   }
   if (!isDict(config)) return ["config.yaml is not a mapping"];
   if (config.distro_name !== undefined && config.distro_name !== null) config.distro_name = String(config.distro_name);
+  if (tag === "v1.3.0") migrateKvStores(config);
   const models = modelsOf(tag);
   if (!models.stack(config)) return describe("", models.stack.errors);
   return [...providerProblems(config, tag), ...startupProblems(config, models.index)];
+}
+
+/**
+ * The one `mode="before"` migration of 1.3.0's StackConfig that a schema cannot show
+ * (`StorageConfig._migrate_kv_to_sql`, src/ogx/core/storage/datatypes.py): prompts and
+ * connectors written as `{namespace, backend: kv_*}` become `{table_name: namespace,
+ * backend: sql_*}` before validation, so the server accepts the older form.
+ */
+function migrateKvStores(config: { [k: string]: unknown }): void {
+  const storage = config.storage;
+  if (!isDict(storage) || !isDict(storage.stores)) return;
+  const stores = storage.stores;
+  for (const name of ["prompts", "connectors"]) {
+    const ref = stores[name];
+    if (!isDict(ref) || !("namespace" in ref) || "table_name" in ref) continue;
+    const backend = typeof ref.backend === "string" ? ref.backend : "sql_default";
+    stores[name] = { backend: backend.replace("kv_", "sql_"), table_name: ref.namespace };
+  }
 }
 
 export interface ServerCheck {

@@ -13,7 +13,7 @@ import { containerEnv } from "./container-env";
 
 /** The same names, on `release`: a digest carries no version, so the entry's release decides. */
 export function tableFor(release: Release): DistributionTable {
-  return DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e, image: `${e.image.replace(/[:@].*$/, "")}@sha256:${"0".repeat(64)}`, release }));
+  return DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e, image: `${e.image.replace(/[:@].*$/, "")}@sha256:${"0".repeat(64)}`, release, overridden: true as const }));
 }
 
 type Pod = { spec?: { template?: { spec?: { volumes?: { name: string; configMap?: { name: string } }[] } } } };
