@@ -16,6 +16,7 @@ import { bundledBaseConfig } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
 import { generate, type GenerateOptions } from "./generate";
 import { resolveProviderType } from "./provider-types";
+import { hasSafety } from "./releases";
 import { configSource, releaseFor } from "./source";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
@@ -33,7 +34,8 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
 
 /** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
 export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  return spec.providers.filter((p) => p.api !== "telemetry").flatMap((p) => {
+  // On a line without the Safety API, safety providers get the dialect's one error (or are ignored when disabled).
+  return spec.providers.filter((p) => p.api !== "telemetry" && (p.api !== "safety" || hasSafety(release))).flatMap((p) => {
     const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
     return resolved.error ? [{ path: child(p.path, "provider"), message: resolved.error }] : [];
   });

@@ -24,7 +24,7 @@ const BAD_SPECS: [string, object, string[], RegExp][] = [
   ["a misspelled provider (provider type)", { ...starter, providers: { inference: { provider: "vlm", endpoint: "http://x:8000" } } }, ["spec.providers.inference.provider"], /did you mean "vllm"\?/],
   ["a misspelled vector store", { ...starter, providers: { vectorIo: { provider: "fiass" } } }, ["spec.providers.vectorIo.provider"], /did you mean "faiss"\?/],
   ["a model on an unknown provider (generation)", { ...starter, providers: { inference: vllm }, resources: { models: [{ name: "m", provider: "nope" }] } }, ["spec.resources.models[0].provider"], /names provider "nope", which is not an inference provider/],
-  ["shields without a safety provider (generation)", { ...starter, disabled: ["safety"], resources: { shields: ["llama-guard"] } }, ["spec.resources.shields"], /safety/],
+  ["a tool without its provider (generation)", { ...starter, disabled: ["responses", "toolRuntime"], resources: { tools: ["websearch"] } }, ["spec.resources.tools[0]"], /toolRuntime provider that serves "websearch"/],
   ["overrideConfig beside providers (semantic)", { ...starter, overrideConfig: { configMapName: "cfg" }, providers: { inference: vllm } }, ["spec.providers"], /mutually exclusive/],
   ["replicas above the autoscaler's maximum (semantic)", { ...starter, workload: { replicas: 5, autoscaling: { maxReplicas: 2 } } }, ["spec.workload.replicas"], /maxReplicas/],
   [

@@ -126,7 +126,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
     const after = syncOf(optedIn);
     expect(child(after, "NetworkPolicy")).toBeDefined();
     expect(child(after, "Deployment")?.metadata.annotations?.[NETWORK_POLICY_ANNOTATION]).toBeUndefined();
-    expect(JSON.stringify(after.status.notes ?? [])).not.toContain("annotate the CR");
+    expect(JSON.stringify(after.status.notes ?? [])).not.toContain("llamastack.io/network-policy");
   });
 
   it("with the flag on (a NetworkPolicy observed), and for a new CR, the NetworkPolicy stays", () => {
