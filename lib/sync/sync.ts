@@ -10,6 +10,7 @@ import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../chil
 import { findDistribution, type DistributionTable } from "../distributions/table";
 import type { LiveReport } from "../live/types";
 import { names } from "../names";
+import { secretValuesOf } from "../secret-scrub";
 import type { Condition } from "../status/conditions";
 import { CUSTOM_DISTRIBUTION, previousLiveOf, type PreviousLive } from "../status/live";
 import { buildStatus, type ConfigInUse, type StatusInput, type SyncFailure } from "../status/status";
@@ -86,14 +87,6 @@ function distributionOf(request: SyncRequest): { name?: string; image?: string }
   return { ...(typeof name === "string" ? { name } : {}), ...(typeof image === "string" ? { image } : {}) };
 }
 
-/** Every decoded value of the Secrets in `related`: kept out of whatever the server reports. */
-function secretValues(related: ObjectMap | undefined): string[] {
-  return objectsOf(related, KEYS.secret).flatMap((s) =>
-    Object.values((s.data ?? {}) as { [k: string]: unknown })
-      .filter((v): v is string => typeof v === "string")
-      .map((v) => Buffer.from(v, "base64").toString("utf8")));
-}
-
 /** Image-override problems that concern this parent: those about its distribution name, and file-wide ones. */
 function overrideNotes(deps: SyncDeps, name: string | undefined): string[] {
   if (name === undefined) return [];
@@ -163,7 +156,7 @@ export function sync(
     ...(live ? { report: live } : {}),
     ...(written.name !== undefined ? { activeDistribution: written.name } : written.image !== undefined ? { activeDistribution: CUSTOM_DISTRIBUTION } : {}),
     availableDistributions: Object.fromEntries(deps.distributions.map((e) => [e.name, e.image])),
-    secretValues: () => secretValues(request.related),
+    secretValues: () => secretValuesOf(request.related),
   };
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
