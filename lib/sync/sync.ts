@@ -111,9 +111,9 @@ function respond(status: ReturnType<typeof buildStatus>, children: KubeObject[],
 }
 
 /** A failed sync: keep every observed child as it is, say what to fix. First-time failures create nothing. */
-function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra, transient = false): SyncResponse {
+function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra & { readonly secretCount?: number }, transient = false): SyncResponse {
   const status = buildStatus({
-    ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now,
+    ...p, ...extra, failure, secretCount: extra.secretCount, children: request.children ?? {}, now: deps.now,
   });
   return respond(status, keptChildren(request.children), transient ? TRANSIENT_RESYNC_SECONDS : undefined);
 }
@@ -172,16 +172,18 @@ export function sync(
     const reason = related.secrets.some((e) => e.message.startsWith("Secret not found")) ? "SecretNotFound" : "SecretKeyMissing";
     return failed(request, p, deps, { type: "SecretsResolved", reason, errors: related.secrets }, base);
   }
-  if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, base);
-  if (found.failure) return failed(request, p, deps, found.failure, base, found.transient === true);
-  if (external.failure) return failed(request, p, deps, external.failure, base, external.transient === true);
+  const secretCount = refs.secretKeys.length + refs.secrets.length;
+  const checkedBase = { ...base, secretCount };
+  if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, checkedBase);
+  if (found.failure) return failed(request, p, deps, found.failure, checkedBase, found.transient === true);
+  if (external.failure) return failed(request, p, deps, external.failure, checkedBase, external.transient === true);
   const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
-  if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
+  if ("failure" in ca) return failed(request, p, deps, ca.failure, checkedBase);
   const plan = planConfig({
     name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions,
     ...(found.base ? { base: found.base } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
-  if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
+  if ("failure" in plan) return failed(request, p, deps, plan.failure, checkedBase);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
   const children = desiredChildren({
@@ -193,7 +195,7 @@ export function sync(
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
