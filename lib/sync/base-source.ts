@@ -1,7 +1,8 @@
 /**
  * The one I/O step of a sync (DESIGN §1): find the base config in the image's labels before
- * the pure pipeline runs. Named distributions fall back to their bundled config when the image
- * has no labels or the registry cannot be read; image references cannot, and say why.
+ * the pure pipeline runs. Named distributions fall back to their bundled config only when the
+ * image is known to have no labels; a registry error is a (usually transient) failure that
+ * keeps what runs. Image references have no bundled config, and say why.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
@@ -47,9 +48,19 @@ export async function findBase(spec: CanonicalSpec, table: DistributionTable, re
   if (found.kind === "found") {
     return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
   }
-  if (d.kind === "name") {
-    const why = found.kind === "no-labels" ? "the image carries no config labels" : `the registry could not be read (${found.message})`;
-    return { notes: [`spec.distribution.name: ${why}; using the config bundled for ${d.name}`] };
+  if (found.kind === "no-labels" && d.kind === "name") {
+    return { notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`] };
+  }
+  if (found.kind === "error" && d.kind === "name") {
+    // Not "no labels": switching to the bundled config now would roll the pods, and roll them
+    // back once the registry answers. The running children and config stay; the sync retries.
+    const message = `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); `
+      + "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks";
+    return {
+      failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.name", message)] },
+      transient: found.transient,
+      notes: [],
+    };
   }
   if (found.kind === "no-labels") {
     return { failure: { type: "ConfigGenerated", reason: MISSING_CONFIG_LABELS_REASON, errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)] }, notes: [] };

@@ -23,6 +23,7 @@ import { configMapInUse, keptChildren, reemit } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
+import { transientResync } from "./backoff";
 
 export interface SyncDeps {
   readonly now: () => Date;
@@ -93,8 +94,6 @@ function overrideNotes(deps: SyncDeps, name: string | undefined): string[] {
   return (deps.imageOverrideProblems ?? []).filter((p) => !p.startsWith("image override \"") || p.startsWith(`image override "${name}"`));
 }
 
-/** Retry soon after a registry problem that may pass (Metacontroller also retries on related changes). */
-const TRANSIENT_RESYNC_SECONDS = 30;
 
 interface Extra {
   readonly port: number;
@@ -115,7 +114,7 @@ function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFa
   const status = buildStatus({
     ...p, ...extra, failure, secretCount: extra.secretCount, children: request.children ?? {}, now: deps.now,
   });
-  return respond(status, keptChildren(request.children), transient ? TRANSIENT_RESYNC_SECONDS : undefined);
+  return respond(status, keptChildren(request.children), transient ? transientResync(p.previous?.conditions, failure, deps.now) : undefined);
 }
 
 function invalidSpec(errors: readonly FieldError[]): SyncFailure {
