@@ -60,5 +60,11 @@ export function commonLabels(parent: string): { readonly [k: string]: string } {
   };
 }
 
+/**
+ * CR annotation: `"true"` lets the hooks delete the PVC once `workload.storage` is gone from the
+ * spec. Without it the PVC (and its data) stays, unmounted, until the user says so.
+ */
+export const RELEASE_STORAGE_ANNOTATION = "llamastack.io/release-storage";
+
 /** Pod-template annotation that changes with the config content, so a new config rolls the pods (FR-026). */
 export const CONFIG_HASH_ANNOTATION = "llamastack.io/config-hash";

@@ -19,7 +19,7 @@ import type { BaseOutcome } from "./base-source";
 import { planCaBundle } from "./ca-bundle";
 import { planConfig } from "./config-plan";
 import { planExternal, withReplaced } from "./external-providers";
-import { configMapInUse, keptChildren, reemit } from "./keep";
+import { configMapInUse, keptChildren, reemit, retainedStorage } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
@@ -193,13 +193,14 @@ export function sync(
     ...(caBundle ? { caBundle } : {}),
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
+  const storage = retainedStorage(request, p.name, p.namespace, children);
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes], secretCount,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...notes, ...ca.notes, ...plan.notes, ...storage.notes], secretCount,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
   const phase = status.status.phase;
-  return respond(status, withPreviousConfigMap(children, request, p), phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined);
+  return respond(status, withPreviousConfigMap([...children, ...storage.children], request, p), phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined);
 }
 
 /** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */
