@@ -13,6 +13,7 @@
  * never blocked by a spec that was accepted when it was written; its problems come back as
  * warnings instead.
  */
+import { nameErrors } from "../names";
 import { v1alpha2SchemaErrors } from "../api/schema";
 import { validate, type ValidateContext } from "../api/validate";
 import type { FieldError } from "../errors";
@@ -127,12 +128,13 @@ function line(error: FieldError): string {
   return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
 }
 
-/** Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then validate(). */
+/** Every problem of a v1alpha2 object: its shape first (apiVersion, kind, spec), then the names its children get, then validate(). */
 export function problemsOf(object: unknown, ctx: ValidateContext = {}): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
   const shape = v1alpha2SchemaErrors(object);
   if (shape.length > 0) return { errors: shape, warnings: [] };
   const { errors, warnings } = validate((object as { spec: unknown }).spec, ctx);
-  return { errors, warnings };
+  const name = (object as { metadata?: { name?: unknown } }).metadata?.name;
+  return { errors: [...(typeof name === "string" && name !== "" ? nameErrors(name) : []), ...errors], warnings };
 }
 
 function allow(uid: string, warnings: readonly string[] = []): AdmissionResponse {

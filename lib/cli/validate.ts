@@ -3,6 +3,7 @@
  * LlamaStackDistribution, offline — the CRD's structural schema, its CEL rules, then the
  * semantic rules of `validate()` (v1alpha1 objects are checked after conversion, as stored).
  */
+import { nameErrors } from "../names";
 import { parseAllDocuments } from "yaml";
 import { validate } from "../api/validate";
 import { toHub } from "../conversion/v1alpha1";
@@ -43,7 +44,9 @@ export function checkObject(object: { [k: string]: unknown }): Verdict {
   if (structural.length > 0) return { errors: structural, warnings: [] };
   const cel = celFailures(schema, object).failures.map((f) => `${f.path}: ${f.message}`);
   const deeper = semantic(object);
-  return { errors: [...cel, ...deeper.errors], warnings: deeper.warnings };
+  const name = (object.metadata as { name?: unknown } | undefined)?.name;
+  const names = typeof name === "string" && name !== "" ? nameErrors(name).map((e) => `${e.path}: ${e.message}`) : [];
+  return { errors: [...cel, ...names, ...deeper.errors], warnings: deeper.warnings };
 }
 
 export function validateCommand(files: readonly string[], io: CliIo): number {

@@ -9,7 +9,7 @@ import { validate, type ValidationResult } from "../api/validate";
 import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
 import { findDistribution, type DistributionTable } from "../distributions/table";
 import type { LiveReport } from "../live/types";
-import { names } from "../names";
+import { nameErrors, names } from "../names";
 import { secretValuesOf } from "../secret-scrub";
 import type { Condition } from "../status/conditions";
 import { CUSTOM_DISTRIBUTION, previousLiveOf, type PreviousLive } from "../status/live";
@@ -159,6 +159,8 @@ export function sync(
   };
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
   if (!checked.spec || checked.errors.length > 0) return failed(request, p, deps, invalidSpec(checked.errors), { port: 0, notes, live: liveInput });
+  const badNames = nameErrors(p.name);
+  if (badNames.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "InvalidName", errors: badNames }, { port: 0, notes, live: liveInput });
   const spec = checked.spec;
   const external = planExternal(spec, found.external);
   const base: Extra = { port: spec.networking.port, image: imageOf(spec, deps.distributions), notes, live: liveInput, externalProviders: external.report };
