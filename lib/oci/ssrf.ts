@@ -16,16 +16,19 @@
  * Verdicts are cached per registry (`cacheTtlMs`, 30 s; lookup failures 5 s) and concurrent
  * checks of one registry share a lookup, so a warm sync costs no DNS query.
  *
+ * Every other host the client is sent to — a redirect target, a token realm from
+ * `WWW-Authenticate` — takes the same check (`hopCheck`): a registry on the allow-list cannot
+ * bounce the hooks to an unlisted or internal address.
+ *
  * Limits: the client connects with its own lookup afterwards, so a DNS server that answers a
- * public address to us and a private one a moment later (rebinding) is not caught; token
- * realms and redirect targets are checked only as literals (reference.ts `isForbiddenHost`).
- * The NetworkPolicy on the hooks' own egress is the second line for those.
+ * public address to us and a private one a moment later (rebinding) is not caught. The
+ * NetworkPolicy on the hooks' own egress is the second line for that.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { CredentialLookup } from "./auth";
 import type { BaseConfigResolver } from "./cache";
 import { Lru } from "./lru";
-import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
+import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, normalizeRegistryHost, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
 /** Every address `hostname` resolves to. Rejects like node:dns (`err.code` ENOTFOUND, …). */
@@ -125,6 +128,11 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
       return flight;
     },
   };
+}
+
+/** The guard's check for a host the registry sent us to (a redirect target, a token realm), by its host[:port]. */
+export function hopCheck(guard: RegistryGuard): (url: URL) => Promise<Result<void>> {
+  return (url) => guard.check({ registry: url.host, host: normalizeRegistryHost(url.host), repository: "", reference: "" });
 }
 
 /**

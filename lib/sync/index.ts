@@ -65,7 +65,8 @@ export function resolverFromEnv(env: NodeJS.ProcessEnv = process.env): BaseConfi
     ...(allowed.length > 0 ? { allowedRegistries: allowed } : {}),
     privateRegistries: list(env.PRIVATE_REGISTRIES),
   };
-  return guardResolver(createBaseConfigResolver({ ...policy, ...(credentials ? { credentials } : {}) }), createRegistryGuard(policy));
+  const guard = createRegistryGuard(policy);
+  return guardResolver(createBaseConfigResolver({ ...policy, hopGuard: guard, ...(credentials ? { credentials } : {}) }), guard);
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
