@@ -25,6 +25,12 @@ export interface HookRoute<Req extends HookRequest, Res> {
   readonly handle: (request: Req) => Promise<Res | SerializedAnswer>;
   /** Counts for the log line (never contents). Throws when the response must not be sent. */
   readonly summarize: (response: Res) => { readonly [count: string]: number };
+  /**
+   * The answer when `handle` (or `summarize`) threw on a request of the right shape: the sync
+   * hook answers Failed/InternalError and keeps the children instead of a 500. Still counted
+   * as an error (metric and log line). Without it, or when it throws too: 500.
+   */
+  readonly recover?: (request: Req, err: unknown) => Res;
 }
 
 export interface HookDeps {
@@ -94,6 +100,18 @@ async function answerCall<Req extends HookRequest, Res>(
   } catch (err) {
     // An error message may quote what it failed on: no Secret value of this request reaches the log.
     call.err = scrubError(err, secretValuesOf(req.body));
+    return recovered(route, shape.request, err, call);
+  }
+}
+
+/** The route's own answer for an exception (children kept), or 500 when it has none or it fails too. */
+function recovered<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, request: Req, err: unknown, call: Call): Answer {
+  if (!route.recover) return INTERNAL_ERROR;
+  try {
+    const response = route.recover(request, err);
+    Object.assign(call, route.summarize(response), { recovered: 1 });
+    return { status: 200, json: JSON.stringify(response) };
+  } catch {
     return INTERNAL_ERROR;
   }
 }
@@ -104,13 +122,14 @@ function lateAnswer(call: Call, answer: Answer, seconds: number, logger: pino.Lo
   logger.warn({ ...call, outcome: "timeout", status: 503, handlerStatus: answer.status, durationMs }, "Hook call finished after its time limit; its answer was dropped");
 }
 
-/** One line per call: info when answered, warn when the request was malformed, error (with the stack) on our bug. */
+/** One line per call: info when answered, warn when the request was malformed, error (with the stack) on our bug, answered or not. */
 function record(call: Call, answer: Answer, seconds: number, { logger, metrics }: HookDeps): void {
-  const outcome: Outcome = answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
+  const outcome: Outcome = call.recovered === 1 ? "error" : answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
   metrics.observe(call.hook, outcome, seconds);
   if (call.reused === 1) metrics.reused(call.hook);
   const line = { ...call, outcome, status: answer.status, durationMs: Math.round(seconds * 1e6) / 1e3 };
-  if ("json" in answer) logger.info(line, "Answered hook call");
+  if (call.recovered === 1) logger.error(line, "Hook call failed; answered Failed (InternalError) with the observed children kept");
+  else if ("json" in answer) logger.info(line, "Answered hook call");
   else if (outcome === "client_error") logger.warn({ ...line, reason: answer.message }, "Rejected hook call");
   else logger.error(line, "Hook call failed");
 }

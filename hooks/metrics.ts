@@ -7,7 +7,8 @@ import type { KubeObject } from "../lib/wire/metacontroller";
 import { trackParentPhases } from "./parent-phases";
 
 /**
- * ok = 200, client_error = a 4xx answer (malformed request), error = a 5xx answer (our bug),
+ * ok = 200, client_error = a 4xx answer (malformed request), error = our bug (a 5xx answer, or
+ * a sync answered Failed/InternalError with the children kept),
  * unauthorized = 401 (no or wrong bearer token), overloaded = 429 (too many calls in flight),
  * timeout = 503 (the call ran past HOOK_TIMEOUT_MS).
  */
@@ -42,7 +43,7 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
   });
   const errors = new Counter({
     name: "llsd_hook_errors_total",
-    help: "Hook calls answered 5xx: a bug in this service, Metacontroller retries with backoff.",
+    help: "Hook calls that hit a bug in this service: answered 5xx (Metacontroller retries with backoff), or, for /sync, answered phase Failed with reason InternalError and the children kept.",
     labelNames: ["hook"] as const,
     registers: [registry],
   });

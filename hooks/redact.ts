@@ -7,13 +7,15 @@
  *   values included, in `kubectl.kubernetes.io/last-applied-configuration`; Metacontroller
  *   does the same for the derived Secret in its own last-applied annotation). Used for the
  *   debug-level body lines.
- * - `secretValuesOf(body)` + `scrub(text, values)`: the Secret values a request carries (as
- *   sent, base64, and decoded, with the passwords inside a DSN or a dockerconfigjson), and a
- *   text with each of them replaced. Used on error messages and stacks before they are logged:
- *   a library error that quotes a value it choked on must not carry it into the log.
+ * - `secretValuesOf(body)` + `scrub(text, values)` (lib/secret-scrub.ts, the scrubber status
+ *   uses too): the Secret values a request carries, and a text with each of them replaced.
+ *   Used on error messages and stacks before they are logged: a library error that quotes a
+ *   value it choked on must not carry it into the log.
  */
 
-export const REDACTED = "[redacted]";
+import { REDACTED, scrub, scrubDeep, secretValuesOf } from "../lib/secret-scrub";
+
+export { REDACTED, scrub, secretValuesOf };
 
 type Json = { [key: string]: unknown };
 
@@ -49,98 +51,7 @@ export function redactSecrets(value: unknown): unknown {
  * into a spec, a ConfigMap or an annotation does not reach the log either.
  */
 export function forLog(value: unknown, source: unknown = value): unknown {
-  const secrets = secretValuesOf(source);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return secrets.length === 0 ? v : scrub(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
-    if (!isObject(v)) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, child]) => [secrets.length === 0 ? k : scrub(k, secrets), walk(child)]));
-  };
-  return walk(redactSecrets(value));
-}
-
-/** Values shorter than this are not scrubbed: "1" or "true" would turn every log line to noise. */
-const MIN_SCRUBBED_LENGTH = 4;
-
-function decodeBase64(text: string): string | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
-  return Buffer.from(text, "base64").toString("utf8");
-}
-
-/** The parts of a decoded Secret value that are secrets on their own: DSN passwords, dockerconfigjson passwords and auths. */
-function partsOf(text: string, into: Set<string>): void {
-  into.add(text);
-  const trimmed = text.trim();
-  if (trimmed !== text) into.add(trimmed);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    try {
-      const url = new URL(trimmed);
-      if (url.password !== "") {
-        into.add(url.password);
-        into.add(decodeURIComponent(url.password));
-      }
-    } catch {
-      // Not a URL after all: the whole value is already in the set.
-    }
-  }
-  if (trimmed.startsWith("{")) {
-    try {
-      collectStrings(JSON.parse(trimmed) as unknown, into);
-    } catch {
-      // Not JSON: the whole value is already in the set.
-    }
-  }
-}
-
-/** Every string leaf of a dockerconfigjson (passwords, tokens), and what an `auth` (base64 user:password) holds. */
-function collectStrings(value: unknown, into: Set<string>): void {
-  if (typeof value === "string") {
-    into.add(value);
-    const decoded = decodeBase64(value);
-    if (decoded !== undefined && decoded.includes(":")) {
-      into.add(decoded);
-      into.add(decoded.slice(decoded.indexOf(":") + 1));
-    }
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectStrings(item, into);
-  } else if (isObject(value)) {
-    for (const item of Object.values(value)) collectStrings(item, into);
-  }
-}
-
-function collectSecrets(value: unknown, into: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectSecrets(item, into);
-    return;
-  }
-  if (!isObject(value)) return;
-  if (value.kind === "Secret") {
-    for (const encoded of Object.values(isObject(value.data) ? value.data : {})) {
-      if (typeof encoded !== "string") continue;
-      into.add(encoded);
-      const decoded = decodeBase64(encoded);
-      if (decoded !== undefined) partsOf(decoded, into);
-    }
-    for (const plain of Object.values(isObject(value.stringData) ? value.stringData : {})) {
-      if (typeof plain === "string") partsOf(plain, into);
-    }
-    return;
-  }
-  for (const child of Object.values(value)) collectSecrets(child, into);
-}
-
-/** Every Secret value `body` carries, longest first (so a value is replaced before its parts). */
-export function secretValuesOf(body: unknown): readonly string[] {
-  const values = new Set<string>();
-  collectSecrets(body, values);
-  return [...values].filter((v) => v.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
-}
-
-/** `text` with every occurrence of each of `values` replaced by `[redacted]`. */
-export function scrub(text: string, values: readonly string[]): string {
-  let out = text;
-  for (const value of values) if (out.includes(value)) out = out.split(value).join(REDACTED);
-  return out;
+  return scrubDeep(redactSecrets(value), secretValuesOf(source));
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { fieldError, type FieldError } from "./errors";
 
 export const CONTAINER_NAME = "llama-stack";
 /** The init container that pip-installs every external provider's wheels (after their copy containers). */
@@ -60,5 +61,86 @@ export function commonLabels(parent: string): { readonly [k: string]: string } {
   };
 }
 
+/**
+ * CR annotation: `"true"` lets the hooks delete the PVC once `workload.storage` is gone from the
+ * spec. Without it the PVC (and its data) stays, unmounted, until the user says so.
+ */
+export const RELEASE_STORAGE_ANNOTATION = "llamastack.io/release-storage";
+
 /** Pod-template annotation that changes with the config content, so a new config rolls the pods (FR-026). */
 export const CONFIG_HASH_ANNOTATION = "llamastack.io/config-hash";
+
+// ---------------------------------------------------------------------------------------------
+// Limits: every name and label value above, checked against what Kubernetes accepts for it.
+
+/** The formats Kubernetes checks names and label values with (apimachinery validation). */
+export const NAME_FORMATS = {
+  "DNS-1035 label": { max: 63, pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/, shape: "lowercase letters, digits and '-', starting with a letter" },
+  "DNS-1123 label": { max: 63, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, shape: "lowercase letters, digits and '-'" },
+  "DNS-1123 subdomain": { max: 253, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, shape: "lowercase letters, digits, '-' and '.'" },
+  "label value": { max: 63, pattern: /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/, shape: "letters, digits, '-', '_' and '.'" },
+} as const;
+export type NameFormat = keyof typeof NAME_FORMATS;
+
+/** The longest ConfigMap name: a full hash (the name keeps 10 characters of it). */
+const ANY_HASH = "0".repeat(64);
+
+/**
+ * What each derived name is, and the format its kind requires. Keyed like `names`, so a new
+ * name cannot be added without its rule (the compiler says so).
+ */
+const NAME_RULES: { readonly [K in keyof typeof names]: { readonly what: string; readonly format: NameFormat } } = {
+  deployment: { what: "Deployment", format: "DNS-1123 subdomain" },
+  service: { what: "Service", format: "DNS-1035 label" },
+  config: { what: "ConfigMap", format: "DNS-1123 subdomain" },
+  pvc: { what: "PersistentVolumeClaim", format: "DNS-1123 subdomain" },
+  networkPolicy: { what: "NetworkPolicy", format: "DNS-1123 subdomain" },
+  ingress: { what: "Ingress", format: "DNS-1123 subdomain" },
+  route: { what: "Route", format: "DNS-1123 subdomain" },
+  hpa: { what: "HorizontalPodAutoscaler", format: "DNS-1123 subdomain" },
+  pdb: { what: "PodDisruptionBudget", format: "DNS-1123 subdomain" },
+  caBundle: { what: "CA bundle ConfigMap", format: "DNS-1123 subdomain" },
+  postgres: { what: "derived Postgres Secret", format: "DNS-1123 subdomain" },
+};
+
+export interface DerivedName {
+  readonly what: string;
+  readonly format: NameFormat;
+  readonly of: (parent: string) => string;
+}
+
+/** Every name and label value derived from a CR's name, with its format. */
+export const DERIVED_NAMES: readonly DerivedName[] = [
+  ...(Object.keys(NAME_RULES) as (keyof typeof names)[]).map((key) => ({
+    ...NAME_RULES[key],
+    of: key === "config" ? (parent: string) => names.config(parent, ANY_HASH) : names[key] as (parent: string) => string,
+  })),
+  ...Object.keys(commonLabels("x")).map((label) => ({ what: `label ${label}`, format: "label value" as const, of: (parent: string) => commonLabels(parent)[label] ?? "" })),
+];
+
+/** The longest CR name `d` allows: derived names are the CR name plus a fixed prefix or suffix; a constant value allows any. */
+const longestFor = (d: DerivedName): number =>
+  (d.of("a") === d.of("") ? Infinity : NAME_FORMATS[d.format].max - d.of("").length);
+
+/** The longest CR name whose every derived name fits its limit. */
+export const LONGEST_NAME = Math.min(...DERIVED_NAMES.map(longestFor));
+
+/** What is wrong with the names a CR called `parent` gives its children: one message per derived name that Kubernetes would refuse. */
+export function derivedNameProblems(parent: string): string[] {
+  const problems: string[] = [];
+  for (const d of DERIVED_NAMES) {
+    const value = d.of(parent);
+    const format = NAME_FORMATS[d.format];
+    if (value.length > format.max) {
+      problems.push(`gives the ${d.what} "${value}" of ${value.length} characters; a ${d.format} is at most ${format.max}. Use a name of at most ${LONGEST_NAME} characters (the longest that fits every child)`);
+    } else if (!format.pattern.test(value)) {
+      problems.push(`gives the ${d.what} "${value}", which is not a ${d.format} (${format.shape}); use a name of ${format.shape}`);
+    }
+  }
+  return problems;
+}
+
+/** `derivedNameProblems` as errors on `metadata.name`: what /validate, `llsd validate` and the sync report. */
+export function nameErrors(parent: string): FieldError[] {
+  return derivedNameProblems(parent).map((problem) => fieldError("metadata.name", `"${parent}" ${problem}`));
+}

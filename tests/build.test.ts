@@ -68,7 +68,8 @@ describe("the compiled output", () => {
 describe("the compiled service (the image's CMD)", () => {
   it("listens on PORT, answers /healthz, /readyz and a real /sync, and exits 0 on SIGTERM", async () => {
     const { spawn } = await import("node:child_process");
-    const child = spawn("node", [join(ROOT, "dist", "hooks", "main.js")], { env: { ...process.env, PORT: "0", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] });
+    // No registry here: with image labels read, a named distribution waits for its registry (Failed, nothing created).
+    const child = spawn("node", [join(ROOT, "dist", "hooks", "main.js")], { env: { ...process.env, PORT: "0", LOG_LEVEL: "info", LLSD_READ_IMAGE_LABELS: "false" }, stdio: ["ignore", "pipe", "pipe"] });
     const port = await new Promise<number>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 /** `POST /sync`: observed parent, children and related objects → status and desired children. */
 import type { Router } from "express";
 import type { SerializedAnswer, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
+import { internalFailure } from "../../lib/sync/internal-error";
 import { hookRouter, type HookDeps } from "../hook-route";
 import { syncRequestShape } from "../request-shape";
 
@@ -9,7 +10,9 @@ export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse 
     deps.metrics.parentSeen(request.parent);
     return sync(request);
   };
-  return hookRouter({ hook: "sync", shape: syncRequestShape, handle, summarize }, deps);
+  // The clock of the status timestamps on that path: the HTTP shell is where the real one is read.
+  const recover = (request: SyncRequest, err: unknown): SyncResponse => internalFailure(request, err, () => new Date());
+  return hookRouter({ hook: "sync", shape: syncRequestShape, handle, summarize, recover }, deps);
 }
 
 function summarize(response: SyncResponse): { children: number } {

@@ -18,8 +18,6 @@ import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
 import { lineOfAdmitted } from "./line";
 import type { FieldError } from "../errors";
-import { lineOfObject } from "../sync/target";
-import type { KubeObject } from "../wire/metacontroller";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 const GROUP = "llamastack.io";

@@ -4,6 +4,7 @@ import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { deepFreeze } from "../json-copy";
 import { serverConfigVersion } from "./config-version";
+import { isJson, parseConfigDoc } from "./base-shape";
 import { isMap, type ConfigDoc } from "./doc";
 import { parseYaml, type ParsedYaml } from "./yaml";
 
@@ -41,28 +42,16 @@ function parseCached(text: string): ParsedYaml {
   return parsed;
 }
 
-/**
- * The generator replaces (never edits) nested values, so a copy of the three maps it edits
- * in place is enough; the rest stays shared with the frozen cached parse.
- */
-function editableCopy(value: Record<string, unknown>): ConfigDoc {
-  const doc = { ...value } as ConfigDoc;
-  if (isMap(doc.providers)) doc.providers = { ...doc.providers };
-  if (isMap(doc.registered_resources)) doc.registered_resources = { ...doc.registered_resources };
-  return doc;
-}
-
-/** Text or an already-parsed object → a private, mutable copy the generator may edit. */
+/** Text or an already-parsed object → a private, checked copy the generator may edit (lib/config/base-shape.ts). */
 export function readBase(base: string | object): BaseOutcome {
   const parsed = typeof base === "string" ? parseCached(base) : { ok: true as const, value: base };
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
-  if (!isMap(parsed.value)) return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping")] };
-  const doc = editableCopy(parsed.value);
-  const bad = versionError(doc.version, "versionSource" in parsed ? parsed.versionSource : undefined);
+  if (!isJson(parsed.value) || !isMap(parsed.value)) return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping of plain data")] };
+  const bad = versionError(parsed.value.version, "versionSource" in parsed ? parsed.versionSource : undefined);
   if (bad) return { ok: false, errors: [bad] };
-  if (!isMap(doc.providers)) {
-    return { ok: false, errors: [fieldError(`${BASE_PATH}.providers`, "the base config.yaml has no providers map; it is not a Llama Stack run config")] };
-  }
+  const shaped = parseConfigDoc(parsed.value, BASE_PATH);
+  if (!shaped.ok) return shaped;
+  const doc = shaped.doc;
   if ("models" in doc && !("registered_resources" in doc)) {
     return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml uses the pre-0.3 format (top-level models); supported servers (0.7, 0.8) ignore it. Use a current distribution config")] };
   }

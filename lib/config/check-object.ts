@@ -8,6 +8,7 @@ import { compile, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
 import { V1ALPHA1_SPEC_SCHEMA } from "../api/schema-v1alpha1";
 import type { ValidationResult } from "../api/validate";
 import { fieldError, type FieldError } from "../errors";
+import { nameErrors } from "../names";
 import { toHub } from "../conversion/v1alpha1";
 import { checkSpec, type CheckOptions } from "./check";
 
@@ -64,7 +65,14 @@ export function checkObject(object: unknown, options: ObjectOptions = {}): Valid
   if (!isObject(object)) return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
   const wrong = envelope(object, options.apiVersions ?? [V1ALPHA2_API, V1ALPHA1_API]);
   if (wrong.length > 0) return { errors: wrong, warnings: [] };
-  if (object.apiVersion === V1ALPHA1_API) return checkV1alpha1(object, options);
+  const verdict = object.apiVersion === V1ALPHA1_API ? checkV1alpha1(object, options) : checkV1alpha2(object, options);
+  // The names the children will get: the apiserver accepts a CR name its children cannot have.
+  const name = isObject(object.metadata) ? object.metadata.name : undefined;
+  const names = typeof name === "string" && name !== "" ? nameErrors(name) : [];
+  return names.length === 0 ? verdict : { ...verdict, errors: [...names, ...verdict.errors] };
+}
+
+function checkV1alpha2(object: Json, options: CheckOptions): ValidationResult {
   const shape = v1alpha2SchemaErrors(object);
   if (shape.length > 0) return { errors: shape, warnings: [] };
   return checkSpec(object.spec, options);

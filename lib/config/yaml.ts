@@ -4,7 +4,7 @@
  * bytes, however the input maps were ordered.
  */
 import { createHash } from "node:crypto";
-import { isMap, isScalar, parseDocument, type Document } from "yaml";
+import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
 import { emitYaml } from "./yaml-emit";
 
 /** Top-level keys in the order the server's own files use; others follow alphabetically. */
@@ -51,14 +51,38 @@ function plainVersionSource(doc: Document): string | undefined {
   return pair && isScalar(pair.value) && pair.value.type === "PLAIN" && typeof pair.value.source === "string" ? pair.value.source : undefined;
 }
 
+/** Tags whose values are JSON data: the YAML core schema's. Others (`!!binary`, `!!set`, `!!timestamp`, `!!omap`, local tags) are not. */
+const JSON_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`));
+
+const shortTag = (tag: string): string => tag.replace(/^tag:yaml\.org,2002:/, "!!");
+
+/**
+ * The first tag that makes a value other than JSON data, with its line. The server's loader
+ * reads such a value differently or not at all, and nothing downstream of a parse expects
+ * bytes, sets or dates: refused here, named, never echoed.
+ */
+function nonJsonTag(doc: Document.Parsed, lines: LineCounter): string | undefined {
+  let found: string | undefined;
+  visit(doc, (_key, node) => {
+    if (!isNode(node) || node.tag === undefined || JSON_TAGS.has(node.tag)) return undefined;
+    const line = node.range ? lines.linePos(node.range[0]).line : undefined;
+    found = `${line !== undefined ? ` at line ${line}` : ""}: the tag ${shortTag(node.tag)} does not make plain data (strings, numbers, booleans, null, maps, lists); remove it`;
+    return visit.BREAK;
+  });
+  return found;
+}
+
 /** Parse one YAML document; an error message names the line (and never echoes the content). */
 export function parseYaml(text: string): ParsedYaml {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
   const first = doc.errors[0];
   if (first) {
     const line = first.linePos?.[0]?.line;
     return { ok: false, message: `invalid YAML${line !== undefined ? ` at line ${line}` : ""}: ${first.code}` };
   }
+  const tagged = nonJsonTag(doc, lines);
+  if (tagged !== undefined) return { ok: false, message: `invalid YAML${tagged}` };
   try {
     const value: unknown = doc.toJS({ maxAliasCount: 100 });
     const versionSource = plainVersionSource(doc);

@@ -10,12 +10,18 @@ import { utf8 } from "./labels";
 import { parseLabels, parseManifest, selectPlatform } from "./manifest";
 import { isInsecure, registryBaseUrl, type HostPolicy, type RegistryRef } from "./reference";
 import { createSession, type SessionContext } from "./session";
+import { createRegistryGuard, hopCheck, type RegistryGuard } from "./ssrf";
 import {
   DEFAULT_LIMITS, DEFAULT_PLATFORM, fail, MANIFEST_ACCEPT, ok, REASON,
   type Descriptor, type ImageManifest, type Limits, type Manifest, type Platform, type Result,
 } from "./types";
 
 export interface RegistryClientOptions extends HostPolicy, Partial<HttpOptions> {
+  /**
+   * Checks every redirect target and token realm before it is contacted (ssrf.ts): share the
+   * guard that checks the registries. @default a guard of its own with this policy
+   */
+  readonly hopGuard?: RegistryGuard;
   /** Which image of an index / manifest list to read. Default linux/amd64. */
   readonly platform?: Platform;
   readonly limits?: Partial<Limits>;
@@ -58,12 +64,13 @@ export function createRegistryClient(options: RegistryClientOptions = {}): Regis
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const platform = options.platform ?? DEFAULT_PLATFORM;
   const session = createSession(http.now);
+  const checkHop = hopCheck(options.hopGuard ?? createRegistryGuard(options));
 
   function context(ref: RegistryRef, call: Call): Result<SessionContext> {
     const baseUrl = registryBaseUrl(ref, options);
     if (!baseUrl.ok) return baseUrl;
     return ok({
-      deadline: call.deadline, http, baseUrl: baseUrl.value, insecure: isInsecure(ref.host, options),
+      deadline: call.deadline, http, checkHop, baseUrl: baseUrl.value, insecure: isInsecure(ref.host, options),
       credential: call.credential, fingerprint: credentialFingerprint(call.credential),
     });
   }

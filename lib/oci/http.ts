@@ -2,7 +2,8 @@
  * One registry GET with every bound the hook needs: a per-request timeout joined with the
  * resolve's overall deadline (both AbortSignals, so they also cut a body mid-stream), bounded
  * retries of 429/5xx/connection errors with backoff and Retry-After, and redirects followed
- * by hand so a registry cannot bounce us to a metadata address or leak a header to another origin.
+ * by hand so a registry cannot bounce us to a host its policy refuses (every hop is checked like
+ * the registry itself) or leak a header to another origin.
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -42,6 +43,12 @@ export interface HttpOptions {
 export interface RequestContext {
   readonly deadline: Deadline;
   readonly http: HttpOptions;
+  /**
+   * The registry policy for a host other than the registry's own: each redirect target and
+   * token realm passes it (allow-list, link-local/metadata, loopback and private addresses)
+   * before it is contacted. Absent: only the literal checks of `redirectTarget`.
+   */
+  readonly checkHop?: (url: URL) => Promise<Result<void>>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -92,6 +99,8 @@ async function getOnce(url: URL, headers: Record<string, string>, ctx: RequestCo
     await response.body?.cancel();
     const next = redirectTarget(current, response.headers.get("location"));
     if (!next.ok) return next;
+    const allowed = next.value.host === current.host ? ok(undefined) : await ctx.checkHop?.(next.value) ?? ok(undefined);
+    if (!allowed.ok) return fail(REASON.notAllowed, `${current.host} redirected to ${next.value.host}, which this service does not contact: ${allowed.error.message}`);
     // Blob redirects go to storage (S3, GCS) with presigned URLs: our Authorization must not follow.
     if (next.value.origin !== current.origin) sent = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== "authorization"));
     current = next.value;

@@ -57,6 +57,8 @@ export function createSession(now: () => number): Session {
     // Basic credentials go to the realm: it must be https, unless the registry itself is a listed plain-http one.
     const schemeOk = realm.protocol === "https:" || (realm.protocol === "http:" && ctx.insecure);
     if (!schemeOk || isForbiddenHost(realm.host)) return fail(REASON.notAllowed, `${ref.host} named a token service at ${realm.host} that this service does not contact (https required)`);
+    const allowed = realm.host === new URL(ctx.baseUrl).host ? ok(undefined) : await ctx.checkHop?.(realm) ?? ok(undefined);
+    if (!allowed.ok) return fail(REASON.notAllowed, `${ref.host} named a token service at ${realm.host} that this service does not contact: ${allowed.error.message}`);
     if (challenge.service !== undefined) realm.searchParams.set("service", challenge.service);
     realm.searchParams.set("scope", scope);
     const headers: Record<string, string> = ctx.credential === undefined ? {} : { authorization: basicAuthorization(ctx.credential) };

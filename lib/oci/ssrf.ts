@@ -16,17 +16,18 @@
  * Verdicts are cached per registry (`cacheTtlMs`, 30 s; lookup failures 5 s) and concurrent
  * checks of one registry share a lookup, so a warm sync costs no DNS query.
  *
+ * Every other host the client is sent to — a redirect target, a token realm from
+ * `WWW-Authenticate` — takes the same check (`hopCheck`): a registry on the allow-list cannot
+ * bounce the hooks to an unlisted or internal address.
+ *
  * Limits: the client connects with its own lookup afterwards, so a DNS server that answers a
- * public address to us and a private one a moment later (rebinding) is not caught; token
- * realms and redirect targets are checked only as literals (reference.ts `isForbiddenHost`).
- * The NetworkPolicy on the hooks' own egress is the second line for those.
+ * public address to us and a private one a moment later (rebinding) is not caught. The
+ * NetworkPolicy on the hooks' own egress is the second line for that.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import type { CredentialLookup } from "./auth";
-import type { BaseConfigResolver } from "./cache";
 import { LRUCache } from "lru-cache";
 import { lruClock } from "../lru-clock";
-import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
+import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, normalizeRegistryHost, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
 /** Every address `hostname` resolves to. Rejects like node:dns (`err.code` ENOTFOUND, …). */
@@ -128,30 +129,7 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   };
 }
 
-/**
- * `resolver` behind `guard`: a refused registry gets the resolver's own error shape (reason
- * `RegistryNotAllowed`, not transient; a failed lookup `RegistryUnavailable`, transient) and is
- * never contacted. Image references the resolver cannot parse go to it unchanged (it says why).
- */
-export function guardResolver(resolver: BaseConfigResolver, guard: RegistryGuard): BaseConfigResolver {
-  /** The refusal in the resolver's error shape, or undefined when the registry may be contacted. */
-  async function refused(imageRef: string, what: string): Promise<{ kind: "error"; reason: string; message: string; transient: boolean } | undefined> {
-    const ref = toRegistryRef(imageRef);
-    if (!ref.ok) return undefined;
-    const verdict = await guard.check(ref.value);
-    if (verdict.ok) return undefined;
-    const { reason, message, transient } = verdict.error;
-    return { kind: "error", reason, message: `Cannot read ${what} of image "${imageRef}": ${message}`, transient };
-  }
-  const providerSpec = resolver.providerSpec?.bind(resolver);
-  return {
-    async resolve(imageRef, credentials) {
-      return (await refused(imageRef, "the base config")) ?? resolver.resolve(imageRef, credentials);
-    },
-    ...(providerSpec ? {
-      async providerSpec(imageRef: string, credentials?: CredentialLookup) {
-        return (await refused(imageRef, "the provider metadata")) ?? providerSpec(imageRef, credentials);
-      },
-    } : {}),
-  };
+/** The guard's check for a host the registry sent us to (a redirect target, a token realm), by its host[:port]. */
+export function hopCheck(guard: RegistryGuard): (url: URL) => Promise<Result<void>> {
+  return (url) => guard.check({ registry: url.host, host: normalizeRegistryHost(url.host), repository: "", reference: "" });
 }

@@ -5,6 +5,7 @@
  * status's values stay and the condition says so; `lastUpdated` moves only when a version does.
  */
 import type { LiveReport, ProviderInfo } from "../live/types";
+import { scrubbable, scrubDeep } from "../secret-scrub";
 import { CONDITION_TYPES as T, timestamp, type ConditionInput } from "./conditions";
 
 /** `status.distributionConfig.activeDistribution` when the spec names an image (Go operator). */
@@ -75,21 +76,10 @@ export function previousLiveOf(status: unknown): PreviousLive {
   };
 }
 
-const REDACTED = "********";
-/** Shorter values are too likely to occur by chance (`true`, ports). */
-const MIN_SCRUBBED_LENGTH = 4;
-
-/** Every string in `value` with any Secret value replaced. */
-function scrub(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") return secrets.reduce((s, secret) => (s.includes(secret) ? s.split(secret).join(REDACTED) : s), value);
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, secrets)]));
-  return value;
-}
-
+/** The running server's provider configs with every Secret value of the request scrubbed (lib/secret-scrub.ts, as in logs). */
 function scrubbed(providers: readonly ProviderInfo[], secretValues: readonly string[]): ProviderInfo[] {
-  const secrets = [...new Set(secretValues.filter((s) => s.length >= MIN_SCRUBBED_LENGTH))].sort((a, b) => b.length - a.length);
-  return providers.map((p) => (secrets.length === 0 ? structuredClone(p) : scrub(p, secrets) as ProviderInfo));
+  const secrets = scrubbable(secretValues);
+  return providers.map((p) => (secrets.length === 0 ? structuredClone(p) : scrubDeep(p, secrets) as ProviderInfo));
 }
 
 function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInput {

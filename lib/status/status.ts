@@ -34,7 +34,8 @@ export interface StatusInput {
   /** Digest the image reference resolved to, when the registry was read. */
   readonly digest?: string;
   readonly failure?: SyncFailure;
-  readonly secretCount: number;
+  /** Secret references checked against `related`; undefined when the sync stopped before checking them. */
+  readonly secretCount: number | undefined;
   readonly config?: ConfigInUse;
   readonly notes: readonly string[];
   /** One per external provider, in CR order (absent when the spec has none). */
@@ -77,6 +78,9 @@ function configCondition(input: StatusInput): ConditionInput {
 function secretsCondition(input: StatusInput): ConditionInput {
   const f = input.failure;
   if (f?.type === T.secretsResolved) return { type: T.secretsResolved, status: "False", reason: f.reason, message: formatErrors(f.errors) };
+  if (input.secretCount === undefined) {
+    return { type: T.secretsResolved, status: "Unknown", reason: "NotChecked", message: "Secret references were not checked: the sync stopped at an earlier error (see ConfigGenerated)" };
+  }
   return { type: T.secretsResolved, status: "True", reason: "AllSecretsFound", message: `Resolved ${input.secretCount} secret references` };
 }
 
@@ -118,7 +122,8 @@ export function buildStatus(input: StatusInput): { status: { [k: string]: unknow
     ...(input.image ? { resolvedDistribution: {
       image: input.image,
       ...(input.digest ? { digest: input.digest } : {}),
-      configSource: c?.source ?? "image-default",
+      // A failed sync resolved no config: no source is claimed for it.
+      ...(input.failure ? {} : { configSource: c?.source ?? "image-default" }),
       ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
     } } : {}),
     availableReplicas: r.ready,

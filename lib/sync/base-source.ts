@@ -1,16 +1,12 @@
 /**
- * The one I/O step of a sync (DESIGN §1): find the base config in the image's labels before
- * the pure pipeline runs. Named distributions fall back to their bundled config when the image
- * has no labels or the registry cannot be read — except a passing registry outage for a server
- * of a line that carries labels (1.x) whose config came from them: that is waited out (a
- * transient failure that keeps what runs), so the config does not flip to the bundled one and
- * back. Image references cannot fall back, and say why.
+ * The one I/O step of a sync: find the base config in the image's labels before
+ * the pure pipeline runs. Named distributions fall back to their bundled config only when the
+ * image is known to have no labels; a registry error is a (usually transient) failure that
+ * keeps what runs. Image references have no bundled config, and say why.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
 import { configSource } from "../config/render";
-import { chooseLine } from "../distributions/detect";
-import { carriesConfigLabels } from "../config/releases";
 import { credentialLookup, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
 import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
@@ -43,11 +39,8 @@ export function namespaceCredentials(related: ObjectMap | undefined): Credential
   return maps.length > 0 ? credentialLookup(...maps) : undefined;
 }
 
-/**
- * `previousSource` is the config source the previous status recorded: a server whose config
- * came from the image's labels waits out a passing registry outage instead of switching.
- */
-export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined, previousSource?: string): Promise<BaseOutcome> {
+/** The base config of the image the server runs (lib/sync/target.ts), read before the pure sync. */
+export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined): Promise<BaseOutcome> {
   if (configSource(spec) !== "generated") return { notes: [] };
   const d = spec.distribution;
   const image = target.image;
@@ -56,20 +49,25 @@ export async function findBase(spec: CanonicalSpec, target: TargetImage, resolve
   if (found.kind === "found") {
     return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
   }
-  // A passing outage must not swap the image's config for the bundled one and back (two rollouts).
-  const waits = found.kind === "error" && found.transient && previousSource === "oci-label"
-    && carriesConfigLabels(chooseLine({ image, ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release);
-  if (d.kind === "name" && !waits) {
-    const why = found.kind === "no-labels" ? "the image carries no config labels" : `the registry could not be read (${found.message})`;
-    return { notes: [`spec.distribution.name: ${why}; using the config bundled for ${d.name}`] };
+  if (found.kind === "no-labels" && d.kind === "name") {
+    return { notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`] };
+  }
+  if (found.kind === "error" && d.kind === "name") {
+    // Not "no labels": switching to the bundled config now would roll the pods, and roll them
+    // back once the registry answers. The running children and config stay; the sync retries.
+    const message = `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); `
+      + "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks";
+    return {
+      failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.name", message)] },
+      transient: found.transient,
+      notes: [],
+    };
   }
   if (found.kind === "no-labels") {
     return { failure: { type: "ConfigGenerated", reason: MISSING_CONFIG_LABELS_REASON, errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)] }, notes: [] };
   }
   return {
-    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [d.kind === "name"
-      ? fieldError("spec.distribution.name", `${found.message}; images of this line carry their config as labels, so the sync waits for the registry rather than switch to the bundled config (what runs is kept)`)
-      : fieldError("spec.distribution.image", found.message)] },
+    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.image", found.message)] },
     transient: found.transient,
     notes: [],
   };

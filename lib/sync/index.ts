@@ -81,7 +81,9 @@ export function syncDeps(settings: SyncSettings, distributions: DistributionTabl
 /** The registry side, behind the SSRF guard that resolves registry hosts before any request. */
 export function registryResolver(registry: RegistrySettings): BaseConfigResolver {
   const { credentials, ...policy } = registry;
-  return guardResolver(createBaseConfigResolver({ ...policy, ...(credentials ? { credentials } : {}) }), createRegistryGuard(policy));
+  // One guard for the registry and for every hop after it (redirects, token realms).
+  const guard = createRegistryGuard(policy);
+  return guardResolver(createBaseConfigResolver({ ...policy, hopGuard: guard, ...(credentials ? { credentials } : {}) }), guard);
 }
 
 export function liveStatus(live: LiveSettings): LiveStatus {

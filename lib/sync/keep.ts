@@ -3,8 +3,8 @@
  * answer still lists every observed child, re-emitted from what was last desired for it, so
  * Metacontroller neither deletes nor changes anything.
  */
-import { names } from "../names";
-import { KEYS, lookup, objectsOf, type KubeObject, type ObjectMap } from "../wire/metacontroller";
+import { names, RELEASE_STORAGE_ANNOTATION } from "../names";
+import { KEYS, lookup, objectsOf, type KubeObject, type ObjectMap, type SyncRequest } from "../wire/metacontroller";
 
 /** Metacontroller's dynamic apply records the last desired object here. */
 export const LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
@@ -46,4 +46,22 @@ export function configMapInUse(children: ObjectMap | undefined, name: string, na
   const prefix = names.config(name, "");
   const mounted = volumes.map((v) => v.configMap?.name).find((n) => n?.startsWith(prefix));
   return mounted ? lookup(children, KEYS.configMap, namespace, mounted) : undefined;
+}
+
+/**
+ * An edit never deletes data: a PVC the spec no longer asks for (`workload.storage` removed)
+ * is re-emitted as observed, unmounted, until the CR carries `llamastack.io/release-storage:
+ * "true"`. Then it is left out, and Metacontroller deletes it.
+ */
+export function retainedStorage(request: SyncRequest, name: string, namespace: string, desired: readonly KubeObject[]): { children: KubeObject[]; notes: string[] } {
+  const pvcName = names.pvc(name);
+  const observed = lookup(request.children, KEYS.pvc, namespace, pvcName);
+  if (!observed || desired.some((c) => c.kind === "PersistentVolumeClaim" && c.metadata.name === pvcName)) return { children: [], notes: [] };
+  if (request.parent.metadata.annotations?.[RELEASE_STORAGE_ANNOTATION] === "true") {
+    return { children: [], notes: [`workload.storage: PVC ${pvcName} is released (${RELEASE_STORAGE_ANNOTATION}: "true") and is being deleted with its data`] };
+  }
+  return {
+    children: [reemit(observed)],
+    notes: [`workload.storage: removed from the spec, but PVC ${pvcName} and its data are kept (no longer mounted). To delete it, annotate the CR ${RELEASE_STORAGE_ANNOTATION}="true"; to use it again, set workload.storage back`],
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_POSTGRES_PORT } from "../defaults";
 import type { PostgresPart } from "../config/env-names";
+import { safeDecodeURIComponent } from "../secret-scrub";
 
 export type DsnParts = { readonly [part in PostgresPart]: string };
 
@@ -20,9 +21,13 @@ export function parsePostgresDsn(dsn: string): { ok: true; parts: DsnParts } | {
   if (url.protocol !== "postgresql:" && url.protocol !== "postgres:") {
     return { ok: false, reason: `uses scheme "${url.protocol.replace(/:$/, "")}"; expected postgresql://` };
   }
-  const db = decodeURIComponent(url.pathname.replace(/^\//, ""));
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  const db = safeDecodeURIComponent(url.pathname.replace(/^\//, ""));
+  const user = safeDecodeURIComponent(url.username);
+  const password = safeDecodeURIComponent(url.password);
+  if (db === undefined || user === undefined || password === undefined) {
+    const where = password === undefined ? "password" : user === undefined ? "user" : "database name";
+    return { ok: false, reason: `has a % in its ${where} that is not a %-escape; write a literal % as %25 (percent-encode the ${where})` };
+  }
   if (url.hostname === "" || db === "" || user === "") {
     return { ok: false, reason: "needs a host, a user and a database: postgresql://user:password@host:5432/database" };
   }

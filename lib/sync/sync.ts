@@ -11,7 +11,8 @@ import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../chil
 import type { DistributionTable } from "../distributions/table";
 import { configSource } from "../config/render";
 import type { LiveReport } from "../live/types";
-import { names } from "../names";
+import { nameErrors, names } from "../names";
+import { secretValuesOf } from "../secret-scrub";
 import type { Condition } from "../status/conditions";
 import { CUSTOM_DISTRIBUTION, previousLiveOf, type PreviousLive } from "../status/live";
 import { buildStatus, type ConfigInUse, type StatusInput, type SyncFailure } from "../status/status";
@@ -20,12 +21,13 @@ import type { BaseOutcome } from "./base-source";
 import { planCaBundle } from "./ca-bundle";
 import { planConfig } from "./config-plan";
 import { planExternal, withReplaced } from "./external-providers";
-import { configMapInUse, keptChildren, reemit } from "./keep";
+import { configMapInUse, keptChildren, reemit, retainedStorage } from "./keep";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { hubParent, hubSpec, spokeStatus } from "./parent-version";
 import { referencesOf } from "./references";
 import { checkRelated } from "./related";
+import { transientResync } from "./backoff";
 import { serverChoice } from "./server-line";
 
 export interface SyncDeps {
@@ -86,22 +88,12 @@ function distributionOf(request: SyncRequest): { name?: string; image?: string }
   return { ...(typeof name === "string" ? { name } : {}), ...(typeof image === "string" ? { image } : {}) };
 }
 
-/** Every decoded value of the Secrets in `related`: kept out of whatever the server reports. */
-function secretValues(related: ObjectMap | undefined): string[] {
-  return objectsOf(related, KEYS.secret).flatMap((s) =>
-    Object.values((s.data ?? {}) as { [k: string]: unknown })
-      .filter((v): v is string => typeof v === "string")
-      .map((v) => Buffer.from(v, "base64").toString("utf8")));
-}
-
 /** Image-override problems that concern this parent: those about its distribution name, and file-wide ones. */
 function overrideNotes(deps: SyncDeps, name: string | undefined): string[] {
   if (name === undefined) return [];
   return (deps.imageOverrideProblems ?? []).filter((p) => !p.startsWith("image override \"") || p.startsWith(`image override "${name}"`));
 }
 
-/** Retry soon after a registry problem that may pass (Metacontroller also retries on related changes). */
-const TRANSIENT_RESYNC_SECONDS = 30;
 
 interface Extra {
   readonly port: number;
@@ -118,11 +110,11 @@ function respond(status: ReturnType<typeof buildStatus>, children: KubeObject[],
 }
 
 /** A failed sync: keep every observed child as it is, say what to fix. First-time failures create nothing. */
-function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra, transient = false): SyncResponse {
+function failed(request: SyncRequest, p: Parent, deps: SyncDeps, failure: SyncFailure, extra: Extra & { readonly secretCount?: number }, transient = false): SyncResponse {
   const status = buildStatus({
-    ...p, ...extra, failure, secretCount: 0, children: request.children ?? {}, now: deps.now,
+    ...p, ...extra, failure, secretCount: extra.secretCount, children: request.children ?? {}, now: deps.now,
   });
-  return respond(status, keptChildren(request.children), transient ? TRANSIENT_RESYNC_SECONDS : undefined);
+  return respond(status, keptChildren(request.children), transient ? transientResync(p.previous?.conditions, failure, deps.now) : undefined);
 }
 
 function invalidSpec(errors: readonly FieldError[]): SyncFailure {
@@ -178,7 +170,7 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     ...(live ? { report: live } : {}),
     ...(written.name !== undefined ? { activeDistribution: written.name } : written.image !== undefined ? { activeDistribution: CUSTOM_DISTRIBUTION } : {}),
     availableDistributions: Object.fromEntries(deps.distributions.map((e) => [e.name, e.image])),
-    secretValues: () => secretValues(request.related),
+    secretValues: () => secretValuesOf(request.related),
   };
   const notes = [...checked.warnings.map((w) => `${w.path}: ${w.message}`), ...found.notes, ...overrideNotes(deps, written.name)];
   if (!checked.spec || checked.errors.length > 0) {
@@ -186,6 +178,8 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     const errors = checked.spec ? withoutRepeats(checked.errors, generationErrors(checked.spec, { distributions: deps.distributions, name: p.name })) : checked.errors;
     return failed(request, p, deps, invalidSpec(errors), { port: 0, notes, live: liveInput });
   }
+  const badNames = nameErrors(p.name);
+  if (badNames.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "InvalidName", errors: badNames }, { port: 0, notes, live: liveInput });
   const spec = checked.spec;
   const external = planExternal(spec, found.external);
   const server = serverChoice(request, spec, deps.distributions, configSource(spec), found.base?.version);
@@ -199,16 +193,18 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     const reason = related.secrets.some((e) => e.message.startsWith("Secret not found")) ? "SecretNotFound" : "SecretKeyMissing";
     return failed(request, p, deps, { type: "SecretsResolved", reason, errors: related.secrets }, base);
   }
-  if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, base);
-  if (found.failure) return failed(request, p, deps, found.failure, base, found.transient === true);
-  if (external.failure) return failed(request, p, deps, external.failure, base, external.transient === true);
+  const secretCount = refs.secretKeys.length + refs.secrets.length;
+  const checkedBase = { ...base, secretCount };
+  if (related.configMaps.length > 0) return failed(request, p, deps, { type: "ConfigGenerated", reason: "ConfigMapNotFound", errors: related.configMaps }, checkedBase);
+  if (found.failure) return failed(request, p, deps, found.failure, checkedBase, found.transient === true);
+  if (external.failure) return failed(request, p, deps, external.failure, checkedBase, external.transient === true);
   const ca = planCaBundle({ tls: spec.networking.tls, related: request.related, namespace: p.namespace });
-  if ("failure" in ca) return failed(request, p, deps, ca.failure, base);
+  if ("failure" in ca) return failed(request, p, deps, ca.failure, checkedBase);
   const plan = planConfig({
     name: p.name, namespace: p.namespace, spec, related: request.related, distributions: deps.distributions, release: server.release,
     ...(found.base ? { base: found.base } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
   });
-  if ("failure" in plan) return failed(request, p, deps, plan.failure, base);
+  if ("failure" in plan) return failed(request, p, deps, plan.failure, checkedBase);
   const caBundle: CaBundleMount | undefined = ca.bundle ? { configMapName: names.caBundle(p.name), data: ca.bundle.data, hash: ca.bundle.hash } : undefined;
   const profile: LegacyProfile | undefined = legacy ? { containerName: legacy.containerName, networkSet: legacy.networkSet } : undefined;
   const open = keptOpen(request, p.name, p.namespace);
@@ -221,13 +217,14 @@ function syncHub(request: SyncRequest, deps: SyncDeps, found: BaseOutcome, live:
     ...(profile ? { legacy: profile } : {}), ...(external.resolved ? { externalProviders: external.resolved } : {}),
     ...(open ? { keptOpen: true } : {}),
   });
+  const storage = retainedStorage(request, p.name, p.namespace, children);
   const status = buildStatus({
-    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...base.notes, ...ca.notes, ...plan.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount: refs.secretKeys.length + refs.secrets.length,
+    ...p, ...base, externalProviders: withReplaced(external.report, plan.notes), notes: [...base.notes, ...ca.notes, ...plan.notes, ...storage.notes, ...(open ? [KEPT_OPEN_NOTE] : [])], secretCount,
     config: plan.inUse as ConfigInUse, children: request.children ?? {}, now: deps.now,
     ...(found.base ? { digest: found.base.digest } : {}),
   });
   const phase = status.status.phase;
-  return respond(status, withPreviousConfigMap(children, request, p), phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined);
+  return respond(status, withPreviousConfigMap([...children, ...storage.children], request, p), phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined);
 }
 
 /** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */

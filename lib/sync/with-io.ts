@@ -15,12 +15,6 @@ import { ioKey, observedKey, parentKey, type SyncMemo } from "./memo";
 import { checkedSpec, sync, type SyncDeps } from "./sync";
 import { targetOfRequest } from "./target";
 
-/** `status.resolvedDistribution.configSource` of the parent, as the previous sync wrote it. */
-function previousConfigSource(request: SyncRequest): string | undefined {
-  const status = request.parent.status as { resolvedDistribution?: { configSource?: unknown } } | undefined;
-  const source = status?.resolvedDistribution?.configSource;
-  return typeof source === "string" ? source : undefined;
-}
 
 /** What the I/O before the pure sync found. */
 interface Gathered {
@@ -35,7 +29,7 @@ interface Gathered {
  */
 async function gather(request: SyncRequest, deps: SyncDeps, resolver: BaseConfigResolver | undefined, live: LiveStatus | undefined, checked: ValidationResult): Promise<Gathered> {
   const valid = checked.spec && checked.errors.length === 0 ? checked.spec : undefined;
-  const base: Promise<BaseOutcome | undefined> = resolver && valid ? findBase(valid, targetOfRequest(request, valid, deps.distributions), resolver, request.related, previousConfigSource(request)) : Promise.resolve(undefined);
+  const base: Promise<BaseOutcome | undefined> = resolver && valid ? findBase(valid, targetOfRequest(request, valid, deps.distributions), resolver, request.related) : Promise.resolve(undefined);
   const target = live ? liveTargetOf(request) : undefined;
   const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
   const external: Promise<ExternalLookup | undefined> = valid ? findExternal(valid, resolver, namespaceCredentials(request.related)) : Promise.resolve(undefined);

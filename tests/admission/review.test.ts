@@ -202,3 +202,17 @@ describe("review: what the CR's server line cannot serve", () => {
     expect(review(aRequest({ operation: "UPDATE", object: renamed, oldObject })).allowed).toBe(false);
   });
 });
+
+describe("names the children get", () => {
+  // The apiserver accepts CR names up to 253 characters; a child's name has tighter limits.
+  it.each([
+    ["a 55-character name", "a".repeat(55), true, ""],
+    ["a 56-character name", "a".repeat(56), false, `metadata.name: "${"a".repeat(56)}" gives the Service "${"a".repeat(56)}-service" of 64 characters; a DNS-1035 label is at most 63. Use a name of at most 55 characters (the longest that fits every child)`],
+    ["a name with a dot", "my.llsd", false, "is not a DNS-1035 label"],
+    ["a name that starts with a digit", "1llsd", false, "is not a DNS-1035 label"],
+  ])("%s: allowed = %s", (_what, name, allowed, message) => {
+    const answer = review(aRequest({ name, object: anLlsd({ distribution: { name: "starter" } }, { name }) }));
+    expect(answer.allowed).toBe(allowed);
+    if (!allowed) expect(answer.status?.details?.causes).toEqual([{ type: "FieldValueInvalid", field: "metadata.name", message: expect.stringContaining(message.replace(/^metadata.name: /, "")) }]);
+  });
+});

@@ -127,17 +127,49 @@ describe("handler errors", () => {
     throw new Error("boom: lost the config for team-a/llsd");
   };
 
-  it("When the sync handler throws, Then 500 {error: internal error} and the error is logged with its stack", async () => {
-    const test = aTestApp({ handlers: { sync: boom } });
+  /** The status and children of a 200 answer, and what the metrics counted. */
+  async function failedAnswer(test: ReturnType<typeof aTestApp>, body: Record<string, unknown>) {
+    const res = await request(test.app).post("/sync").send(body);
+    expect(res.status).toBe(200);
+    const metrics = await test.metrics.registry.metrics();
+    return { res, status: res.body.status, children: res.body.children as { kind: string; metadata: { name: string } }[], metrics };
+  }
 
-    const res = await request(test.app).post("/sync").send(aSyncBody());
+  // Metacontroller retries a 5xx forever and the CR never says why: an exception on a request
+  // of the right shape is a Failed status instead, the observed children kept.
+  it.each([
+    ["throws", boom, "boom: lost the config for team-a/llsd"],
+    ["answers without a children list", async () => ({ status: { phase: "Ready" } }) as never, "sync handler returned no children list"],
+  ])("When the sync handler %s, Then 200 Failed/InternalError, the observed children kept, an error metric and one error line with the stack", async (_what, handler, message) => {
+    const test = aTestApp({ handlers: { sync: handler } });
+    const body = aSyncBody();
+    body.parent = { ...(body.parent as object), status: { phase: "Ready", conditions: [
+      { type: "ConfigGenerated", status: "True", reason: "ConfigGenerationSucceeded", message: "ok", lastTransitionTime: "2026-01-01T00:00:00Z" },
+      { type: "DeploymentReady", status: "True", reason: "DeploymentReady", message: "Deployment is ready", lastTransitionTime: "2026-01-01T00:00:00Z" },
+    ] } };
 
-    expectJsonError(res, 500, "internal error");
-    expect(res.text).not.toContain("boom");
+    const { res, status, children, metrics } = await failedAnswer(test, body);
+
+    expect(Object.keys(res.body).sort()).toEqual(["children", "status"]);
+    expect(status.phase).toBe("Failed");
+    expect(status.observedGeneration).toBe(3);
+    expect(status.conditions).toEqual([
+      expect.objectContaining({ type: "ConfigGenerated", status: "False", reason: "InternalError", message: expect.stringContaining(message) }),
+      { type: "DeploymentReady", status: "True", reason: "DeploymentReady", message: "Deployment is ready", lastTransitionTime: "2026-01-01T00:00:00Z", observedGeneration: 3 },
+    ]);
+    expect(children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(["ConfigMap/llsd-config"]);
+    expect(metrics).toContain('llsd_hook_errors_total{hook="sync"} 1');
+    expect(metrics).toContain('llsd_hook_requests_total{hook="sync",outcome="error"} 1');
     const [line, ...others] = test.lines().filter((l) => l.level >= LEVEL.error);
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ hook: "sync", outcome: "error", namespace: "team-a", name: "llsd" });
-    expect(line?.err).toMatchObject({ message: "boom: lost the config for team-a/llsd", stack: expect.stringContaining("at ") });
+    expect(line).toMatchObject({ hook: "sync", outcome: "error", status: 200, namespace: "team-a", name: "llsd", children: 1 });
+    expect(line?.err).toMatchObject({ message, stack: expect.stringContaining("at ") });
+  });
+
+  it("When the sync handler throws for a first-time parent, Then Failed with no children: nothing is created", async () => {
+    const { status, children } = await failedAnswer(aTestApp({ handlers: { sync: boom } }), aSyncBody({ children: {} }));
+    expect(status.phase).toBe("Failed");
+    expect(children).toEqual([]);
   });
 
   it("When the customize handler throws, Then 500", async () => {
@@ -146,20 +178,8 @@ describe("handler errors", () => {
     expectJsonError(res, 500, "internal error");
   });
 
-  it("When the sync handler answers without a children list, Then 500, not a 200 that deletes every child", async () => {
-    const test = aTestApp({ handlers: { sync: async () => ({ status: { phase: "Ready" } }) as never } });
-
-    const res = await request(test.app).post("/sync").send(aSyncBody());
-
-    expectJsonError(res, 500, "internal error");
-    expect(test.lines().find((l) => l.level === LEVEL.error)?.err).toMatchObject({ message: "sync handler returned no children list" });
-  });
-
-  it("When the handler's answer cannot be serialised, Then 500", async () => {
-    const test = aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } });
-
-    const res = await request(test.app).post("/sync").send(aSyncBody());
-
-    expectJsonError(res, 500, "internal error");
+  it("When the handler's answer cannot be serialised, Then Failed/InternalError, not a 500", async () => {
+    const { status } = await failedAnswer(aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } }), aSyncBody());
+    expect(status.conditions[0]).toMatchObject({ reason: "InternalError", message: expect.stringContaining("BigInt") });
   });
 });

@@ -54,8 +54,9 @@ function dockerConfig(host: string, entry: object): CredentialLookup {
   return credentialLookup(parsed.value);
 }
 
+/** The registry behind `proxy`, and the token service it names, listed by the operator (a token realm takes the registry policy too). */
 function resolver(proxy: Proxy, options: BaseConfigResolverOptions = {}) {
-  return createBaseConfigResolver({ insecureRegistries: [proxy.host], now: () => now, ...options });
+  return createBaseConfigResolver({ insecureRegistries: [proxy.host], privateRegistries: [new URL(tokens.realm).host], now: () => now, ...options });
 }
 
 function expectNoSecret(result: ResolvedBase): void {

@@ -37,6 +37,8 @@ beforeAll(async () => {
   await push("whiteout", [{ [SPEC]: providerSpecYaml("gone") }, { "lls-provider/.wh.lls-provider-spec.yaml": "" }]);
   await push("opaque", [{ [SPEC]: providerSpecYaml("gone") }, { "lls-provider/.wh..wh..opq": "", "lls-provider/README": "x" }]);
   await push("missing", [{ "opt/other.txt": "x" }]);
+  // The server image: no config labels, so the named distribution uses its bundled config.
+  await push("server", []);
   await push("invalid", [{ [SPEC]: "apiVersion: llamastack.io/v1alpha1\nkind: ProviderPackage\nspec:\n  api: inference\n  api: safety\n" }]);
   await push("vector", [{ [SPEC]: providerSpecYaml("vector", { api: "vector_io" }) }]);
   await push("guard", [{ [SPEC]: providerSpecYaml("llama-guard", { api: "safety", packageName: "acme_guard" }) }]);
@@ -62,11 +64,12 @@ const podOf = (r: SyncResponse) => (r.children.find((c) => c.kind === "Deploymen
 const condition = (r: SyncResponse, type: string) => (r.status.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === type)!;
 const entries = (r: SyncResponse) => r.status.externalProviders as { providerId: string; image: string; phase: string; message: string; initContainer: string }[];
 /**
- * The distribution image is not in the test registry: on the 0.7 line (images without config
- * labels, a line with the Safety API the replacement test uses) the bundled config stands in.
+ * `starter` on an image of the test registry without config labels (a registry error would fail
+ * the sync, not fall back), pinned to the 0.7 line (a line with the Safety API, which the
+ * replacement test uses) as an operator's image override pins it.
  */
-const onLine07 = { ...deps(), distributions: GO_OPERATOR_DISTRIBUTIONS };
-const run = (spec: object, observed: KubeObject[] = [], shared = resolver()) => syncWith(aRequest(aParent(spec), observed), onLine07, shared);
+const named = () => ({ ...deps(), distributions: [{ name: "starter", image: `${proxy.host}/providers/server:1.0`, release: "0.7" as const, overridden: true as const }] });
+const run = (spec: object, observed: KubeObject[] = [], shared = resolver()) => syncWith(aRequest(aParent(spec), observed), named(), shared);
 
 describe("external providers from a real registry", () => {
   it("merges two providers in CR order: config entries, pinned init containers, then the install container, PYTHONPATH, status", async () => {
@@ -131,16 +134,17 @@ describe("external providers from a real registry", () => {
     const shared = resolver();
     proxy.reset();
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      syncWith(aRequest(aParent(one("top"), { name: `p${i}` })), onLine07, shared)));
+      syncWith(aRequest(aParent(one("top"), { name: `p${i}` })), named(), shared)));
     expect(results.every((r) => r.status.phase === "Pending")).toBe(true);
     // manifest once; blobs: the top layer only (the file is there, the base layer is never read).
-    expect({ manifest: proxy.count("manifest"), blob: proxy.count("blob") }).toEqual({ manifest: 1, blob: 1 });
+    const top = proxy.seen.filter((r) => r.path.startsWith("/v2/providers/top/"));
+    expect({ manifest: top.filter((r) => r.kind === "manifest").length, blob: top.filter((r) => r.kind === "blob").length }).toEqual({ manifest: 1, blob: 1 });
   });
 
   it("POST /sync answers the merged config and, once rolled out, Ready entries", async () => {
     const shared = resolver();
     const app = createApp({
-      handlers: { sync: (body) => syncWith(body, onLine07, shared), customize: async () => ({ relatedResources: [] }) },
+      handlers: { sync: (body) => syncWith(body, named(), shared), customize: async () => ({ relatedResources: [] }) },
       logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
       metrics: createMetrics(),
       isReady: () => true,

@@ -112,12 +112,13 @@ describe("sync with base configs from image labels", () => {
     expect({ manifest: proxy.count("manifest"), blob: proxy.count("blob") }).toEqual({ manifest: 1, blob: 1 });
   });
 
-  it("for a named distribution whose image cannot be read, uses the bundled config and notes why", async () => {
+  it("for a named distribution whose image cannot be read, fails (transient) instead of switching to the bundled config", async () => {
     const r = await syncWith(aRequest(aParent({ ...specFor("x"), distribution: { name: "starter" } }), [], [creds]),
       { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/llsd/starter:0.7.1", release: "0.7" }] }, resolver());
-    expect(configOf(r)).toContain("distro_name: starter");
-    expect(r.status.notes).toContainEqual(expect.stringMatching(/the registry could not be read .*; using the config bundled for starter/));
-    expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "embedded" }));
+    expect(r.status.phase).toBe("Failed");
+    expect(r.children).toEqual([]);
+    expect((r.status.conditions as { type: string; reason: string }[]).find((c) => c.type === "ConfigGenerated")).toMatchObject({ reason: "RegistryUnavailable" });
+    expect(r.resyncAfterSeconds).toBe(30);
   });
 });
 

@@ -6,12 +6,13 @@
  *
  * For each: the sync answers within a bound, with a Failed status whose ConfigGenerated
  * condition says what happened (a transient one asks to be called again), and every child of
- * the running server kept exactly as it was. A named distribution falls back to its bundled
- * config instead. tests/oci/faults.test.ts covers the same faults at the client level.
+ * the running server kept exactly as it was — for a named distribution too (its bundled
+ * config is used only when the image is known to have no labels). tests/oci/faults.test.ts covers the same faults at the client level.
  */
 import { performance } from "node:perf_hooks";
 import { createBaseConfigResolver, type BaseConfigResolver, type BaseConfigResolverOptions } from "../../lib/oci";
-import { createRegistryGuard, guardResolver } from "../../lib/oci/ssrf";
+import { createRegistryGuard } from "../../lib/oci/ssrf";
+import { guardResolver } from "../../lib/oci/guard-resolver";
 import { syncWith } from "../../lib/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { b64, configYaml } from "../oci/support/configs";
@@ -172,15 +173,43 @@ describe("registry faults through the sync hook", () => {
     expect(r.status.phase).toBe("Pending");
   });
 
-  it("for a named distribution, every fault falls back to the bundled config (no failure, a note says why)", async () => {
+  // A registry error is not "the image has no labels": switching to the bundled config would
+  // roll the pods now and roll them back when the registry answers again.
+  it("for a named distribution, every fault keeps the running children and config, says so, and resyncs; no roll when the registry is back", async () => {
     const table = [{ name: "starter", image: IMAGE(), release: "0.7" as const }];
+    const named = { ...deps(), distributions: table };
+    const good = await syncWith(aRequest(aParent(spec({ name: "starter" })), [], [creds]), named, resolver());
+    const configMap = (r: SyncResponse) => r.children.find((c) => c.kind === "ConfigMap")?.metadata.name;
+    expect(String((good.children.find((c) => c.kind === "ConfigMap")?.data as Record<string, string>)["config.yaml"])).toContain("image_name: from-label");
+    const observed = observedFrom(good.children);
     for (const [title, c] of FAULTS.filter(([, f]) => f.image === undefined)) {
       proxy.fault = c.fault();
-      const r = await syncWith(aRequest(aParent(spec({ name: "starter" })), [], [creds]), { ...deps(), distributions: table }, resolver(c.options));
-      expect({ title, phase: r.status.phase }).toEqual({ title, phase: "Pending" });
-      expect(r.status.notes).toContainEqual(expect.stringMatching(/the registry could not be read .*; using the config bundled for starter/));
+      const r = await syncWith(aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]), named, resolver(c.options));
+      expect({ title, phase: r.status.phase, children: r.children }).toEqual({ title, phase: "Failed", children: good.children });
+      expect({ title, condition: condition(r) }).toEqual({ title, condition: expect.objectContaining({
+        status: "False", reason: c.reason, message: expect.stringMatching(/the running config and children are kept/),
+      }) });
+      expect({ title, resync: r.resyncAfterSeconds }).toEqual({ title, resync: c.transient ? 30 : undefined });
+      expect(JSON.stringify(r.status)).not.toContain("using the config bundled");
     }
+    proxy.fault = undefined;
+    const back = await syncWith(aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]), named, resolver());
+    expect(configMap(back)).toBe(configMap(good));
   }, 30_000);
+
+  it("a first-time CR of a named distribution while the registry is down: Failed, nothing created, resynced with backoff", async () => {
+    const table = [{ name: "starter", image: IMAGE(), release: "0.7" as const }];
+    proxy.fault = () => ({ respond: { status: 503 } });
+    const first = await syncWith(aRequest(aParent(spec({ name: "starter" })), [], [creds]), { ...deps(), distributions: table }, resolver());
+    expect(first.status.phase).toBe("Failed");
+    expect(first.children).toEqual([]);
+    expect(condition(first)).toMatchObject({ reason: "RegistryUnavailable", message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false") });
+    expect(first.resyncAfterSeconds).toBe(30);
+    // Still down 2 minutes later: the next resync waits as long as the failure has lasted.
+    const later = new Date(deps().now().getTime() + 120_000);
+    const again = await syncWith(aRequest(aParent(spec({ name: "starter" }), { status: first.status }), [], [creds]), { ...deps(later), distributions: table }, resolver());
+    expect(again.resyncAfterSeconds).toBe(120);
+  }, 15_000);
 
   it("concurrent syncs during a slow registry all answer within the bound", async () => {
     const { desired, observed } = await running();

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import type { V1Deployment } from "@kubernetes/client-node";
 import { desiredChildren } from "../../../lib/children";
 import type { ChildContext } from "../../../lib/children/context";
-import { commonLabels, names, selectorLabels } from "../../../lib/names";
+import { commonLabels, LONGEST_NAME, NAME_FORMATS, names, selectorLabels, type NameFormat } from "../../../lib/names";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { resolvedExternals } from "../../external-fixtures";
 import { aContext, aFullContext, aFullSpec, aGeneratedConfig, NAME, NAMESPACE, POSTGRES_PARTS } from "./context-builder";
@@ -36,9 +36,32 @@ const CONTEXTS: [string, ChildContext][] = [
   })],
 ];
 
+/** Every name and label value of `children` that Kubernetes would refuse, as `what: value`. */
+function overLimit(children: readonly KubeObject[]): string[] {
+  const bad: string[] = [];
+  const check = (what: string, value: string, format: NameFormat) => {
+    const f = NAME_FORMATS[format];
+    if (value.length > f.max || !f.pattern.test(value)) bad.push(`${what} (${format}): ${value}`);
+  };
+  for (const c of children) {
+    check(`${c.kind} name`, c.metadata.name, c.kind === "Service" ? "DNS-1035 label" : "DNS-1123 subdomain");
+    for (const [k, v] of Object.entries(c.metadata.labels ?? {})) check(`${c.kind} label ${k}`, v, "label value");
+    const pod = (c as unknown as V1Deployment).spec?.template?.spec;
+    if (c.kind !== "Deployment" || !pod) continue;
+    for (const [k, v] of Object.entries((c as unknown as V1Deployment).spec!.template.metadata?.labels ?? {})) check(`pod label ${k}`, v, "label value");
+    for (const container of [...(pod.initContainers ?? []), ...pod.containers]) check("container name", container.name, "DNS-1123 label");
+    for (const volume of pod.volumes ?? []) check("volume name", volume.name, "DNS-1123 label");
+  }
+  return bad;
+}
+
 describe.each(CONTEXTS)("given the %s context", (_title, ctx) => {
   const children = desiredChildren(ctx);
   const labels = podLabels(children);
+
+  it("every name and label value fits the limit Kubernetes puts on it", () => {
+    expect(overLimit(children)).toEqual([]);
+  });
 
   it("the pod labels are exactly the selector labels", () => {
     expect(labels).toEqual(selectorLabels(NAME));
@@ -135,5 +158,17 @@ describe("invariants over generated workloads (property)", () => {
       expect(deployment.spec!.strategy!.type === "Recreate").toBe(children.some((c) => c.kind === "PersistentVolumeClaim"));
       expect(children.some((c) => c.metadata.name === names.pvc(NAME))).toBe(w.storage !== undefined);
     }), { numRuns: 200 });
+  });
+});
+
+describe(`a CR name of the longest length that fits (${LONGEST_NAME} characters)`, () => {
+  it.each(CONTEXTS)("given the %s context, every child's names and labels fit their limits", (_title, ctx) => {
+    const long = "l".repeat(LONGEST_NAME);
+    const children = desiredChildren({ ...ctx, name: long, ...(ctx.caBundle ? { caBundle: { ...ctx.caBundle, configMapName: names.caBundle(long) } } : {}) });
+    expect(overLimit(children)).toEqual([]);
+  });
+
+  it("one character more and the check fails (the Service name)", () => {
+    expect(overLimit(desiredChildren({ ...aFullContext(), name: "l".repeat(LONGEST_NAME + 1) }))).toEqual([`Service name (DNS-1035 label): ${"l".repeat(LONGEST_NAME + 1)}-service`]);
   });
 });

@@ -30,6 +30,7 @@ describe("llsd validate", () => {
     ["a CEL rule", v2("  distribution: {name: starter, image: x:1}"), /spec.distribution: .*name.*image/i],
     ["a semantic rule", v2("  distribution: {name: starter}\n  providers:\n    inference: [{provider: vllm}, {provider: ollama}]"), /spec.providers.inference\[0\].id: required/],
     ["a v1alpha1 semantic rule, reported as stored", v1.replace("name: starter", "name: nope"), /spec.distribution.name: Unknown distribution "nope".*\(as stored in v1alpha2\)/],
+    ["a 56-character name (its Service name would be 64)", v2("  distribution: {name: starter}", "a".repeat(56)), /metadata.name: "a{56}" gives the Service "a{56}-service" of 64 characters; a DNS-1035 label is at most 63\. Use a name of at most 55 characters/],
   ])("given %s, prints the field path and exits 1", (_title, file, message) => {
     const run = llsd(["validate", "bad.yaml"], { "bad.yaml": file });
     expect(run.code).toBe(1);

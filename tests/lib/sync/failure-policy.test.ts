@@ -73,3 +73,51 @@ describe("failure policy", () => {
     expect(deployment?.spec).toEqual(observed.find((o) => o.kind === "Deployment")?.spec);
   });
 });
+
+describe("an edit never deletes data: the PVC outlives workload.storage until released", () => {
+  const withStorage = { ...goodSpec, workload: { storage: { size: "20Gi" } } };
+  const pvcOf = (children: readonly KubeObject[]) => children.find((c) => c.kind === "PersistentVolumeClaim");
+  const claimsOf = (children: readonly KubeObject[]) => JSON.stringify(children.find((c) => c.kind === "Deployment")).match(/"claimName":"[^"]+"/g) ?? [];
+  const annotated = (value: string) => ({ ...aParent(goodSpec, { generation: 2 }), metadata: { ...aParent(goodSpec).metadata, generation: 2, annotations: { "llamastack.io/release-storage": value } } });
+
+  function storedState() {
+    const first = sync(aRequest(aParent(withStorage), [], [goodSecret]), deps());
+    expect(pvcOf(first.children)?.metadata.name).toBe("demo-pvc");
+    expect(claimsOf(first.children)).toEqual(['"claimName":"demo-pvc"']);
+    return { first, observed: observedFrom(first.children) };
+  }
+
+  it.each([
+    ["no annotation", undefined, true],
+    ["release-storage: \"false\"", "false", true],
+    ["release-storage: \"yes\" (only \"true\" releases)", "yes", true],
+    ["release-storage: \"true\"", "true", false],
+  ])("storage removed, %s: PVC kept = %s, the Deployment no longer mounts it, the status says which", (_what, annotation, kept) => {
+    const { first, observed } = storedState();
+    const parent = annotation === undefined ? aParent(goodSpec, { generation: 2 }) : annotated(annotation);
+    const r = sync(aRequest(parent, observed, [goodSecret]), deps());
+    expect(r.status.phase).not.toBe("Failed");
+    expect(claimsOf(r.children)).toEqual([]);
+    if (kept) {
+      expect(pvcOf(r.children)).toEqual(pvcOf(first.children));
+      expect(r.status.notes).toContainEqual(expect.stringMatching(/PVC demo-pvc and its data are kept \(no longer mounted\)\. To delete it, annotate the CR llamastack\.io\/release-storage="true"/));
+    } else {
+      expect(pvcOf(r.children)).toBeUndefined();
+      expect(r.status.notes).toContainEqual(expect.stringContaining("PVC demo-pvc is released"));
+    }
+  });
+
+  it("storage set back: the same PVC is mounted again, no note", () => {
+    const { first, observed } = storedState();
+    const removed = sync(aRequest(aParent(goodSpec, { generation: 2 }), observed, [goodSecret]), deps());
+    const back = sync(aRequest(aParent(withStorage, { generation: 3 }), observedFrom(removed.children), [goodSecret]), deps());
+    expect(pvcOf(back.children)).toEqual(pvcOf(first.children));
+    expect(claimsOf(back.children)).toEqual(['"claimName":"demo-pvc"']);
+    expect(JSON.stringify(back.status.notes ?? [])).not.toContain("demo-pvc");
+  });
+
+  it("a CR that never had storage: no PVC appears", () => {
+    const r = sync(aRequest(aParent(goodSpec, { generation: 2 }), goodState(), [goodSecret]), deps());
+    expect(pvcOf(r.children)).toBeUndefined();
+  });
+});

@@ -13,6 +13,7 @@ import { liveTargetOf } from "../../../lib/sync/live-target";
 import { sync, type SyncDeps } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps as baseDeps, observedFrom, T0 } from "../../sync-builders";
+import { scrub, secretValuesOf } from "../../../hooks/redact";
 import { startFakeServer, type FakeServer } from "../live/fake-server";
 
 const spec = { distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } } };
@@ -114,7 +115,24 @@ describe("live status in the sync", () => {
     const r = sync(running(), deps(), undefined, answered("0.7.1", [leaky]));
     expect(JSON.stringify(r.status)).not.toContain("tok-s3cr3t-value");
     expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config)
-      .toEqual({ base_url: "http://vllm:8000/v1", api_token: "********", nested: ["Bearer ********"] });
+      .toEqual({ base_url: "http://vllm:8000/v1", api_token: "[redacted]", nested: ["Bearer [redacted]"] });
+  });
+
+  // One scrubber for status and logs (lib/secret-scrub.ts): the password inside a DSN, a
+  // dockerconfigjson's password and a percent-encoded password are secrets on their own.
+  it.each([
+    ["a DSN password, bare", "postgresql://llama:pg-pass-4711@db:5432/llama", "pg-pass-4711"],
+    ["a DSN password, percent-decoded", "postgresql://llama:pa%2Fss-4711@db:5432/llama", "pa/ss-4711"],
+    ["a dockerconfigjson password", JSON.stringify({ auths: { "quay.io": { username: "u", password: "pull-pass-4711" } } }), "pull-pass-4711"],
+  ])("never copies %s the server reports into the status, as the log scrubber would not log it", (_what, value, inner) => {
+    const leaky = { ...PROVIDER, config: { base_url: "http://vllm:8000/v1", password: inner, note: `uses ${inner}` } };
+    const related = [secret, aSecret("other", { value })];
+    const first = sync(aRequest(aParent(spec), [], related), deps());
+    const r = sync(aRequest(aParent(spec), observedFrom(first.children), related), deps(), undefined, answered("0.7.1", [leaky]));
+    expect(JSON.stringify(r.status)).not.toContain(inner);
+    expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config)
+      .toEqual({ base_url: "http://vllm:8000/v1", password: "[redacted]", note: "uses [redacted]" });
+    expect(scrub(JSON.stringify(leaky), secretValuesOf({ related }))).not.toContain(inner);
   });
 
   it("shows `custom` for an image, and keeps the live parts in a failed sync (the server still runs)", () => {

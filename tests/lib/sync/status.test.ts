@@ -1,6 +1,7 @@
 /** Status is computed from the request alone and does not churn. */
 import { compile, schemaErrors } from "../../../lib/api/schema";
 import { V1ALPHA2_STATUS_SCHEMA } from "../../../lib/api/schema-status-v1alpha2";
+import { toConditions, type Condition } from "../../../lib/status/conditions";
 import { sync } from "../../../lib/sync/sync";
 import { aParent, aRequest, aSecret, deps, observedFrom, T0 } from "../../sync-builders";
 
@@ -108,5 +109,54 @@ describe("rollout safety", () => {
     const reordered = { resources: spec.resources, networking: spec.networking, providers: spec.providers, distribution: spec.distribution };
     const b = sync(aRequest(aParent(reordered), [], [secret]), deps());
     expect(b.children).toEqual(a.children);
+  });
+});
+
+describe("conditions follow the Kubernetes convention", () => {
+  const earlier: Condition = { type: "ConfigGenerated", status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 1 providers", lastTransitionTime: "2026-11-22T09:00:00Z" };
+  // lastTransitionTime is when `status` last changed: a new message or reason alone is no transition.
+  it.each([
+    ["the same condition", { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 1 providers" }, "2026-11-22T09:00:00Z"],
+    ["only the message changes", { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 2 providers" }, "2026-11-22T09:00:00Z"],
+    ["only the reason changes", { status: "True", reason: "UsingOverrideConfig", message: "Using config.yaml from ConfigMap cm" }, "2026-11-22T09:00:00Z"],
+    ["status True → False", { status: "False", reason: "InvalidSpec", message: "spec.x: bad" }, "2026-11-22T10:00:00Z"],
+    ["status True → Unknown", { status: "Unknown", reason: "NotChecked", message: "not checked" }, "2026-11-22T10:00:00Z"],
+  ] as const)("%s", (_what, now, expected) => {
+    const [c] = toConditions([{ type: "ConfigGenerated", ...now }], [earlier], () => T0, 3);
+    expect(c).toEqual({ type: "ConfigGenerated", ...now, lastTransitionTime: expected, observedGeneration: 3 });
+  });
+
+  it("through the sync: a spec edit that only changes a condition's message keeps its lastTransitionTime", () => {
+    const { first, observed } = firstAndObserved();
+    const edited = { ...spec, resources: { models: ["llama3", "llama3-big"] } };
+    const again = sync(aRequest(aParent(edited, { status: first.status, generation: 2 }), observed, [secret]), deps(later));
+    const configOf = (s: typeof first.status) => (s.conditions as Condition[]).find((c) => c.type === "ConfigGenerated")!;
+    expect(configOf(again.status).message).not.toBe(configOf(first.status).message);
+    expect(configOf(again.status)).toMatchObject({ status: "True", lastTransitionTime: configOf(first.status).lastTransitionTime });
+  });
+});
+
+describe("a failed sync reports only what it checked", () => {
+  const conditionOf = (r: ReturnType<typeof sync>, type: string) => (r.status.conditions as Condition[]).find((c) => c.type === type);
+
+  it("an invalid spec: SecretsResolved Unknown (not checked), no config source claimed", () => {
+    const r = sync(aRequest(aParent({ ...spec, resources: { models: [{ name: "m", modelType: "nonsense" }] } }), [], [secret]), deps());
+    expect(r.status.phase).toBe("Failed");
+    expect(conditionOf(r, "SecretsResolved")).toMatchObject({ status: "Unknown", reason: "NotChecked" });
+  });
+
+  it("a failure after the Secrets were checked: SecretsResolved counts the references the spec has", () => {
+    // The base config comes back unusable: the Secrets were found first.
+    const r = sync(aRequest(aParent(spec), [], [secret]), deps(), { base: { text: "version: 3\nproviders: {}\n", source: "oci-label", digest: "sha256:0" }, notes: [] });
+    expect(r.status.phase).toBe("Failed");
+    expect(conditionOf(r, "SecretsResolved")).toMatchObject({ status: "True", reason: "AllSecretsFound", message: "Resolved 1 secret references" });
+    expect(r.status.resolvedDistribution).toEqual({ image: expect.any(String) });
+  });
+
+  it("a missing Secret on a spec with providers: no configSource image-default", () => {
+    const r = sync(aRequest(aParent(spec), [], []), deps());
+    expect(conditionOf(r, "SecretsResolved")).toMatchObject({ status: "False", reason: "SecretNotFound" });
+    expect(r.status.resolvedDistribution).not.toHaveProperty("configSource");
+    expect(schemaErrors(statusSchema, r.status)).toEqual([]);
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * The shape a base config.yaml must have before the generator edits it: a parser that returns a
+ * typed `ConfigDoc` or field errors (style rule 9), never a cast. Base configs come from image
+ * labels and users' ConfigMaps, so any shape can arrive; the generator steps (providers,
+ * disabled, resources, storage) then rely on these types.
+ *
+ * Checked: `providers` (API → list of entries with string `provider_id` and `provider_type`,
+ * optional string `module`, optional `config` map), `apis` (list of strings),
+ * `registered_resources` (kind → list of maps) and the maps `storage`, `vector_stores`,
+ * `safety`, `server`. A key written with no value (`server:` → null) counts as absent. Other
+ * keys pass through untouched. The result is a fresh top level (and fresh `providers` and
+ * `registered_resources` maps): the generator may edit those in place; nested values stay shared.
+ */
+import { fieldError, type FieldError } from "../errors";
+import { isMap, type ConfigDoc, type Json, type JsonMap, type ProviderEntry } from "./doc";
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: FieldError };
+
+const bad = (path: string, what: string): { ok: false; error: FieldError } =>
+  ({ ok: false, error: fieldError(path, `must be ${what}; the base config.yaml is not a Llama Stack run config this service can merge into`) });
+
+/** The maps the generator reads by key. */
+const MAP_KEYS = ["storage", "vector_stores", "safety", "server"] as const;
+
+function providerEntry(value: Json, path: string): Parsed<ProviderEntry> {
+  if (!isMap(value)) return bad(path, "a map with provider_id and provider_type");
+  const { provider_id: id, provider_type: type, module, config } = value;
+  if (typeof id !== "string") return bad(`${path}.provider_id`, "a string");
+  if (typeof type !== "string") return bad(`${path}.provider_type`, "a string");
+  if (module !== undefined && module !== null && typeof module !== "string") return bad(`${path}.module`, "a string");
+  if (config !== undefined && config !== null && !isMap(config)) return bad(`${path}.config`, "a map");
+  const { config: _config, module: _module, ...rest } = value;
+  const entry: ProviderEntry = {
+    ...rest, provider_id: id, provider_type: type,
+    ...(typeof module === "string" ? { module } : {}), ...(isMap(config) ? { config } : {}),
+  };
+  return { ok: true, value: entry };
+}
+
+function listOf<T>(value: Json | undefined, path: string, item: (v: Json, path: string) => Parsed<T>, what: string): Parsed<T[]> {
+  if (!Array.isArray(value)) return bad(path, what);
+  const out: T[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const parsed = item(value[i] ?? null, `${path}[${i}]`);
+    if (!parsed.ok) return parsed;
+    out.push(parsed.value);
+  }
+  return { ok: true, value: out };
+}
+
+function providers(value: Json | undefined, path: string): Parsed<{ [api: string]: ProviderEntry[] }> {
+  if (!isMap(value)) return { ok: false, error: fieldError(path, "the base config.yaml has no providers map; it is not a Llama Stack run config") };
+  const out: { [api: string]: ProviderEntry[] } = {};
+  for (const [api, list] of Object.entries(value)) {
+    if (list === null) continue; // `inference:` with nothing under it: no providers
+    const parsed = listOf(list, `${path}.${api}`, providerEntry, "a list of providers");
+    if (!parsed.ok) return parsed;
+    out[api] = parsed.value;
+  }
+  return { ok: true, value: out };
+}
+
+const mapItem = (v: Json, path: string): Parsed<JsonMap> => (isMap(v) ? { ok: true, value: v } : bad(path, "a map"));
+const stringItem = (v: Json, path: string): Parsed<string> => (typeof v === "string" ? { ok: true, value: v } : bad(path, "a string"));
+
+function resources(value: JsonMap, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
+  const out: { [kind: string]: JsonMap[] } = {};
+  for (const [kind, list] of Object.entries(value)) {
+    if (list === null) continue;
+    const parsed = listOf(list, `${path}.${kind}`, mapItem, "a list of maps");
+    if (!parsed.ok) return parsed;
+    out[kind] = parsed.value;
+  }
+  return { ok: true, value: out };
+}
+
+/** `value` (a parsed config.yaml mapping) as a `ConfigDoc`, or the first field that does not fit. */
+export function parseConfigDoc(value: JsonMap, path: string): { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] } {
+  const fail = (error: FieldError) => ({ ok: false as const, errors: [error] });
+  const parsedProviders = providers(value.providers, `${path}.providers`);
+  if (!parsedProviders.ok) return fail(parsedProviders.error);
+  const doc: ConfigDoc = { ...value, providers: parsedProviders.value };
+  if (value.apis === null) delete doc.apis;
+  else if (value.apis !== undefined) {
+    const apis = listOf(value.apis, `${path}.apis`, stringItem, "a list of API names");
+    if (!apis.ok) return fail(apis.error);
+    doc.apis = apis.value;
+  }
+  const rr = value.registered_resources;
+  if (rr === null) delete doc.registered_resources;
+  else if (rr !== undefined) {
+    if (!isMap(rr)) return fail(bad(`${path}.registered_resources`, "a map of resource lists").error);
+    const parsed = resources(rr, `${path}.registered_resources`);
+    if (!parsed.ok) return fail(parsed.error);
+    doc.registered_resources = parsed.value;
+  }
+  for (const key of MAP_KEYS) {
+    const v = value[key];
+    if (v === null) delete doc[key];
+    else if (v !== undefined && !isMap(v)) return fail(bad(`${path}.${key}`, "a map").error);
+  }
+  return { ok: true, doc };
+}
+
+/** True when `value` is JSON data all the way down (what a YAML parse of ours gives); an object passed in by a caller may not be. */
+export function isJson(value: unknown, depth = 0): value is Json {
+  if (depth > 200) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return true;
+  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
+  if (typeof value !== "object") return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
+}
