@@ -39,6 +39,8 @@ beforeAll(async () => {
   await push("missing", [{ "opt/other.txt": "x" }]);
   // The server image: no config labels, so the named distribution uses its bundled config.
   await push("server", []);
+  // The same label-less image under a 0.7 version tag: the distribution the syncs run (the tag picks the line).
+  await pushImage({ url: registry.url }, "providers/server", "0.7.1", { layers: [BASE_LAYER] });
   await push("invalid", [{ [SPEC]: "apiVersion: llamastack.io/v1alpha1\nkind: ProviderPackage\nspec:\n  api: inference\n  api: safety\n" }]);
   await push("vector", [{ [SPEC]: providerSpecYaml("vector", { api: "vector_io" }) }]);
   await push("guard", [{ [SPEC]: providerSpecYaml("llama-guard", { api: "safety", packageName: "acme_guard" }) }]);
@@ -68,7 +70,7 @@ const entries = (r: SyncResponse) => r.status.externalProviders as { providerId:
  * the sync, not fall back), pinned to the 0.7 line (a line with the Safety API, which the
  * replacement test uses) as an operator's image override pins it.
  */
-const named = () => ({ ...deps(), distributions: [{ name: "starter", image: `${proxy.host}/providers/server:1.0`, release: "0.7" as const, overridden: true as const }] });
+const named = () => ({ ...deps(), distributions: [{ name: "starter", image: `${proxy.host}/providers/server:0.7.1`, release: "0.7" as const, overridden: true as const }] });
 const run = (spec: object, observed: KubeObject[] = [], shared = resolver()) => syncWith(aRequest(aParent(spec), observed), named(), shared);
 
 describe("external providers from a real registry", () => {

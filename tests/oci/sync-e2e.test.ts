@@ -158,16 +158,17 @@ describe("sync with OGX 1.x images, whose labels carry their config", () => {
     const down = { ...deps(), distributions: withOverrides(onTable(proxy.host).distributions, { starter: "127.0.0.1:9/ogxai/distribution-starter:1.3.0" }).table };
     const r = await syncWith(aRequest(aParent(named("starter"), { status: good.status }), observedFrom(good.children), [creds]), down, resolver());
     expect(r.status.phase).toBe("Failed");
-    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("the sync waits for the registry rather than switch to the bundled config") }));
+    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("the running config and children are kept") }));
     expect(r.children.map((c) => c.metadata.name).sort()).toEqual(good.children.map((c) => c.metadata.name).sort());
     expect(r.resyncAfterSeconds).toBeGreaterThan(0);
   });
 
-  it("a new 1.x CR whose registry cannot be read starts on the bundled config, and says why", async () => {
+  it("a new 1.x CR whose registry cannot be read creates nothing yet, says why, and retries (no later swap to the label config)", async () => {
     const down = { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/ogxai/distribution-starter:1.3.0", release: "1.3" as const }] };
     const r = await syncWith(aRequest(aParent(named("starter")), [], [creds]), down, resolver());
-    expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "embedded" }));
-    expect(r.status.notes).toContainEqual(expect.stringMatching(/the registry could not be read .*; using the config bundled for starter/));
-    expect((parse(configOf(r)) as { server: object }).server).toEqual({ port: 8321, insecure: true });
+    expect(r.status.phase).toBe("Failed");
+    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false") }));
+    expect(r.children).toEqual([]);
+    expect(r.resyncAfterSeconds).toBeGreaterThan(0);
   });
 });

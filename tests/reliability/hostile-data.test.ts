@@ -129,7 +129,8 @@ describe(`hostile data as properties (seed ${SEED})`, () => {
   it("a sync with a hostile DSN Secret never throws: it generates, or fails naming the connection string", () => {
     fc.assert(fc.property(aDsn, (dsn) => {
       const { again } = rerun(postgresSpec, [aSecret("pg", { dsn })]);
-      if (again.status.phase === "Failed") expect(failedWith(again)).toMatchObject({ reason: "InvalidConnectionString" });
+      // A part the server would misread (all digits, "~", "true") is refused by its own reason.
+      if (again.status.phase === "Failed") expect(["InvalidConnectionString", "SecretValueMisread"]).toContain(failedWith(again)?.reason);
       expect(again.children.length).toBeGreaterThan(0);
     }), RUNS);
   });
