@@ -95,7 +95,11 @@ beforeAll(async () => {
   port = await freePort();
   scratch = mkdtempSync(join(tmpdir(), "llsd-doc-examples-"));
   for (const entry of readdirSync(ROOT)) if (entry !== ".git") symlinkSync(join(ROOT, entry), join(scratch, entry));
-  service = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["hooks/main.ts"], { cwd: ROOT, env: { ...process.env, PORT: String(port), LOG_LEVEL: "warn" }, stdio: "ignore" });
+  // Started as the README's quick start starts it (`LLSD_READ_IMAGE_LABELS=false npm start`): offline,
+  // the bundled base configs instead of the registry. A test below keeps the README saying so.
+  service = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["hooks/main.ts"], {
+    cwd: ROOT, env: { ...process.env, PORT: String(port), LOG_LEVEL: "warn", LLSD_READ_IMAGE_LABELS: "false" }, stdio: "ignore",
+  });
   for (let i = 0; i < 120; i++) {
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
     if (ready) return;
@@ -132,7 +136,7 @@ describe.each(FILES)("%s", (file) => {
   }
   it.each(runnable.map((e) => [title(e), e] as const))("%s", (_title, example) => {
     const script = example.script
-      .replace(/^npm start\b.*&\s*(#.*)?$/gm, ": # npm start: the service this test started")
+      .replace(/^(?:[A-Z_]+=\S*\s+)*npm start\b.*&\s*(#.*)?$/gm, ": # npm start: the service this test started")
       .replace(/^npm ci\b.*$/gm, ": # npm ci: done before the test")
       .replace(/localhost:8080/g, `localhost:${port}`);
     const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], {
