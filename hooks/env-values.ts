@@ -40,7 +40,8 @@ export function booleanSetting(env: Env, name: string, fallback: boolean): boole
 export function enumSetting<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const value = setting(env, name);
   if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
+  const match = allowed.find((a) => a === value);
+  if (match !== undefined) return match;
   throw new BadSetting(name, env[name]!, `one of ${allowed.join(", ")}`);
 }
 

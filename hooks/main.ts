@@ -24,7 +24,7 @@ let level: string | Error;
 try {
   level = logLevelFromEnv(process.env);
 } catch (err) {
-  level = err as Error;
+  level = err instanceof Error ? err : new Error(String(err));
 }
 const logger = createLogger({ level: typeof level === "string" ? level : "info" });
 let config: ServiceConfig;
