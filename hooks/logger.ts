@@ -6,6 +6,14 @@
  * an object carrying them is logged by mistake.
  */
 import pino from "pino";
+import { enumSetting } from "./env-values";
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** `LOG_LEVEL`: one of pino's levels (default info); anything else throws, naming it. */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): string {
+  return enumSetting(env, "LOG_LEVEL", LEVELS, "info");
+}
 
 export interface LoggerOptions {
   /** @default process.env.LOG_LEVEL ?? "info" */

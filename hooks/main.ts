@@ -16,14 +16,22 @@
 import { tokenSourceFromEnv, type TokenSource } from "./auth";
 import type { HookHandlers } from "./app";
 import { productionHandlers } from "./handlers";
-import { createLogger } from "./logger";
+import { createLogger, logLevelFromEnv } from "./logger";
 import { serviceConfigFromEnv, startService, type ServiceConfig } from "./service";
 
-const logger = createLogger();
+// A bad LOG_LEVEL is reported like any other bad value, by a logger at the default level.
+let level: string | Error;
+try {
+  level = logLevelFromEnv(process.env);
+} catch (err) {
+  level = err instanceof Error ? err : new Error(String(err));
+}
+const logger = createLogger({ level: typeof level === "string" ? level : "info" });
 let config: ServiceConfig;
 let handlers: HookHandlers;
 let bearerToken: TokenSource | undefined;
 try {
+  if (level instanceof Error) throw level;
   config = serviceConfigFromEnv(process.env);
   bearerToken = tokenSourceFromEnv(process.env, logger);
   handlers = productionHandlers(logger, process.env);

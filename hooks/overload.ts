@@ -18,6 +18,7 @@
  */
 import type { RequestHandler } from "express";
 import type pino from "pino";
+import { numberSetting, type NumberRule } from "./env-values";
 import { sendError } from "./errors";
 import type { HookMetrics } from "./metrics";
 
@@ -90,18 +91,13 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
   };
 }
 
-function positiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const n = Number(value);
-  if (Number.isInteger(n) && n > 0) return n;
-  throw new Error(`${name} must be a positive integer, got "${value}"`);
-}
+const POSITIVE_INTEGER: NumberRule = { integer: true, min: 1, means: "a positive integer" };
 
 /** `MAX_CONCURRENT_HOOKS`, `HOOK_TIMEOUT_MS`; a bad value throws. */
 export function overloadOptionsFromEnv(env: NodeJS.ProcessEnv): OverloadOptions {
   return {
-    maxConcurrent: positiveInteger("MAX_CONCURRENT_HOOKS", env.MAX_CONCURRENT_HOOKS, OVERLOAD_DEFAULTS.maxConcurrent),
-    timeoutMs: positiveInteger("HOOK_TIMEOUT_MS", env.HOOK_TIMEOUT_MS, OVERLOAD_DEFAULTS.timeoutMs),
+    maxConcurrent: numberSetting(env, "MAX_CONCURRENT_HOOKS", POSITIVE_INTEGER, OVERLOAD_DEFAULTS.maxConcurrent),
+    timeoutMs: numberSetting(env, "HOOK_TIMEOUT_MS", POSITIVE_INTEGER, OVERLOAD_DEFAULTS.timeoutMs),
     retryAfterSeconds: OVERLOAD_DEFAULTS.retryAfterSeconds,
   };
 }

@@ -21,6 +21,7 @@ import type { AddressInfo } from "node:net";
 import type pino from "pino";
 import { createApp, type AppDeps, type HookHandlers } from "./app";
 import type { TokenSource } from "./auth";
+import { numberSetting, type NumberRule } from "./env-values";
 import { createMetrics, type HookMetrics } from "./metrics";
 import { createOverloadGuard, overloadOptionsFromEnv, type OverloadOptions } from "./overload";
 import { createTlsServer, tlsFilesFromEnv, type TlsFiles } from "./tls";
@@ -38,29 +39,18 @@ export interface ServiceConfig {
 
 export const SHUTDOWN_DEFAULTS = Object.freeze({ drainDelayMs: 5000, shutdownTimeoutMs: 10_000 });
 
-function portOf(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const port = Number(value);
-  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
-  throw new Error(`${name} must be an integer from 0 to 65535, got "${value}"`);
-}
-
-function millisecondsOf(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const ms = Number(value);
-  if (Number.isInteger(ms) && ms >= 0) return ms;
-  throw new Error(`${name} must be a whole number of milliseconds, got "${value}"`);
-}
+const PORT: NumberRule = { integer: true, min: 0, max: 65535, means: "an integer from 0 to 65535" };
+const MILLISECONDS: NumberRule = { integer: true, min: 0, means: "a whole number of milliseconds" };
 
 /** Every setting of the service from the environment; a bad value throws with its name. */
 export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
   const tlsFiles = tlsFilesFromEnv(env);
   return {
-    port: portOf("PORT", env.PORT, 8080),
-    tlsPort: portOf("TLS_PORT", env.TLS_PORT, 8443),
+    port: numberSetting(env, "PORT", PORT, 8080),
+    tlsPort: numberSetting(env, "TLS_PORT", PORT, 8443),
     ...(tlsFiles ? { tlsFiles } : {}),
     overload: overloadOptionsFromEnv(env),
-    drainDelayMs: millisecondsOf("SHUTDOWN_DRAIN_DELAY_MS", env.SHUTDOWN_DRAIN_DELAY_MS, SHUTDOWN_DEFAULTS.drainDelayMs),
+    drainDelayMs: numberSetting(env, "SHUTDOWN_DRAIN_DELAY_MS", MILLISECONDS, SHUTDOWN_DEFAULTS.drainDelayMs),
     shutdownTimeoutMs: SHUTDOWN_DEFAULTS.shutdownTimeoutMs,
   };
 }

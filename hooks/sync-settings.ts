@@ -1,14 +1,16 @@
 /**
  * The sync hook's settings, read from the environment once, here at the edge (lib/ takes them as
- * arguments). A bad value throws, naming the variable; the service then refuses to start.
+ * arguments). Every value is checked by one rule (env-values.ts): booleans are `true` or
+ * `false`, numbers plain decimals in range, enums one of their values; a bad value throws,
+ * naming the variable, the value and what is allowed, and the service refuses to start.
  *
  *   HOOKS_NAMESPACE            the hooks pod's namespace (downward API; llsd-hooks)
- *   LLSD_EXPOSE_WITH           `route` for OpenShift Routes, else Ingress
+ *   LLSD_EXPOSE_WITH           `ingress` (default) or `route` for OpenShift Routes
  *   OPERATOR_VERSION           reported in status (default: the package version)
- *   LLSD_READ_IMAGE_LABELS     `false`: bundled base configs only, no registry calls
+ *   LLSD_READ_IMAGE_LABELS     `true` (default) or `false`: bundled base configs only, no registry calls
  *   REGISTRY_AUTH_FILE         a dockerconfigjson file with cluster-wide pull credentials
  *   ALLOWED_REGISTRIES, INSECURE_REGISTRIES, PRIVATE_REGISTRIES   comma-separated host lists
- *   LLSD_LIVE_STATUS           `false`: never call the running servers
+ *   LLSD_LIVE_STATUS           `true` (default) or `false`: never call the running servers
  *   LLSD_LIVE_TIMEOUT_MS       each call's bound (1500)
  *   LLSD_LIVE_TTL_SECONDS      how long an answer is reused (300, the CompositeController's resync period)
  *   LLSD_LIVE_BASE_URL         every call to one address (a port-forwarded server, hooks run outside the cluster)
@@ -21,62 +23,56 @@ import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
 import { FILE_VARIABLE } from "../lib/sync/image-overrides";
 import { MEMO_DEFAULTS } from "../lib/sync/memo";
+import { booleanSetting, enumSetting, namespaceSetting, numberSetting, registryListSetting, setting, urlSetting, type NumberRule } from "./env-values";
 
 type Env = NodeJS.ProcessEnv;
 
-const list = (value: string | undefined): string[] => (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
-  return n;
-}
+const POSITIVE: NumberRule = { integer: false, min: 0, exclusiveMin: true, means: "a positive number" };
 
 function mountedCredentials(path: string | undefined): CredentialLookup | undefined {
-  if (!path) return undefined;
+  if (path === undefined) return undefined;
   const parsed = parseDockerConfigJson(readFileSync(path, "utf8"));
   if (!parsed.ok) throw new Error(`REGISTRY_AUTH_FILE ${path}: ${parsed.error.message}`);
   return credentialLookup(parsed.value);
 }
 
+/** Every value is checked even when the feature is off: a typo refuses the start whichever way it is switched. */
 export function registrySettingsFromEnv(env: Env): RegistrySettings | undefined {
-  if (env.LLSD_READ_IMAGE_LABELS === "false") return undefined;
-  const credentials = mountedCredentials(env.REGISTRY_AUTH_FILE);
-  const allowed = list(env.ALLOWED_REGISTRIES);
+  const on = booleanSetting(env, "LLSD_READ_IMAGE_LABELS", true);
+  const allowed = registryListSetting(env, "ALLOWED_REGISTRIES");
+  const insecureRegistries = registryListSetting(env, "INSECURE_REGISTRIES");
+  const privateRegistries = registryListSetting(env, "PRIVATE_REGISTRIES");
+  if (!on) return undefined;
+  const credentials = mountedCredentials(setting(env, "REGISTRY_AUTH_FILE"));
   return {
-    insecureRegistries: list(env.INSECURE_REGISTRIES),
+    insecureRegistries,
     ...(allowed.length > 0 ? { allowedRegistries: allowed } : {}),
-    privateRegistries: list(env.PRIVATE_REGISTRIES),
+    privateRegistries,
     ...(credentials ? { credentials } : {}),
   };
 }
 
 export function liveSettingsFromEnv(env: Env): LiveSettings | undefined {
-  if (env.LLSD_LIVE_STATUS === "false") return undefined;
-  const baseUrl = env.LLSD_LIVE_BASE_URL;
-  return {
-    timeoutMs: positive("LLSD_LIVE_TIMEOUT_MS", env.LLSD_LIVE_TIMEOUT_MS, LIVE_DEFAULTS.timeoutMs),
-    ttlMs: positive("LLSD_LIVE_TTL_SECONDS", env.LLSD_LIVE_TTL_SECONDS, LIVE_DEFAULTS.ttlMs / 1000) * 1000,
-    ...(baseUrl ? { baseUrl } : {}),
-  };
+  const on = booleanSetting(env, "LLSD_LIVE_STATUS", true);
+  const baseUrl = urlSetting(env, "LLSD_LIVE_BASE_URL");
+  const timeoutMs = numberSetting(env, "LLSD_LIVE_TIMEOUT_MS", POSITIVE, LIVE_DEFAULTS.timeoutMs);
+  const ttlMs = numberSetting(env, "LLSD_LIVE_TTL_SECONDS", POSITIVE, LIVE_DEFAULTS.ttlMs / 1000) * 1000;
+  return on ? { timeoutMs, ttlMs, ...(baseUrl ? { baseUrl } : {}) } : undefined;
 }
 
 export function memoBytesFromEnv(env: Env): number {
-  const value = env.SYNC_MEMO_MB;
-  const mb = value === undefined || value.trim() === "" ? MEMO_DEFAULTS.maxBytes / 2 ** 20 : Number(value);
-  if (!Number.isFinite(mb) || mb < 0) throw new Error(`SYNC_MEMO_MB must be a number of MiB (0 turns the memo off), got "${value}"`);
-  return mb * 2 ** 20;
+  const rule: NumberRule = { integer: false, min: 0, means: "a number of MiB (0 turns the memo off)" };
+  return numberSetting(env, "SYNC_MEMO_MB", rule, MEMO_DEFAULTS.maxBytes / 2 ** 20) * 2 ** 20;
 }
 
 export function syncSettingsFromEnv(env: Env): SyncSettings {
-  const operatorVersion = env.OPERATOR_VERSION || packageVersion();
+  const operatorVersion = setting(env, "OPERATOR_VERSION") ?? packageVersion();
   const registry = registrySettingsFromEnv(env);
   const live = liveSettingsFromEnv(env);
-  const imageOverridesFile = env[FILE_VARIABLE];
+  const imageOverridesFile = setting(env, FILE_VARIABLE);
   return {
-    hooksNamespace: env.HOOKS_NAMESPACE ?? "llsd-hooks",
-    exposeWith: env.LLSD_EXPOSE_WITH === "route" ? "route" : "ingress",
+    hooksNamespace: namespaceSetting(env, "HOOKS_NAMESPACE", "llsd-hooks"),
+    exposeWith: enumSetting(env, "LLSD_EXPOSE_WITH", ["ingress", "route"] as const, "ingress"),
     ...(operatorVersion ? { operatorVersion } : {}),
     ...(registry ? { registry } : {}),
     ...(live ? { live } : {}),

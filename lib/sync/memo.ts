@@ -2,7 +2,7 @@
  * The unchanged-parent memo. Metacontroller calls /sync for every parent on every resync and
  * on every child event, and most calls find nothing changed. The apiserver gives every write a
  * new `resourceVersion`, so a parent whose own object, children and related objects carry the
- * same uid and resourceVersion as last time — with the same distribution table and the same
+ * same namespace, name, uid and resourceVersion as last time — with the same distribution table and the same
  * registry and server answers — gets last time's answer again, byte for byte, without
  * validating, generating or serializing anything.
  *
@@ -81,10 +81,16 @@ export function createSyncMemo(options: MemoOptions): SyncMemo {
   };
 }
 
-/** `uid@resourceVersion` as the apiserver stamps every object; undefined when either is missing. */
+/**
+ * The object's namespace, name, uid and resourceVersion as the apiserver stamps them; undefined
+ * when uid or resourceVersion is missing. Name and namespace too: the answer reads them (child
+ * names, Secret references), and a request may carry a copied or recreated object whose uid and
+ * version match another's. JSON, so no separator inside a value can make two keys collide.
+ */
 function versionOf(object: KubeObject): string | undefined {
-  const { uid, resourceVersion } = object.metadata;
-  return typeof uid === "string" && uid !== "" && typeof resourceVersion === "string" && resourceVersion !== "" ? `${uid}@${resourceVersion}` : undefined;
+  const { uid, resourceVersion, name, namespace } = object.metadata;
+  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "") return undefined;
+  return JSON.stringify([namespace ?? null, name ?? null, uid, resourceVersion]);
 }
 
 /** Tables are replaced, never edited (lib/sync/image-overrides.ts): identity tells them apart. */
@@ -106,18 +112,18 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
   for (const group of Object.keys(map ?? {})) {
-    parts.push(group);
+    parts.push(JSON.stringify(group));
     const objects = map![group]!;
-    for (const name of Object.keys(objects)) {
-      const version = versionOf(objects[name]!);
+    for (const key of Object.keys(objects)) {
+      const version = versionOf(objects[key]!);
       if (version === undefined) return false;
-      parts.push(`${name}=${version}`);
+      parts.push(`${JSON.stringify(key)}=${version}`);
     }
   }
   return true;
 }
 
-/** Every observed child and related object by name and version; undefined when one has none. */
+/** Every observed child and related object by its key, name and version; undefined when one has none. */
 export function observedKey(request: SyncRequest): string | undefined {
   const parts = [request.finalizing === true ? "finalizing" : "live", "children"];
   if (!mapKey(request.children, parts)) return undefined;

@@ -118,11 +118,13 @@ describe("node hooks/main.ts", () => {
   }, 30_000);
 
   it.each([
-    ["MAX_CONCURRENT_HOOKS", {}, /MAX_CONCURRENT_HOOKS must be a positive integer, got \\"lots\\"/],
-    ["SYNC_MEMO_MB", {}, /SYNC_MEMO_MB must be a number of MiB \(0 turns the memo off\), got \\"lots\\"/],
-    ["LLSD_LIVE_TIMEOUT_MS", { LLSD_LIVE_STATUS: "true" }, /LLSD_LIVE_TIMEOUT_MS must be a positive number, got \\"lots\\"/],
-  ])("refuses to start with a bad %s, naming it in a fatal log line", async (variable, env, message) => {
-    const outcome = await startServiceProcess({ ...env, [variable]: "lots" }).then(
+    ["MAX_CONCURRENT_HOOKS", "lots", {}, /MAX_CONCURRENT_HOOKS must be a positive integer, got \\"lots\\"/],
+    ["SYNC_MEMO_MB", "lots", {}, /SYNC_MEMO_MB must be a number of MiB \(0 turns the memo off\), got \\"lots\\"/],
+    ["LLSD_LIVE_TIMEOUT_MS", "lots", { LLSD_LIVE_STATUS: "true" }, /LLSD_LIVE_TIMEOUT_MS must be a positive number, got \\"lots\\"/],
+    ["LLSD_READ_IMAGE_LABELS", "maybe", {}, /LLSD_READ_IMAGE_LABELS must be true or false, got \\"maybe\\"/],
+    ["LOG_LEVEL", "verbose", {}, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got \\"verbose\\"/],
+  ])("refuses to start with a bad %s, naming it in a fatal log line", async (variable, value, env, message) => {
+    const outcome = await startServiceProcess({ ...env, [variable]: value }).then(
       async (service) => {
         await service.kill();
         return "it started";

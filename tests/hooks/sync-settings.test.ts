@@ -25,7 +25,9 @@ describe("syncSettingsFromEnv", () => {
   it.each<[string, NodeJS.ProcessEnv, Partial<SyncSettings>]>([
     ["HOOKS_NAMESPACE", { HOOKS_NAMESPACE: "ops" }, { hooksNamespace: "ops" }],
     ["LLSD_EXPOSE_WITH=route", { LLSD_EXPOSE_WITH: "route" }, { exposeWith: "route" }],
-    ["LLSD_EXPOSE_WITH=anything else", { LLSD_EXPOSE_WITH: "gateway" }, { exposeWith: "ingress" }],
+    ["LLSD_EXPOSE_WITH=ingress", { LLSD_EXPOSE_WITH: "ingress" }, { exposeWith: "ingress" }],
+    ["LLSD_READ_IMAGE_LABELS=true", { LLSD_READ_IMAGE_LABELS: "true" }, {}],
+    ["LLSD_LIVE_STATUS=true, blank values as unset", { LLSD_LIVE_STATUS: " true ", HOOKS_NAMESPACE: "", LLSD_LIVE_TIMEOUT_MS: " " }, {}],
     ["OPERATOR_VERSION", { OPERATOR_VERSION: "v1.2.3" }, { operatorVersion: "v1.2.3" }],
     ["the registry lists", { ALLOWED_REGISTRIES: " quay.io, *.corp.example ,", INSECURE_REGISTRIES: "mirror:5000", PRIVATE_REGISTRIES: "registry.local" },
       { registry: { allowedRegistries: ["quay.io", "*.corp.example"], insecureRegistries: ["mirror:5000"], privateRegistries: ["registry.local"] } }],

@@ -9,6 +9,8 @@
  * answers /healthz afterwards.
  *
  * One seed per run: FUZZ_SEED=<n> replays a failure (the seed is in the test title).
+ * With image labels on — a real registry, hostile labels, redirects, hostile Secret and
+ * ConfigMap values — /sync is fuzzed by fuzz-io.test.ts.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

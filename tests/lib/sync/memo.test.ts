@@ -91,6 +91,34 @@ describe("what changed gets a fresh answer", () => {
     expect(next.remembered.body).toBe(next.fresh);
   });
 
+  /** The same uid and resourceVersion under another name or namespace: a copy, or a recreated object in a request put together by hand. */
+  const moved = (o: KubeObject, to: { readonly name?: string; readonly namespace?: string }): KubeObject => ({ ...o, metadata: { ...o.metadata, ...to } });
+  const sameVersionElsewhere: [string, (r: SyncRequest) => SyncRequest][] = [
+    ["the parent under another name", (r) => ({ ...r, parent: moved(r.parent, { name: "other" }) })],
+    ["the parent in another namespace", (r) => ({ ...r, parent: moved(r.parent, { namespace: "elsewhere" }) })],
+    ["a child under another name", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => moved(o, { name: "other" })) })],
+    ["a related Secret in another namespace", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => moved(o, { namespace: "elsewhere" })) })],
+  ];
+
+  it.each(sameVersionElsewhere)("%s, with the same uid and resourceVersion, does not share the answer", async (_, change) => {
+    const request = await steady(firstRequest());
+    const memo = newMemo();
+    await both(request, memo);
+    expect((await both(request, memo)).remembered.summary.reused).toBe(1);
+    const next = await both(change(request), memo);
+    expect(next.remembered.summary.reused).toBe(0);
+    expect(next.remembered.body).toBe(next.fresh);
+  });
+
+  it("a parent renamed with the same uid and resourceVersion gets its own children's names", async () => {
+    const request = await steady(firstRequest());
+    const memo = newMemo();
+    const first = await both(request, memo);
+    const renamed = await both({ ...request, parent: moved(request.parent, { name: "renamed" }) }, memo);
+    expect(renamed.remembered.body).not.toBe(first.remembered.body);
+    expect(renamed.remembered.body).toContain('"name":"renamed"');
+  });
+
   it("the running server's answer (a new version)", async () => {
     let version = "0.7.1";
     const io = { live: liveAnswering(() => report(version)) };
