@@ -30,10 +30,29 @@ export function providedEnv(spec: CanonicalSpec, ours: readonly { readonly name:
 
 /** Bare references to variables outside `provided`, anywhere in `value`, with their paths. */
 export function missingBare(value: unknown, provided: ReadonlySet<string>, path: string): { name: string; path: string }[] {
-  if (Array.isArray(value)) return value.flatMap((v, i) => missingBare(v, provided, `${path}[${i}]`));
-  if (isMap(value)) return Object.entries(value).flatMap(([k, v]) => missingBare(v, provided, path ? `${path}.${k}` : k));
-  if (typeof value !== "string" || !value.includes("${env.")) return [];
-  return [...value.matchAll(REF)].filter((m) => m[2] === undefined && !provided.has(m[1]!)).map((m) => ({ name: m[1]!, path }));
+  const found: { name: string; path: string }[] = [];
+  // Every string of a config is walked on each sync: the path is built only for a reference found.
+  const steps: (string | number)[] = [];
+  const pathHere = (): string => steps.reduce<string>((at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step), path);
+  const walk = (node: unknown): void => {
+    if (typeof node === "string") {
+      if (!node.includes("${env.")) return;
+      for (const m of node.matchAll(REF)) if (m[2] === undefined && !provided.has(m[1]!)) found.push({ name: m[1]!, path: pathHere() });
+      return;
+    }
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => { steps.push(i); walk(v); steps.pop(); });
+      return;
+    }
+    if (!isMap(node)) return;
+    for (const k of Object.keys(node)) {
+      steps.push(k);
+      walk(node[k]);
+      steps.pop();
+    }
+  };
+  walk(value);
+  return found;
 }
 
 /** What a string resolves to as far as this can tell (set or unset, not values); undefined when a value decides it. */
