@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCHEMA_TAGS } from "../lib/config/releases";
+import type { TypeFields } from "../lib/config/provider-fields-types";
 
 type Schema = { [k: string]: unknown };
 
@@ -57,14 +58,7 @@ function keyField(fields: { [k: string]: string }): string | undefined {
   return undefined;
 }
 
-export interface TypeFields {
-  readonly url?: string;
-  readonly key?: string;
-  readonly needs?: readonly string[];
-  readonly refused?: true;
-  readonly required?: readonly string[];
-  readonly fields: { readonly [key: string]: string };
-}
+export type { TypeFields };
 
 interface IndexEntry {
   readonly api: string;
