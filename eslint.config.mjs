@@ -45,7 +45,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read the environment in hooks/ or lib/cli and pass settings in." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment in hooks/ or lib/cli and pass settings in.",
+        },
       ],
     },
   },
@@ -66,6 +70,9 @@ export default tseslint.config(
   {
     files: ["**/*.js", "**/*.cjs"],
     extends: [js.configs.recommended],
-    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly", __dirname: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { module: "writable", require: "readonly", __dirname: "readonly" },
+    },
   },
 );

@@ -48,23 +48,46 @@ export async function pushStarterImage(registryUrl: string, repository: string, 
 async function fire(url: string, bodies: readonly string[]): Promise<BurstRun & { answers: string[] }> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const started = performance.now();
-  const results = await Promise.all(bodies.map((body) => new Promise<{ status: number; ms: number; text: string }>((resolve) => {
-    const t0 = performance.now();
-    const req = request(`${url}/sync`, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on("error", (err) => resolve({ status: 0, ms: performance.now() - t0, text: err.message }));
-    req.end(body);
-  })));
+  const results = await Promise.all(
+    bodies.map(
+      (body) =>
+        new Promise<{ status: number; ms: number; text: string }>((resolve) => {
+          const t0 = performance.now();
+          const req = request(
+            `${url}/sync`,
+            {
+              method: "POST",
+              agent,
+              headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (c: Buffer) => chunks.push(c));
+              res.on("end", () =>
+                resolve({
+                  status: res.statusCode ?? 0,
+                  ms: performance.now() - t0,
+                  text: Buffer.concat(chunks).toString(),
+                }),
+              );
+            },
+          );
+          req.on("error", (err) => resolve({ status: 0, ms: performance.now() - t0, text: err.message }));
+          req.end(body);
+        }),
+    ),
+  );
   const wallMs = performance.now() - started;
   agent.destroy();
   const statuses: { [status: string]: number } = {};
   for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
   return {
-    ok: statuses["200"] ?? 0, statuses, p50Ms: quantile(ms, 0.5), p99Ms: quantile(ms, 0.99), wallMs,
+    ok: statuses["200"] ?? 0,
+    statuses,
+    p50Ms: quantile(ms, 0.5),
+    p99Ms: quantile(ms, 0.99),
+    wallMs,
     answers: results.map((r) => r.text),
   };
 }
@@ -80,7 +103,9 @@ export async function benchBurst(): Promise<BurstBench> {
   try {
     await pushStarterImage(registry.url, "llsd/burst");
     const text = JSON.stringify(await sampleSyncRequest());
-    const bodies = Array.from({ length: BURST }, (_, i) => requestBody(text, `burst-${i}`, `${proxy.host}/llsd/burst:0.7.1`));
+    const bodies = Array.from({ length: BURST }, (_, i) =>
+      requestBody(text, `burst-${i}`, `${proxy.host}/llsd/burst:0.7.1`),
+    );
     proxy.reset();
     const { answers, ...appRun } = await fire(app.url, bodies);
     const fetches = { manifest: proxy.count("manifest"), blob: proxy.count("blob") };

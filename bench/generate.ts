@@ -14,7 +14,9 @@ import { measure, type Timing } from "./stats";
 
 export function sampleSpec(file = "autoscaling-full.yaml"): unknown {
   const text = readFileSync(join(__dirname, "..", "samples", file), "utf8");
-  const doc = parse(text.split(/^---$/m).find((d) => d.includes("kind: LlamaStackDistribution")) ?? "") as { spec: unknown };
+  const doc = parse(text.split(/^---$/m).find((d) => d.includes("kind: LlamaStackDistribution")) ?? "") as {
+    spec: unknown;
+  };
   return doc.spec;
 }
 
@@ -30,7 +32,8 @@ export function benchGenerate(iterations = 3000): GenerateBench {
   const raw = sampleSpec();
   const base = bundledBaseConfig("starter", "0.7") ?? "";
   const checked = validate(raw);
-  if (!checked.spec || checked.errors.length > 0) throw new Error(`the sample is invalid: ${JSON.stringify(checked.errors)}`);
+  if (!checked.spec || checked.errors.length > 0)
+    throw new Error(`the sample is invalid: ${JSON.stringify(checked.errors)}`);
   const spec = checked.spec;
   const once = generate(spec, base, "0.7", { name: "bench" });
   if (!once.ok) throw new Error(`the sample does not generate: ${JSON.stringify(once.errors)}`);

@@ -42,9 +42,18 @@ type Requests = autocannon.Request[];
 const HEADERS = { "content-type": "application/json" };
 
 async function load(target: Running, requests: Requests): Promise<autocannon.Result> {
-  const result = await autocannon({ url: `${target.url}/sync`, method: "POST", headers: HEADERS, requests, connections: CONNECTIONS, duration: ROUND_SECONDS });
+  const result = await autocannon({
+    url: `${target.url}/sync`,
+    method: "POST",
+    headers: HEADERS,
+    requests,
+    connections: CONNECTIONS,
+    duration: ROUND_SECONDS,
+  });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${target.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
+    throw new Error(
+      `${target.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
+    );
   }
   return result;
 }
@@ -75,15 +84,20 @@ async function scenario(app: Running, echo: Running, requests: () => Requests): 
 async function expectSynced(app: Running, body: string): Promise<void> {
   const check = await fetch(`${app.url}/sync`, { method: "POST", headers: HEADERS, body });
   const answer = (await check.json()) as { status?: { phase?: string } };
-  if (check.status !== 200 || answer.status?.phase === "Failed") throw new Error(`/sync answered ${check.status}: ${JSON.stringify(answer.status)}`);
+  if (check.status !== 200 || answer.status?.phase === "Failed")
+    throw new Error(`/sync answered ${check.status}: ${JSON.stringify(answer.status)}`);
 }
 
 export async function benchHttp(): Promise<HttpBench> {
   const text = JSON.stringify(await sampleSyncRequest());
-  const parents = Array.from({ length: RESYNC_PARENTS }, (_, i) => requestBody(text, `llsd-${String(i).padStart(3, "0")}`));
+  const parents = Array.from({ length: RESYNC_PARENTS }, (_, i) =>
+    requestBody(text, `llsd-${String(i).padStart(3, "0")}`),
+  );
   let version = 1000;
   // A new body per call: the parent's next resourceVersion (the same client work for the echo app).
-  const changed = (): Requests => [{ setupRequest: (req) => ({ ...req, body: withParentVersion(text, String(++version)) }) }];
+  const changed = (): Requests => [
+    { setupRequest: (req) => ({ ...req, body: withParentVersion(text, String(++version)) }) },
+  ];
   const app = await startHookApp(undefined);
   const echo = await startEchoApp();
   try {
@@ -91,7 +105,10 @@ export async function benchHttp(): Promise<HttpBench> {
     return {
       resync: await scenario(app, echo, () => parents.map((body) => ({ body }))),
       changed: await scenario(app, echo, changed),
-      requestBytes: Buffer.byteLength(text), parents: RESYNC_PARENTS, connections: CONNECTIONS, seconds: ROUNDS * ROUND_SECONDS,
+      requestBytes: Buffer.byteLength(text),
+      parents: RESYNC_PARENTS,
+      connections: CONNECTIONS,
+      seconds: ROUNDS * ROUND_SECONDS,
     };
   } finally {
     await app.close();

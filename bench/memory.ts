@@ -46,10 +46,18 @@ const mb = (bytes: number): number => bytes / 1024 / 1024;
 
 function post(agent: Agent, url: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = request(`${url}/sync`, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${url}/sync`,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", () => resolve(0));
     req.end(body);
   });
@@ -70,22 +78,35 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
     let next = 0;
     const failures: number[] = [];
     const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = next++; i < PARENTS; i = next++) {
-        const status = await post(agent, service.url, requestBody(text, `mem-${i}`, `${proxy.host}/llsd/memory-${i % IMAGES}:0.7.1`));
-        if (status !== 200) failures.push(status);
-        if (i === PARENTS / 2) halfway = service.rssBytes().now;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = next++; i < PARENTS; i = next++) {
+          const status = await post(
+            agent,
+            service.url,
+            requestBody(text, `mem-${i}`, `${proxy.host}/llsd/memory-${i % IMAGES}:0.7.1`),
+          );
+          if (status !== 200) failures.push(status);
+          if (i === PARENTS / 2) halfway = service.rssBytes().now;
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
-    if (failures.length > 0) throw new Error(`${failures.length} of ${PARENTS} syncs were not answered 200 (first: ${failures[0]})`);
+    if (failures.length > 0)
+      throw new Error(`${failures.length} of ${PARENTS} syncs were not answered 200 (first: ${failures[0]})`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const final = service.rssBytes();
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     const heapUsed = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? NaN);
     return {
-      idleRssMb: mb(idle), halfwayRssMb: mb(halfway), finalRssMb: mb(final.now), peakRssMb: mb(final.peak), heapUsedMb: mb(heapUsed),
-      parents: PARENTS, images: IMAGES, seconds,
+      idleRssMb: mb(idle),
+      halfwayRssMb: mb(halfway),
+      finalRssMb: mb(final.now),
+      peakRssMb: mb(final.peak),
+      heapUsedMb: mb(heapUsed),
+      parents: PARENTS,
+      images: IMAGES,
+      seconds,
     };
   } finally {
     agent.destroy();

@@ -21,7 +21,10 @@ export const SAMPLE = "samples/autoscaling-full.yaml";
 const SAMPLE_NAME = "llsd-prod";
 
 export const benchDeps = (): SyncDeps => ({
-  now: () => new Date(), distributions: DEFAULT_DISTRIBUTIONS, hooksNamespace: "llsd-hooks", exposeWith: "ingress",
+  now: () => new Date(),
+  distributions: DEFAULT_DISTRIBUTIONS,
+  hooksNamespace: "llsd-hooks",
+  exposeWith: "ingress",
 });
 
 /** The sync request of the sample, as Metacontroller sends it once the children exist. */
@@ -35,7 +38,13 @@ export function sampleSyncRequest(): Promise<SyncRequest> {
   if (status !== 0) throw new Error(`llsd request sync ${SAMPLE} failed (${status})`);
   const parsed = JSON.parse(out) as SyncRequest;
   // What customize also asks for: the namespace's labelled pull Secrets (here for another registry).
-  const request = { ...parsed, related: { ...parsed.related, [KEYS.secret]: { ...parsed.related?.[KEYS.secret], [`default/${PULL_SECRET.metadata.name}`]: PULL_SECRET } } };
+  const request = {
+    ...parsed,
+    related: {
+      ...parsed.related,
+      [KEYS.secret]: { ...parsed.related?.[KEYS.secret], [`default/${PULL_SECRET.metadata.name}`]: PULL_SECRET },
+    },
+  };
   return steadyState(request, (r) => {
     const answer = sync(r, benchDeps());
     if (answer.status.phase === "Failed") throw new Error(`the sample does not sync: ${JSON.stringify(answer.status)}`);
@@ -44,9 +53,17 @@ export function sampleSyncRequest(): Promise<SyncRequest> {
 }
 
 const PULL_SECRET: KubeObject = {
-  apiVersion: "v1", kind: "Secret", type: "kubernetes.io/dockerconfigjson",
+  apiVersion: "v1",
+  kind: "Secret",
+  type: "kubernetes.io/dockerconfigjson",
   metadata: { name: `${SAMPLE_NAME}-pull`, namespace: "default", labels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } },
-  data: { ".dockerconfigjson": Buffer.from(JSON.stringify({ auths: { "registry.example.com": { auth: Buffer.from("robot:not-a-secret").toString("base64") } } })).toString("base64") },
+  data: {
+    ".dockerconfigjson": Buffer.from(
+      JSON.stringify({
+        auths: { "registry.example.com": { auth: Buffer.from("robot:not-a-secret").toString("base64") } },
+      }),
+    ).toString("base64"),
+  },
 };
 
 /** The parent's uid in `sampleSyncRequest()` (lib/cli/request.ts gives every parent this one). */

@@ -63,59 +63,128 @@ async function main(): Promise<void> {
     memoryGb: Math.round(totalmem() / 2 ** 30),
     os: `${process.platform} ${release()}`,
     node: process.version,
-    loadAverageAtStart: loadavg().map((l) => fixed(l)).join(" "),
+    loadAverageAtStart: loadavg()
+      .map((l) => fixed(l))
+      .join(" "),
   };
   const command = ["npm run bench", ...(process.argv.includes("--check") ? ["-- --check"] : [])].join(" ");
   const started = performance.now();
 
-  await section("generate", () => benchGenerate(), ({ generate, render, baseline }) => [
-    { figure: "generate config.yaml, full sample (in process)", measured: timing(generate), baseline: `YAML parse + stringify of the starter base config: ${timing(baseline)}`,
-      ratio: fixed(generate.median / baseline.median, 3), budget: `median ratio ≤ ${BUDGET.generateRatio}`, pass: generate.median / baseline.median <= BUDGET.generateRatio },
-    { figure: "validate + generate (render), same sample", measured: timing(render), baseline: "", ratio: "", budget: "(reported)" },
-  ]);
-  await section("sync", () => benchSync(), ({ sync, baseline, remembered, requestBytes }) => [
-    { figure: "one sync in process: validate, normalize, generate, children, status", measured: timing(sync),
-      baseline: `JSON.parse + JSON.stringify of the same ${fixed(requestBytes / 1024, 1)} KB request: ${timing(baseline)}`,
-      ratio: fixed(sync.median / baseline.median), budget: `median ratio ≤ ${BUDGET.syncRatio}`, pass: sync.median / baseline.median <= BUDGET.syncRatio },
-    { figure: "the same request through the sync memo, parent unchanged (in process)", measured: timing(remembered),
-      baseline: "the JSON round trip above", ratio: fixed(remembered.median / baseline.median), budget: "(reported)" },
-  ]);
-  await section("http", () => benchHttp(), ({ resync, changed, requestBytes, parents, connections, seconds }) => {
-    const load = `autocannon, ${connections} connections, ${seconds} s each, ${fixed(requestBytes / 1024, 1)} KB bodies`;
-    const rate = (x: HttpScenario): Pick<Row, "measured" | "baseline" | "ratio"> => ({
-      measured: `${Math.round(x.app.requestsPerSecond)} req/s (p50 ${ms(x.app.p50Ms)}, p99 ${ms(x.app.p99Ms)})`,
-      baseline: `parse-and-echo Express app: ${Math.round(x.baseline.requestsPerSecond)} req/s (p50 ${ms(x.baseline.p50Ms)}, p99 ${ms(x.baseline.p99Ms)})`,
-      ratio: fixed(x.ratio),
-    });
-    return [
-      { figure: `POST /sync, resync: ${parents} unchanged parents in turn (${load}); the sync memo answers`, ...rate(resync),
-        budget: `ratio ≥ ${BUDGET.resyncRatio}`, pass: resync.ratio >= BUDGET.resyncRatio },
-      { figure: `POST /sync, changed: one parent with a new resourceVersion on every call (${load}); full sync every time`, ...rate(changed),
-        budget: `ratio ≥ ${BUDGET.changedRatio}`, pass: changed.ratio >= BUDGET.changedRatio },
-    ];
-  });
-  await section("burst", () => benchBurst(), ({ app, baseline, fetches, fromLabels }) => {
-    const pass = app.ok === BURST && fromLabels === BURST && fetches.manifest === 1 && fetches.blob === 1;
-    return [{
-      figure: `burst: ${BURST} distinct parents, one uncached image (real registry), all at once`,
-      measured: `${app.ok}/${BURST} answered 200 (${fromLabels} from the image's labels); registry: ${fetches.manifest} manifest + ${fetches.blob} config fetch; p50 ${ms(app.p50Ms)}, p99 ${ms(app.p99Ms)}`,
-      baseline: `echo: p50 ${ms(baseline.p50Ms)}, p99 ${ms(baseline.p99Ms)}`, ratio: fixed(app.p99Ms / baseline.p99Ms),
-      budget: "every answer 200, 1 manifest + 1 config fetch", pass,
-    }];
-  });
+  await section(
+    "generate",
+    () => benchGenerate(),
+    ({ generate, render, baseline }) => [
+      {
+        figure: "generate config.yaml, full sample (in process)",
+        measured: timing(generate),
+        baseline: `YAML parse + stringify of the starter base config: ${timing(baseline)}`,
+        ratio: fixed(generate.median / baseline.median, 3),
+        budget: `median ratio ≤ ${BUDGET.generateRatio}`,
+        pass: generate.median / baseline.median <= BUDGET.generateRatio,
+      },
+      {
+        figure: "validate + generate (render), same sample",
+        measured: timing(render),
+        baseline: "",
+        ratio: "",
+        budget: "(reported)",
+      },
+    ],
+  );
+  await section(
+    "sync",
+    () => benchSync(),
+    ({ sync, baseline, remembered, requestBytes }) => [
+      {
+        figure: "one sync in process: validate, normalize, generate, children, status",
+        measured: timing(sync),
+        baseline: `JSON.parse + JSON.stringify of the same ${fixed(requestBytes / 1024, 1)} KB request: ${timing(baseline)}`,
+        ratio: fixed(sync.median / baseline.median),
+        budget: `median ratio ≤ ${BUDGET.syncRatio}`,
+        pass: sync.median / baseline.median <= BUDGET.syncRatio,
+      },
+      {
+        figure: "the same request through the sync memo, parent unchanged (in process)",
+        measured: timing(remembered),
+        baseline: "the JSON round trip above",
+        ratio: fixed(remembered.median / baseline.median),
+        budget: "(reported)",
+      },
+    ],
+  );
+  await section(
+    "http",
+    () => benchHttp(),
+    ({ resync, changed, requestBytes, parents, connections, seconds }) => {
+      const load = `autocannon, ${connections} connections, ${seconds} s each, ${fixed(requestBytes / 1024, 1)} KB bodies`;
+      const rate = (x: HttpScenario): Pick<Row, "measured" | "baseline" | "ratio"> => ({
+        measured: `${Math.round(x.app.requestsPerSecond)} req/s (p50 ${ms(x.app.p50Ms)}, p99 ${ms(x.app.p99Ms)})`,
+        baseline: `parse-and-echo Express app: ${Math.round(x.baseline.requestsPerSecond)} req/s (p50 ${ms(x.baseline.p50Ms)}, p99 ${ms(x.baseline.p99Ms)})`,
+        ratio: fixed(x.ratio),
+      });
+      return [
+        {
+          figure: `POST /sync, resync: ${parents} unchanged parents in turn (${load}); the sync memo answers`,
+          ...rate(resync),
+          budget: `ratio ≥ ${BUDGET.resyncRatio}`,
+          pass: resync.ratio >= BUDGET.resyncRatio,
+        },
+        {
+          figure: `POST /sync, changed: one parent with a new resourceVersion on every call (${load}); full sync every time`,
+          ...rate(changed),
+          budget: `ratio ≥ ${BUDGET.changedRatio}`,
+          pass: changed.ratio >= BUDGET.changedRatio,
+        },
+      ];
+    },
+  );
+  await section(
+    "burst",
+    () => benchBurst(),
+    ({ app, baseline, fetches, fromLabels }) => {
+      const pass = app.ok === BURST && fromLabels === BURST && fetches.manifest === 1 && fetches.blob === 1;
+      return [
+        {
+          figure: `burst: ${BURST} distinct parents, one uncached image (real registry), all at once`,
+          measured: `${app.ok}/${BURST} answered 200 (${fromLabels} from the image's labels); registry: ${fetches.manifest} manifest + ${fetches.blob} config fetch; p50 ${ms(app.p50Ms)}, p99 ${ms(app.p99Ms)}`,
+          baseline: `echo: p50 ${ms(baseline.p50Ms)}, p99 ${ms(baseline.p99Ms)}`,
+          ratio: fixed(app.p99Ms / baseline.p99Ms),
+          budget: "every answer 200, 1 manifest + 1 config fetch",
+          pass,
+        },
+      ];
+    },
+  );
   const built = build();
   results.build = built;
-  await section("memory", () => benchMemory(built), ({ idleRssMb, halfwayRssMb, finalRssMb, peakRssMb, heapUsedMb, images }) => [{
-    figure: `RSS of node ${deploymentArgs().join(" ")} after ${PARENTS.toLocaleString("en")} distinct parents (${images} images)`,
-    measured: `${Math.round(finalRssMb)} MB (after ${(PARENTS / 2).toLocaleString("en")}: ${Math.round(halfwayRssMb)} MB; peak ${Math.round(peakRssMb)} MB; V8 heap in use ${Math.round(heapUsedMb)} MB)`,
-    baseline: `same process idle after start: ${Math.round(idleRssMb)} MB`, ratio: fixed(finalRssMb / idleRssMb),
-    budget: `≤ ${BUDGET.rssMb} MB`, pass: finalRssMb <= BUDGET.rssMb,
-  }]);
-  await section("startup", () => benchStartup(built), ({ medianMs, maxMs, baselineMedianMs, runs }) => [{
-    figure: `startup: spawn of node ${deploymentArgs().join(" ")} to /readyz 200 (${runs} runs)`, measured: `median ${ms(medianMs)} (max ${ms(maxMs)})`,
-    baseline: `bare node:http server: median ${ms(baselineMedianMs)}`, ratio: fixed(medianMs / baselineMedianMs),
-    budget: `median ≤ ${BUDGET.startupMs} ms`, pass: medianMs <= BUDGET.startupMs,
-  }]);
+  await section(
+    "memory",
+    () => benchMemory(built),
+    ({ idleRssMb, halfwayRssMb, finalRssMb, peakRssMb, heapUsedMb, images }) => [
+      {
+        figure: `RSS of node ${deploymentArgs().join(" ")} after ${PARENTS.toLocaleString("en")} distinct parents (${images} images)`,
+        measured: `${Math.round(finalRssMb)} MB (after ${(PARENTS / 2).toLocaleString("en")}: ${Math.round(halfwayRssMb)} MB; peak ${Math.round(peakRssMb)} MB; V8 heap in use ${Math.round(heapUsedMb)} MB)`,
+        baseline: `same process idle after start: ${Math.round(idleRssMb)} MB`,
+        ratio: fixed(finalRssMb / idleRssMb),
+        budget: `≤ ${BUDGET.rssMb} MB`,
+        pass: finalRssMb <= BUDGET.rssMb,
+      },
+    ],
+  );
+  await section(
+    "startup",
+    () => benchStartup(built),
+    ({ medianMs, maxMs, baselineMedianMs, runs }) => [
+      {
+        figure: `startup: spawn of node ${deploymentArgs().join(" ")} to /readyz 200 (${runs} runs)`,
+        measured: `median ${ms(medianMs)} (max ${ms(maxMs)})`,
+        baseline: `bare node:http server: median ${ms(baselineMedianMs)}`,
+        ratio: fixed(medianMs / baselineMedianMs),
+        budget: `median ≤ ${BUDGET.startupMs} ms`,
+        pass: medianMs <= BUDGET.startupMs,
+      },
+    ],
+  );
 
   const failed = rows.filter((r) => r.pass === false).length;
   const header = [
@@ -125,10 +194,18 @@ async function main(): Promise<void> {
   const table = [
     "| figure | measured | baseline (same run) | ratio | budget | result |",
     "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${[r.figure, r.measured, r.baseline, r.ratio, r.budget, r.pass === undefined ? "" : r.pass ? "pass" : "**FAIL**"].join(" | ")} |`),
+    ...rows.map(
+      (r) =>
+        `| ${[r.figure, r.measured, r.baseline, r.ratio, r.budget, r.pass === undefined ? "" : r.pass ? "pass" : "**FAIL**"].join(" | ")} |`,
+    ),
   ];
-  console.log([...header, "", ...table, "", `${failed === 0 ? "All budgets met." : `${failed} budget(s) missed.`}`].join("\n"));
-  writeFileSync(join(ROOT, "bench", "results.json"), `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: BUDGET, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`);
+  console.log(
+    [...header, "", ...table, "", `${failed === 0 ? "All budgets met." : `${failed} budget(s) missed.`}`].join("\n"),
+  );
+  writeFileSync(
+    join(ROOT, "bench", "results.json"),
+    `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: BUDGET, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`,
+  );
   writeFileSync(join(ROOT, "BENCHMARKS.md"), benchmarksMd(header, table));
   if (process.argv.includes("--check") && failed > 0) process.exitCode = 1;
 }

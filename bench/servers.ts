@@ -43,13 +43,18 @@ async function serve(handler: express.Express): Promise<Running> {
 export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Partial<AppDeps> = {}): Promise<Running> {
   const deps = benchDeps();
   const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
-  return serve(createApp({
-    handlers: { sync: (request) => syncRemembered(request, deps, resolver, undefined, memo), customize: async (request) => customize(request) },
-    logger: createLogger({ level: "silent" }),
-    metrics: createMetrics(),
-    isReady: () => true,
-    ...extra,
-  }));
+  return serve(
+    createApp({
+      handlers: {
+        sync: (request) => syncRemembered(request, deps, resolver, undefined, memo),
+        customize: async (request) => customize(request),
+      },
+      logger: createLogger({ level: "silent" }),
+      metrics: createMetrics(),
+      isReady: () => true,
+      ...extra,
+    }),
+  );
 }
 
 /** The least any hook server does: parse the body, answer it. */
@@ -57,6 +62,10 @@ export function startEchoApp(): Promise<Running> {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false); // as the real app
-  app.post("/sync", express.json({ limit: "8mb", strict: false, type: "application/json" }), (req, res) => void res.json(req.body));
+  app.post(
+    "/sync",
+    express.json({ limit: "8mb", strict: false, type: "application/json" }),
+    (req, res) => void res.json(req.body),
+  );
   return serve(app);
 }

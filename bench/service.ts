@@ -16,16 +16,30 @@ const DEPLOYMENT = "metacontroller/base/deployment.yaml";
 
 /** Node's arguments in the hooks Deployment's `command` (flags, then MAIN). */
 export function deploymentArgs(): string[] {
-  const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } } });
-  const command = docs.find((d) => d?.kind === "Deployment")?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
-  if (command?.[0] !== "node" || command.at(-1) !== MAIN) throw new Error(`${DEPLOYMENT}: the hooks container's command is not node … ${MAIN}: ${JSON.stringify(command)}`);
+  const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map(
+    (d) =>
+      d.toJS() as {
+        kind?: string;
+        spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } };
+      },
+  );
+  const command = docs
+    .find((d) => d?.kind === "Deployment")
+    ?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
+  if (command?.[0] !== "node" || command.at(-1) !== MAIN)
+    throw new Error(`${DEPLOYMENT}: the hooks container's command is not node … ${MAIN}: ${JSON.stringify(command)}`);
   return command.slice(1);
 }
 
 /** `npm run build`; the error output when it fails. */
 export function build(): { ok: true } | { ok: false; error: string } {
   const run = spawnSync("npm", ["run", "-s", "build"], { cwd: ROOT, encoding: "utf8" });
-  return run.status === 0 ? { ok: true } : { ok: false, error: `npm run build failed: ${(run.stdout + run.stderr).trim().split("\n").slice(0, 5).join(" / ")}` };
+  return run.status === 0
+    ? { ok: true }
+    : {
+        ok: false,
+        error: `npm run build failed: ${(run.stdout + run.stderr).trim().split("\n").slice(0, 5).join(" / ")}`,
+      };
 }
 
 export function freePort(): Promise<number> {
@@ -34,7 +48,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -62,15 +78,24 @@ export interface Spawned {
 }
 
 /** Spawns `node args` with PORT set, polls `readyPath` every 2 ms (10 s at most). */
-export async function spawnReady(args: readonly string[], env: NodeJS.ProcessEnv = {}, readyPath = "/readyz"): Promise<Spawned> {
+export async function spawnReady(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  readyPath = "/readyz",
+): Promise<Spawned> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: "ignore" });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: "ignore",
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let readyMs = -1;
   while (readyMs < 0) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node ${args.join(" ")} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`node ${args.join(" ")} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     if (performance.now() - started > 10_000) {
       child.kill("SIGKILL");
       throw new Error(`node ${args.join(" ")} was not ready within 10 s`);
@@ -79,10 +104,13 @@ export async function spawnReady(args: readonly string[], env: NodeJS.ProcessEnv
     else await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return {
-    child, url, readyMs,
+    child,
+    url,
+    readyMs,
     rssBytes: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+      const kb = (field: string): number =>
+        Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
       return { now: kb("VmRSS"), peak: kb("VmHWM") };
     },
     stop: async () => {

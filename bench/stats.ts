@@ -48,7 +48,10 @@ export function measurePair(a: () => void, b: () => void, iterations: number, ro
   const bs: number[] = [];
   const per = Math.ceil(iterations / rounds);
   for (let r = 0; r < rounds; r++) {
-    for (const [fn, into] of [[a, as], [b, bs]] as const) {
+    for (const [fn, into] of [
+      [a, as],
+      [b, bs],
+    ] as const) {
       for (let i = 0; i < Math.min(100, per); i++) fn();
       for (let i = 0; i < per; i++) {
         const start = process.hrtime.bigint();

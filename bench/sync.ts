@@ -19,16 +19,22 @@ export interface SyncBench {
   readonly requestBytes: number;
 }
 
-
 export async function benchSync(iterations = 5000): Promise<SyncBench> {
   const request = await sampleSyncRequest();
   const text = JSON.stringify(request);
   const deps = benchDeps();
-  const [syncTiming, baseline] = measurePair(() => void sync(request, deps), () => void JSON.stringify(JSON.parse(text)), iterations);
+  const [syncTiming, baseline] = measurePair(
+    () => void sync(request, deps),
+    () => void JSON.stringify(JSON.parse(text)),
+    iterations,
+  );
   const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
   const first = await syncRemembered(request, deps, undefined, undefined, memo);
   const again = await syncRemembered(request, deps, undefined, undefined, memo);
-  if (first.summary.reused !== 0 || again.summary.reused !== 1) throw new Error(`the sample request is not answered from the memo: ${JSON.stringify([first.summary, again.summary])}`);
+  if (first.summary.reused !== 0 || again.summary.reused !== 1)
+    throw new Error(
+      `the sample request is not answered from the memo: ${JSON.stringify([first.summary, again.summary])}`,
+    );
   const remembered = await measureAsync(() => syncRemembered(request, deps, undefined, undefined, memo), iterations);
   return { sync: syncTiming, baseline, remembered, requestBytes: Buffer.byteLength(text) };
 }

@@ -15,7 +15,13 @@
 import express from "express";
 import type pino from "pino";
 import type { ValidateContext } from "../lib/api/validate";
-import type { CustomizeRequest, CustomizeResponse, SerializedAnswer, SyncRequest, SyncResponse } from "../lib/wire/metacontroller";
+import type {
+  CustomizeRequest,
+  CustomizeResponse,
+  SerializedAnswer,
+  SyncRequest,
+  SyncResponse,
+} from "../lib/wire/metacontroller";
 import { requireBearer, type TokenSource } from "./auth";
 import { errorHandler, notFound } from "./errors";
 import type { HookMetrics } from "./metrics";

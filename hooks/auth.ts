@@ -77,7 +77,11 @@ export function fileToken(path: string, options: FileTokenOptions): TokenSource 
           options.logger.info({ file: path }, "Bearer token reloaded");
         }
       } catch (err) {
-        if (!warned) options.logger.warn({ file: path, reason: (err as Error).message }, "Cannot re-read the bearer token file; the previous token stays in use");
+        if (!warned)
+          options.logger.warn(
+            { file: path, reason: (err as Error).message },
+            "Cannot re-read the bearer token file; the previous token stays in use",
+          );
         warned = true;
       }
       return current.digest;
@@ -144,7 +148,10 @@ export function requireBearer(source: TokenSource | undefined, { logger, metrics
     const hook = (req.baseUrl || req.path).replace(/^\//, "");
     metrics.observe(hook, "unauthorized", 0);
     logger.warn({ hook, outcome: "unauthorized", status: 401, reason: problem }, "Rejected unauthenticated hook call");
-    res.set("WWW-Authenticate", problem === "missing" ? 'Bearer realm="llsd-hooks"' : 'Bearer realm="llsd-hooks", error="invalid_token"');
+    res.set(
+      "WWW-Authenticate",
+      problem === "missing" ? 'Bearer realm="llsd-hooks"' : 'Bearer realm="llsd-hooks", error="invalid_token"',
+    );
     sendError(res, { status: 401, message: MESSAGES[problem] });
   };
 }

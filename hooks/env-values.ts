@@ -19,7 +19,11 @@ function shown(value: string): string {
 }
 
 export class BadSetting extends Error {
-  constructor(readonly variable: string, value: string, allowed: string) {
+  constructor(
+    readonly variable: string,
+    value: string,
+    allowed: string,
+  ) {
     super(`${variable} must be ${allowed}, got ${shown(value)}`);
   }
 }
@@ -71,9 +75,13 @@ const REGISTRY_HOST = new RegExp(`^((\\*\\.)?${LABEL}(\\.${LABEL})*|\\[[0-9a-f:.
 
 /** Comma-separated registries: `host[:port]` or `*.suffix` each (a scheme or path is dropped, as in a dockerconfigjson). */
 export function registryListSetting(env: Env, name: string): string[] {
-  const entries = (setting(env, name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const entries = (setting(env, name) ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
-    if (!REGISTRY_HOST.test(normalizeRegistryHost(entry))) throw new BadSetting(name, entry, "a comma-separated list of host[:port] or *.suffix entries");
+    if (!REGISTRY_HOST.test(normalizeRegistryHost(entry)))
+      throw new BadSetting(name, entry, "a comma-separated list of host[:port] or *.suffix entries");
   }
   return entries;
 }

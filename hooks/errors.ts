@@ -72,8 +72,12 @@ export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
  * otherwise the answer (415 for another content type, body-parser's 4xx) and the error to log,
  * scrubbed, since body-parser's errors carry the raw body.
  */
-export async function readJsonBody(req: Request, res: Response): Promise<{ readonly answer: HttpError; readonly err?: Error } | undefined> {
-  if (req.is("application/json") === false) return { answer: { status: 415, message: "content-type must be application/json" } };
+export async function readJsonBody(
+  req: Request,
+  res: Response,
+): Promise<{ readonly answer: HttpError; readonly err?: Error } | undefined> {
+  if (req.is("application/json") === false)
+    return { answer: { status: 415, message: "content-type must be application/json" } };
   try {
     await parseJsonBody(req, res);
     return undefined;

@@ -93,7 +93,13 @@ async function answerCall<Req extends HookRequest, Res>(
     const serialized = response instanceof SerializedAnswer ? response : undefined;
     Object.assign(call, serialized ? serialized.summary : route.summarize(response as Res));
     if (logger.isLevelEnabled("debug")) {
-      logger.debug({ ...call, redactedResponse: forLog(serialized ? JSON.parse(serialized.body.toString("utf8")) : response, req.body) }, "Hook response body");
+      logger.debug(
+        {
+          ...call,
+          redactedResponse: forLog(serialized ? JSON.parse(serialized.body.toString("utf8")) : response, req.body),
+        },
+        "Hook response body",
+      );
     }
     // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
     return { status: 200, json: serialized ? serialized.body : JSON.stringify(response) };
@@ -105,7 +111,12 @@ async function answerCall<Req extends HookRequest, Res>(
 }
 
 /** The route's own answer for an exception (children kept), or 500 when it has none or it fails too. */
-function recovered<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, request: Req, err: unknown, call: Call): Answer {
+function recovered<Req extends HookRequest, Res>(
+  route: HookRoute<Req, Res>,
+  request: Req,
+  err: unknown,
+  call: Call,
+): Answer {
   if (!route.recover) return INTERNAL_ERROR;
   try {
     const response = route.recover(request, err);
@@ -119,16 +130,21 @@ function recovered<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, req
 /** The handler finished after the time limit had answered 503: say so (the metrics counted the timeout). */
 function lateAnswer(call: Call, answer: Answer, seconds: number, logger: pino.Logger): void {
   const durationMs = Math.round(seconds * 1e6) / 1e3;
-  logger.warn({ ...call, outcome: "timeout", status: 503, handlerStatus: answer.status, durationMs }, "Hook call finished after its time limit; its answer was dropped");
+  logger.warn(
+    { ...call, outcome: "timeout", status: 503, handlerStatus: answer.status, durationMs },
+    "Hook call finished after its time limit; its answer was dropped",
+  );
 }
 
 /** One line per call: info when answered, warn when the request was malformed, error (with the stack) on our bug, answered or not. */
 function record(call: Call, answer: Answer, seconds: number, { logger, metrics }: HookDeps): void {
-  const outcome: Outcome = call.recovered === 1 ? "error" : answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
+  const outcome: Outcome =
+    call.recovered === 1 ? "error" : answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
   metrics.observe(call.hook, outcome, seconds);
   if (call.reused === 1) metrics.reused(call.hook);
   const line = { ...call, outcome, status: answer.status, durationMs: Math.round(seconds * 1e6) / 1e3 };
-  if (call.recovered === 1) logger.error(line, "Hook call failed; answered Failed (InternalError) with the observed children kept");
+  if (call.recovered === 1)
+    logger.error(line, "Hook call failed; answered Failed (InternalError) with the observed children kept");
   else if ("json" in answer) logger.info(line, "Answered hook call");
   else if (outcome === "client_error") logger.warn({ ...line, reason: answer.message }, "Rejected hook call");
   else logger.error(line, "Hook call failed");

@@ -40,12 +40,15 @@ try {
   process.exit(1);
 }
 
-logger.info({
-  bearerToken: bearerToken === undefined ? "off" : "required on /sync and /customize",
-  maxConcurrentHooks: config.overload.maxConcurrent,
-  hookTimeoutMs: config.overload.timeoutMs,
-  drainDelayMs: config.drainDelayMs,
-}, "Starting");
+logger.info(
+  {
+    bearerToken: bearerToken === undefined ? "off" : "required on /sync and /customize",
+    maxConcurrentHooks: config.overload.maxConcurrent,
+    hookTimeoutMs: config.overload.timeoutMs,
+    drainDelayMs: config.drainDelayMs,
+  },
+  "Starting",
+);
 
 const service = startService(config, { logger, handlers, ...(bearerToken ? { bearerToken } : {}) });
 service.listening.catch(() => process.exit(1));

@@ -31,7 +31,11 @@ export interface OverloadOptions {
   readonly retryAfterSeconds: number;
 }
 
-export const OVERLOAD_DEFAULTS: OverloadOptions = Object.freeze({ maxConcurrent: 64, timeoutMs: 9000, retryAfterSeconds: 1 });
+export const OVERLOAD_DEFAULTS: OverloadOptions = Object.freeze({
+  maxConcurrent: 64,
+  timeoutMs: 9000,
+  retryAfterSeconds: 1,
+});
 
 export interface OverloadDeps {
   readonly logger: pino.Logger;
@@ -61,9 +65,15 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
         const hook = (req.baseUrl || req.path).replace(/^\//, "");
         if (inFlight >= settings.maxConcurrent) {
           metrics.observe(hook, "overloaded", 0);
-          logger.warn({ hook, outcome: "overloaded", status: 429, inFlight, limit: settings.maxConcurrent }, "Rejected hook call: too many in flight");
+          logger.warn(
+            { hook, outcome: "overloaded", status: 429, inFlight, limit: settings.maxConcurrent },
+            "Rejected hook call: too many in flight",
+          );
           res.set("Retry-After", retryAfter);
-          sendError(res, { status: 429, message: `too many hook calls in flight (limit ${settings.maxConcurrent}); retry after ${retryAfter} s` });
+          sendError(res, {
+            status: 429,
+            message: `too many hook calls in flight (limit ${settings.maxConcurrent}); retry after ${retryAfter} s`,
+          });
           return;
         }
         inFlight++;
@@ -73,11 +83,17 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
           res.locals[TIMED_OUT] = true;
           const seconds = Number(process.hrtime.bigint() - started) / 1e9;
           metrics.observe(hook, "timeout", seconds);
-          logger.warn({ hook, outcome: "timeout", status: 503, limitMs: settings.timeoutMs, bodyComplete: req.complete }, "Hook call ran past its time limit");
+          logger.warn(
+            { hook, outcome: "timeout", status: 503, limitMs: settings.timeoutMs, bodyComplete: req.complete },
+            "Hook call ran past its time limit",
+          );
           res.set("Retry-After", retryAfter);
           // Still receiving the body: do not wait for the rest, close the connection after this answer.
           if (!req.complete) res.set("Connection", "close");
-          sendError(res, { status: 503, message: `the hook call did not finish within ${settings.timeoutMs} ms; retry after ${retryAfter} s` });
+          sendError(res, {
+            status: 503,
+            message: `the hook call did not finish within ${settings.timeoutMs} ms; retry after ${retryAfter} s`,
+          });
         }, settings.timeoutMs);
         let released = false;
         res.once("close", () => {

@@ -28,7 +28,10 @@ export interface ParentPhases {
   record(parent: KubeObject): void;
 }
 
-export function trackParentPhases(registry: Registry, options: { ttlMs?: number; maxParents?: number; now?: () => number } = {}): ParentPhases {
+export function trackParentPhases(
+  registry: Registry,
+  options: { ttlMs?: number; maxParents?: number; now?: () => number } = {},
+): ParentPhases {
   const ttlMs = options.ttlMs ?? 15 * 60_000;
   const maxParents = options.maxParents ?? 10_000;
   const now = options.now ?? Date.now;

@@ -19,7 +19,8 @@ export { REDACTED, scrub, secretValuesOf };
 
 type Json = { [key: string]: unknown };
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function redactedValues(map: unknown): unknown {
   if (!isObject(map)) return map === undefined ? undefined : REDACTED;
@@ -28,13 +29,21 @@ function redactedValues(map: unknown): unknown {
 
 // Copies are built with Object.fromEntries: a `__proto__` key from JSON stays a plain key.
 function redactSecret(secret: Json): Json {
-  return Object.fromEntries(Object.entries(secret).map(([key, value]) => {
-    if (key === "data" || key === "stringData") return [key, redactedValues(value)];
-    if (key === "metadata" && isObject(value)) {
-      return [key, { ...(redactSecrets(value) as Json), ...(Object.hasOwn(value, "annotations") ? { annotations: redactedValues(value.annotations) } : {}) }];
-    }
-    return [key, redactSecrets(value)];
-  }));
+  return Object.fromEntries(
+    Object.entries(secret).map(([key, value]) => {
+      if (key === "data" || key === "stringData") return [key, redactedValues(value)];
+      if (key === "metadata" && isObject(value)) {
+        return [
+          key,
+          {
+            ...(redactSecrets(value) as Json),
+            ...(Object.hasOwn(value, "annotations") ? { annotations: redactedValues(value.annotations) } : {}),
+          },
+        ];
+      }
+      return [key, redactSecrets(value)];
+    }),
+  );
 }
 
 /** A copy of `value` with every Secret's values replaced by `[redacted]` (keys kept, for debugging). */
@@ -61,11 +70,15 @@ export function forLog(value: unknown, source: unknown = value): unknown {
  */
 export function scrubError(err: unknown, values: readonly string[]): Error {
   // Duck-typed: errors from another realm (vm contexts, undici) fail `instanceof Error`.
-  const { message, stack } = (typeof err === "object" && err !== null ? err : {}) as { message?: unknown; stack?: unknown };
+  const { message, stack } = (typeof err === "object" && err !== null ? err : {}) as {
+    message?: unknown;
+    stack?: unknown;
+  };
   if (typeof message !== "string") return new Error(scrub(describe(err), values));
   const copy = Object.create(Object.getPrototypeOf(err) as object) as Error;
   Object.defineProperty(copy, "message", { value: scrub(message, values), writable: true, configurable: true });
-  if (typeof stack === "string") Object.defineProperty(copy, "stack", { value: scrub(stack, values), writable: true, configurable: true });
+  if (typeof stack === "string")
+    Object.defineProperty(copy, "stack", { value: scrub(stack, values), writable: true, configurable: true });
   return copy;
 }
 

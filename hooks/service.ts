@@ -98,23 +98,30 @@ export function startService(config: ServiceConfig, deps: ServiceDeps): Service 
 
   const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
   bound(plain, config.overload);
-  const servers: { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" }[] = [{ server: plain, port: config.port, scheme: "http" }];
+  const servers: { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" }[] = [
+    { server: plain, port: config.port, scheme: "http" },
+  ];
   if (config.tlsFiles) {
     const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
     bound(tls.server, config.overload);
     servers.push({ server: tls.server, port: config.tlsPort, scheme: "https" });
   }
 
-  const listening = Promise.all(servers.map(({ server, port, scheme }) => new Promise<void>((resolve, reject) => {
-    server.once("error", (err) => {
-      logger.fatal({ err, scheme, port }, "Listen failed");
-      reject(err);
-    });
-    server.listen(port, () => {
-      logger.info({ scheme, port: (server.address() as AddressInfo).port }, "Listening");
-      resolve();
-    });
-  }))).then(() => undefined);
+  const listening = Promise.all(
+    servers.map(
+      ({ server, port, scheme }) =>
+        new Promise<void>((resolve, reject) => {
+          server.once("error", (err) => {
+            logger.fatal({ err, scheme, port }, "Listen failed");
+            reject(err);
+          });
+          server.listen(port, () => {
+            logger.info({ scheme, port: (server.address() as AddressInfo).port }, "Listening");
+            resolve();
+          });
+        }),
+    ),
+  ).then(() => undefined);
 
   function closeListeners(): void {
     let open = servers.length;

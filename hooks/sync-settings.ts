@@ -23,7 +23,16 @@ import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
 import { FILE_VARIABLE } from "../lib/sync/image-overrides";
 import { MEMO_DEFAULTS } from "../lib/sync/memo";
-import { booleanSetting, enumSetting, namespaceSetting, numberSetting, registryListSetting, setting, urlSetting, type NumberRule } from "./env-values";
+import {
+  booleanSetting,
+  enumSetting,
+  namespaceSetting,
+  numberSetting,
+  registryListSetting,
+  setting,
+  urlSetting,
+  type NumberRule,
+} from "./env-values";
 
 type Env = NodeJS.ProcessEnv;
 

@@ -42,7 +42,9 @@ export function tlsFilesFromEnv(env: NodeJS.ProcessEnv = process.env): TlsFiles 
   const keyFile = env.TLS_KEY_FILE?.trim() ?? "";
   if (certFile === "" && keyFile === "") return undefined;
   if (certFile === "" || keyFile === "") {
-    throw new Error(`TLS_CERT_FILE and TLS_KEY_FILE must be set together; only ${certFile === "" ? "TLS_KEY_FILE" : "TLS_CERT_FILE"} is set`);
+    throw new Error(
+      `TLS_CERT_FILE and TLS_KEY_FILE must be set together; only ${certFile === "" ? "TLS_KEY_FILE" : "TLS_CERT_FILE"} is set`,
+    );
   }
   return { certFile, keyFile };
 }
@@ -55,13 +57,20 @@ export function readTlsMaterial(files: TlsFiles): TlsMaterial {
     createSecureContext({ ...SECURE_OPTIONS, cert, key });
   } catch (err) {
     // OpenSSL's reason ("key values mismatch", "no start line"); never the file contents.
-    throw new Error(`${files.certFile} and ${files.keyFile} are not a usable certificate and key: ${(err as Error).message}`);
+    throw new Error(
+      `${files.certFile} and ${files.keyFile} are not a usable certificate and key: ${(err as Error).message}`,
+    );
   }
   return { cert, key };
 }
 
 /** What a log line says about a certificate: never the key, never the PEM. */
-export function describeCertificate(cert: Buffer): { subject: string; subjectAltName?: string; notAfter: string; fingerprint256: string } {
+export function describeCertificate(cert: Buffer): {
+  subject: string;
+  subjectAltName?: string;
+  notAfter: string;
+  fingerprint256: string;
+} {
   const x509 = new X509Certificate(cert);
   return {
     subject: x509.subject.replace(/\n/g, ", "),
@@ -91,7 +100,12 @@ export interface CertificateWatcher {
 }
 
 /** Installs changed certificate files on `server` until closed. */
-export function watchCertificate(server: { setSecureContext(options: SecureContextOptions): void }, files: TlsFiles, initial: TlsMaterial, options: WatchOptions): CertificateWatcher {
+export function watchCertificate(
+  server: { setSecureContext(options: SecureContextOptions): void },
+  files: TlsFiles,
+  initial: TlsMaterial,
+  options: WatchOptions,
+): CertificateWatcher {
   const { logger, pollIntervalMs = 60_000, debounceMs = 250, onReload } = options;
   let current = initial;
   let lastProblem: string | undefined;
@@ -106,7 +120,8 @@ export function watchCertificate(server: { setSecureContext(options: SecureConte
     } catch (err) {
       const problem = (err as Error).message;
       // Logged once per distinct problem: the poll would otherwise repeat it every interval.
-      if (problem !== lastProblem) logger.warn({ reason: problem }, "TLS files changed but cannot be used yet; keeping the current certificate");
+      if (problem !== lastProblem)
+        logger.warn({ reason: problem }, "TLS files changed but cannot be used yet; keeping the current certificate");
       lastProblem = problem;
       return false;
     }
@@ -133,7 +148,9 @@ export function watchCertificate(server: { setSecureContext(options: SecureConte
   const watchers: FSWatcher[] = [...new Set([dirname(files.certFile), dirname(files.keyFile)])].flatMap((dir) => {
     try {
       const watcher = watch(dir, { persistent: false }, schedule);
-      watcher.on("error", (err) => logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read"));
+      watcher.on("error", (err) =>
+        logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read"),
+      );
       return [watcher];
     } catch (err) {
       logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read");

@@ -28,7 +28,12 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs and
   // external providers' metadata are both read from images.
   if (configSource(checked.spec) === "generated" || checked.spec.externalProviders.length > 0) {
-    rules.push({ apiVersion: "v1", resource: "secrets", namespace, labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } } });
+    rules.push({
+      apiVersion: "v1",
+      resource: "secrets",
+      namespace,
+      labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } },
+    });
   }
   return { relatedResources: rules };
 }

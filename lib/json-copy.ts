@@ -38,7 +38,8 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
   seen.set(value, out);
   for (const key of Object.keys(value)) {
     const v = copy((value as { [key: string]: unknown })[key], seen);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
   return out;

@@ -17,7 +17,12 @@ export const EXTERNAL_INSTALL_CONTAINER = "install-ext-providers";
 export function externalProviderContainer(providerId: string): string {
   const plain = `ext-${providerId}`;
   if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(plain) && plain.length <= 63) return plain;
-  const slug = providerId.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 45).replace(/-+$/, "");
+  const slug = providerId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 45)
+    .replace(/-+$/, "");
   const hash = createHash("sha256").update(providerId).digest("hex").slice(0, 8);
   return slug === "" ? `ext-${hash}` : `ext-${slug}-${hash}`;
 }
@@ -75,10 +80,22 @@ export const CONFIG_HASH_ANNOTATION = "llamastack.io/config-hash";
 
 /** The formats Kubernetes checks names and label values with (apimachinery validation). */
 export const NAME_FORMATS = {
-  "DNS-1035 label": { max: 63, pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/, shape: "lowercase letters, digits and '-', starting with a letter" },
+  "DNS-1035 label": {
+    max: 63,
+    pattern: /^[a-z]([-a-z0-9]*[a-z0-9])?$/,
+    shape: "lowercase letters, digits and '-', starting with a letter",
+  },
   "DNS-1123 label": { max: 63, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, shape: "lowercase letters, digits and '-'" },
-  "DNS-1123 subdomain": { max: 253, pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, shape: "lowercase letters, digits, '-' and '.'" },
-  "label value": { max: 63, pattern: /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/, shape: "letters, digits, '-', '_' and '.'" },
+  "DNS-1123 subdomain": {
+    max: 253,
+    pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    shape: "lowercase letters, digits, '-' and '.'",
+  },
+  "label value": {
+    max: 63,
+    pattern: /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/,
+    shape: "letters, digits, '-', '_' and '.'",
+  },
 } as const;
 export type NameFormat = keyof typeof NAME_FORMATS;
 
@@ -113,14 +130,21 @@ export interface DerivedName {
 export const DERIVED_NAMES: readonly DerivedName[] = [
   ...(Object.keys(NAME_RULES) as (keyof typeof names)[]).map((key) => ({
     ...NAME_RULES[key],
-    of: key === "config" ? (parent: string) => names.config(parent, ANY_HASH) : names[key] as (parent: string) => string,
+    of:
+      key === "config"
+        ? (parent: string) => names.config(parent, ANY_HASH)
+        : (names[key] as (parent: string) => string),
   })),
-  ...Object.keys(commonLabels("x")).map((label) => ({ what: `label ${label}`, format: "label value" as const, of: (parent: string) => commonLabels(parent)[label] ?? "" })),
+  ...Object.keys(commonLabels("x")).map((label) => ({
+    what: `label ${label}`,
+    format: "label value" as const,
+    of: (parent: string) => commonLabels(parent)[label] ?? "",
+  })),
 ];
 
 /** The longest CR name `d` allows: derived names are the CR name plus a fixed prefix or suffix; a constant value allows any. */
 const longestFor = (d: DerivedName): number =>
-  (d.of("a") === d.of("") ? Infinity : NAME_FORMATS[d.format].max - d.of("").length);
+  d.of("a") === d.of("") ? Infinity : NAME_FORMATS[d.format].max - d.of("").length;
 
 /** The longest CR name whose every derived name fits its limit. */
 export const LONGEST_NAME = Math.min(...DERIVED_NAMES.map(longestFor));
@@ -132,9 +156,13 @@ export function derivedNameProblems(parent: string): string[] {
     const value = d.of(parent);
     const format = NAME_FORMATS[d.format];
     if (value.length > format.max) {
-      problems.push(`gives the ${d.what} "${value}" of ${value.length} characters; a ${d.format} is at most ${format.max}. Use a name of at most ${LONGEST_NAME} characters (the longest that fits every child)`);
+      problems.push(
+        `gives the ${d.what} "${value}" of ${value.length} characters; a ${d.format} is at most ${format.max}. Use a name of at most ${LONGEST_NAME} characters (the longest that fits every child)`,
+      );
     } else if (!format.pattern.test(value)) {
-      problems.push(`gives the ${d.what} "${value}", which is not a ${d.format} (${format.shape}); use a name of ${format.shape}`);
+      problems.push(
+        `gives the ${d.what} "${value}", which is not a ${d.format} (${format.shape}); use a name of ${format.shape}`,
+      );
     }
   }
   return problems;

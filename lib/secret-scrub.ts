@@ -13,7 +13,8 @@ export const REDACTED = "[redacted]";
 
 type Json = { [key: string]: unknown };
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A percent-decoded text, or undefined when it has an escape `decodeURIComponent` rejects (a bare `%`). */
 export function safeDecodeURIComponent(text: string): string | undefined {

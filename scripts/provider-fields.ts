@@ -18,7 +18,15 @@ export const TARGET = join("lib", "config", "provider-fields.generated.ts");
 /** Where `endpoint` goes, in order of preference: the plain URL keys, then any `*_url`. */
 const URL_KEYS = ["base_url", "url", "uri"];
 /** Where an API key goes, in order of preference (`weaviate_api_key`, `elasticsearch_api_key` match the pattern). */
-const KEY_RULES: readonly (string | RegExp)[] = ["api_key", "api_token", /^[a-z]+_api_key$/, "token", "access_token", "auth_credential", "password"];
+const KEY_RULES: readonly (string | RegExp)[] = [
+  "api_key",
+  "api_token",
+  /^[a-z]+_api_key$/,
+  "token",
+  "access_token",
+  "auth_credential",
+  "password",
+];
 
 function resolve(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
@@ -33,10 +41,21 @@ export function kindsOf(schema: Schema, root: Schema): string {
   const branches = [...((s.anyOf as Schema[] | undefined) ?? []), ...((s.oneOf as Schema[] | undefined) ?? [])];
   if (branches.length > 0) return [...new Set(branches.map((b) => kindsOf(b, root)).join(""))].sort().join("");
   if ("const" in s) return typeof s.const === "string" ? "s" : typeof s.const === "number" ? "n" : "*";
-  const letter: { [t: string]: string } = { string: "s", integer: "i", number: "n", boolean: "b", null: "z", object: "o", array: "a" };
+  const letter: { [t: string]: string } = {
+    string: "s",
+    integer: "i",
+    number: "n",
+    boolean: "b",
+    null: "z",
+    object: "o",
+    array: "a",
+  };
   const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === "string" ? [s.type] : [];
   if (types.length === 0) return s.properties || s.additionalProperties ? "o" : "*";
-  return types.map((t) => letter[t] ?? "*").sort().join("");
+  return types
+    .map((t) => letter[t] ?? "*")
+    .sort()
+    .join("");
 }
 
 const textual = (kinds: string): boolean => kinds.includes("s") || kinds === "*";
@@ -70,14 +89,26 @@ interface IndexEntry {
 
 function fieldsOf(schema: Schema): { [k: string]: string } {
   const props = (schema.properties ?? {}) as { [k: string]: Schema };
-  return Object.fromEntries(Object.keys(props).sort().map((k) => [k, kindsOf(props[k]!, schema)]));
+  return Object.fromEntries(
+    Object.keys(props)
+      .sort()
+      .map((k) => [k, kindsOf(props[k]!, schema)]),
+  );
 }
 
-function tagData(dir: string, tag: string): { providers: { [api: string]: { [type: string]: TypeFields } }; backends: { [type: string]: { [k: string]: string } } } {
+function tagData(
+  dir: string,
+  tag: string,
+): {
+  providers: { [api: string]: { [type: string]: TypeFields } };
+  backends: { [type: string]: { [k: string]: string } };
+} {
   const index = JSON.parse(readFileSync(join(dir, tag, "providers", "index.json"), "utf8")) as IndexEntry[];
   const providerApis = new Set(index.map((e) => e.api));
   const providers: { [api: string]: { [type: string]: TypeFields } } = {};
-  for (const e of [...index].sort((a, b) => `${a.api} ${a.provider_type}`.localeCompare(`${b.api} ${b.provider_type}`))) {
+  for (const e of [...index].sort((a, b) =>
+    `${a.api} ${a.provider_type}`.localeCompare(`${b.api} ${b.provider_type}`),
+  )) {
     const schema = JSON.parse(readFileSync(join(dir, tag, "providers", e.schema), "utf8")) as Schema;
     const fields = fieldsOf(schema);
     const required = [...((schema.required as string[] | undefined) ?? [])].sort();
@@ -86,8 +117,12 @@ function tagData(dir: string, tag: string): { providers: { [api: string]: { [typ
     const key = keyField(fields);
     providers[e.api] ??= {};
     providers[e.api]![e.provider_type] = {
-      ...(url ? { url } : {}), ...(key ? { key } : {}), ...(needs.length > 0 ? { needs } : {}), ...(e.deprecation_error ? { refused: true as const } : {}),
-      ...(required.length > 0 ? { required } : {}), fields,
+      ...(url ? { url } : {}),
+      ...(key ? { key } : {}),
+      ...(needs.length > 0 ? { needs } : {}),
+      ...(e.deprecation_error ? { refused: true as const } : {}),
+      ...(required.length > 0 ? { required } : {}),
+      fields,
     };
   }
   const stack = JSON.parse(readFileSync(join(dir, tag, "stack-config.schema.json"), "utf8")) as Schema;
@@ -114,11 +149,13 @@ export function providerFieldsModule(dir: string = SCHEMAS_DIR): string {
     lines.push(`  ${JSON.stringify(tag)}: {`, "    providers: {");
     for (const [api, types] of Object.entries(data.providers)) {
       lines.push(`      ${JSON.stringify(api)}: {`);
-      for (const [type, info] of Object.entries(types)) lines.push(`        ${JSON.stringify(type)}: ${JSON.stringify(info)},`);
+      for (const [type, info] of Object.entries(types))
+        lines.push(`        ${JSON.stringify(type)}: ${JSON.stringify(info)},`);
       lines.push("      },");
     }
     lines.push("    },", "    backends: {");
-    for (const [type, fields] of Object.entries(data.backends)) lines.push(`      ${JSON.stringify(type)}: ${JSON.stringify(fields)},`);
+    for (const [type, fields] of Object.entries(data.backends))
+      lines.push(`      ${JSON.stringify(type)}: ${JSON.stringify(fields)},`);
     lines.push("    },", "  },");
   }
   lines.push("};", "");

@@ -19,7 +19,11 @@ describe("npm run build", () => {
   it("produces a CLI that renders a sample exactly like the source", () => {
     execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "pipe" });
     const sample = join(ROOT, "samples", "complete.yaml");
-    const compiled = execFileSync("node", [join(ROOT, "dist", "lib", "cli", "main.js"), "render", sample], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const compiled = execFileSync("node", [join(ROOT, "dist", "lib", "cli", "main.js"), "render", sample], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     expect(compiled).toBe(llsd(["render", sample]).stdout);
     expect(compiled).toContain("distro_name: starter");
   }, 60_000);
@@ -31,7 +35,13 @@ function runtimePackages(jsFiles: readonly string[]): Map<string, string> {
   for (const file of jsFiles) {
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "require" && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        node.expression.text === "require" &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         const spec = node.arguments[0].text;
         if (!spec.startsWith(".") && !spec.startsWith("node:") && !builtinModules.includes(spec)) {
           const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!;
@@ -49,16 +59,28 @@ describe("the compiled output", () => {
   it("requires only production dependencies (what the image keeps)", () => {
     const jsFiles = [join(ROOT, "dist", "hooks"), join(ROOT, "dist", "lib")].flatMap((dir) => tsFiles(dir, ".js"));
     expect(jsFiles.length).toBeGreaterThan(50);
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     const used = runtimePackages(jsFiles);
     expect(used.get("express")).toBe("dist/hooks/app.js");
-    const missing = [...used].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (required by ${file})`);
+    const missing = [...used]
+      .filter(([name]) => !(name in pkg.dependencies))
+      .map(([name, file]) => `${name} (required by ${file})`);
     expect(missing).toEqual([]);
   });
 
   it("is what the hooks Deployment runs", () => {
-    const docs = parseAllDocuments(readFileSync(join(ROOT, "metacontroller", "base", "deployment.yaml"), "utf8")).map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } } });
-    const command = docs.find((d) => d.kind === "Deployment")?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
+    const docs = parseAllDocuments(readFileSync(join(ROOT, "metacontroller", "base", "deployment.yaml"), "utf8")).map(
+      (d) =>
+        d.toJS() as {
+          kind?: string;
+          spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } };
+        },
+    );
+    const command = docs
+      .find((d) => d.kind === "Deployment")
+      ?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
     expect(command?.[0]).toBe("node");
     expect(command?.at(-1)).toBe("dist/hooks/main.js");
     expect(readFileSync(join(ROOT, "Dockerfile"), "utf8")).toMatch(/^CMD \["node", "dist\/hooks\/main\.js"\]$/m);
@@ -69,7 +91,10 @@ describe("the compiled service (the image's CMD)", () => {
   it("listens on PORT, answers /healthz, /readyz and a real /sync, and exits 0 on SIGTERM", async () => {
     const { spawn } = await import("node:child_process");
     // No registry here: with image labels read, a named distribution waits for its registry (Failed, nothing created).
-    const child = spawn("node", [join(ROOT, "dist", "hooks", "main.js")], { env: { ...process.env, PORT: "0", LOG_LEVEL: "info", LLSD_READ_IMAGE_LABELS: "false" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("node", [join(ROOT, "dist", "hooks", "main.js")], {
+      env: { ...process.env, PORT: "0", LOG_LEVEL: "info", LLSD_READ_IMAGE_LABELS: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const port = await new Promise<number>((resolve, reject) => {
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => {

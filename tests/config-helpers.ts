@@ -17,7 +17,11 @@ export function baseDoc(name = "starter", release: Release = "0.7"): ConfigDoc {
   return parse(base(name, release)) as ConfigDoc;
 }
 
-export function run(spec: LlsdSpecV1alpha2, release: Release = "0.7", baseConfig: string | object = base("starter", release)): GenerateResult {
+export function run(
+  spec: LlsdSpecV1alpha2,
+  release: Release = "0.7",
+  baseConfig: string | object = base("starter", release),
+): GenerateResult {
   return generate(normalize(spec), baseConfig, release, { name: "demo" });
 }
 

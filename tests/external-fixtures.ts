@@ -46,9 +46,14 @@ type Sections = { readonly [section: string]: readonly { readonly providerId: st
 export function fixtureLookup(spec: unknown): ExternalLookup | undefined {
   const sections = ((spec ?? {}) as { externalProviders?: Sections }).externalProviders ?? {};
   const order = ["inference", "safety", "vectorIo", "toolRuntime", "responses", "files", "batches", "fileProcessors"];
-  const results = order.flatMap((section) => (sections[section] ?? []).map((p) => ({
-    kind: "found" as const, text: providerSpecYaml(p.providerId, { api: serverApiName(section) }), layer: FIXTURE_DIGEST, digest: FIXTURE_DIGEST,
-  })));
+  const results = order.flatMap((section) =>
+    (sections[section] ?? []).map((p) => ({
+      kind: "found" as const,
+      text: providerSpecYaml(p.providerId, { api: serverApiName(section) }),
+      layer: FIXTURE_DIGEST,
+      digest: FIXTURE_DIGEST,
+    })),
+  );
   return results.length > 0 ? { kind: "read", results } : undefined;
 }
 

@@ -30,12 +30,23 @@ function isTypeOnly(node: ts.Node): boolean {
     if (!clause) return false; // `import "./x"` runs x
     if (clause.isTypeOnly) return true;
     const bindings = clause.namedBindings;
-    return clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings)
-      && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+    return (
+      clause.name === undefined &&
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every((e) => e.isTypeOnly)
+    );
   }
   if (ts.isExportDeclaration(node)) {
     const clause = node.exportClause;
-    return node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
+    return (
+      node.isTypeOnly ||
+      (clause !== undefined &&
+        ts.isNamedExports(clause) &&
+        clause.elements.length > 0 &&
+        clause.elements.every((e) => e.isTypeOnly))
+    );
   }
   return false;
 }
@@ -44,12 +55,25 @@ function isTypeOnly(node: ts.Node): boolean {
 function specifiers(source: ts.SourceFile): { text: string; typeOnly: boolean }[] {
   const found: { text: string; typeOnly: boolean }[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push({ text: node.moduleSpecifier.text, typeOnly: isTypeOnly(node) });
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)
-      && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0]!) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === "require"))
+    ) {
       found.push({ text: node.arguments[0].text, typeOnly: false });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push({ text: node.argument.literal.text, typeOnly: true });
     }
     ts.forEachChild(node, visit);
@@ -60,7 +84,11 @@ function specifiers(source: ts.SourceFile): { text: string; typeOnly: boolean }[
 
 /** The graph of `files` (absolute paths), keeping only edges between them; keys relative to `root`. */
 export function importGraph(root: string, files: readonly string[]): ImportGraph {
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, resolveJsonModule: true };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    resolveJsonModule: true,
+  };
   const inScope = new Set(files);
   const graph = new Map<string, Edge[]>();
   for (const file of files) {
@@ -72,7 +100,10 @@ export function importGraph(root: string, files: readonly string[]): ImportGraph
       const to = relative(root, resolved);
       edges.set(to, (edges.get(to) ?? true) && typeOnly);
     }
-    graph.set(relative(root, file), [...edges].map(([to, typeOnly]) => ({ to, typeOnly })).sort((a, b) => a.to.localeCompare(b.to)));
+    graph.set(
+      relative(root, file),
+      [...edges].map(([to, typeOnly]) => ({ to, typeOnly })).sort((a, b) => a.to.localeCompare(b.to)),
+    );
   }
   return graph;
 }
@@ -123,11 +154,15 @@ function components(graph: ImportGraph): string[][] {
  * the tangle holds one, else a loop that closes through a type import.
  */
 export function findCycles(graph: ImportGraph): Cycle[] {
-  const runtimeGraph: ImportGraph = new Map([...graph].map(([from, edges]) => [from, edges.filter((e) => !e.typeOnly)]));
+  const runtimeGraph: ImportGraph = new Map(
+    [...graph].map(([from, edges]) => [from, edges.filter((e) => !e.typeOnly)]),
+  );
   const runtimeTangles = components(runtimeGraph);
   return components(graph).map((tangle) => {
     const runtime = runtimeTangles.find((r) => r.every((m) => tangle.includes(m)));
-    return runtime ? { modules: loopThrough(runtimeGraph, runtime), runtime: true } : { modules: loopThrough(graph, tangle), runtime: false };
+    return runtime
+      ? { modules: loopThrough(runtimeGraph, runtime), runtime: true }
+      : { modules: loopThrough(graph, tangle), runtime: false };
   });
 }
 

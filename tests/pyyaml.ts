@@ -10,7 +10,9 @@ const SCRIPT = "import json,sys,yaml; print(json.dumps([yaml.safe_load(d) for d 
 /** Parse each YAML text with PyYAML; one python process for the whole batch. */
 export function pyyamlLoadAll(texts: readonly string[]): unknown[] {
   try {
-    return JSON.parse(execFileSync(PYTHON, ["-c", SCRIPT], { input: JSON.stringify(texts), encoding: "utf8" })) as unknown[];
+    return JSON.parse(
+      execFileSync(PYTHON, ["-c", SCRIPT], { input: JSON.stringify(texts), encoding: "utf8" }),
+    ) as unknown[];
   } catch (error) {
     throw new Error(`PyYAML is needed for this test (apt-get install -y python3-yaml): ${(error as Error).message}`);
   }

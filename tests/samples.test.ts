@@ -15,7 +15,9 @@ import { llsd } from "./cli-helpers";
 import { pyyamlLoadAll } from "./pyyaml";
 
 const SAMPLES_DIR = join(__dirname, "..", "samples");
-const samples = readdirSync(SAMPLES_DIR).filter((f) => f.endsWith(".yaml")).sort();
+const samples = readdirSync(SAMPLES_DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 
 function crOf(file: string): { apiVersion: string; metadata: { name: string }; spec: unknown } {
   const docs = parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), "utf8"));
@@ -28,10 +30,20 @@ const v1alpha2 = samples.filter((f) => crOf(f).apiVersion === "llamastack.io/v1a
 
 describe("samples", () => {
   it("cover every scenario of the seed documents", () => {
-    expect(samples).toEqual(expect.arrayContaining([
-      "v1alpha1-migration.yaml", "v1alpha2-migration.yaml", "complete.yaml", "minimal.yaml", "vllm-api-key.yaml",
-      "multi-provider.yaml", "postgres-redis.yaml", "networking-tls.yaml", "override-config.yaml", "autoscaling-full.yaml",
-    ]));
+    expect(samples).toEqual(
+      expect.arrayContaining([
+        "v1alpha1-migration.yaml",
+        "v1alpha2-migration.yaml",
+        "complete.yaml",
+        "minimal.yaml",
+        "vllm-api-key.yaml",
+        "multi-provider.yaml",
+        "postgres-redis.yaml",
+        "networking-tls.yaml",
+        "override-config.yaml",
+        "autoscaling-full.yaml",
+      ]),
+    );
   });
 
   it.each(samples)("%s starts with a comment that explains it", (file) => {
@@ -53,9 +65,16 @@ describe("samples", () => {
     if (!result.ok || result.source !== "generated") return expect(result.ok).toBe(true);
     const config = parse(result.generated.configYaml) as ConfigDoc;
     expect(config.version).toBe(2);
-    const storage = config.storage as { backends: Record<string, unknown>; stores: Record<string, { backend: string }> };
+    const storage = config.storage as {
+      backends: Record<string, unknown>;
+      stores: Record<string, { backend: string }>;
+    };
     for (const store of Object.values(storage.stores)) expect(Object.keys(storage.backends)).toContain(store.backend);
-    const ids = new Set(Object.values(config.providers).flat().map((p) => effectiveId(p.provider_id)));
+    const ids = new Set(
+      Object.values(config.providers)
+        .flat()
+        .map((p) => effectiveId(p.provider_id)),
+    );
     for (const kind of ["models", "shields"]) {
       for (const r of config.registered_resources?.[kind] ?? []) {
         if (r.provider_id !== "all") expect(ids).toContain(effectiveId(r.provider_id));

@@ -30,8 +30,8 @@ function substituteString(value: string, env: Readonly<Record<string, string>>, 
   const out = value.replace(REF, (_m, name: string, op: string | undefined, arg: string | undefined) => {
     matched = true;
     const set = env[name] !== undefined && env[name] !== "";
-    if (op === "=") return set ? env[name]! : arg ?? "";
-    if (op === "+") return set ? arg ?? "" : "";
+    if (op === "=") return set ? env[name]! : (arg ?? "");
+    if (op === "+") return set ? (arg ?? "") : "";
     if (!set) throw new EnvVarError(`${path}: environment variable ${name} is not set`);
     return env[name]!;
   });
@@ -44,7 +44,8 @@ export function substitute(value: unknown, env: Readonly<Record<string, string>>
     return value.flatMap((item, i) => {
       if (item && typeof item === "object" && !Array.isArray(item)) {
         const map = item as Record<string, unknown>;
-        if ("provider_id" in map && substitute(map.provider_id, env, `${path}[${i}].provider_id`) === "__disabled__") return [];
+        if ("provider_id" in map && substitute(map.provider_id, env, `${path}[${i}].provider_id`) === "__disabled__")
+          return [];
         const done = substitute(item, env, `${path}[${i}]`) as Record<string, unknown>;
         if (ID_FIELDS.some((f) => f in map && (done[f] === null || done[f] === ""))) return [];
         return [done];
@@ -66,14 +67,24 @@ const providerValidators = new Map<string, ValidateFunction>();
 const index = read("providers/index.json") as { api: string; provider_type: string; schema: string }[];
 
 function errorsOf(validate: ValidateFunction, data: unknown, where: string): string[] {
-  return validate(data) ? [] : (validate.errors ?? []).map((e) => `${where}${e.instancePath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return validate(data)
+    ? []
+    : (validate.errors ?? []).map(
+        (e) =>
+          `${where}${e.instancePath} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+      );
 }
 
 /** Every way the 1.3.0 server would refuse `config` (already substituted); [] when it accepts it. */
 export function serverErrors(config: unknown): string[] {
   stackValidator ??= ajv.compile(read("stack-config.schema.json") as object);
   const errors = errorsOf(stackValidator, config, "config");
-  const providers = ((config ?? {}) as { providers?: Record<string, { provider_id?: unknown; provider_type: string; config?: unknown }[]> }).providers ?? {};
+  const providers =
+    (
+      (config ?? {}) as {
+        providers?: Record<string, { provider_id?: unknown; provider_type: string; config?: unknown }[]>;
+      }
+    ).providers ?? {};
   for (const [api, list] of Object.entries(providers)) {
     for (const p of list ?? []) {
       if (!p.provider_id) continue; // switched off: the server skips it
@@ -83,7 +94,8 @@ export function serverErrors(config: unknown): string[] {
         continue;
       }
       let validate = providerValidators.get(entry.schema);
-      if (!validate) providerValidators.set(entry.schema, (validate = ajv.compile(read(`providers/${entry.schema}`) as object)));
+      if (!validate)
+        providerValidators.set(entry.schema, (validate = ajv.compile(read(`providers/${entry.schema}`) as object)));
       errors.push(...errorsOf(validate, p.config ?? {}, `providers.${api}.${String(p.provider_id)}.config`));
     }
   }

@@ -14,7 +14,10 @@ export function deps(now: Date = T0): SyncDeps {
   return { now: () => now, distributions: DEFAULT_DISTRIBUTIONS, hooksNamespace: "llsd-hooks", exposeWith: "ingress" };
 }
 
-export function aParent(spec: LlsdSpecV1alpha2 | object, extra: { status?: object; generation?: number; name?: string } = {}): KubeObject {
+export function aParent(
+  spec: LlsdSpecV1alpha2 | object,
+  extra: { status?: object; generation?: number; name?: string } = {},
+): KubeObject {
   return structuredClone({
     apiVersion: "llamastack.io/v1alpha2",
     kind: "LlamaStackDistribution",
@@ -43,7 +46,11 @@ export function objectMap(objects: readonly KubeObject[]): ObjectMap {
   return map;
 }
 
-export function aRequest(parent: KubeObject, children: readonly KubeObject[] = [], related: readonly KubeObject[] = []): SyncRequest {
+export function aRequest(
+  parent: KubeObject,
+  children: readonly KubeObject[] = [],
+  related: readonly KubeObject[] = [],
+): SyncRequest {
   return { parent, children: objectMap(children), related: objectMap(related) };
 }
 
@@ -70,13 +77,20 @@ export function observedFrom(desired: readonly KubeObject[], readyReplicas = 1):
 
 /** The apiserver's stamp: a uid (kept when the object has one) and `resourceVersion`. */
 export function stamped(o: KubeObject, resourceVersion = "7"): KubeObject {
-  return { ...o, metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${o.kind}-${o.metadata.name}`, resourceVersion } };
+  return {
+    ...o,
+    metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${o.kind}-${o.metadata.name}`, resourceVersion },
+  };
 }
 
 /** Every object of a map stamped (`stamped`). */
 export function stampedMap(map: ObjectMap | undefined, resourceVersion = "7"): ObjectMap {
-  return Object.fromEntries(Object.entries(map ?? {}).map(([group, objects]) =>
-    [group, Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, stamped(o, resourceVersion)]))]));
+  return Object.fromEntries(
+    Object.entries(map ?? {}).map(([group, objects]) => [
+      group,
+      Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, stamped(o, resourceVersion)])),
+    ]),
+  );
 }
 
 /**
@@ -97,7 +111,11 @@ export function afterApply(request: SyncRequest, answer: SyncResponse, parentVer
  * Applies each answer of `syncOnce` (`afterApply`) until the status stops changing: the request
  * Metacontroller sends on a resync once everything settled.
  */
-export async function steadyState(request: SyncRequest, syncOnce: (r: SyncRequest) => SyncResponse | Promise<SyncResponse>, rounds = 4): Promise<SyncRequest> {
+export async function steadyState(
+  request: SyncRequest,
+  syncOnce: (r: SyncRequest) => SyncResponse | Promise<SyncResponse>,
+  rounds = 4,
+): Promise<SyncRequest> {
   let current = afterApply(request, await syncOnce(request));
   for (let round = 0; round < rounds; round++) {
     const answer = await syncOnce(current);
@@ -113,8 +131,13 @@ export function sampleRequest(file: string): SyncRequest {
   if (built.code !== 0) throw new Error(`llsd request sync ${file}: ${built.stderr}`);
   const request = JSON.parse(built.stdout) as SyncRequest;
   if (request.parent.apiVersion === "llamastack.io/v1alpha2") return request;
-  const review = reviewConversion({ apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "u", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [request.parent] } });
+  const review = reviewConversion({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "ConversionReview",
+    request: { uid: "u", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [request.parent] },
+  });
   const [parent] = review.response.response.convertedObjects as KubeObject[];
-  if (parent === undefined) throw new Error(`cannot convert the parent of ${file}: ${JSON.stringify(review.response.response.result)}`);
+  if (parent === undefined)
+    throw new Error(`cannot convert the parent of ${file}: ${JSON.stringify(review.response.response.result)}`);
   return { ...request, parent };
 }

@@ -31,7 +31,10 @@ export function convertRouter(deps: ConvertDeps): Router {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (res.headersSent) {
         // The time limit (overload.ts) answered already; the metrics counted it.
-        deps.logger.warn({ hook: "convert", outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 }, "Conversion call finished after its time limit; its answer was dropped");
+        deps.logger.warn(
+          { hook: "convert", outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
+          "Conversion call finished after its time limit; its answer was dropped",
+        );
         return;
       }
       if ("response" in answer) res.status(200).json(answer.response);
@@ -47,12 +50,14 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
   if (unread) return { ...unread.answer, ...(unread.err ? { err: unread.err } : {}) };
   const body: unknown = req.body;
   // The JSON parser turns an empty body into `{}`, which is no review at all.
-  if (body === undefined || req.headers["content-length"] === "0") return { status: 400, message: "request body is required: a ConversionReview JSON object" };
+  if (body === undefined || req.headers["content-length"] === "0")
+    return { status: 400, message: "request body is required: a ConversionReview JSON object" };
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     const got = body === null ? "null" : Array.isArray(body) ? "a list" : `a ${typeof body}`;
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${got}` };
   }
-  if (logger.isLevelEnabled("debug")) logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
+  if (logger.isLevelEnabled("debug"))
+    logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
   const outcome = reviewConversion(body);
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
@@ -72,7 +77,16 @@ function record(answer: Answer, seconds: number, { logger, metrics }: ConvertDep
   const outcome: Outcome = failure === undefined ? "ok" : failure === "request" ? "client_error" : "error";
   metrics.observe("convert", outcome, seconds);
   const result = response.response.result;
-  const line = { hook: "convert", uid, objects, desiredAPIVersion, outcome, result: result.status, status: 200, durationMs };
+  const line = {
+    hook: "convert",
+    uid,
+    objects,
+    desiredAPIVersion,
+    outcome,
+    result: result.status,
+    status: 200,
+    durationMs,
+  };
   if (result.status === "Success") logger.info(line, "Answered conversion review");
   else if (outcome === "client_error") logger.warn({ ...line, reason: result.message }, "Refused conversion review");
   else logger.error({ ...line, reason: result.message, err: error }, "Conversion review failed");

@@ -12,6 +12,7 @@ export function customizeRouter(
 }
 
 function summarize(response: CustomizeResponse): { relatedResources: number } {
-  if (!Array.isArray(response?.relatedResources)) throw new Error("customize handler returned no relatedResources list");
+  if (!Array.isArray(response?.relatedResources))
+    throw new Error("customize handler returned no relatedResources list");
   return { relatedResources: response.relatedResources.length };
 }

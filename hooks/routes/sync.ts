@@ -5,7 +5,10 @@ import { internalFailure } from "../../lib/sync/internal-error";
 import { hookRouter, type HookDeps } from "../hook-route";
 import { syncRequestShape } from "../request-shape";
 
-export function syncRouter(sync: (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer>, deps: HookDeps): Router {
+export function syncRouter(
+  sync: (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer>,
+  deps: HookDeps,
+): Router {
   const handle = (request: SyncRequest): Promise<SyncResponse | SerializedAnswer> => {
     deps.metrics.parentSeen(request.parent);
     return sync(request);

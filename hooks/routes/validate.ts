@@ -10,7 +10,13 @@
  */
 import { Router, type Request, type Response } from "express";
 import type pino from "pino";
-import { admissionReviewShape, problemsOf, review, reviewResponse, type AdmissionResponse } from "../../lib/admission/review";
+import {
+  admissionReviewShape,
+  problemsOf,
+  review,
+  reviewResponse,
+  type AdmissionResponse,
+} from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
 import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
@@ -36,7 +42,15 @@ interface Call {
 
 /** Compiles the schemas now: the first review would otherwise take a second (the apiserver waits 10 s). */
 function warmUp(context: ValidateContext | undefined): void {
-  problemsOf({ apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "warm-up" }, spec: { distribution: { name: "starter" } } }, context);
+  problemsOf(
+    {
+      apiVersion: "llamastack.io/v1alpha2",
+      kind: "LlamaStackDistribution",
+      metadata: { name: "warm-up" },
+      spec: { distribution: { name: "starter" } },
+    },
+    context,
+  );
 }
 
 export function validateRouter(deps: ValidateDeps): Router {
@@ -51,7 +65,10 @@ export function validateRouter(deps: ValidateDeps): Router {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (res.headersSent) {
         // The time limit (overload.ts) answered already; the metrics counted it.
-        deps.logger.warn({ ...call, outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 }, "Admission review finished after its time limit; its answer was dropped");
+        deps.logger.warn(
+          { ...call, outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
+          "Admission review finished after its time limit; its answer was dropped",
+        );
         return;
       }
       if ("review" in answer) res.status(200).json(reviewResponse(answer.review));
@@ -64,7 +81,13 @@ export function validateRouter(deps: ValidateDeps): Router {
 
 type Answer = HttpError | { readonly status: 200; readonly review: AdmissionResponse };
 
-async function answerReview(req: Request, res: Response, call: Call, context: ValidateContext | undefined, logger: pino.Logger): Promise<Answer> {
+async function answerReview(
+  req: Request,
+  res: Response,
+  call: Call,
+  context: ValidateContext | undefined,
+  logger: pino.Logger,
+): Promise<Answer> {
   const unread = await readJsonBody(req, res);
   if (unread) {
     if (unread.answer.status >= 500) call.err = unread.err;
@@ -73,8 +96,14 @@ async function answerReview(req: Request, res: Response, call: Call, context: Va
   const shape = admissionReviewShape(req.body);
   if (!shape.ok) return { status: 400, message: shape.error };
   const { request } = shape;
-  Object.assign(call, { uid: request.uid, namespace: request.namespace, name: request.name, operation: request.operation });
-  if (logger.isLevelEnabled("debug")) logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
+  Object.assign(call, {
+    uid: request.uid,
+    namespace: request.namespace,
+    name: request.name,
+    operation: request.operation,
+  });
+  if (logger.isLevelEnabled("debug"))
+    logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
   try {
     const decision = review(request, context);
     call.allowed = decision.allowed;

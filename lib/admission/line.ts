@@ -26,6 +26,10 @@ export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, statu
   if (!spec) return undefined;
   // Untrusted: only a metadata map is read (annotations), never assumed.
   const metadata = isObject(stored.metadata) ? stored.metadata : {};
-  const parent = { ...stored, metadata: { name: "", ...metadata }, ...(status !== undefined ? { status } : {}) } as unknown as KubeObject;
+  const parent = {
+    ...stored,
+    metadata: { name: "", ...metadata },
+    ...(status !== undefined ? { status } : {}),
+  } as unknown as KubeObject;
   return lineOfObject(parent, spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
 }

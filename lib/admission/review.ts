@@ -55,7 +55,11 @@ export interface DenyStatus {
     readonly group: string;
     readonly kind: string;
     readonly name?: string;
-    readonly causes: readonly { readonly type: "FieldValueInvalid"; readonly field: string; readonly message: string }[];
+    readonly causes: readonly {
+      readonly type: "FieldValueInvalid";
+      readonly field: string;
+      readonly message: string;
+    }[];
   };
 }
 
@@ -72,7 +76,8 @@ export interface AdmissionReviewResponse {
   readonly response: AdmissionResponse;
 }
 
-export type ReviewShape = { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly error: string };
+export type ReviewShape =
+  { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly error: string };
 
 type JsonObject = { readonly [k: string]: unknown };
 
@@ -87,24 +92,40 @@ function typeOf(value: unknown): string {
 /** The wire shape of an AdmissionReview request; the first problem as one sentence, or the request. */
 export function admissionReviewShape(body: unknown): ReviewShape {
   const fail = (error: string): ReviewShape => ({ ok: false, error });
-  if (!isObject(body)) return fail(body === undefined ? "request body is required: an AdmissionReview" : `request body must be an AdmissionReview object, got ${typeOf(body)}`);
-  if (body.apiVersion !== ADMISSION_API_VERSION) return fail(`apiVersion must be ${ADMISSION_API_VERSION}, got ${JSON.stringify(body.apiVersion)}`);
+  if (!isObject(body))
+    return fail(
+      body === undefined
+        ? "request body is required: an AdmissionReview"
+        : `request body must be an AdmissionReview object, got ${typeOf(body)}`,
+    );
+  if (body.apiVersion !== ADMISSION_API_VERSION)
+    return fail(`apiVersion must be ${ADMISSION_API_VERSION}, got ${JSON.stringify(body.apiVersion)}`);
   if (body.kind !== "AdmissionReview") return fail(`kind must be AdmissionReview, got ${JSON.stringify(body.kind)}`);
   const request = body.request;
-  if (!isObject(request)) return fail(request === undefined ? "request is required" : `request must be an object, got ${typeOf(request)}`);
+  if (!isObject(request))
+    return fail(request === undefined ? "request is required" : `request must be an object, got ${typeOf(request)}`);
   if (typeof request.uid !== "string" || request.uid === "") return fail("request.uid is required: a non-empty string");
   const kind = request.kind;
-  if (!isObject(kind) || typeof kind.group !== "string" || typeof kind.version !== "string" || typeof kind.kind !== "string") {
+  if (
+    !isObject(kind) ||
+    typeof kind.group !== "string" ||
+    typeof kind.version !== "string" ||
+    typeof kind.kind !== "string"
+  ) {
     return fail("request.kind must be {group, version, kind} with string values");
   }
-  if (!OPERATIONS.includes(request.operation as Operation)) return fail(`request.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(request.operation)}`);
+  if (!OPERATIONS.includes(request.operation as Operation))
+    return fail(`request.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(request.operation)}`);
   const writes = request.operation === "CREATE" || request.operation === "UPDATE";
-  if (writes && !isObject(request.object)) return fail(`request.object must be an object for ${String(request.operation)}, got ${typeOf(request.object)}`);
+  if (writes && !isObject(request.object))
+    return fail(`request.object must be an object for ${String(request.operation)}, got ${typeOf(request.object)}`);
   for (const key of ["oldObject"] as const) {
-    if (request[key] !== undefined && request[key] !== null && !isObject(request[key])) return fail(`request.${key} must be an object, got ${typeOf(request[key])}`);
+    if (request[key] !== undefined && request[key] !== null && !isObject(request[key]))
+      return fail(`request.${key} must be an object, got ${typeOf(request[key])}`);
   }
   for (const key of ["name", "namespace", "subResource"] as const) {
-    if (request[key] !== undefined && typeof request[key] !== "string") return fail(`request.${key} must be a string, got ${typeOf(request[key])}`);
+    if (request[key] !== undefined && typeof request[key] !== "string")
+      return fail(`request.${key} must be a string, got ${typeOf(request[key])}`);
   }
   return { ok: true, request: request as unknown as AdmissionRequest };
 }
@@ -135,9 +156,17 @@ function line(error: FieldError): string {
  * runs (the old object's status says which image, for the same distribution name) keeps its
  * server; a new one gets the current default.
  */
-export function problemsOf(object: unknown, ctx: ValidateContext = {}, oldObject?: { readonly [k: string]: unknown }): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
+export function problemsOf(
+  object: unknown,
+  ctx: ValidateContext = {},
+  oldObject?: { readonly [k: string]: unknown },
+): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
   const release = ctx.release ?? lineOfAdmitted(object, ctx, oldObject?.status);
-  const { errors, warnings } = checkObject(object, { ...ctx, ...(release ? { release } : {}), apiVersions: [`${GROUP}/${VERSION}`] });
+  const { errors, warnings } = checkObject(object, {
+    ...ctx,
+    ...(release ? { release } : {}),
+    apiVersions: [`${GROUP}/${VERSION}`],
+  });
   return { errors, warnings };
 }
 
@@ -145,7 +174,11 @@ function allow(uid: string, warnings: readonly string[] = []): AdmissionResponse
   return { uid, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-function deny(request: AdmissionRequest, errors: readonly FieldError[], warnings: readonly string[]): AdmissionResponse {
+function deny(
+  request: AdmissionRequest,
+  errors: readonly FieldError[],
+  warnings: readonly string[],
+): AdmissionResponse {
   const metadata = request.object?.metadata as { name?: unknown } | undefined;
   const name = typeof metadata?.name === "string" && metadata.name !== "" ? metadata.name : request.name;
   return {

@@ -8,8 +8,14 @@ import { serverApiName } from "./apis";
 import { EXTERNAL_PROVIDER_APIS } from "./schema-v1alpha2";
 import type * as C from "./canonical";
 import {
-  PROVIDER_APIS, type ExposeObject, type LlsdSpecV1alpha2, type ModelInput, type ProviderInput,
-  type ProviderApi, type SecretRefInput, type TlsInput,
+  PROVIDER_APIS,
+  type ExposeObject,
+  type LlsdSpecV1alpha2,
+  type ModelInput,
+  type ProviderInput,
+  type ProviderApi,
+  type SecretRefInput,
+  type TlsInput,
 } from "./v1alpha2";
 
 const PROVIDER_KEYS = new Set(["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"]);
@@ -34,7 +40,9 @@ function secretFields(p: ProviderInput, path: string): C.SecretField[] {
     const ref = refs[field];
     if (ref) out.push({ field, ref: toSecretRef(ref, child(child(path, "secretRefs"), field)) });
   }
-  for (const field of Object.keys(p).filter((k) => !PROVIDER_KEYS.has(k)).sort()) {
+  for (const field of Object.keys(p)
+    .filter((k) => !PROVIDER_KEYS.has(k))
+    .sort()) {
     const value = p[field];
     if (isSecretRefInput(value)) out.push({ field, ref: toSecretRef(value, child(path, field)) });
   }
@@ -83,15 +91,29 @@ function storage(spec: LlsdSpecV1alpha2): C.Storage | undefined {
   const { kv, sql } = spec.storage;
   const kvPath = "spec.storage.kv";
   const sqlPath = "spec.storage.sql";
-  const kvOut: C.KvStorage | undefined = kv === undefined ? undefined
-    : kv.type === "redis"
-      ? { type: "redis", ...(kv.endpoint !== undefined ? { endpoint: kv.endpoint } : {}),
-        ...(kv.password ? { password: toSecretRef(kv.password, `${kvPath}.password`) } : {}), path: kvPath }
-      : { type: "sqlite", path: kvPath };
-  const sqlOut: C.SqlStorage | undefined = sql === undefined ? undefined
-    : sql.type === "postgres"
-      ? { type: "postgres", ...(sql.connectionString ? { connectionString: toSecretRef(sql.connectionString, `${sqlPath}.connectionString`) } : {}), path: sqlPath }
-      : { type: "sqlite", path: sqlPath };
+  const kvOut: C.KvStorage | undefined =
+    kv === undefined
+      ? undefined
+      : kv.type === "redis"
+        ? {
+            type: "redis",
+            ...(kv.endpoint !== undefined ? { endpoint: kv.endpoint } : {}),
+            ...(kv.password ? { password: toSecretRef(kv.password, `${kvPath}.password`) } : {}),
+            path: kvPath,
+          }
+        : { type: "sqlite", path: kvPath };
+  const sqlOut: C.SqlStorage | undefined =
+    sql === undefined
+      ? undefined
+      : sql.type === "postgres"
+        ? {
+            type: "postgres",
+            ...(sql.connectionString
+              ? { connectionString: toSecretRef(sql.connectionString, `${sqlPath}.connectionString`) }
+              : {}),
+            path: sqlPath,
+          }
+        : { type: "sqlite", path: sqlPath };
   return { ...(kvOut ? { kv: kvOut } : {}), ...(sqlOut ? { sql: sqlOut } : {}) };
 }
 
@@ -106,7 +128,14 @@ function tls(input: TlsInput | undefined): C.Tls {
   return {
     enabled: input?.enabled === true,
     ...(input?.secretName !== undefined ? { secretName: input.secretName } : {}),
-    ...(caBundle ? { caBundle: { configMapName: caBundle.configMapName, configMapKeys: caBundle.configMapKeys ?? ["ca-bundle.crt"] } } : {}),
+    ...(caBundle
+      ? {
+          caBundle: {
+            configMapName: caBundle.configMapName,
+            configMapKeys: caBundle.configMapKeys ?? ["ca-bundle.crt"],
+          },
+        }
+      : {}),
   };
 }
 
@@ -121,7 +150,11 @@ function distribution(spec: LlsdSpecV1alpha2): C.Distribution {
 function externalProviders(spec: LlsdSpecV1alpha2): C.ExternalProvider[] {
   const sections = spec.externalProviders ?? {};
   return EXTERNAL_PROVIDER_APIS.flatMap((api) =>
-    (sections[api] ?? []).map((p, i) => ({ ...p, api: serverApiName(api), path: child(child("spec.externalProviders", api), i) })),
+    (sections[api] ?? []).map((p, i) => ({
+      ...p,
+      api: serverApiName(api),
+      path: child(child("spec.externalProviders", api), i),
+    })),
   );
 }
 
@@ -132,7 +165,11 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
     providers: PROVIDER_APIS.flatMap((api) => providersOf(api, spec.providers)),
     resources: resources(spec),
     ...(spec.storage !== undefined ? { storage: storage(spec) } : {}),
-    disabled: (spec.disabled ?? []).map((written, i) => ({ api: serverApiName(written), written, path: child("spec.disabled", i) })),
+    disabled: (spec.disabled ?? []).map((written, i) => ({
+      api: serverApiName(written),
+      written,
+      path: child("spec.disabled", i),
+    })),
     networking: {
       port: net.port ?? DEFAULT_PORT,
       expose: normalizeExpose(net.expose),

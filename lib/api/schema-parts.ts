@@ -32,7 +32,11 @@ export function strList(description: string, extra: Schema = {}): Schema {
 }
 
 /** A closed object: unknown keys are rejected (the CRD prunes them; ajv reports them). */
-export function obj(description: string, properties: { readonly [k: string]: Schema }, required: readonly string[] = []): Schema {
+export function obj(
+  description: string,
+  properties: { readonly [k: string]: Schema },
+  required: readonly string[] = [],
+): Schema {
   return {
     type: "object",
     description,
@@ -55,7 +59,14 @@ export function intOrString(description: string): Schema {
 export function quantity(description: string): Schema {
   return {
     description,
-    anyOf: [{ type: "integer" }, { type: "string", pattern: "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$" }],
+    anyOf: [
+      { type: "integer" },
+      {
+        type: "string",
+        pattern:
+          "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
+      },
+    ],
     [INT_OR_STRING_MARK]: true,
   };
 }
@@ -70,7 +81,11 @@ export function resourceRequirements(description: string): Schema {
   return obj(description, {
     limits: quantities("Maximum compute resources allowed."),
     requests: quantities("Minimum compute resources required."),
-    claims: { type: "array", description: "Dynamic resource claims used by the container.", items: freeObject("A resource claim.") },
+    claims: {
+      type: "array",
+      description: "Dynamic resource claims used by the container.",
+      items: freeObject("A resource claim."),
+    },
   });
 }
 

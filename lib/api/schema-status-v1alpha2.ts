@@ -14,19 +14,35 @@ import { V1ALPHA1_STATUS_SCHEMA } from "./schema-v1alpha1";
 const v1alpha1Status = (field: "version" | "distributionConfig"): Schema =>
   (V1ALPHA1_STATUS_SCHEMA.properties as { readonly [k: string]: Schema })[field] as Schema;
 
-const condition = obj("A standard Kubernetes condition.", {
-  type: str("Condition type.", { maxLength: 316, pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$" }),
-  status: str("True, False or Unknown.", { enum: ["True", "False", "Unknown"] }),
-  reason: str("Machine-readable reason, CamelCase.", { minLength: 1, maxLength: 1024, pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$" }),
-  message: str("Human-readable message: what is wrong and how to fix it.", { maxLength: 32768 }),
-  lastTransitionTime: str("When the status last changed.", { format: "date-time" }),
-  observedGeneration: int("The generation the condition was computed for.", { minimum: 0 }),
-}, ["type", "status", "reason", "message", "lastTransitionTime"]);
+const condition = obj(
+  "A standard Kubernetes condition.",
+  {
+    type: str("Condition type.", {
+      maxLength: 316,
+      pattern:
+        "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+    }),
+    status: str("True, False or Unknown.", { enum: ["True", "False", "Unknown"] }),
+    reason: str("Machine-readable reason, CamelCase.", {
+      minLength: 1,
+      maxLength: 1024,
+      pattern: "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+    }),
+    message: str("Human-readable message: what is wrong and how to fix it.", { maxLength: 32768 }),
+    lastTransitionTime: str("When the status last changed.", { format: "date-time" }),
+    observedGeneration: int("The generation the condition was computed for.", { minimum: 0 }),
+  },
+  ["type", "status", "reason", "message", "lastTransitionTime"],
+);
 
 export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama Stack server.", {
   phase: str("Lifecycle phase.", { enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"] }),
   observedGeneration: int("The spec generation this status describes (written by Metacontroller).", { minimum: 0 }),
-  conditions: { type: "array", description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.", items: condition },
+  conditions: {
+    type: "array",
+    description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.",
+    items: condition,
+  },
   version: v1alpha1Status("version"),
   distributionConfig: v1alpha1Status("distributionConfig"),
   configGeneration: obj("The config.yaml in use.", {
@@ -39,7 +55,9 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
   resolvedDistribution: obj("The image and config source in use.", {
     image: str("Server image."),
     digest: str("Image digest, when resolved from a registry."),
-    configSource: str("Where the base config came from.", { enum: ["embedded", "oci-label", "override", "image-default"] }),
+    configSource: str("Where the base config came from.", {
+      enum: ["embedded", "oci-label", "override", "image-default"],
+    }),
     configHash: str("sha256:<hex> of the config.yaml."),
   }),
   availableReplicas: int("Ready server pods.", { minimum: 0 }),
@@ -48,13 +66,20 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
   externalProviders: {
     type: "array",
     description: "One entry per spec.externalProviders provider, in CR order.",
-    items: obj("An external provider and how far it got.", {
-      providerId: str("Its provider_id in config.yaml."),
-      image: str("Its image, as the CR names it."),
-      phase: str("Failed: its image or metadata is wrong; Ready: the rolled-out pods installed it; Pending otherwise.", { enum: ["Pending", "Ready", "Failed"] }),
-      message: str("What it is (package and provider_type), what it waits for, or what to fix."),
-      initContainer: str("The init container that copies its wheels."),
-    }, ["providerId", "image", "phase", "message", "initContainer"]),
+    items: obj(
+      "An external provider and how far it got.",
+      {
+        providerId: str("Its provider_id in config.yaml."),
+        image: str("Its image, as the CR names it."),
+        phase: str(
+          "Failed: its image or metadata is wrong; Ready: the rolled-out pods installed it; Pending otherwise.",
+          { enum: ["Pending", "Ready", "Failed"] },
+        ),
+        message: str("What it is (package and provider_type), what it waits for, or what to fix."),
+        initContainer: str("The init container that copies its wheels."),
+      },
+      ["providerId", "image", "phase", "message", "initContainer"],
+    ),
   },
   notes: strList("What the hooks decided on the user's behalf (e.g. a URL suffix added)."),
 });

@@ -42,10 +42,13 @@ const podOverrides = obj("Pod-level overrides for the server Deployment.", {
   volumeMounts: k8sList("Extra volume mounts added to the server container.", "A corev1.VolumeMount."),
 });
 
-const podDisruptionBudget = obj("PodDisruptionBudget for the server pods; `maxUnavailable: 1` when neither field is set.", {
-  minAvailable: intOrString("Pods that must stay available during a voluntary disruption (number or percentage)."),
-  maxUnavailable: intOrString("Pods that may be unavailable during a voluntary disruption (number or percentage)."),
-});
+const podDisruptionBudget = obj(
+  "PodDisruptionBudget for the server pods; `maxUnavailable: 1` when neither field is set.",
+  {
+    minAvailable: intOrString("Pods that must stay available during a voluntary disruption (number or percentage)."),
+    maxUnavailable: intOrString("Pods that may be unavailable during a voluntary disruption (number or percentage)."),
+  },
+);
 
 const autoscaling = obj(
   "HorizontalPodAutoscaler for the server Deployment.",
@@ -77,7 +80,7 @@ const caBundle = obj(
   {
     configMapName: str("Name of the ConfigMap holding PEM CA certificates."),
     configMapNamespace: str("Namespace of the ConfigMap; defaults to the namespace of the resource."),
-    configMapKeys: strList("ConfigMap keys concatenated into one bundle; `[\"ca-bundle.crt\"]` when unset.", {
+    configMapKeys: strList('ConfigMap keys concatenated into one bundle; `["ca-bundle.crt"]` when unset.', {
       maxItems: 50,
     }),
   },
@@ -171,7 +174,11 @@ export const V1ALPHA1_STATUS_SCHEMA: Schema = obj("Observed state of the LlamaSt
   }),
   distributionConfig: obj("Active distribution and the providers it runs.", {
     activeDistribution: str("Running distribution name, or `custom` when an image is given."),
-    providers: { type: "array", description: "Providers reported by the server's `/v1/providers` endpoint.", items: provider },
+    providers: {
+      type: "array",
+      description: "Providers reported by the server's `/v1/providers` endpoint.",
+      items: provider,
+    },
     availableDistributions: {
       type: "object",
       description: "Distribution names known to the operator and their images.",

@@ -4,7 +4,17 @@
  * is derived from it. Cross-field rules live in `validate.ts`.
  */
 import {
-  bool, describe, freeObject, int, intOrString, k8sList, obj, quantity, resourceRequirements, str, strList,
+  bool,
+  describe,
+  freeObject,
+  int,
+  intOrString,
+  k8sList,
+  obj,
+  quantity,
+  resourceRequirements,
+  str,
+  strList,
   type Schema,
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
@@ -12,16 +22,41 @@ import { serverApiName } from "./apis";
 
 /** API names accepted in `disabled[]`, camelCase or snake_case (DESIGN §4). */
 export const DISABLE_NAMES: readonly string[] = [
-  "inference", "safety", "vectorIo", "vector_io", "toolRuntime", "tool_runtime", "telemetry",
-  "agents", "responses", "files", "batches", "fileProcessors", "file_processors", "eval",
-  "datasetio", "datasetIo", "scoring", "postTraining", "post_training", "messages", "interactions",
-  "skills", "containers", "containerRuntime", "container_runtime",
+  "inference",
+  "safety",
+  "vectorIo",
+  "vector_io",
+  "toolRuntime",
+  "tool_runtime",
+  "telemetry",
+  "agents",
+  "responses",
+  "files",
+  "batches",
+  "fileProcessors",
+  "file_processors",
+  "eval",
+  "datasetio",
+  "datasetIo",
+  "scoring",
+  "postTraining",
+  "post_training",
+  "messages",
+  "interactions",
+  "skills",
+  "containers",
+  "containerRuntime",
+  "container_runtime",
 ];
 
-const flatRef = obj("A key of a Secret in the CR's namespace.", {
-  name: str("Name of the Secret.", { minLength: 1 }),
-  key: str("Key within the Secret.", { minLength: 1 }),
-}, ["name", "key"]);
+const flatRef = obj(
+  "A key of a Secret in the CR's namespace.",
+  {
+    name: str("Name of the Secret.", { minLength: 1 }),
+    key: str("Key within the Secret.", { minLength: 1 }),
+  },
+  ["name", "key"],
+);
 
 export function secretRef(description: string): Schema {
   return {
@@ -34,11 +69,20 @@ const provider: Schema = {
   type: "object",
   description: "One provider of an API.",
   properties: {
-    id: str("Provider id, unique across all APIs; required when an API lists more than one provider. Defaults to `provider`.", { minLength: 1, pattern: "^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$" }),
-    provider: str("Provider name (`vllm`, `ollama`, `llama-guard`…) or a full type (`remote::vllm`).", { minLength: 1 }),
+    id: str(
+      "Provider id, unique across all APIs; required when an API lists more than one provider. Defaults to `provider`.",
+      { minLength: 1, pattern: "^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$" },
+    ),
+    provider: str("Provider name (`vllm`, `ollama`, `llama-guard`…) or a full type (`remote::vllm`).", {
+      minLength: 1,
+    }),
     endpoint: str("URL of the provider; becomes its URL key (`base_url`, `url`…).", { minLength: 1 }),
     apiKey: secretRef("API key or token; reaches the server as an environment variable, never in the ConfigMap."),
-    secretRefs: { type: "object", description: "Named secret fields; each key becomes a config key.", additionalProperties: secretRef("A secret field.") },
+    secretRefs: {
+      type: "object",
+      description: "Named secret fields; each key becomes a config key.",
+      additionalProperties: secretRef("A secret field."),
+    },
     settings: freeObject("Extra provider config, deep-merged into the provider's `config` last. Not secret-resolved."),
   },
   required: ["provider"],
@@ -52,120 +96,171 @@ const providerList: Schema = {
 
 /** API sections `externalProviders` accepts. */
 export const EXTERNAL_PROVIDER_APIS: readonly string[] = [
-  "inference", "safety", "vectorIo", "toolRuntime", "responses", "files", "batches", "fileProcessors",
+  "inference",
+  "safety",
+  "vectorIo",
+  "toolRuntime",
+  "responses",
+  "files",
+  "batches",
+  "fileProcessors",
 ];
 
 /** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
-export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]));
+export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(
+  EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]),
+);
 
 const externalProviderList: Schema = {
   type: "array",
   description: "External providers of one API, in init-container order.",
-  items: obj("An external provider image.", {
-    providerId: str("Provider id, unique among external providers; equal to an inline or base provider's id of the same API, it replaces that provider (with a warning in status).", { minLength: 1 }),
-    image: str("Image holding /lls-provider/lls-provider-spec.yaml and the provider packages.", { minLength: 1 }),
-    imagePullPolicy: str("Pull policy.", { enum: ["Always", "Never", "IfNotPresent"], default: "IfNotPresent" }),
-    config: freeObject("The provider's `config` in config.yaml."),
-  }, ["providerId", "image"]),
+  items: obj(
+    "An external provider image.",
+    {
+      providerId: str(
+        "Provider id, unique among external providers; equal to an inline or base provider's id of the same API, it replaces that provider (with a warning in status).",
+        { minLength: 1 },
+      ),
+      image: str("Image holding /lls-provider/lls-provider-spec.yaml and the provider packages.", { minLength: 1 }),
+      imagePullPolicy: str("Pull policy.", { enum: ["Always", "Never", "IfNotPresent"], default: "IfNotPresent" }),
+      config: freeObject("The provider's `config` in config.yaml."),
+    },
+    ["providerId", "image"],
+  ),
 };
 
 const model: Schema = {
   description: "A model name, or a model object.",
   oneOf: [
     str("Model name, registered with the first inference provider.", { minLength: 1 }),
-    obj("A model to register.", {
-      name: str("Model id clients use.", { minLength: 1 }),
-      provider: str("Provider id that serves it. Defaults to the first inference provider."),
-      providerModelId: str("Model id at the provider. Defaults to `name`."),
-      modelType: str("Model type.", { enum: ["llm", "embedding", "rerank"] }),
-      contextLength: int("Context length, recorded in model metadata.", { minimum: 1 }),
-      quantization: str("Quantization, recorded in model metadata."),
-      embeddingDimension: int("Embedding dimension; required for embedding models.", { minimum: 1 }),
-      metadata: freeObject("Extra model metadata."),
-    }, ["name"]),
+    obj(
+      "A model to register.",
+      {
+        name: str("Model id clients use.", { minLength: 1 }),
+        provider: str("Provider id that serves it. Defaults to the first inference provider."),
+        providerModelId: str("Model id at the provider. Defaults to `name`."),
+        modelType: str("Model type.", { enum: ["llm", "embedding", "rerank"] }),
+        contextLength: int("Context length, recorded in model metadata.", { minimum: 1 }),
+        quantization: str("Quantization, recorded in model metadata."),
+        embeddingDimension: int("Embedding dimension; required for embedding models.", { minimum: 1 }),
+        metadata: freeObject("Extra model metadata."),
+      },
+      ["name"],
+    ),
   ],
 };
 
-export const V1ALPHA2_SPEC_SCHEMA: Schema = obj("Desired state of a Llama Stack server.", {
-  distribution: obj("Which distribution to run: a known `name` or an `image`.", {
-    name: str("A named distribution (see `llsd distributions`).", { minLength: 1 }),
-    image: str("A container image reference.", { minLength: 1 }),
-  }),
-  providers: obj("Providers per API; each is one object or a list.", {
-    inference: providerList, safety: providerList, vectorIo: providerList, toolRuntime: providerList,
-    telemetry: describe("Telemetry export (OTLP endpoint), one object or a list.", providerList),
-  }),
-  resources: obj("Resources registered at startup.", {
-    models: { type: "array", description: "Models to register.", items: model },
-    tools: strList("Tool groups to make available (`websearch`, `rag`, `file_search`, `wolfram_alpha`)."),
-    shields: strList("Shields to register with the safety provider."),
-  }),
-  storage: obj("State storage; absent keeps the distribution's defaults.", {
-    kv: obj("Key-value store.", {
-      type: str("Backend type.", { enum: ["sqlite", "redis"], default: "sqlite" }),
-      endpoint: str("Redis endpoint, `redis://host:port` or `host:port`."),
-      password: secretRef("Redis password (the server cannot use it; accepted for compatibility)."),
+export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
+  "Desired state of a Llama Stack server.",
+  {
+    distribution: obj("Which distribution to run: a known `name` or an `image`.", {
+      name: str("A named distribution (see `llsd distributions`).", { minLength: 1 }),
+      image: str("A container image reference.", { minLength: 1 }),
     }),
-    sql: obj("SQL store.", {
-      type: str("Backend type.", { enum: ["sqlite", "postgres"], default: "sqlite" }),
-      connectionString: secretRef("Postgres DSN `postgresql://user:password@host:port/db`."),
+    providers: obj("Providers per API; each is one object or a list.", {
+      inference: providerList,
+      safety: providerList,
+      vectorIo: providerList,
+      toolRuntime: providerList,
+      telemetry: describe("Telemetry export (OTLP endpoint), one object or a list.", providerList),
     }),
-  }),
-  disabled: { type: "array", description: "APIs to remove from the config.", items: { type: "string", enum: DISABLE_NAMES } },
-  networking: obj("Port, TLS, exposure and access.", {
-    port: int("Server port.", { minimum: 1, maximum: 65535, default: DEFAULT_PORT }),
-    tls: obj("TLS settings.", {
-      enabled: bool("Serve HTTPS with `secretName`."),
-      secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
-      caBundle: obj("Extra CA certificates the server trusts.", {
-        configMapName: str("ConfigMap with PEM certificates.", { minLength: 1 }),
-        configMapKeys: strList("Keys to read.", { minItems: 1, maxItems: 50 }),
-      }, ["configMapName"]),
+    resources: obj("Resources registered at startup.", {
+      models: { type: "array", description: "Models to register.", items: model },
+      tools: strList("Tool groups to make available (`websearch`, `rag`, `file_search`, `wolfram_alpha`)."),
+      shields: strList("Shields to register with the safety provider."),
     }),
-    expose: {
-      description: "Expose outside the cluster: `true`, `{}` or `{enabled, hostname}`.",
-      oneOf: [{ type: "boolean" }, obj("Exposure settings.", {
-        enabled: bool("Whether to expose. Defaults to true."),
-        hostname: str("Host name for the Ingress/Route.", { minLength: 1 }),
-      })],
+    storage: obj("State storage; absent keeps the distribution's defaults.", {
+      kv: obj("Key-value store.", {
+        type: str("Backend type.", { enum: ["sqlite", "redis"], default: "sqlite" }),
+        endpoint: str("Redis endpoint, `redis://host:port` or `host:port`."),
+        password: secretRef("Redis password (the server cannot use it; accepted for compatibility)."),
+      }),
+      sql: obj("SQL store.", {
+        type: str("Backend type.", { enum: ["sqlite", "postgres"], default: "sqlite" }),
+        connectionString: secretRef("Postgres DSN `postgresql://user:password@host:port/db`."),
+      }),
+    }),
+    disabled: {
+      type: "array",
+      description: "APIs to remove from the config.",
+      items: { type: "string", enum: DISABLE_NAMES },
     },
-    allowedFrom: obj("Who may reach the server (NetworkPolicy).", {
-      namespaces: strList("Namespace names; `*` means all."),
-      labels: strList("Namespace label keys (matched with Exists)."),
+    networking: obj("Port, TLS, exposure and access.", {
+      port: int("Server port.", { minimum: 1, maximum: 65535, default: DEFAULT_PORT }),
+      tls: obj("TLS settings.", {
+        enabled: bool("Serve HTTPS with `secretName`."),
+        secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
+        caBundle: obj(
+          "Extra CA certificates the server trusts.",
+          {
+            configMapName: str("ConfigMap with PEM certificates.", { minLength: 1 }),
+            configMapKeys: strList("Keys to read.", { minItems: 1, maxItems: 50 }),
+          },
+          ["configMapName"],
+        ),
+      }),
+      expose: {
+        description: "Expose outside the cluster: `true`, `{}` or `{enabled, hostname}`.",
+        oneOf: [
+          { type: "boolean" },
+          obj("Exposure settings.", {
+            enabled: bool("Whether to expose. Defaults to true."),
+            hostname: str("Host name for the Ingress/Route.", { minLength: 1 }),
+          }),
+        ],
+      },
+      allowedFrom: obj("Who may reach the server (NetworkPolicy).", {
+        namespaces: strList("Namespace names; `*` means all."),
+        labels: strList("Namespace label keys (matched with Exists)."),
+      }),
     }),
-  }),
-  workload: obj("Kubernetes workload settings.", {
-    replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
-    workers: int("Uvicorn worker processes.", { minimum: 1 }),
-    resources: resourceRequirements("Container resources."),
-    autoscaling: obj("Horizontal pod autoscaling.", {
-      minReplicas: int("Minimum replicas.", { minimum: 1 }),
-      maxReplicas: int("Maximum replicas.", { minimum: 1 }),
-      targetCPUUtilizationPercentage: int("Target CPU %.", { minimum: 1, maximum: 100 }),
-      targetMemoryUtilizationPercentage: int("Target memory %.", { minimum: 1, maximum: 100 }),
-    }, ["maxReplicas"]),
-    storage: obj("Persistent volume for server state.", {
-      size: quantity("Volume size. Defaults to 10Gi."),
-      mountPath: str("Mount path. Defaults to /.llama.", { minLength: 1 }),
+    workload: obj("Kubernetes workload settings.", {
+      replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
+      workers: int("Uvicorn worker processes.", { minimum: 1 }),
+      resources: resourceRequirements("Container resources."),
+      autoscaling: obj(
+        "Horizontal pod autoscaling.",
+        {
+          minReplicas: int("Minimum replicas.", { minimum: 1 }),
+          maxReplicas: int("Maximum replicas.", { minimum: 1 }),
+          targetCPUUtilizationPercentage: int("Target CPU %.", { minimum: 1, maximum: 100 }),
+          targetMemoryUtilizationPercentage: int("Target memory %.", { minimum: 1, maximum: 100 }),
+        },
+        ["maxReplicas"],
+      ),
+      storage: obj("Persistent volume for server state.", {
+        size: quantity("Volume size. Defaults to 10Gi."),
+        mountPath: str("Mount path. Defaults to /.llama.", { minLength: 1 }),
+      }),
+      podDisruptionBudget: obj(
+        "Pod disruption budget: one of minAvailable or maxUnavailable; `{}` means maxUnavailable 1.",
+        {
+          minAvailable: intOrString("Minimum available pods."),
+          maxUnavailable: intOrString("Maximum unavailable pods."),
+        },
+      ),
+      topologySpreadConstraints: k8sList("Topology spread constraints.", "A TopologySpreadConstraint."),
+      overrides: obj("Pod and container overrides.", {
+        serviceAccountName: str("Service account for the pod."),
+        terminationGracePeriodSeconds: int("Termination grace period.", { minimum: 0 }),
+        env: k8sList("Extra environment variables; a name already set by the hooks is replaced.", "An EnvVar."),
+        command: strList("Container command."),
+        args: strList("Container args."),
+        volumes: k8sList("Extra volumes.", "A Volume."),
+        volumeMounts: k8sList("Extra volume mounts.", "A VolumeMount."),
+      }),
     }),
-    podDisruptionBudget: obj("Pod disruption budget: one of minAvailable or maxUnavailable; `{}` means maxUnavailable 1.", {
-      minAvailable: intOrString("Minimum available pods."),
-      maxUnavailable: intOrString("Maximum unavailable pods."),
-    }),
-    topologySpreadConstraints: k8sList("Topology spread constraints.", "A TopologySpreadConstraint."),
-    overrides: obj("Pod and container overrides.", {
-      serviceAccountName: str("Service account for the pod."),
-      terminationGracePeriodSeconds: int("Termination grace period.", { minimum: 0 }),
-      env: k8sList("Extra environment variables; a name already set by the hooks is replaced.", "An EnvVar."),
-      command: strList("Container command."),
-      args: strList("Container args."),
-      volumes: k8sList("Extra volumes.", "A Volume."),
-      volumeMounts: k8sList("Extra volume mounts.", "A VolumeMount."),
-    }),
-  }),
-  externalProviders: obj("Providers shipped as images, per API section, merged after inline providers.",
-    Object.fromEntries(EXTERNAL_PROVIDER_APIS.map((api) => [api, externalProviderList]))),
-  overrideConfig: obj("Use a complete config.yaml from a ConfigMap instead of generating one.", {
-    configMapName: str("ConfigMap with key `config.yaml`, in the CR's namespace.", { minLength: 1 }),
-  }, ["configMapName"]),
-}, ["distribution"]);
+    externalProviders: obj(
+      "Providers shipped as images, per API section, merged after inline providers.",
+      Object.fromEntries(EXTERNAL_PROVIDER_APIS.map((api) => [api, externalProviderList])),
+    ),
+    overrideConfig: obj(
+      "Use a complete config.yaml from a ConfigMap instead of generating one.",
+      {
+        configMapName: str("ConfigMap with key `config.yaml`, in the CR's namespace.", { minLength: 1 }),
+      },
+      ["configMapName"],
+    ),
+  },
+  ["distribution"],
+);

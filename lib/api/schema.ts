@@ -33,7 +33,9 @@ const CODE = { optimize: false };
 /** Stops at the first error: the fast path every valid object takes on every sync. */
 const firstError = addFormats(new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS, code: CODE }));
 /** Collects every error, run only once an object is known to be invalid. */
-const everyError = addFormats(new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS, code: CODE }));
+const everyError = addFormats(
+  new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS, code: CODE }),
+);
 
 export interface CompiledSchema {
   readonly fast: ValidateFunction;
@@ -151,7 +153,9 @@ const V1ALPHA2_OBJECT_SHELL = objectSchema("llamastack.io/v1alpha2", {});
 export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
   // The quick check reuses the spec validator (`/sync` compiles it anyway) instead of
   // compiling the spec schema a second time inside the object schema.
-  const valid = compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true && compile(V1ALPHA2_SPEC_SCHEMA).fast((object as { spec: unknown }).spec) === true;
+  const valid =
+    compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true &&
+    compile(V1ALPHA2_SPEC_SCHEMA).fast((object as { spec: unknown }).spec) === true;
   return valid ? [] : everyErrorOf(compile(V1ALPHA2_OBJECT_SCHEMA).full, object, "");
 }
 

@@ -23,7 +23,8 @@ export function isLabelKey(key: string): boolean {
   const slash = key.lastIndexOf("/");
   const name = slash < 0 ? key : key.slice(slash + 1);
   const prefix = slash < 0 ? undefined : key.slice(0, slash);
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > PREFIX_MAX || !SUBDOMAIN.test(prefix))) return false;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > PREFIX_MAX || !SUBDOMAIN.test(prefix)))
+    return false;
   return name.length <= NAME_MAX && NAME.test(name);
 }
 
@@ -34,11 +35,14 @@ export function isLabelValue(value: string): boolean {
 
 function labelError(index: number, entry: string): FieldError {
   const [key, value] = entry.split("=", 2) as [string, string | undefined];
-  const hint = value !== undefined && isLabelKey(key.trim())
-    ? ` A key=value selector is not supported: write "${key.trim()}" to admit every namespace that has a ${key.trim()} label (any value), or list the namespaces in allowedFrom.namespaces.`
-    : " Write a label key such as \"team\" or \"example.com/team\".";
-  return fieldError(`${PATH}.labels[${index}]`,
-    `${JSON.stringify(entry)} is not a namespace label key (${V1ALPHA1_PATH}.labels in v1alpha1): each entry admits the namespaces that have that label key, whatever its value, and the NetworkPolicy would be refused.${hint}`);
+  const hint =
+    value !== undefined && isLabelKey(key.trim())
+      ? ` A key=value selector is not supported: write "${key.trim()}" to admit every namespace that has a ${key.trim()} label (any value), or list the namespaces in allowedFrom.namespaces.`
+      : ' Write a label key such as "team" or "example.com/team".';
+  return fieldError(
+    `${PATH}.labels[${index}]`,
+    `${JSON.stringify(entry)} is not a namespace label key (${V1ALPHA1_PATH}.labels in v1alpha1): each entry admits the namespaces that have that label key, whatever its value, and the NetworkPolicy would be refused.${hint}`,
+  );
 }
 
 export function allowedFromRules(spec: CanonicalSpec): FieldError[] {
@@ -49,7 +53,12 @@ export function allowedFromRules(spec: CanonicalSpec): FieldError[] {
   });
   (allowed?.namespaces ?? []).forEach((entry, i) => {
     if (entry !== "*" && !isLabelValue(entry)) {
-      errors.push(fieldError(`${PATH}.namespaces[${i}]`, `${JSON.stringify(entry)} is not a namespace name; write a namespace's name, or "*" for every namespace`));
+      errors.push(
+        fieldError(
+          `${PATH}.namespaces[${i}]`,
+          `${JSON.stringify(entry)} is not a namespace name; write a namespace's name, or "*" for every namespace`,
+        ),
+      );
     }
   });
   return errors;

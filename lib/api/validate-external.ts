@@ -13,13 +13,21 @@ export function externalConflicts(spec: CanonicalSpec): FieldError[] {
   for (const e of spec.externalProviders) {
     const other = spec.providers.find((p) => p.id === e.providerId && SERVER_API[p.api] !== e.api);
     if (other) {
-      errors.push(fieldError(child(e.path, "providerId"),
-        `"${e.providerId}" is already the id of ${other.path} (a ${other.api} provider); an external provider replaces only a provider of its own API: use another providerId, or list it under spec.externalProviders.${other.api}`));
+      errors.push(
+        fieldError(
+          child(e.path, "providerId"),
+          `"${e.providerId}" is already the id of ${other.path} (a ${other.api} provider); an external provider replaces only a provider of its own API: use another providerId, or list it under spec.externalProviders.${other.api}`,
+        ),
+      );
     }
     const disabled = spec.disabled.find((d) => d.api === e.api);
     if (disabled) {
-      errors.push(fieldError(e.path,
-        `${SECTION_OF_API.get(e.api) ?? e.api} is disabled (${disabled.path}), so this external provider would never be loaded; remove it, or remove "${disabled.written}" from disabled`));
+      errors.push(
+        fieldError(
+          e.path,
+          `${SECTION_OF_API.get(e.api) ?? e.api} is disabled (${disabled.path}), so this external provider would never be loaded; remove it, or remove "${disabled.written}" from disabled`,
+        ),
+      );
     }
   }
   return errors;

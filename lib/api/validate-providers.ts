@@ -9,9 +9,14 @@ export function missingIds(providers: readonly Provider[]): FieldError[] {
   return PROVIDER_APIS.flatMap((api) => {
     const list = providers.filter((p) => p.api === api);
     if (list.length < 2) return [];
-    return list.filter((p) => !p.explicitId).map((p) =>
-      fieldError(child(p.path, "id"),
-        `required: spec.providers.${api} lists ${list.length} providers, so each needs a unique id (e.g. id: ${p.provider}-${list.indexOf(p) + 1})`));
+    return list
+      .filter((p) => !p.explicitId)
+      .map((p) =>
+        fieldError(
+          child(p.path, "id"),
+          `required: spec.providers.${api} lists ${list.length} providers, so each needs a unique id (e.g. id: ${p.provider}-${list.indexOf(p) + 1})`,
+        ),
+      );
   });
 }
 
@@ -23,8 +28,11 @@ export function duplicateIds(providers: readonly Provider[]): FieldError[] {
   if (dups.length === 0) return [];
   const allDups = listOf(dups.map(([id]) => id));
   return dups.map(([id, list]) =>
-    fieldError(child(list[1]!.path, "id"),
-      `duplicate provider id "${id}" (used at ${list.map((p) => p.path).join(", ")}); provider ids must be unique across all APIs. Duplicate ids: ${allDups}`));
+    fieldError(
+      child(list[1]!.path, "id"),
+      `duplicate provider id "${id}" (used at ${list.map((p) => p.path).join(", ")}); provider ids must be unique across all APIs. Duplicate ids: ${allDups}`,
+    ),
+  );
 }
 
 /** Endpoints repeat on every sync and `new URL` costs microseconds: answers are kept (bounded). */
@@ -47,17 +55,37 @@ function isUrl(text: string): boolean {
 }
 
 export function badEndpoints(providers: readonly Provider[]): FieldError[] {
-  return providers.filter((p) => p.endpoint !== undefined && !isUrl(p.endpoint)).map((p) =>
-    fieldError(child(p.path, "endpoint"), `"${p.endpoint}" is not an http(s) URL; write it as e.g. http://vllm.models.svc:8000`));
+  return providers
+    .filter((p) => p.endpoint !== undefined && !isUrl(p.endpoint))
+    .map((p) =>
+      fieldError(
+        child(p.path, "endpoint"),
+        `"${p.endpoint}" is not an http(s) URL; write it as e.g. http://vllm.models.svc:8000`,
+      ),
+    );
 }
 
 /** Telemetry has no server provider: its one endpoint becomes OTEL_EXPORTER_OTLP_ENDPOINT. */
 export function telemetryRules(providers: readonly Provider[]): FieldError[] {
   const telemetry = providers.filter((p) => p.api === "telemetry");
-  const errors = telemetry.slice(1).map((p) =>
-    fieldError(p.path, "only one telemetry provider is supported: the server exports OpenTelemetry to one OTLP endpoint"));
-  return errors.concat(telemetry.filter((p) => p.endpoint === undefined).map((p) =>
-    fieldError(child(p.path, "endpoint"), "required for telemetry: the OTLP collector URL, e.g. http://otel-collector:4318")));
+  const errors = telemetry
+    .slice(1)
+    .map((p) =>
+      fieldError(
+        p.path,
+        "only one telemetry provider is supported: the server exports OpenTelemetry to one OTLP endpoint",
+      ),
+    );
+  return errors.concat(
+    telemetry
+      .filter((p) => p.endpoint === undefined)
+      .map((p) =>
+        fieldError(
+          child(p.path, "endpoint"),
+          "required for telemetry: the OTLP collector URL, e.g. http://otel-collector:4318",
+        ),
+      ),
+  );
 }
 
 /** Two secret fields that would land in one env var would silently shadow each other. */
@@ -76,7 +104,12 @@ export function envCollisions(spec: CanonicalSpec): FieldError[] {
     const earlier = firstPath.get(name);
     if (earlier === undefined) firstPath.set(name, path);
     else if (earlier !== path) {
-      errors.push(fieldError(path, `its environment variable ${name} is also produced by ${earlier}; rename one provider id or secret field`));
+      errors.push(
+        fieldError(
+          path,
+          `its environment variable ${name} is also produced by ${earlier}; rename one provider id or secret field`,
+        ),
+      );
     }
   }
   return errors;

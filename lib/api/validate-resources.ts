@@ -14,26 +14,38 @@ export const TOOL_PROVIDERS: { readonly [tool: string]: readonly string[] } = {
 
 export function unknownTools(spec: CanonicalSpec): FieldError[] {
   const known = Object.keys(TOOL_PROVIDERS);
-  return spec.resources.tools.filter((t) => !known.includes(t.name)).map((t) =>
-    fieldError(t.path, `unknown tool "${t.name}". Known tools: ${listOf(known)}`));
+  return spec.resources.tools
+    .filter((t) => !known.includes(t.name))
+    .map((t) => fieldError(t.path, `unknown tool "${t.name}". Known tools: ${listOf(known)}`));
 }
 
 export function modelRules(spec: CanonicalSpec, inferenceIds: readonly string[] | undefined): FieldError[] {
   const errors: FieldError[] = [];
   for (const m of spec.resources.models) {
     if (m.modelType === "embedding" && m.embeddingDimension === undefined) {
-      errors.push(fieldError(child(m.path, "embeddingDimension"),
-        `required for embedding model "${m.name}": the server refuses embedding models without a dimension (e.g. 768)`));
+      errors.push(
+        fieldError(
+          child(m.path, "embeddingDimension"),
+          `required for embedding model "${m.name}": the server refuses embedding models without a dimension (e.g. 768)`,
+        ),
+      );
     }
     if (m.provider !== undefined && inferenceIds !== undefined && !inferenceIds.includes(m.provider)) {
-      errors.push(fieldError(child(m.path, "provider"),
-        `model "${m.name}" names provider "${m.provider}", which is not an inference provider. Available: ${listOf(inferenceIds)}`));
+      errors.push(
+        fieldError(
+          child(m.path, "provider"),
+          `model "${m.name}" names provider "${m.provider}", which is not an inference provider. Available: ${listOf(inferenceIds)}`,
+        ),
+      );
     }
   }
   return errors;
 }
 
-export function storageRules(spec: CanonicalSpec, raw: { kv?: { endpoint?: string; password?: unknown }; sql?: { connectionString?: unknown } } | undefined): FieldError[] {
+export function storageRules(
+  spec: CanonicalSpec,
+  raw: { kv?: { endpoint?: string; password?: unknown }; sql?: { connectionString?: unknown } } | undefined,
+): FieldError[] {
   const errors: FieldError[] = [];
   const kv = spec.storage?.kv;
   if (kv?.type === "redis" && kv.endpoint === undefined) {
@@ -43,14 +55,23 @@ export function storageRules(spec: CanonicalSpec, raw: { kv?: { endpoint?: strin
     errors.push(fieldError(`${kv.path}.endpoint`, `"${kv.endpoint}" is not host:port or redis://host:port`));
   }
   if (kv?.type === "sqlite" && (raw?.kv?.endpoint !== undefined || raw?.kv?.password !== undefined)) {
-    errors.push(fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them"));
+    errors.push(
+      fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them"),
+    );
   }
   const sql = spec.storage?.sql;
   if (sql?.type === "postgres" && sql.connectionString === undefined) {
-    errors.push(fieldError(`${sql.path}.connectionString`, "required for type postgres: a Secret key holding postgresql://user:password@host:port/db"));
+    errors.push(
+      fieldError(
+        `${sql.path}.connectionString`,
+        "required for type postgres: a Secret key holding postgresql://user:password@host:port/db",
+      ),
+    );
   }
   if (sql?.type === "sqlite" && raw?.sql?.connectionString !== undefined) {
-    errors.push(fieldError(sql.path, "connectionString is only used with type: postgres; set type: postgres or remove it"));
+    errors.push(
+      fieldError(sql.path, "connectionString is only used with type: postgres; set type: postgres or remove it"),
+    );
   }
   return errors;
 }
@@ -85,7 +106,12 @@ export function disabledConflicts(spec: CanonicalSpec): FieldError[] {
   return spec.disabled.flatMap((d) => {
     const providers = spec.providers.filter((p) => SERVER_API[p.api] === d.api);
     if (providers.length === 0) return [];
-    return [fieldError(d.path, `${d.written} is disabled, so its providers (${providers.map((p) => p.path).join(", ")}) are ignored; remove them or remove "${d.written}" from disabled`)];
+    return [
+      fieldError(
+        d.path,
+        `${d.written} is disabled, so its providers (${providers.map((p) => p.path).join(", ")}) are ignored; remove them or remove "${d.written}" from disabled`,
+      ),
+    ];
   });
 }
 
@@ -96,8 +122,12 @@ export function externalProviderRules(spec: CanonicalSpec): FieldError[] {
   for (const p of spec.externalProviders) {
     const earlier = seen.get(p.providerId);
     if (earlier) {
-      errors.push(fieldError(child(p.path, "providerId"),
-        `external provider id "${p.providerId}" is used by both ${earlier.image} (${earlier.path}) and ${p.image}; give each a unique providerId`));
+      errors.push(
+        fieldError(
+          child(p.path, "providerId"),
+          `external provider id "${p.providerId}" is used by both ${earlier.image} (${earlier.path}) and ${p.image}; give each a unique providerId`,
+        ),
+      );
     } else seen.set(p.providerId, { image: p.image, path: p.path });
   }
   return errors;

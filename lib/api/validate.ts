@@ -11,9 +11,7 @@ import { normalize } from "./normalize";
 import { v1alpha2SpecSchemaErrors } from "./schema";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
-import {
-  disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools,
-} from "./validate-resources";
+import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
 import { externalConflicts } from "./validate-external";
 
@@ -43,10 +41,17 @@ export interface ValidationResult {
 function distributionRules(spec: CanonicalSpec, table: DistributionTable): FieldError[] {
   const d = spec.distribution;
   if (d.kind === "invalid") {
-    return [fieldError("spec.distribution", "set exactly one of name (a known distribution) or image (an image reference)")];
+    return [
+      fieldError("spec.distribution", "set exactly one of name (a known distribution) or image (an image reference)"),
+    ];
   }
   if (d.kind === "name" && !table.some((e) => e.name === d.name)) {
-    return [fieldError("spec.distribution.name", `Unknown distribution "${d.name}". Available distributions: ${listOf(distributionNames(table))}`)];
+    return [
+      fieldError(
+        "spec.distribution.name",
+        `Unknown distribution "${d.name}". Available distributions: ${listOf(distributionNames(table))}`,
+      ),
+    ];
   }
   return [];
 }
@@ -56,7 +61,11 @@ function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
   if (!spec.overrideConfig) return [];
   const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
   return clashing.map((k) =>
-    fieldError(`spec.${k}`, `overrideConfig and ${k} are mutually exclusive: the ConfigMap is used as is; remove ${k} or overrideConfig`));
+    fieldError(
+      `spec.${k}`,
+      `overrideConfig and ${k} are mutually exclusive: the ConfigMap is used as is; remove ${k} or overrideConfig`,
+    ),
+  );
 }
 
 function workloadRules(spec: CanonicalSpec): FieldError[] {
@@ -67,12 +76,22 @@ function workloadRules(spec: CanonicalSpec): FieldError[] {
   }
   const replicas = spec.workload.replicas;
   if (a && replicas !== undefined && replicas > a.maxReplicas) {
-    errors.push(fieldError("spec.workload.replicas", `must not exceed autoscaling.maxReplicas (${a.maxReplicas}); the HPA's minimum would be above its maximum`));
+    errors.push(
+      fieldError(
+        "spec.workload.replicas",
+        `must not exceed autoscaling.maxReplicas (${a.maxReplicas}); the HPA's minimum would be above its maximum`,
+      ),
+    );
   }
   const pdb = spec.workload.podDisruptionBudget;
   // `{}` is a budget of maxUnavailable 1 (lib/children/pdb.ts), as v1alpha1 CRs write it.
   if (pdb && pdb.minAvailable !== undefined && pdb.maxUnavailable !== undefined) {
-    errors.push(fieldError("spec.workload.podDisruptionBudget", "set one of minAvailable or maxUnavailable, not both (a PodDisruptionBudget refuses both)"));
+    errors.push(
+      fieldError(
+        "spec.workload.podDisruptionBudget",
+        "set one of minAvailable or maxUnavailable, not both (a PodDisruptionBudget refuses both)",
+      ),
+    );
   }
   return errors;
 }
@@ -80,18 +99,39 @@ function workloadRules(spec: CanonicalSpec): FieldError[] {
 function tlsRules(spec: CanonicalSpec): FieldError[] {
   const tls = spec.networking.tls;
   if (tls.enabled && tls.secretName === undefined) {
-    return [fieldError("spec.networking.tls.secretName", "required when tls.enabled is true: a kubernetes.io/tls Secret with tls.crt and tls.key")];
+    return [
+      fieldError(
+        "spec.networking.tls.secretName",
+        "required when tls.enabled is true: a kubernetes.io/tls Secret with tls.crt and tls.key",
+      ),
+    ];
   }
   if (!tls.enabled && tls.secretName !== undefined) {
-    return [fieldError("spec.networking.tls.enabled", "set enabled: true to serve HTTPS with secretName, or remove secretName")];
+    return [
+      fieldError(
+        "spec.networking.tls.enabled",
+        "set enabled: true to serve HTTPS with secretName, or remove secretName",
+      ),
+    ];
   }
   return [];
 }
 
 /** Semantic rules on a normalized spec. */
-export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ctx: ValidateContext = {}): ValidationResult {
-  const inferenceIds = ctx.baseInferenceIds === undefined ? undefined
-    : [...new Set([...spec.providers.filter((p) => p.api === "inference").map((p) => p.id), ...ctx.baseInferenceIds])];
+export function validateCanonical(
+  spec: CanonicalSpec,
+  raw: LlsdSpecV1alpha2,
+  ctx: ValidateContext = {},
+): ValidationResult {
+  const inferenceIds =
+    ctx.baseInferenceIds === undefined
+      ? undefined
+      : [
+          ...new Set([
+            ...spec.providers.filter((p) => p.api === "inference").map((p) => p.id),
+            ...ctx.baseInferenceIds,
+          ]),
+        ];
   const errors = [
     ...distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS),
     ...overrideExclusivity(spec),
@@ -117,13 +157,23 @@ export function validateCanonical(spec: CanonicalSpec, raw: LlsdSpecV1alpha2, ct
 function lowPortNote(spec: CanonicalSpec): FieldError[] {
   const port = spec.networking.port;
   if (port === listenPort(port)) return [];
-  return [fieldError("spec.networking.port", `${port} is below ${MIN_SERVER_PORT}, where the server cannot listen: the Service serves port ${port} and forwards to the server on ${listenPort(port)}`)];
+  return [
+    fieldError(
+      "spec.networking.port",
+      `${port} is below ${MIN_SERVER_PORT}, where the server cannot listen: the Service serves port ${port} and forwards to the server on ${listenPort(port)}`,
+    ),
+  ];
 }
 
 function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
   const kv = spec.storage?.kv;
   if (kv?.type !== "redis" || !kv.password) return [];
-  return [fieldError(kv.password.path, "the server's redis store has no password field: the Secret is checked but not used; use a Redis without AUTH or a NetworkPolicy")];
+  return [
+    fieldError(
+      kv.password.path,
+      "the server's redis store has no password field: the Secret is checked but not used; use a Redis without AUTH or a NetworkPolicy",
+    ),
+  ];
 }
 
 /** Schema, then semantic rules. A spec that fails the schema is not normalized. */

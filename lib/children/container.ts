@@ -24,7 +24,12 @@ function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"
   }
   // The Go operator: the script with userConfig; a non-empty user command or args replaces it.
   const script = ctx.config?.source === "override";
-  const command = overrides.command && overrides.command.length > 0 ? [...overrides.command] : script ? [...STARTUP_COMMAND] : undefined;
+  const command =
+    overrides.command && overrides.command.length > 0
+      ? [...overrides.command]
+      : script
+        ? [...STARTUP_COMMAND]
+        : undefined;
   const args = overrides.args && overrides.args.length > 0 ? [...overrides.args] : script ? [] : undefined;
   return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
 }

@@ -17,7 +17,10 @@ import { replicaCount } from "./workload";
  * remembers them, so switching to Recreate (storage added) removes `rollingUpdate` instead of
  * leaving it next to `type: Recreate`, which the apiserver rejects.
  */
-export const ROLLING_UPDATE: V1DeploymentStrategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } };
+export const ROLLING_UPDATE: V1DeploymentStrategy = {
+  type: "RollingUpdate",
+  rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" },
+};
 /** A ReadWriteOnce volume attaches to one node: the old pod must go before the new one starts. */
 export const RECREATE: V1DeploymentStrategy = { type: "Recreate" };
 
@@ -36,7 +39,11 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: childMeta(ctx, names.deployment(ctx.name), ctx.keptOpen ? { [NETWORK_POLICY_ANNOTATION]: KEPT_OPEN } : undefined),
+    metadata: childMeta(
+      ctx,
+      names.deployment(ctx.name),
+      ctx.keptOpen ? { [NETWORK_POLICY_ANNOTATION]: KEPT_OPEN } : undefined,
+    ),
     spec: {
       // Under an HPA the field is left out: the HPA owns the count, and a value here would
       // reset it on every sync.

@@ -22,7 +22,10 @@ function plain(name: string, value: string | number): V1EnvVar {
 function secretAndPlain(ctx: ChildContext): V1EnvVar[] {
   return [
     // Only references travel in the pod spec; the kubelet reads the values from the Secrets.
-    ...ctx.secretEnv.map((s): V1EnvVar => ({ name: s.name, valueFrom: { secretKeyRef: { name: s.secretName, key: s.secretKey } } })),
+    ...ctx.secretEnv.map((s): V1EnvVar => ({
+      name: s.name,
+      valueFrom: { secretKeyRef: { name: s.secretName, key: s.secretKey } },
+    })),
     ...ctx.plainEnv.map((e) => plain(e.name, e.value)),
   ];
 }

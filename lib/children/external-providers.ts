@@ -82,7 +82,8 @@ shift "$n"
 const MOUNT: V1VolumeMount = { name: EXTERNAL_PROVIDERS_VOLUME, mountPath: EXTERNAL_PROVIDERS_DIR };
 
 const externals = (ctx: ChildContext): readonly ResolvedExternalProvider[] => ctx.externalProviders ?? [];
-const wheelsDir = (r: ResolvedExternalProvider): string => `${WHEELS_DIR}/${externalProviderContainer(r.provider.providerId)}`;
+const wheelsDir = (r: ResolvedExternalProvider): string =>
+  `${WHEELS_DIR}/${externalProviderContainer(r.provider.providerId)}`;
 
 function copyContainer(ctx: ChildContext, r: ResolvedExternalProvider): V1Container {
   return {
@@ -104,8 +105,10 @@ function installContainer(ctx: ChildContext, list: readonly ResolvedExternalProv
     // pip writes temporary files; HOME keeps it from looking for a home the pod's UID lacks;
     // no pip configuration of the image applies (the install is the same everywhere).
     env: [
-      { name: "TMPDIR", value: TMP_DIR }, { name: "HOME", value: TMP_DIR },
-      { name: "PIP_CONFIG_FILE", value: "/dev/null" }, { name: "PIP_NO_INPUT", value: "1" },
+      { name: "TMPDIR", value: TMP_DIR },
+      { name: "HOME", value: TMP_DIR },
+      { name: "PIP_CONFIG_FILE", value: "/dev/null" },
+      { name: "PIP_NO_INPUT", value: "1" },
     ],
     volumeMounts: [{ ...MOUNT }],
     resources: buildResources(ctx.spec.workload),

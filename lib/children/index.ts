@@ -27,15 +27,26 @@ interface BuiltChild {
 }
 
 const BUILDERS: readonly ((ctx: ChildContext) => BuiltChild | undefined)[] = [
-  buildCaBundle, buildConfigMap, buildDeployment, buildHpa, buildIngress, buildNetworkPolicy,
-  buildPdb, buildPostgresSecret, buildPvc, buildRoute, buildService,
+  buildCaBundle,
+  buildConfigMap,
+  buildDeployment,
+  buildHpa,
+  buildIngress,
+  buildNetworkPolicy,
+  buildPdb,
+  buildPostgresSecret,
+  buildPvc,
+  buildRoute,
+  buildService,
 ];
 
 /** The client types make apiVersion, kind and name optional; a child without them is our bug. */
 function toKubeObject(child: BuiltChild): KubeObject {
   const { apiVersion, kind, metadata } = child;
   if (!apiVersion || !kind || !metadata?.name) {
-    throw new Error(`child builder returned an object without apiVersion, kind or metadata.name: ${kind ?? "?"}/${metadata?.name ?? "?"}`);
+    throw new Error(
+      `child builder returned an object without apiVersion, kind or metadata.name: ${kind ?? "?"}/${metadata?.name ?? "?"}`,
+    );
   }
   return { ...child, apiVersion, kind, metadata: { ...metadata, name: metadata.name } };
 }
@@ -48,8 +59,7 @@ function byKindThenName(a: KubeObject, b: KubeObject): number {
 }
 
 export function desiredChildren(ctx: ChildContext): KubeObject[] {
-  return BUILDERS
-    .map((build) => build(ctx))
+  return BUILDERS.map((build) => build(ctx))
     .filter((child): child is BuiltChild => child !== undefined)
     .map(toKubeObject)
     .sort(byKindThenName);

@@ -30,16 +30,20 @@ export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
     kind: "Ingress",
     metadata: childMeta(ctx, names.ingress(ctx.name), tls.enabled ? NGINX_BACKEND_HTTPS : undefined),
     spec: {
-      rules: [{
-        ...(expose.hostname !== undefined ? { host: expose.hostname } : {}),
-        http: {
-          paths: [{
-            path: "/",
-            pathType: "Prefix",
-            backend: { service: { name: names.service(ctx.name), port: backendPort(ctx) } },
-          }],
+      rules: [
+        {
+          ...(expose.hostname !== undefined ? { host: expose.hostname } : {}),
+          http: {
+            paths: [
+              {
+                path: "/",
+                pathType: "Prefix",
+                backend: { service: { name: names.service(ctx.name), port: backendPort(ctx) } },
+              },
+            ],
+          },
         },
-      }],
+      ],
     },
   };
 }

@@ -4,7 +4,12 @@
  * open (providers, registries, model hubs live anywhere). None for a CR taken over from a Go
  * operator that ran it without one, until its owner opts in (lib/sync/network-access.ts).
  */
-import type { V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from "@kubernetes/client-node";
+import type {
+  V1NetworkPolicy,
+  V1NetworkPolicyIngressRule,
+  V1NetworkPolicyPeer,
+  V1NetworkPolicySpec,
+} from "@kubernetes/client-node";
 import { listenPort } from "../defaults";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
@@ -45,12 +50,17 @@ function peers(ctx: ChildContext): Keyed[] {
     namespaceNamed(ctx.hooksNamespace),
     ...(allowedFrom?.namespaces ?? []).map(namespaceNamed),
     // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
-    ...(allowedFrom?.labels ?? []).map((key): Keyed => [`label ${key}`, { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } }]),
+    ...(allowedFrom?.labels ?? []).map((key): Keyed => [
+      `label ${key}`,
+      { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } },
+    ]),
     // An exposed server must be reachable from whatever carries the Route or Ingress traffic:
     // the OpenShift router (host network, matched by its namespace's policy group; a pod
     // selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
     // A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
-    ...(expose.enabled || ctx.legacy?.networkSet ? [["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] as Keyed] : []),
+    ...(expose.enabled || ctx.legacy?.networkSet
+      ? [["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] as Keyed]
+      : []),
     ...(expose.enabled ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
   ];
 }

@@ -17,12 +17,13 @@ export function buildPdb(ctx: ChildContext): V1PodDisruptionBudget | undefined {
   // A v1alpha1 CR: the Go operator's rule (a budget given, or spec.replicas > 1).
   const several = ctx.legacy ? legacyRunsSeveralPods(workload) : runsSeveralPods(workload);
   if (!given && !several) return undefined;
-  const budget = given?.minAvailable !== undefined || given?.maxUnavailable !== undefined
-    ? {
-      ...(given.minAvailable !== undefined ? { minAvailable: given.minAvailable } : {}),
-      ...(given.maxUnavailable !== undefined ? { maxUnavailable: given.maxUnavailable } : {}),
-    }
-    : { maxUnavailable: DEFAULT_MAX_UNAVAILABLE };
+  const budget =
+    given?.minAvailable !== undefined || given?.maxUnavailable !== undefined
+      ? {
+          ...(given.minAvailable !== undefined ? { minAvailable: given.minAvailable } : {}),
+          ...(given.maxUnavailable !== undefined ? { maxUnavailable: given.maxUnavailable } : {}),
+        }
+      : { maxUnavailable: DEFAULT_MAX_UNAVAILABLE };
   return {
     apiVersion: "policy/v1",
     kind: "PodDisruptionBudget",

@@ -23,7 +23,11 @@ export const FS_GROUP = 1001;
 export const RUN_AS_USER = 1001;
 
 /** Spread keys of the Go operator's default constraints, widest first. */
-export const SPREAD_TOPOLOGY_KEYS = ["topology.kubernetes.io/region", "topology.kubernetes.io/zone", "kubernetes.io/hostname"];
+export const SPREAD_TOPOLOGY_KEYS = [
+  "topology.kubernetes.io/region",
+  "topology.kubernetes.io/zone",
+  "kubernetes.io/hostname",
+];
 export const HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname";
 /** Preferred (not required) anti-affinity: a small cluster still schedules every replica. */
 export const ANTI_AFFINITY_WEIGHT = 100;
@@ -64,10 +68,12 @@ function antiAffinity(ctx: ChildContext): V1Affinity | undefined {
   if (!severalPods(ctx)) return undefined;
   return {
     podAntiAffinity: {
-      preferredDuringSchedulingIgnoredDuringExecution: [{
-        weight: ANTI_AFFINITY_WEIGHT,
-        podAffinityTerm: { labelSelector: { matchLabels: spreadSelector(ctx) }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
-      }],
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        {
+          weight: ANTI_AFFINITY_WEIGHT,
+          podAffinityTerm: { labelSelector: { matchLabels: spreadSelector(ctx) }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
+        },
+      ],
     },
   };
 }
@@ -79,7 +85,9 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   const init = externalInitContainers(ctx);
   return {
     ...(overrides.serviceAccountName !== undefined ? { serviceAccountName: overrides.serviceAccountName } : {}),
-    ...(overrides.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: overrides.terminationGracePeriodSeconds } : {}),
+    ...(overrides.terminationGracePeriodSeconds !== undefined
+      ? { terminationGracePeriodSeconds: overrides.terminationGracePeriodSeconds }
+      : {}),
     // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
     // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
     enableServiceLinks: false,

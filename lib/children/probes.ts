@@ -48,7 +48,13 @@ export function readinessProbe(tls: boolean): V1Probe {
  * 3 failures, 1 success; period the Kubernetes default 10 s, written out so the applied
  * object says what runs). A server gets about 45 s to answer /v1/health before a restart.
  */
-export const GO_STARTUP_PROBE = { initialDelaySeconds: 15, periodSeconds: 10, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 } as const;
+export const GO_STARTUP_PROBE = {
+  initialDelaySeconds: 15,
+  periodSeconds: 10,
+  timeoutSeconds: 30,
+  failureThreshold: 3,
+  successThreshold: 1,
+} as const;
 
 export function legacyStartupProbe(tls: boolean): V1Probe {
   return { httpGet: healthCheck(tls), ...GO_STARTUP_PROBE };

@@ -39,7 +39,9 @@ export function buildRoute(ctx: ChildContext): Route | undefined {
       ...(expose.hostname !== undefined ? { host: expose.hostname } : {}),
       to: { kind: "Service", name: names.service(ctx.name) },
       port: { targetPort: SERVICE_PORT_NAME },
-      tls: tls.enabled ? { termination: "passthrough" } : { termination: "edge", insecureEdgeTerminationPolicy: "Redirect" },
+      tls: tls.enabled
+        ? { termination: "passthrough" }
+        : { termination: "edge", insecureEdgeTerminationPolicy: "Redirect" },
     },
   };
 }

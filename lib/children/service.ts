@@ -15,7 +15,14 @@ export function buildService(ctx: ChildContext): V1Service {
       // targetPort by name follows the container port through a port change. A v1alpha1 CR keeps
       // the number, as the Go operator wrote it: its running pods have an unnamed port, and a
       // name they lack would leave the Service without endpoints from a takeover until new pods are ready.
-      ports: [{ name: SERVICE_PORT_NAME, port: ctx.spec.networking.port, targetPort: ctx.legacy ? ctx.spec.networking.port : SERVICE_PORT_NAME, protocol: "TCP" }],
+      ports: [
+        {
+          name: SERVICE_PORT_NAME,
+          port: ctx.spec.networking.port,
+          targetPort: ctx.legacy ? ctx.spec.networking.port : SERVICE_PORT_NAME,
+          protocol: "TCP",
+        },
+      ],
     },
   };
 }

@@ -19,19 +19,19 @@ import { CONFIG_PATH } from "../defaults";
 const PICK_ENTRY_POINT = [
   "from importlib.metadata import version",
   "from packaging.version import Version",
-  "v = Version(Version(version(\"llama_stack\")).base_version)",
-  "print(\"distribution\" if v < Version(\"0.2.17\") else \"core\" if v < Version(\"0.3.0\") else \"uvicorn\")",
+  'v = Version(Version(version("llama_stack")).base_version)',
+  'print("distribution" if v < Version("0.2.17") else "core" if v < Version("0.3.0") else "uvicorn")',
 ].join("\n");
 
 export const STARTUP_SCRIPT = [
   "set -e",
   `config=${CONFIG_PATH}`,
   `entry=$(python3 -c '${PICK_ENTRY_POINT}' 2>/dev/null || echo uvicorn)`,
-  "echo \"llama-stack entry point: $entry\" >&2",
-  "case \"$entry\" in",
-  "  distribution) exec python3 -m llama_stack.distribution.server.server --config \"$config\" ;;",
-  "  core) exec python3 -m llama_stack.core.server.server \"$config\" ;;",
-  "  *) exec uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port \"${LLS_PORT:-8321}\" --workers \"${LLS_WORKERS:-1}\" ;;",
+  'echo "llama-stack entry point: $entry" >&2',
+  'case "$entry" in',
+  '  distribution) exec python3 -m llama_stack.distribution.server.server --config "$config" ;;',
+  '  core) exec python3 -m llama_stack.core.server.server "$config" ;;',
+  '  *) exec uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port "${LLS_PORT:-8321}" --workers "${LLS_WORKERS:-1}" ;;',
   "esac",
   "",
 ].join("\n");

@@ -31,7 +31,12 @@ function storageVolume(ctx: ChildContext): V1Volume {
 
 function caVolume(ctx: ChildContext): V1Volume[] {
   return ctx.caBundle
-    ? [{ name: CA_BUNDLE_VOLUME, configMap: { name: ctx.caBundle.configMapName, items: [{ key: CA_BUNDLE_KEY, path: CA_BUNDLE_KEY }] } }]
+    ? [
+        {
+          name: CA_BUNDLE_VOLUME,
+          configMap: { name: ctx.caBundle.configMapName, items: [{ key: CA_BUNDLE_KEY, path: CA_BUNDLE_KEY }] },
+        },
+      ]
     : [];
 }
 
@@ -61,7 +66,14 @@ function ourVolumes(ctx: ChildContext): V1Volume[] {
   return [
     storageVolume(ctx),
     // Only config.yaml is projected: an override ConfigMap's other keys stay out of the server's view.
-    ...(ctx.config ? [{ name: CONFIG_VOLUME, configMap: { name: ctx.config.configMapName, items: [{ key: CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }] } }] : []),
+    ...(ctx.config
+      ? [
+          {
+            name: CONFIG_VOLUME,
+            configMap: { name: ctx.config.configMapName, items: [{ key: CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }] },
+          },
+        ]
+      : []),
     ...(tlsSecret !== undefined ? [{ name: TLS_VOLUME, secret: { secretName: tlsSecret } }] : []),
     ...caVolume(ctx),
   ];
@@ -75,15 +87,25 @@ function ourMounts(ctx: ChildContext): V1VolumeMount[] {
     ...(ctx.config ? [{ name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_DIR, readOnly: true }] : []),
     // Nested under the config mount: the kubelet creates nested mount points inside
     // configMap volumes, so the TLS files sit next to config.yaml's directory.
-    ...(tls.enabled && tls.secretName !== undefined ? [{ name: TLS_VOLUME, mountPath: TLS_MOUNT_DIR, readOnly: true }] : []),
+    ...(tls.enabled && tls.secretName !== undefined
+      ? [{ name: TLS_VOLUME, mountPath: TLS_MOUNT_DIR, readOnly: true }]
+      : []),
     ...(ctx.caBundle ? [{ ...CA_MOUNT }] : []),
   ];
 }
 
 export function buildVolumes(ctx: ChildContext): V1Volume[] {
-  return upsertBy([...ourVolumes(ctx), ...externalVolumes(ctx)], passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes), "name");
+  return upsertBy(
+    [...ourVolumes(ctx), ...externalVolumes(ctx)],
+    passThrough<V1Volume>(ctx.spec.workload.overrides?.volumes),
+    "name",
+  );
 }
 
 export function buildVolumeMounts(ctx: ChildContext): V1VolumeMount[] {
-  return upsertBy([...ourMounts(ctx), ...externalServerMounts(ctx)], passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts), "mountPath");
+  return upsertBy(
+    [...ourMounts(ctx), ...externalServerMounts(ctx)],
+    passThrough<V1VolumeMount>(ctx.spec.workload.overrides?.volumeMounts),
+    "mountPath",
+  );
 }

@@ -56,4 +56,3 @@ export function storageMountPath(workload: WorkloadInput): string {
 export function passThrough<T>(items: readonly object[] | undefined): T[] {
   return (items ?? []).map((item) => copyJson(item) as T);
 }
-

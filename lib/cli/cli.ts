@@ -16,7 +16,10 @@ interface Command {
 
 const EXIT_CODES = "Exit codes: 0 done, 1 invalid input (each problem printed with its field path), 2 usage error.";
 
-function parsed(args: readonly string[], options: { [name: string]: { type: "string" } } = {}): { values: { [k: string]: string | undefined }; positionals: string[] } {
+function parsed(
+  args: readonly string[],
+  options: { [name: string]: { type: "string" } } = {},
+): { values: { [k: string]: string | undefined }; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options, strict: true });
     return { values: values as { [k: string]: string | undefined }, positionals };
@@ -26,7 +29,8 @@ function parsed(args: readonly string[], options: { [name: string]: { type: "str
 }
 
 function exactlyOne(command: string, positionals: readonly string[]): string {
-  if (positionals.length !== 1 || positionals[0] === undefined) throw new UsageError(`${command} takes exactly one FILE`);
+  if (positionals.length !== 1 || positionals[0] === undefined)
+    throw new UsageError(`${command} takes exactly one FILE`);
   return positionals[0];
 }
 
@@ -38,7 +42,10 @@ const COMMANDS: { readonly [name: string]: Command } = {
   Notes and warnings go to stderr. Invalid specs print every problem.`,
     run: (args, io) => {
       const { values, positionals } = parsed(args, { "base-config": { type: "string" }, release: { type: "string" } });
-      return renderCommand({ file: exactlyOne("render", positionals), baseConfig: values["base-config"], release: values.release }, io);
+      return renderCommand(
+        { file: exactlyOne("render", positionals), baseConfig: values["base-config"], release: values.release },
+        io,
+      );
     },
   },
   validate: {
@@ -102,7 +109,9 @@ const COMMANDS: { readonly [name: string]: Command } = {
 export const USAGE = `Usage: llsd <command> [options]   (llsd <command> --help for one command)
 
 Commands:
-${Object.values(COMMANDS).map((c) => c.help).join("\n")}
+${Object.values(COMMANDS)
+  .map((c) => c.help)
+  .join("\n")}
 llsd help [COMMAND]
   Show this help, or one command's.
 
@@ -139,7 +148,9 @@ export function runCli(argv: readonly string[], io: CliIo): number {
       io.stderr(`error: ${error.message}\nRun "llsd ${name} --help" for usage.\n`);
       return 2;
     }
-    io.stderr(`error: ${(error as Error).message.split("\n")[0]} (an internal error of llsd ${name}; please report it)\n`);
+    io.stderr(
+      `error: ${(error as Error).message.split("\n")[0]} (an internal error of llsd ${name}; please report it)\n`,
+    );
     return 2;
   }
 }

@@ -15,7 +15,9 @@ export interface CrDocument {
 /** ConfigMaps found beside the CRs (by name → data), so an overrideConfig can be checked offline. */
 export type ConfigMaps = { [name: string]: { [key: string]: string } };
 
-export type ReadDocuments = { ok: true; documents: CrDocument[]; configMaps: ConfigMaps; others: { [k: string]: unknown }[] } | { ok: false; errors: FieldError[] };
+export type ReadDocuments =
+  | { ok: true; documents: CrDocument[]; configMaps: ConfigMaps; others: { [k: string]: unknown }[] }
+  | { ok: false; errors: FieldError[] };
 
 /**
  * Every document of the file: LLSDs, ConfigMaps (by name) and the rest. A YAML syntax error, or
@@ -32,7 +34,12 @@ export function llsdDocuments(text: string, file: string): ReadDocuments {
     const first = doc.errors[0];
     if (first) {
       const line = first.linePos?.[0]?.line;
-      errors.push(fieldError(`${file}${line !== undefined ? `:${line}` : ""}`, `invalid YAML (${first.code}): ${(first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}`));
+      errors.push(
+        fieldError(
+          `${file}${line !== undefined ? `:${line}` : ""}`,
+          `invalid YAML (${first.code}): ${(first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}`,
+        ),
+      );
       return;
     }
     const object = doc.toJS() as { [k: string]: unknown } | null;
@@ -42,7 +49,12 @@ export function llsdDocuments(text: string, file: string): ReadDocuments {
       if (typeof name === "string") configMaps[name] = (object.data ?? {}) as { [key: string]: string };
     }
     if (object.kind !== LLSD_KIND && meantAsLlsd(object)) {
-      errors.push(fieldError(`${file}: document ${index + 1}: kind`, `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`));
+      errors.push(
+        fieldError(
+          `${file}: document ${index + 1}: kind`,
+          `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`,
+        ),
+      );
       return;
     }
     if (object.kind !== LLSD_KIND) {
@@ -50,7 +62,12 @@ export function llsdDocuments(text: string, file: string): ReadDocuments {
       return;
     }
     const metadata = (object.metadata ?? {}) as { name?: unknown };
-    documents.push({ index, apiVersion: String(object.apiVersion ?? ""), name: String(metadata.name ?? "llsd"), object });
+    documents.push({
+      index,
+      apiVersion: String(object.apiVersion ?? ""),
+      name: String(metadata.name ?? "llsd"),
+      object,
+    });
   });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, documents, configMaps, others };
 }
@@ -63,10 +80,14 @@ export function asStored(doc: CrDocument, file: string, io: CliIo): CrDocument |
   if (doc.apiVersion !== V1ALPHA1_API) return doc;
   const hub = toHub(doc.object);
   if (!hub.ok) {
-    io.stderr(`error: ${doc.name}: cannot convert ${V1ALPHA1_API} to v1alpha2 (llsd convert --to v1alpha2 ${file} says the same):\n${formatErrors(hub.errors)}\n`);
+    io.stderr(
+      `error: ${doc.name}: cannot convert ${V1ALPHA1_API} to v1alpha2 (llsd convert --to v1alpha2 ${file} says the same):\n${formatErrors(hub.errors)}\n`,
+    );
     return undefined;
   }
-  io.stderr(`note: ${doc.name}: ${V1ALPHA1_API} converted to llamastack.io/v1alpha2, as the cluster stores it (llsd convert --to v1alpha2 ${file} prints it; llsd migrate ${file} also moves env vars into providers)\n`);
+  io.stderr(
+    `note: ${doc.name}: ${V1ALPHA1_API} converted to llamastack.io/v1alpha2, as the cluster stores it (llsd convert --to v1alpha2 ${file} prints it; llsd migrate ${file} also moves env vars into providers)\n`,
+  );
   const object = hub.object as unknown as { [k: string]: unknown };
   return { ...doc, apiVersion: String(object.apiVersion), object };
 }

@@ -15,7 +15,10 @@ export interface RenderArgs {
 
 function containerEnv(g: Generated): unknown[] {
   return [
-    ...g.secretEnv.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.secretKey } } })),
+    ...g.secretEnv.map((e) => ({
+      name: e.name,
+      valueFrom: { secretKeyRef: { name: e.secretName, key: e.secretKey } },
+    })),
     ...g.plainEnv,
   ];
 }
@@ -67,7 +70,9 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
       return;
     }
     if (doc.apiVersion !== "llamastack.io/v1alpha2") {
-      io.stderr(`error: ${doc.name}: apiVersion: ${JSON.stringify(doc.apiVersion)} is not served; use llamastack.io/v1alpha2 (or llamastack.io/v1alpha1)\n`);
+      io.stderr(
+        `error: ${doc.name}: apiVersion: ${JSON.stringify(doc.apiVersion)} is not served; use llamastack.io/v1alpha2 (or llamastack.io/v1alpha1)\n`,
+      );
       ok = false;
       return;
     }

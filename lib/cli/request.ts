@@ -28,13 +28,18 @@ export function requestCommand(hook: string | undefined, file: string | undefine
   if (stored === undefined) return 1;
   const parent = stored.object as unknown as KubeObject;
   const namespace = parent.metadata?.namespace ?? "default";
-  const withNamespace = { ...parent, metadata: { ...parent.metadata, namespace, generation: 1, uid: "00000000-0000-0000-0000-000000000001" } };
+  const withNamespace = {
+    ...parent,
+    metadata: { ...parent.metadata, namespace, generation: 1, uid: "00000000-0000-0000-0000-000000000001" },
+  };
   if (hook === "customize") {
     io.stdout(`${JSON.stringify({ parent: withNamespace }, null, 2)}\n`);
     return 0;
   }
   const related: { [key: string]: { [name: string]: KubeObject } } = { "Secret.v1": {}, "ConfigMap.v1": {} };
-  const objects = read.others.map((o) => o as unknown as KubeObject).filter((o) => RELATED_KINDS.has(o.kind) && typeof o.metadata?.name === "string");
+  const objects = read.others
+    .map((o) => o as unknown as KubeObject)
+    .filter((o) => RELATED_KINDS.has(o.kind) && typeof o.metadata?.name === "string");
   for (const o of objects) {
     const ns = o.metadata.namespace ?? namespace;
     const encoded = o.kind === "Secret" && o.stringData ? toData(o) : o;

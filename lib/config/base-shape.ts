@@ -16,8 +16,13 @@ import { isMap, type ConfigDoc, type Json, type JsonMap, type ProviderEntry } fr
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: FieldError };
 
-const bad = (path: string, what: string): { ok: false; error: FieldError } =>
-  ({ ok: false, error: fieldError(path, `must be ${what}; the base config.yaml is not a Llama Stack run config this service can merge into`) });
+const bad = (path: string, what: string): { ok: false; error: FieldError } => ({
+  ok: false,
+  error: fieldError(
+    path,
+    `must be ${what}; the base config.yaml is not a Llama Stack run config this service can merge into`,
+  ),
+});
 
 /** The maps the generator reads by key. */
 const MAP_KEYS = ["storage", "vector_stores", "safety", "server"] as const;
@@ -31,13 +36,21 @@ function providerEntry(value: Json, path: string): Parsed<ProviderEntry> {
   if (config !== undefined && config !== null && !isMap(config)) return bad(`${path}.config`, "a map");
   const { config: _config, module: _module, ...rest } = value;
   const entry: ProviderEntry = {
-    ...rest, provider_id: id, provider_type: type,
-    ...(typeof module === "string" ? { module } : {}), ...(isMap(config) ? { config } : {}),
+    ...rest,
+    provider_id: id,
+    provider_type: type,
+    ...(typeof module === "string" ? { module } : {}),
+    ...(isMap(config) ? { config } : {}),
   };
   return { ok: true, value: entry };
 }
 
-function listOf<T>(value: Json | undefined, path: string, item: (v: Json, path: string) => Parsed<T>, what: string): Parsed<T[]> {
+function listOf<T>(
+  value: Json | undefined,
+  path: string,
+  item: (v: Json, path: string) => Parsed<T>,
+  what: string,
+): Parsed<T[]> {
   if (!Array.isArray(value)) return bad(path, what);
   const out: T[] = [];
   for (let i = 0; i < value.length; i++) {
@@ -49,7 +62,11 @@ function listOf<T>(value: Json | undefined, path: string, item: (v: Json, path: 
 }
 
 function providers(value: Json | undefined, path: string): Parsed<{ [api: string]: ProviderEntry[] }> {
-  if (!isMap(value)) return { ok: false, error: fieldError(path, "the base config.yaml has no providers map; it is not a Llama Stack run config") };
+  if (!isMap(value))
+    return {
+      ok: false,
+      error: fieldError(path, "the base config.yaml has no providers map; it is not a Llama Stack run config"),
+    };
   const out: { [api: string]: ProviderEntry[] } = {};
   for (const [api, list] of Object.entries(value)) {
     if (list === null) continue; // `inference:` with nothing under it: no providers
@@ -61,7 +78,8 @@ function providers(value: Json | undefined, path: string): Parsed<{ [api: string
 }
 
 const mapItem = (v: Json, path: string): Parsed<JsonMap> => (isMap(v) ? { ok: true, value: v } : bad(path, "a map"));
-const stringItem = (v: Json, path: string): Parsed<string> => (typeof v === "string" ? { ok: true, value: v } : bad(path, "a string"));
+const stringItem = (v: Json, path: string): Parsed<string> =>
+  typeof v === "string" ? { ok: true, value: v } : bad(path, "a string");
 
 function resources(value: JsonMap, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
   const out: { [kind: string]: JsonMap[] } = {};
@@ -75,7 +93,10 @@ function resources(value: JsonMap, path: string): Parsed<{ [kind: string]: JsonM
 }
 
 /** `value` (a parsed config.yaml mapping) as a `ConfigDoc`, or the first field that does not fit. */
-export function parseConfigDoc(value: JsonMap, path: string): { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] } {
+export function parseConfigDoc(
+  value: JsonMap,
+  path: string,
+): { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] } {
   const fail = (error: FieldError) => ({ ok: false as const, errors: [error] });
   const parsedProviders = providers(value.providers, `${path}.providers`);
   if (!parsedProviders.ok) return fail(parsedProviders.error);
@@ -105,7 +126,8 @@ export function parseConfigDoc(value: JsonMap, path: string): { ok: true; doc: C
 /** True when `value` is JSON data all the way down (what a YAML parse of ours gives); an object passed in by a caller may not be. */
 export function isJson(value: unknown, depth = 0): value is Json {
   if (depth > 200) return false;
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number") return true;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number")
+    return true;
   if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
   if (typeof value !== "object") return false;
   const proto: unknown = Object.getPrototypeOf(value);

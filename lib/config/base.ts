@@ -17,11 +17,13 @@ export const BASE_PATH = "baseConfig";
 export function versionError(version: unknown, plainSource?: string): FieldError | undefined {
   const read = serverConfigVersion(version, plainSource);
   if (read !== undefined && SUPPORTED_CONFIG_VERSIONS.includes(Number(read))) return undefined;
-  const text = plainSource ?? (version === undefined ? "2" : JSON.stringify(version) ?? String(version));
+  const text = plainSource ?? (version === undefined ? "2" : (JSON.stringify(version) ?? String(version)));
   const written = text.length > 24 ? `${text.slice(0, 21)}...` : text;
   const why = read === undefined ? " (the server reads version as an integer and refuses this value)" : "";
-  return fieldError(`${BASE_PATH}.version`,
-    `Unsupported config.yaml version ${written}${why}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`);
+  return fieldError(
+    `${BASE_PATH}.version`,
+    `Unsupported config.yaml version ${written}${why}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`,
+  );
 }
 
 export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] };
@@ -46,14 +48,23 @@ function parseCached(text: string): ParsedYaml {
 export function readBase(base: string | object): BaseOutcome {
   const parsed = typeof base === "string" ? parseCached(base) : { ok: true as const, value: base };
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
-  if (!isJson(parsed.value) || !isMap(parsed.value)) return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping of plain data")] };
+  if (!isJson(parsed.value) || !isMap(parsed.value))
+    return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping of plain data")] };
   const bad = versionError(parsed.value.version, "versionSource" in parsed ? parsed.versionSource : undefined);
   if (bad) return { ok: false, errors: [bad] };
   const shaped = parseConfigDoc(parsed.value, BASE_PATH);
   if (!shaped.ok) return shaped;
   const doc = shaped.doc;
   if ("models" in doc && !("registered_resources" in doc)) {
-    return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml uses the pre-0.3 format (top-level models); supported servers (0.7, 0.8) ignore it. Use a current distribution config")] };
+    return {
+      ok: false,
+      errors: [
+        fieldError(
+          BASE_PATH,
+          "the base config.yaml uses the pre-0.3 format (top-level models); supported servers (0.7, 0.8) ignore it. Use a current distribution config",
+        ),
+      ],
+    };
   }
   return { ok: true, doc };
 }

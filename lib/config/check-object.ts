@@ -31,7 +31,9 @@ export function meantAsLlsd(object: unknown): boolean {
   const api = typeof object.apiVersion === "string" ? object.apiVersion : "";
   // ProviderPackage is the metadata file inside external provider images, not a resource.
   if (kind === "ProviderPackage") return false;
-  return kind === LLSD_KIND || api.startsWith("llamastack.io/") || leven(kind.toLowerCase(), LLSD_KIND.toLowerCase()) <= 3;
+  return (
+    kind === LLSD_KIND || api.startsWith("llamastack.io/") || leven(kind.toLowerCase(), LLSD_KIND.toLowerCase()) <= 3
+  );
 }
 
 export interface ObjectOptions extends CheckOptions {
@@ -41,10 +43,20 @@ export interface ObjectOptions extends CheckOptions {
 
 function envelope(object: Json, served: readonly string[]): FieldError[] {
   if (object.kind !== LLSD_KIND) {
-    return [fieldError("kind", `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`)];
+    return [
+      fieldError(
+        "kind",
+        `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`,
+      ),
+    ];
   }
   if (!served.includes(String(object.apiVersion))) {
-    return [fieldError("apiVersion", `${JSON.stringify(object.apiVersion ?? null)} is not served here; use ${served.join(" or ")}`)];
+    return [
+      fieldError(
+        "apiVersion",
+        `${JSON.stringify(object.apiVersion ?? null)} is not served here; use ${served.join(" or ")}`,
+      ),
+    ];
   }
   return [];
 }
@@ -62,7 +74,8 @@ function checkV1alpha1(object: Json, options: CheckOptions): ValidationResult {
 
 /** Every problem of one object, as `llsd validate` prints them and /validate denies them. */
 export function checkObject(object: unknown, options: ObjectOptions = {}): ValidationResult {
-  if (!isObject(object)) return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
+  if (!isObject(object))
+    return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
   const wrong = envelope(object, options.apiVersions ?? [V1ALPHA2_API, V1ALPHA1_API]);
   if (wrong.length > 0) return { errors: wrong, warnings: [] };
   const verdict = object.apiVersion === V1ALPHA1_API ? checkV1alpha1(object, options) : checkV1alpha2(object, options);

@@ -35,10 +35,12 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
 /** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
 export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
   // On a line without the Safety API, safety providers get the dialect's one error (or are ignored when disabled).
-  return spec.providers.filter((p) => p.api !== "telemetry" && (p.api !== "safety" || hasSafety(release))).flatMap((p) => {
-    const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
-    return resolved.error ? [{ path: child(p.path, "provider"), message: resolved.error }] : [];
-  });
+  return spec.providers
+    .filter((p) => p.api !== "telemetry" && (p.api !== "safety" || hasSafety(release)))
+    .flatMap((p) => {
+      const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
+      return resolved.error ? [{ path: child(p.path, "provider"), message: resolved.error }] : [];
+    });
 }
 
 /** What generation against the base config refuses, for a spec that normalized. */

@@ -17,9 +17,15 @@ export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError
   if (hasSafety(release) || spec.disabled.some((d) => d.api === "safety")) return [];
   const gone = `the ${release} server line has no Safety API (removed in OGX 1.0)`;
   return [
-    ...spec.providers.filter((p) => p.api === "safety").map((p) => fieldError(p.path, `${gone}: remove this provider; ${SAFETY_ALTERNATIVES}`)),
-    ...spec.resources.shields.map((s) => fieldError(s.path, `${gone}, so shields cannot be registered: remove it; ${SAFETY_ALTERNATIVES}`)),
-    ...spec.externalProviders.filter((e) => e.api === "safety").map((e) => fieldError(e.path, `${gone}: remove this external provider; ${SAFETY_ALTERNATIVES}`)),
+    ...spec.providers
+      .filter((p) => p.api === "safety")
+      .map((p) => fieldError(p.path, `${gone}: remove this provider; ${SAFETY_ALTERNATIVES}`)),
+    ...spec.resources.shields.map((s) =>
+      fieldError(s.path, `${gone}, so shields cannot be registered: remove it; ${SAFETY_ALTERNATIVES}`),
+    ),
+    ...spec.externalProviders
+      .filter((e) => e.api === "safety")
+      .map((e) => fieldError(e.path, `${gone}: remove this external provider; ${SAFETY_ALTERNATIVES}`)),
   ];
 }
 
@@ -32,26 +38,47 @@ function withoutKey(map: JsonMap, key: string): JsonMap {
 function adaptProviderConfig(api: string, entry: ProviderEntry): { entry: ProviderEntry; change?: string } {
   const config = isMap(entry.config) ? entry.config : undefined;
   if (api === "batches" && entry.provider_type === "inline::reference" && config && !isMap(config.sqlstore)) {
-    return { entry: { ...entry, config: { ...withoutKey(config, "kvstore"), sqlstore: { table_name: "batches", backend: SQL_BACKEND } } }, change: "batches keep their state in a sqlstore (sql_default)" };
+    return {
+      entry: {
+        ...entry,
+        config: { ...withoutKey(config, "kvstore"), sqlstore: { table_name: "batches", backend: SQL_BACKEND } },
+      },
+      change: "batches keep their state in a sqlstore (sql_default)",
+    };
   }
   if (api === "messages" && entry.provider_type === "inline::builtin" && !isMap(config?.kvstore)) {
-    return { entry: { ...entry, config: { ...(config ?? {}), kvstore: { namespace: "message_batches", backend: "kv_default" } } }, change: "messages need a kvstore (kv_default)" };
+    return {
+      entry: {
+        ...entry,
+        config: { ...(config ?? {}), kvstore: { namespace: "message_batches", backend: "kv_default" } },
+      },
+      change: "messages need a kvstore (kv_default)",
+    };
   }
   const persistence = config && isMap(config.persistence) ? config.persistence : undefined;
   if (api === "responses" && persistence && "agent_state" in persistence) {
-    return { entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } }, change: "responses have no persistence.agent_state" };
+    return {
+      entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } },
+      change: "responses have no persistence.agent_state",
+    };
   }
   return { entry };
 }
 
 function dropSafety(doc: ConfigDoc, notes: string[]): void {
-  const had = doc.providers.safety !== undefined || (doc.apis ?? []).includes("safety") || doc.safety !== undefined || (doc.registered_resources?.shields ?? []).length > 0;
+  const had =
+    doc.providers.safety !== undefined ||
+    (doc.apis ?? []).includes("safety") ||
+    doc.safety !== undefined ||
+    (doc.registered_resources?.shields ?? []).length > 0;
   if (!had) return;
   delete doc.providers.safety;
   if (doc.apis) doc.apis = doc.apis.filter((a) => a !== "safety" && a !== "shields");
   delete doc.safety;
   if (doc.registered_resources) delete doc.registered_resources.shields;
-  notes.push("baseConfig: the Safety API (safety providers, shields, safety:) was removed for this server line, which has none");
+  notes.push(
+    "baseConfig: the Safety API (safety providers, shields, safety:) was removed for this server line, which has none",
+  );
 }
 
 /** Removed provider types and whatever registered on them go, each said. */
@@ -62,13 +89,17 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
     if (removed.length === 0) continue;
     for (const p of removed) {
       removedIds.add(effectiveId(p.provider_id));
-      notes.push(`baseConfig.providers.${api}: ${p.provider_type} (${effectiveId(p.provider_id)}) was left out: the ${release} line does not have it`);
+      notes.push(
+        `baseConfig.providers.${api}: ${p.provider_type} (${effectiveId(p.provider_id)}) was left out: the ${release} line does not have it`,
+      );
     }
     doc.providers[api] = (list ?? []).filter((p) => !removed.includes(p));
   }
   if (removedIds.size === 0) return;
   const rr = doc.registered_resources;
-  if (rr) for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter((e) => !removedIds.has(effectiveId(e.provider_id)));
+  if (rr)
+    for (const kind of Object.keys(rr))
+      rr[kind] = (rr[kind] ?? []).filter((e) => !removedIds.has(effectiveId(e.provider_id)));
   if (isMap(doc.vector_stores)) {
     const vs: JsonMap = { ...doc.vector_stores };
     for (const key of ["default_embedding_model", "default_reranker_model"]) {
@@ -83,12 +114,16 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
 function adaptStores(doc: ConfigDoc, release: Release, notes: string[]): void {
   const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
   if (!stores) return;
-  const moved = ["prompts", "connectors"].filter((name) => isMap(stores[name]) && !("table_name" in (stores[name] as JsonMap)));
+  const moved = ["prompts", "connectors"].filter(
+    (name) => isMap(stores[name]) && !("table_name" in (stores[name] as JsonMap)),
+  );
   if (moved.length === 0) return;
   const next: JsonMap = { ...stores };
   for (const name of moved) next[name] = { table_name: name, backend: SQL_BACKEND };
   doc.storage = { ...doc.storage, stores: next };
-  notes.push(`baseConfig.storage.stores: ${moved.join(" and ")} are SQL tables on the ${release} line; pointed at ${SQL_BACKEND}`);
+  notes.push(
+    `baseConfig.storage.stores: ${moved.join(" and ")} are SQL tables on the ${release} line; pointed at ${SQL_BACKEND}`,
+  );
 }
 
 /** A base config with shapes an older line wrote, brought to `release` (a no-op for configs of that line). */
@@ -116,7 +151,10 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
 function needsFiles(doc: ConfigDoc): string | undefined {
   for (const [api, list] of Object.entries(doc.providers)) {
     for (const p of list ?? []) {
-      if ((API_DEPENDENCIES[api] ?? []).includes("files") || (PROVIDER_DEPENDENCIES[p.provider_type] ?? []).includes("files")) {
+      if (
+        (API_DEPENDENCIES[api] ?? []).includes("files") ||
+        (PROVIDER_DEPENDENCIES[p.provider_type] ?? []).includes("files")
+      ) {
         return `${api} provider ${effectiveId(p.provider_id)} (${p.provider_type})`;
       }
     }
@@ -134,11 +172,18 @@ export function ensureFiles(doc: ConfigDoc, mountPath: string): string[] {
   const needer = needsFiles(doc);
   const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
   if (needer === undefined || !isMap(backends[SQL_BACKEND])) return [];
-  doc.providers.files = [{
-    provider_id: "builtin-files",
-    provider_type: "inline::localfs",
-    config: { storage_dir: `${mountPath}/files`, metadata_store: { table_name: "files_metadata", backend: SQL_BACKEND } },
-  }];
+  doc.providers.files = [
+    {
+      provider_id: "builtin-files",
+      provider_type: "inline::localfs",
+      config: {
+        storage_dir: `${mountPath}/files`,
+        metadata_store: { table_name: "files_metadata", backend: SQL_BACKEND },
+      },
+    },
+  ];
   if (doc.apis && !doc.apis.includes("files")) doc.apis = [...doc.apis, "files"];
-  return [`baseConfig.providers.files: the base config has none and the ${needer} needs one (the server would stop at startup); added builtin-files (inline::localfs) under ${mountPath}/files`];
+  return [
+    `baseConfig.providers.files: the base config has none and the ${needer} needs one (the server would stop at startup); added builtin-files (inline::localfs) under ${mountPath}/files`,
+  ];
 }

@@ -18,7 +18,10 @@ export interface DisabledOutcome {
 /** Why `api` cannot go while `remaining` stay: the first dependent found, or undefined. */
 function dependent(doc: ConfigDoc, api: string, remaining: readonly string[], release: Release): string | undefined {
   // The release's registry says what each provider type needs (eval and scoring need datasetio on 0.7).
-  const needs = (other: string, type: string): readonly string[] => [...(PROVIDER_DEPENDENCIES[type] ?? []), ...(typeFields(release, other, type)?.needs ?? [])];
+  const needs = (other: string, type: string): readonly string[] => [
+    ...(PROVIDER_DEPENDENCIES[type] ?? []),
+    ...(typeFields(release, other, type)?.needs ?? []),
+  ];
   for (const other of remaining) {
     if ((API_DEPENDENCIES[other] ?? []).includes(api)) return `the ${other} API`;
     const provider = (doc.providers[other] ?? []).find((p) => needs(other, p.provider_type).includes(api));
@@ -59,7 +62,9 @@ export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], 
   const targets = disabled.filter((d) => {
     if (!RELEASE_APIS[release].includes(d.api) && d.api !== "telemetry") {
       const renamed = RENAMED_APIS[d.api];
-      out.notes.push(`${d.path}: ${release}.x servers have no "${d.written}" API${renamed ? ` (it is now "${renamed}")` : ""}; nothing to disable`);
+      out.notes.push(
+        `${d.path}: ${release}.x servers have no "${d.written}" API${renamed ? ` (it is now "${renamed}")` : ""}; nothing to disable`,
+      );
       return false;
     }
     if (!present.has(d.api)) out.notes.push(`${d.path}: the base config has no ${d.api} API; nothing to disable`);
@@ -69,7 +74,10 @@ export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], 
   const remaining = [...present].filter((api) => !removed.has(api));
   for (const d of targets) {
     const by = dependent(doc, d.api, remaining, release);
-    if (by) out.errors.push(fieldError(d.path, `cannot disable ${d.api}: ${by} needs it; disable that too, or keep ${d.api}`));
+    if (by)
+      out.errors.push(
+        fieldError(d.path, `cannot disable ${d.api}: ${by} needs it; disable that too, or keep ${d.api}`),
+      );
   }
   if (out.errors.length > 0) return out;
   if (doc.apis) doc.apis = doc.apis.filter((a) => !removed.has(a));

@@ -44,7 +44,7 @@ export function effectiveId(providerId: unknown): string {
   const text = typeof providerId === "string" ? providerId : String(providerId ?? "");
   if (!text.startsWith("${")) return text; // the common case, without the regex
   const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
-  return conditional ? conditional[1] ?? "" : text;
+  return conditional ? (conditional[1] ?? "") : text;
 }
 
 /** True when the id only resolves when an env var is set (`${env.X:+id}`). */

@@ -29,19 +29,32 @@ export function providedEnv(spec: CanonicalSpec, ours: readonly { readonly name:
 }
 
 /** Bare references to variables outside `provided`, anywhere in `value`, with their paths. */
-export function missingBare(value: unknown, provided: ReadonlySet<string>, path: string): { name: string; path: string }[] {
+export function missingBare(
+  value: unknown,
+  provided: ReadonlySet<string>,
+  path: string,
+): { name: string; path: string }[] {
   const found: { name: string; path: string }[] = [];
   // Every string of a config is walked on each sync: the path is built only for a reference found.
   const steps: (string | number)[] = [];
-  const pathHere = (): string => steps.reduce<string>((at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step), path);
+  const pathHere = (): string =>
+    steps.reduce<string>(
+      (at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step),
+      path,
+    );
   const walk = (node: unknown): void => {
     if (typeof node === "string") {
       if (!node.includes("${env.")) return;
-      for (const m of node.matchAll(REF)) if (m[2] === undefined && !provided.has(m[1]!)) found.push({ name: m[1]!, path: pathHere() });
+      for (const m of node.matchAll(REF))
+        if (m[2] === undefined && !provided.has(m[1]!)) found.push({ name: m[1]!, path: pathHere() });
       return;
     }
     if (Array.isArray(node)) {
-      node.forEach((v, i) => { steps.push(i); walk(v); steps.pop(); });
+      node.forEach((v, i) => {
+        steps.push(i);
+        walk(v);
+        steps.pop();
+      });
       return;
     }
     if (!isMap(node)) return;
@@ -72,15 +85,22 @@ function resolvedWithout(value: unknown, provided: ReadonlySet<string>): string 
 }
 
 /** The server drops a `__disabled__` provider unexpanded, and a resource whose id resolves to nothing. */
-const skippedProvider = (entry: unknown, provided: ReadonlySet<string>): boolean => isMap(entry) && resolvedWithout(entry.provider_id, provided) === "__disabled__";
+const skippedProvider = (entry: unknown, provided: ReadonlySet<string>): boolean =>
+  isMap(entry) && resolvedWithout(entry.provider_id, provided) === "__disabled__";
 const skippedResource = (entry: JsonMap, provided: ReadonlySet<string>): boolean =>
   RESOURCE_ID_FIELDS.some((f) => f in entry && resolvedWithout(entry[f], provided) === "");
 
 function missingError(missing: readonly { name: string; path: string }[]): FieldError[] {
   const byName = new Map<string, string[]>();
   for (const m of missing) byName.set(m.name, [...(byName.get(m.name) ?? []), m.path]);
-  return [...byName].sort(([a], [b]) => a.localeCompare(b)).map(([name, paths]) => fieldError(USER_ENV_PATH,
-    `config.yaml needs \${env.${name}} (at ${paths.join(", ")}), which the container does not set: the server would stop at startup. Add {name: ${name}, value: …} (or valueFrom a Secret) to ${USER_ENV_PATH}`));
+  return [...byName]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, paths]) =>
+      fieldError(
+        USER_ENV_PATH,
+        `config.yaml needs \${env.${name}} (at ${paths.join(", ")}), which the container does not set: the server would stop at startup. Add {name: ${name}, value: …} (or valueFrom a Secret) to ${USER_ENV_PATH}`,
+      ),
+    );
 }
 
 export interface EnvCheck {
@@ -110,13 +130,21 @@ export function requireProvidedEnv(doc: ConfigDoc, provided: ReadonlySet<string>
       }
       const needs = [...new Set(missingBare(entry, provided, "").map((m) => m.name))];
       if (needs.length === 0) return true;
-      out.notes.push(`registered_resources.${kind}[${i}] of the distribution's config left out: it needs ${needs.join(", ")}, which the container does not set; add ${needs.length > 1 ? "them" : "it"} to ${USER_ENV_PATH} to register it`);
+      out.notes.push(
+        `registered_resources.${kind}[${i}] of the distribution's config left out: it needs ${needs.join(", ")}, which the container does not set; add ${needs.length > 1 ? "them" : "it"} to ${USER_ENV_PATH} to register it`,
+      );
       return false;
     });
   }
   for (const [key, value] of Object.entries(doc)) {
     if (key === "providers" || key === "registered_resources") continue;
-    if (key === "server" && isMap(value) && isMap(value.auth) && isMap(value.auth.provider_config) && resolvedWithout(value.auth.provider_config.type, provided) === "") {
+    if (
+      key === "server" &&
+      isMap(value) &&
+      isMap(value.auth) &&
+      isMap(value.auth.provider_config) &&
+      resolvedWithout(value.auth.provider_config.type, provided) === ""
+    ) {
       const { provider_config: _off, ...auth } = value.auth;
       missing.push(...missingBare({ ...value, auth }, provided, "server"));
       continue;

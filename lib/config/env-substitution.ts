@@ -8,7 +8,10 @@
 
 const DIGITS = String.raw`\p{Nd}(?:_?\p{Nd})*`;
 const PY_INT = new RegExp(String.raw`^[+-]?${DIGITS}$`, "u");
-const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:(?:${DIGITS}\.(?:${DIGITS})?|\.${DIGITS}|${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)$`, "iu");
+const PY_FLOAT = new RegExp(
+  String.raw`^[+-]?(?:(?:${DIGITS}\.(?:${DIGITS})?|\.${DIGITS}|${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)$`,
+  "iu",
+);
 
 export type ServerValueKind = "null" | "bool" | "int" | "float" | "string";
 

@@ -38,7 +38,11 @@ function origin(spec: CanonicalSpec, id: string): string {
 }
 
 /** Merge into `doc` (changed in place, like the other generation steps); notes say what was replaced. */
-export function mergeExternalProviders(doc: ConfigDoc, spec: CanonicalSpec, resolved: readonly ResolvedExternalProvider[]): string[] {
+export function mergeExternalProviders(
+  doc: ConfigDoc,
+  spec: CanonicalSpec,
+  resolved: readonly ResolvedExternalProvider[],
+): string[] {
   const notes: string[] = [];
   for (const r of resolved) {
     const { api, providerId, path, image } = r.provider;
@@ -46,7 +50,9 @@ export function mergeExternalProviders(doc: ConfigDoc, spec: CanonicalSpec, reso
     const at = list.findIndex((p) => effectiveId(p.provider_id) === providerId);
     const entry = externalEntry(r);
     if (at >= 0) {
-      notes.push(`${path}: replaces provider "${providerId}" of providers.${api} (from ${origin(spec, providerId)}, ${list[at]!.provider_type}) with ${r.package.providerType} from image ${image}`);
+      notes.push(
+        `${path}: replaces provider "${providerId}" of providers.${api} (from ${origin(spec, providerId)}, ${list[at]!.provider_type}) with ${r.package.providerType} from image ${image}`,
+      );
       list[at] = entry;
     } else list.push(entry);
     doc.providers[api] = list;

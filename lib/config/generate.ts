@@ -79,13 +79,24 @@ function resourceCount(doc: ConfigDoc): number {
 }
 
 /** Merged when their metadata is known; otherwise (no registry, e.g. `llsd render`) left out, and said so. */
-function externalNotes(doc: ConfigDoc, spec: CanonicalSpec, resolved: readonly ResolvedExternalProvider[] | undefined): string[] {
+function externalNotes(
+  doc: ConfigDoc,
+  spec: CanonicalSpec,
+  resolved: readonly ResolvedExternalProvider[] | undefined,
+): string[] {
   if (resolved !== undefined) return mergeExternalProviders(doc, spec, resolved);
   if (spec.externalProviders.length === 0) return [];
-  return ["spec.externalProviders: not merged: their provider_type and module come from each image's /lls-provider/lls-provider-spec.yaml, which only the sync hook reads (from the registry)"];
+  return [
+    "spec.externalProviders: not merged: their provider_type and module come from each image's /lls-provider/lls-provider-spec.yaml, which only the sync hook reads (from the registry)",
+  ];
 }
 
-export function generate(spec: CanonicalSpec, baseConfig: string | object, release: Release, options: GenerateOptions = {}): GenerateResult {
+export function generate(
+  spec: CanonicalSpec,
+  baseConfig: string | object,
+  release: Release,
+  options: GenerateOptions = {},
+): GenerateResult {
   const base = readBase(baseConfig);
   if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
   const doc = base.doc;
@@ -94,7 +105,9 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   dropToolGroups(doc);
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const served = spec.providers.filter((p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)));
+  const served = spec.providers.filter(
+    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
+  );
   const providers = buildProviders(served, release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   const incomplete = missingRequired(doc, providers.entries);
@@ -109,11 +122,31 @@ export function generate(spec: CanonicalSpec, baseConfig: string | object, relea
   applyServer(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
   const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
-    name: e.name, secretName: storage.postgres!.secretName, secretKey: e.key, path: storage.postgres!.sourceSecret.path,
+    name: e.name,
+    secretName: storage.postgres!.secretName,
+    secretKey: e.key,
+    path: storage.postgres!.sourceSecret.path,
   }));
   const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
-  const notes = [...adapted, ...external, ...providers.notes, ...disabled.notes, ...files, ...storage.notes, ...resources.notes, ...telemetry.notes, ...envCheck.notes];
-  const errors = [...dialectErrors(spec, release), ...providers.errors, ...incomplete, ...disabled.errors, ...resources.errors, ...envCheck.errors];
+  const notes = [
+    ...adapted,
+    ...external,
+    ...providers.notes,
+    ...disabled.notes,
+    ...files,
+    ...storage.notes,
+    ...resources.notes,
+    ...telemetry.notes,
+    ...envCheck.notes,
+  ];
+  const errors = [
+    ...dialectErrors(spec, release),
+    ...providers.errors,
+    ...incomplete,
+    ...disabled.errors,
+    ...resources.errors,
+    ...envCheck.errors,
+  ];
   if (errors.length > 0) return { ok: false, errors, notes };
   const secretEnv = [...providers.env, ...postgresEnv];
   const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);

@@ -13,18 +13,39 @@ export type ConfigMapData = { readonly [name: string]: { readonly [key: string]:
 
 const PATH = "spec.overrideConfig.configMapName";
 
-export function checkOverrideConfig(name: string, configMaps: ConfigMapData): { ok: true; configYaml: string } | { ok: false; error: FieldError } {
+export function checkOverrideConfig(
+  name: string,
+  configMaps: ConfigMapData,
+): { ok: true; configYaml: string } | { ok: false; error: FieldError } {
   const data = configMaps[name];
   if (data === undefined) {
-    return { ok: false, error: fieldError(PATH, `ConfigMap "${name}" not found in the CR's namespace; create it with a key "${CONFIG_FILE_NAME}" holding the server config`) };
+    return {
+      ok: false,
+      error: fieldError(
+        PATH,
+        `ConfigMap "${name}" not found in the CR's namespace; create it with a key "${CONFIG_FILE_NAME}" holding the server config`,
+      ),
+    };
   }
   const text = data[CONFIG_FILE_NAME];
   if (text === undefined) {
-    return { ok: false, error: fieldError(PATH, `ConfigMap "${name}" has no key "${CONFIG_FILE_NAME}" (it has ${listOf(Object.keys(data).sort())}); the server reads /etc/llama-stack/${CONFIG_FILE_NAME}`) };
+    return {
+      ok: false,
+      error: fieldError(
+        PATH,
+        `ConfigMap "${name}" has no key "${CONFIG_FILE_NAME}" (it has ${listOf(Object.keys(data).sort())}); the server reads /etc/llama-stack/${CONFIG_FILE_NAME}`,
+      ),
+    };
   }
   const parsed = parseYaml(text);
   if (!parsed.ok || !isMap(parsed.value)) {
-    return { ok: false, error: fieldError(PATH, `ConfigMap "${name}" key "${CONFIG_FILE_NAME}" is not a YAML mapping (${parsed.ok ? "wrong type" : parsed.message})`) };
+    return {
+      ok: false,
+      error: fieldError(
+        PATH,
+        `ConfigMap "${name}" key "${CONFIG_FILE_NAME}" is not a YAML mapping (${parsed.ok ? "wrong type" : parsed.message})`,
+      ),
+    };
   }
   const bad = versionError(parsed.value.version, parsed.versionSource);
   if (bad) return { ok: false, error: fieldError(PATH, `ConfigMap "${name}": ${bad.message}`) };

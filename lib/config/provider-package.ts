@@ -24,14 +24,18 @@ export interface ProviderPackage {
   readonly version?: string;
 }
 
-export type PackageResult = { readonly ok: true; readonly value: ProviderPackage } | { readonly ok: false; readonly message: string };
+export type PackageResult =
+  { readonly ok: true; readonly value: ProviderPackage } | { readonly ok: false; readonly message: string };
 
 const PROVIDER_TYPE = /^(remote|inline)::[a-z0-9-]+$/;
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(==[A-Za-z0-9._+!-]+)?$/;
 
 /** A path in the provider image: relative ones are under /lls-provider; nothing may leave it. */
 function wheelPath(value: unknown, field: string): string | { problem: string } {
-  if (typeof value !== "string" || value.trim() === "") return { problem: `${field} must be a path to a wheel under ${PROVIDER_DIR}/ (e.g. packages/my_provider-1.0-py3-none-any.whl)` };
+  if (typeof value !== "string" || value.trim() === "")
+    return {
+      problem: `${field} must be a path to a wheel under ${PROVIDER_DIR}/ (e.g. packages/my_provider-1.0-py3-none-any.whl)`,
+    };
   const absolute = value.startsWith("/") ? value : `${PROVIDER_DIR}/${value.replace(/^\.\//, "")}`;
   if (!absolute.startsWith(`${PROVIDER_DIR}/`) || absolute.split("/").includes("..") || /[\n\r\0]/.test(absolute)) {
     return { problem: `${field} "${value}" must stay under ${PROVIDER_DIR}/` };
@@ -42,13 +46,17 @@ function wheelPath(value: unknown, field: string): string | { problem: string } 
 function wheelsOf(spec: { [k: string]: unknown }): string[] | { problem: string } {
   const deps = spec.dependencyWheels ?? [];
   if (!Array.isArray(deps)) return { problem: "spec.dependencyWheels must be a list of wheel paths" };
-  const paths = [wheelPath(spec.wheelPath, "spec.wheelPath"), ...deps.map((d, i) => wheelPath(d, `spec.dependencyWheels[${i}]`))];
+  const paths = [
+    wheelPath(spec.wheelPath, "spec.wheelPath"),
+    ...deps.map((d, i) => wheelPath(d, `spec.dependencyWheels[${i}]`)),
+  ];
   const problem = paths.find((p): p is { problem: string } => typeof p !== "string");
   return problem ?? (paths as string[]);
 }
 
 function fieldProblems(doc: { [k: string]: unknown }, spec: { [k: string]: unknown }): string | undefined {
-  if (doc.apiVersion !== "llamastack.io/v1alpha1") return `apiVersion must be llamastack.io/v1alpha1 (got ${JSON.stringify(doc.apiVersion ?? null)})`;
+  if (doc.apiVersion !== "llamastack.io/v1alpha1")
+    return `apiVersion must be llamastack.io/v1alpha1 (got ${JSON.stringify(doc.apiVersion ?? null)})`;
   if (doc.kind !== "ProviderPackage") return `kind must be ProviderPackage (got ${JSON.stringify(doc.kind ?? null)})`;
   if (typeof spec.packageName !== "string" || !MODULE.test(spec.packageName)) {
     return `spec.packageName must be an importable Python module path such as my_provider or my_org.provider (got ${JSON.stringify(spec.packageName ?? null)})`;
@@ -64,7 +72,10 @@ function fieldProblems(doc: { [k: string]: unknown }, spec: { [k: string]: unkno
 
 /** The metadata document, checked. Messages start with what is wrong in which image. */
 export function parseProviderPackage(text: string, image: string): PackageResult {
-  const invalid = (why: string): PackageResult => ({ ok: false, message: `Invalid ${PROVIDER_SPEC_FILE} in image ${image}: ${why}` });
+  const invalid = (why: string): PackageResult => ({
+    ok: false,
+    message: `Invalid ${PROVIDER_SPEC_FILE} in image ${image}: ${why}`,
+  });
   const parsed = parseYaml(text);
   if (!parsed.ok) return invalid(parsed.message);
   const doc = parsed.value;

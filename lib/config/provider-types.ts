@@ -30,9 +30,14 @@ export interface TypeInfo {
 const URL_SUFFIX: { readonly [type: string]: string } = { "remote::vllm": "/v1", "remote::ollama": "/v1" };
 
 /** Old names users may still write, and what the supported releases call them. */
-const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", "sqlite_vec": "sqlite-vec" };
+const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", sqlite_vec: "sqlite-vec" };
 /** Types removed before any supported release (no schema lists them): named so the error says so. */
-const LONG_REMOVED = new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]);
+const LONG_REMOVED = new Set([
+  "remote::tgi",
+  "remote::hf::serverless",
+  "remote::hf::endpoint",
+  "inline::meta-reference",
+]);
 
 export interface ResolvedType {
   readonly type: string;
@@ -46,8 +51,11 @@ export interface ResolvedType {
 function infoOf(type: string, fields: TypeFields): TypeInfo {
   const suffix = URL_SUFFIX[type];
   return {
-    ...(fields.url ? { urlKey: fields.url } : {}), ...(suffix ? { urlSuffix: suffix } : {}), ...(fields.key ? { keyField: fields.key } : {}),
-    ...(fields.required ? { required: fields.required } : {}), fields: fields.fields,
+    ...(fields.url ? { urlKey: fields.url } : {}),
+    ...(suffix ? { urlSuffix: suffix } : {}),
+    ...(fields.key ? { keyField: fields.key } : {}),
+    ...(fields.required ? { required: fields.required } : {}),
+    fields: fields.fields,
   };
 }
 
@@ -62,20 +70,34 @@ function removedMessage(type: string, release: Release): string {
 
 function resolved(serverApi: string, type: string, release: Release, note?: string): ResolvedType {
   const fields = fieldsOf(release).providers[serverApi]?.[type];
-  if (fields?.refused) return { type, info: {}, known: false, error: `${type} is refused by ${release}.x servers (deprecated upstream); choose another provider` };
+  if (fields?.refused)
+    return {
+      type,
+      info: {},
+      known: false,
+      error: `${type} is refused by ${release}.x servers (deprecated upstream); choose another provider`,
+    };
   if (fields) return { type, info: infoOf(type, fields), known: true, ...(note ? { note } : {}) };
-  if (LONG_REMOVED.has(type) || registeredElsewhere(serverApi, type)) return { type, info: {}, known: false, error: removedMessage(type, release) };
+  if (LONG_REMOVED.has(type) || registeredElsewhere(serverApi, type))
+    return { type, info: {}, known: false, error: removedMessage(type, release) };
   return { type, info: {}, known: false, ...(note ? { note } : {}) };
 }
 
 /** The type table of the release first, `remote::<name>` for unknown names (with a note). */
-export function resolveProviderType(serverApi: string, provider: string, hasEndpoint: boolean, release: Release): ResolvedType {
+export function resolveProviderType(
+  serverApi: string,
+  provider: string,
+  hasEndpoint: boolean,
+  release: Release,
+): ResolvedType {
   if (provider.includes("::")) return resolved(serverApi, provider, release);
   // Own keys only: a provider written as `constructor` or `__proto__` is a name, not a lookup into Object.
   const renamed = Object.hasOwn(RENAMED_TYPES, provider) ? RENAMED_TYPES[provider] : undefined;
   const name = renamed ?? provider;
   const types = fieldsOf(release).providers[serverApi] ?? {};
-  const note = renamed ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}` : undefined;
+  const note = renamed
+    ? `provider "${provider}" is called "${renamed}" on ${release}.x servers; generated ${name}`
+    : undefined;
   const remote = `remote::${name}`;
   const inline = `inline::${name}`;
   if (types[remote] && (hasEndpoint || !types[inline])) return resolved(serverApi, remote, release, note);
@@ -86,7 +108,12 @@ export function resolveProviderType(serverApi: string, provider: string, hasEndp
   }
   const near = nearestKnown(Object.keys(types), name);
   if (near !== undefined) {
-    return { type: remote, info: {}, known: false, error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})` };
+    return {
+      type: remote,
+      info: {},
+      known: false,
+      error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})`,
+    };
   }
   return {
     type: remote,
@@ -107,7 +134,8 @@ function nearestKnown(types: readonly string[], name: string): string | undefine
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = leven(name.toLowerCase(), candidate);
-    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
+    if (distance <= limit && (best === undefined || distance < best.distance))
+      best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
   }
   return best?.name;
 }

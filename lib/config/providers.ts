@@ -56,10 +56,20 @@ function unusableFields(p: Provider, resolved: ResolvedType): FieldError[] {
   if (!resolved.known) return [];
   const errors: FieldError[] = [];
   if (p.endpoint !== undefined && resolved.info.urlKey === undefined) {
-    errors.push(fieldError(child(p.path, "endpoint"), `${resolved.type} has no endpoint setting; remove endpoint (or choose a remote provider)`));
+    errors.push(
+      fieldError(
+        child(p.path, "endpoint"),
+        `${resolved.type} has no endpoint setting; remove endpoint (or choose a remote provider)`,
+      ),
+    );
   }
   if (p.secrets.some((s) => s.field === "apiKey") && resolved.info.keyField === undefined) {
-    errors.push(fieldError(child(p.path, "apiKey"), `${resolved.type} takes no API key; remove apiKey, or use secretRefs with the config key it reads`));
+    errors.push(
+      fieldError(
+        child(p.path, "apiKey"),
+        `${resolved.type} takes no API key; remove apiKey, or use secretRefs with the config key it reads`,
+      ),
+    );
   }
   return errors;
 }
@@ -76,7 +86,12 @@ function vectorStoreDefaults(serverApi: string, info: TypeInfo, id: string, moun
   return { ...(fileKey ? { [fileKey]: `${mountPath}/${id}.db` } : {}), persistence };
 }
 
-function buildEntry(p: Provider, release: Release, mountPath: string, out: ProviderOutcome): { entry: ProviderEntry; required?: readonly string[] } | undefined {
+function buildEntry(
+  p: Provider,
+  release: Release,
+  mountPath: string,
+  out: ProviderOutcome,
+): { entry: ProviderEntry; required?: readonly string[] } | undefined {
   const serverApi = SERVER_API[p.api];
   const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
   if (resolved.error) {
@@ -90,8 +105,14 @@ function buildEntry(p: Provider, release: Release, mountPath: string, out: Provi
     return undefined;
   }
   let config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
-  if (resolved.info.urlSuffix && p.endpoint !== undefined && !p.endpoint.replace(/\/+$/, "").endsWith(resolved.info.urlSuffix)) {
-    out.notes.push(`${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${resolved.info.urlSuffix} appended`);
+  if (
+    resolved.info.urlSuffix &&
+    p.endpoint !== undefined &&
+    !p.endpoint.replace(/\/+$/, "").endsWith(resolved.info.urlSuffix)
+  ) {
+    out.notes.push(
+      `${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${resolved.info.urlSuffix} appended`,
+    );
   }
   for (const s of p.secrets) {
     const name = providerSecretEnv(p.id, s.field);
@@ -100,7 +121,11 @@ function buildEntry(p: Provider, release: Release, mountPath: string, out: Provi
   }
   config = deepMerge(vectorStoreDefaults(serverApi, resolved.info, p.id, mountPath), config);
   if (p.settings) config = deepMerge(config, p.settings as JsonMap);
-  const entry: ProviderEntry = { provider_id: p.id, provider_type: resolved.type, ...(Object.keys(config).length > 0 ? { config } : {}) };
+  const entry: ProviderEntry = {
+    provider_id: p.id,
+    provider_type: resolved.type,
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+  };
   return { entry, ...(resolved.info.required ? { required: resolved.info.required } : {}) };
 }
 
@@ -109,7 +134,13 @@ export function buildProviders(providers: readonly Provider[], release: Release,
   const out: ProviderOutcome = { entries: [], env: [], notes: [], errors: [] };
   for (const p of providers.filter((x) => x.api !== "telemetry")) {
     const built = buildEntry(p, release, mountPath, out);
-    if (built) out.entries.push({ api: SERVER_API[p.api], entry: built.entry, path: p.path, ...(built.required ? { required: built.required } : {}) });
+    if (built)
+      out.entries.push({
+        api: SERVER_API[p.api],
+        entry: built.entry,
+        path: p.path,
+        ...(built.required ? { required: built.required } : {}),
+      });
   }
   return out;
 }
@@ -124,13 +155,23 @@ function overlayEntry(base: ProviderEntry, entry: ProviderEntry): ProviderEntry 
 }
 
 /** Overlay entries on the base config by provider id; adds each new API to a non-empty `apis`. */
-export function overlayProviders(doc: ConfigDoc, entries: readonly { api: string; entry: ProviderEntry }[], notes: string[]): void {
+export function overlayProviders(
+  doc: ConfigDoc,
+  entries: readonly { api: string; entry: ProviderEntry }[],
+  notes: string[],
+): void {
   for (const { api, entry } of entries) {
     const list = [...(doc.providers[api] ?? [])];
     const at = list.findIndex((b) => effectiveId(b.provider_id) === entry.provider_id);
     const baseEntry = at >= 0 ? list[at] : undefined;
     if (baseEntry && isConditional(baseEntry.provider_id) && baseEntry.provider_type === entry.provider_type) {
-      notes.push(`providers.${api}.${entry.provider_id}: now always on; it keeps the distribution's other settings for it (${Object.keys(baseEntry.config ?? {}).sort().join(", ") || "none"}), set them in settings to change them`);
+      notes.push(
+        `providers.${api}.${entry.provider_id}: now always on; it keeps the distribution's other settings for it (${
+          Object.keys(baseEntry.config ?? {})
+            .sort()
+            .join(", ") || "none"
+        }), set them in settings to change them`,
+      );
     }
     if (baseEntry) list[at] = overlayEntry(baseEntry, entry);
     else list.push(entry);
@@ -146,6 +187,11 @@ export function missingRequired(doc: ConfigDoc, entries: ProviderOutcome["entrie
     const absent = (required ?? []).filter((k) => final?.config?.[k] === undefined || final.config[k] === null);
     if (absent.length === 0 || path === undefined) return [];
     const how = absent.map((k) => `settings.${k}`).join(", ");
-    return [fieldError(path, `${entry.provider_type} requires ${absent.join(", ")} in its config, which the spec does not give; set ${how} (or endpoint / apiKey / secretRefs where that is the key)`)];
+    return [
+      fieldError(
+        path,
+        `${entry.provider_type} requires ${absent.join(", ")} in its config, which the spec does not give; set ${how} (or endpoint / apiKey / secretRefs where that is the key)`,
+      ),
+    ];
   });
 }

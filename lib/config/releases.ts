@@ -49,7 +49,14 @@ export const SAFETY_ALTERNATIVES =
 export const REMOVED_TYPES: { readonly [r in Release]: ReadonlySet<string> } = {
   "0.7": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
   "0.8": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
-  "1.3": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference", "inline::transformers", "remote::passthrough"]),
+  "1.3": new Set([
+    "remote::tgi",
+    "remote::hf::serverless",
+    "remote::hf::endpoint",
+    "inline::meta-reference",
+    "inline::transformers",
+    "remote::passthrough",
+  ]),
 };
 
 /** Names users may still write that a release no longer has, and what replaced them. */

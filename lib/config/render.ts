@@ -25,27 +25,74 @@ export interface RenderInput extends GenerateOptions {
 }
 
 export type Rendered =
-  | { readonly ok: true; readonly source: "generated"; readonly release: Release; readonly generated: Generated; readonly warnings: readonly FieldError[] }
-  | { readonly ok: true; readonly source: "override"; readonly release: Release; readonly configYaml?: string; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
-  | { readonly ok: true; readonly source: "image-default"; readonly release: Release; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] }
-  | { readonly ok: false; readonly errors: readonly FieldError[]; readonly warnings: readonly FieldError[]; readonly notes: readonly string[] };
+  | {
+      readonly ok: true;
+      readonly source: "generated";
+      readonly release: Release;
+      readonly generated: Generated;
+      readonly warnings: readonly FieldError[];
+    }
+  | {
+      readonly ok: true;
+      readonly source: "override";
+      readonly release: Release;
+      readonly configYaml?: string;
+      readonly warnings: readonly FieldError[];
+      readonly notes: readonly string[];
+    }
+  | {
+      readonly ok: true;
+      readonly source: "image-default";
+      readonly release: Release;
+      readonly warnings: readonly FieldError[];
+      readonly notes: readonly string[];
+    }
+  | {
+      readonly ok: false;
+      readonly errors: readonly FieldError[];
+      readonly warnings: readonly FieldError[];
+      readonly notes: readonly string[];
+    };
 
 function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
   if (input.baseConfig !== undefined) return input.baseConfig;
   const d = spec.distribution;
   const bundled = d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined;
   if (bundled !== undefined) return bundled;
-  return fieldError("spec.distribution", d.kind === "image"
-    ? `no base config for image ${d.image}: the image must carry config labels (io.llamastack.config.base64, or com.ogx.config.*), or use overrideConfig`
-    : `no bundled base config for this distribution on the ${release} server line`);
+  return fieldError(
+    "spec.distribution",
+    d.kind === "image"
+      ? `no base config for image ${d.image}: the image must carry config labels (io.llamastack.config.base64, or com.ogx.config.*), or use overrideConfig`
+      : `no bundled base config for this distribution on the ${release} server line`,
+  );
 }
 
-function renderOverride(name: string, configMaps: ConfigMapData | undefined, release: Release, warnings: readonly FieldError[], lineNotes: readonly string[]): Rendered {
+function renderOverride(
+  name: string,
+  configMaps: ConfigMapData | undefined,
+  release: Release,
+  warnings: readonly FieldError[],
+  lineNotes: readonly string[],
+): Rendered {
   const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
-  if (configMaps === undefined) return { ok: true, source: "override", release, warnings, notes: [...lineNotes, `${note} (not checked: the ConfigMap was not given)`] };
+  if (configMaps === undefined)
+    return {
+      ok: true,
+      source: "override",
+      release,
+      warnings,
+      notes: [...lineNotes, `${note} (not checked: the ConfigMap was not given)`],
+    };
   const checked = checkOverrideConfig(name, configMaps);
   if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
-  return { ok: true, source: "override", release, configYaml: checked.configYaml, warnings, notes: [...lineNotes, note] };
+  return {
+    ok: true,
+    source: "override",
+    release,
+    configYaml: checked.configYaml,
+    warnings,
+    notes: [...lineNotes, note],
+  };
 }
 
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
@@ -54,7 +101,9 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   const warnings = checked.warnings;
   if (checked.errors.length > 0 || !checked.spec) {
     // Every class of problem at once: what generation would also refuse is listed too.
-    const errors = checked.spec ? withoutRepeats(checked.errors, generationErrors(checked.spec, options)) : checked.errors;
+    const errors = checked.spec
+      ? withoutRepeats(checked.errors, generationErrors(checked.spec, options))
+      : checked.errors;
     return { ok: false, errors, warnings, notes: [] };
   }
   const spec = checked.spec;
@@ -62,7 +111,8 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   const release = line.release;
   const lineNotes = line.note ? [`spec.distribution: ${line.note}`] : [];
   const source = configSource(spec);
-  if (source === "override") return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings, lineNotes);
+  if (source === "override")
+    return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings, lineNotes);
   if (source === "image-default") {
     const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
     return { ok: true, source, release, warnings, notes: [...lineNotes, note] };
@@ -70,6 +120,13 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   const base = baseFor(spec, release, input);
   if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
   const generated = generate(spec, base, release, input);
-  if (!generated.ok) return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
-  return { ok: true, source, release, generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated, warnings };
+  if (!generated.ok)
+    return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  return {
+    ok: true,
+    source,
+    release,
+    generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated,
+    warnings,
+  };
 }

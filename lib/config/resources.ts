@@ -35,7 +35,6 @@ function modelEntry(m: Model, providerId: string): JsonMap {
   };
 }
 
-
 function registered(doc: ConfigDoc): { [kind: string]: JsonMap[] } {
   doc.registered_resources ??= {};
   return doc.registered_resources;
@@ -51,14 +50,23 @@ export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOu
     const providerId = m.provider ?? fallback;
     if (providerId === undefined || !available.includes(providerId)) {
       const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
-      const what = m.provider !== undefined
-        ? `names provider "${m.provider}", which is not an inference provider`
-        : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
+      const what =
+        m.provider !== undefined
+          ? `names provider "${m.provider}", which is not an inference provider`
+          : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
       out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
       continue;
     }
-    if (m.provider === undefined) out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
-    const entry = behindSwitch(modelEntry(m, providerId), "model_id", conditionalOn(doc, "inference", providerId), spec, m.path, out);
+    if (m.provider === undefined)
+      out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
+    const entry = behindSwitch(
+      modelEntry(m, providerId),
+      "model_id",
+      conditionalOn(doc, "inference", providerId),
+      spec,
+      m.path,
+      out,
+    );
     if (entry) entries.push(entry);
   }
   registered(doc).models = upsertBy(registered(doc).models ?? [], entries, "model_id");
@@ -68,14 +76,25 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
   if (spec.resources.shields.length === 0) return;
   const providerId = firstSpecProvider(spec, "safety") ?? providerIds(doc, "safety")[0];
   if (providerId === undefined) {
-    out.errors.push(fieldError("spec.resources.shields",
-      "resources.shields requires at least one safety provider to be configured: add spec.providers.safety (e.g. provider: llama-guard)"));
+    out.errors.push(
+      fieldError(
+        "spec.resources.shields",
+        "resources.shields requires at least one safety provider to be configured: add spec.providers.safety (e.g. provider: llama-guard)",
+      ),
+    );
     return;
   }
   // A shield name is the guard model's id: llama-guard calls that model through inference.
   const variable = conditionalOn(doc, "safety", providerId);
   const entries = spec.resources.shields.flatMap((s): JsonMap[] => {
-    const entry = behindSwitch({ shield_id: s.name, provider_id: providerId, provider_shield_id: s.name }, "shield_id", variable, spec, s.path, out);
+    const entry = behindSwitch(
+      { shield_id: s.name, provider_id: providerId, provider_shield_id: s.name },
+      "shield_id",
+      variable,
+      spec,
+      s.path,
+      out,
+    );
     return entry ? [entry] : [];
   });
   registered(doc).shields = upsertBy(registered(doc).shields ?? [], entries, "shield_id");
@@ -93,17 +112,24 @@ export function checkTools(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOut
     const serving = TOOL_PROVIDERS[tool.name] ?? [];
     if (serving.some((t) => types.has(t))) continue;
     const name = serving[0]?.split("::")[1] ?? tool.name;
-    out.errors.push(fieldError(tool.path,
-      `resources.tools requires at least one toolRuntime provider that serves "${tool.name}" (${serving.join(", ")}); add spec.providers.toolRuntime with provider: ${name}`));
+    out.errors.push(
+      fieldError(
+        tool.path,
+        `resources.tools requires at least one toolRuntime provider that serves "${tool.name}" (${serving.join(", ")}); add spec.providers.toolRuntime with provider: ${name}`,
+      ),
+    );
   }
   if (spec.resources.tools.length > 0) {
-    out.notes.push("spec.resources.tools: tools are registered by the server from its tool_runtime providers (0.7+); no tool_groups are written");
+    out.notes.push(
+      "spec.resources.tools: tools are registered by the server from its tool_runtime providers (0.7+); no tool_groups are written",
+    );
   }
 }
 
 /** Never emit tool_groups: 0.7+ servers drop them with a warning (research §4.3). */
 export function dropToolGroups(doc: ConfigDoc): void {
-  if (doc.registered_resources && "tool_groups" in doc.registered_resources) delete doc.registered_resources.tool_groups;
+  if (doc.registered_resources && "tool_groups" in doc.registered_resources)
+    delete doc.registered_resources.tool_groups;
 }
 
 /**
@@ -112,20 +138,36 @@ export function dropToolGroups(doc: ConfigDoc): void {
  * sets X, the resource's id gets the same switch (`${env.X:+name}`): unset, the server skips
  * the entry. The provider itself stays as the distribution has it; status says which.
  */
-function behindSwitch(entry: JsonMap, idField: string, variable: string | undefined, spec: CanonicalSpec, path: string, out: ResourceOutcome): JsonMap | undefined {
+function behindSwitch(
+  entry: JsonMap,
+  idField: string,
+  variable: string | undefined,
+  spec: CanonicalSpec,
+  path: string,
+  out: ResourceOutcome,
+): JsonMap | undefined {
   if (variable === undefined) return entry;
   const id = String(entry[idField]);
   const provider = String(entry.provider_id);
   if (providedEnv(spec, []).has(variable)) {
-    out.notes.push(`${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set; ${USER_ENV_PATH} sets it`);
+    out.notes.push(
+      `${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set; ${USER_ENV_PATH} sets it`,
+    );
     return entry;
   }
   const how = `set ${variable} in ${USER_ENV_PATH} (which turns the provider on), or configure "${provider}" in spec.providers to make it always on`;
   if (!staysText(id) || /[}$]/.test(id)) {
-    out.errors.push(fieldError(path, `"${id}" is on provider "${provider}", which is off unless ${variable} is set, and this name cannot be kept behind that switch (the server would read it as ${convertedKind(id)}); ${how}`));
+    out.errors.push(
+      fieldError(
+        path,
+        `"${id}" is on provider "${provider}", which is off unless ${variable} is set, and this name cannot be kept behind that switch (the server would read it as ${convertedKind(id)}); ${how}`,
+      ),
+    );
     return undefined;
   }
-  out.notes.push(`${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set: it stays behind the same switch and is registered only then; ${how}`);
+  out.notes.push(
+    `${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set: it stays behind the same switch and is registered only then; ${how}`,
+  );
   return { ...entry, [idField]: `\${env.${variable}:+${id}}` };
 }
 
@@ -138,6 +180,7 @@ function conditionalOn(doc: ConfigDoc, api: string, id: string): string | undefi
 /** Every provider's effective id, whatever its API: what resources may still name after `disabled`. */
 export function providerIdSet(doc: ConfigDoc): Set<string> {
   const ids = new Set<string>();
-  for (const api of Object.keys(doc.providers)) for (const p of doc.providers[api] ?? []) ids.add(effectiveId(p.provider_id));
+  for (const api of Object.keys(doc.providers))
+    for (const p of doc.providers[api] ?? []) ids.add(effectiveId(p.provider_id));
   return ids;
 }

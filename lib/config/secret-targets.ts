@@ -18,7 +18,13 @@ export interface SecretTarget {
   readonly kinds?: Kinds;
 }
 
-function targetsIn(config: unknown, names: ReadonlySet<string>, at: string, owner: string, kindsOf: (key: string) => Kinds | undefined): SecretTarget[] {
+function targetsIn(
+  config: unknown,
+  names: ReadonlySet<string>,
+  at: string,
+  owner: string,
+  kindsOf: (key: string) => Kinds | undefined,
+): SecretTarget[] {
   if (!isMap(config)) return [];
   return Object.entries(config).flatMap(([key, value]) => {
     const name = typeof value === "string" ? /^\$\{env\.([A-Z0-9_]+)\}$/.exec(value)?.[1] : undefined;
@@ -30,12 +36,27 @@ function targetsIn(config: unknown, names: ReadonlySet<string>, at: string, owne
 
 /** Every whole-value `${env.NAME}` of `names` in provider configs and storage backends. */
 export function secretTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release): SecretTarget[] {
-  const providers = Object.entries(doc.providers).flatMap(([api, list]) => (list ?? []).flatMap((p, i) =>
-    targetsIn(p.config, names, `providers.${api}[${i}].config`, p.provider_type, (key) => typeFields(release, api, p.provider_type)?.fields[key])));
+  const providers = Object.entries(doc.providers).flatMap(([api, list]) =>
+    (list ?? []).flatMap((p, i) =>
+      targetsIn(
+        p.config,
+        names,
+        `providers.${api}[${i}].config`,
+        p.provider_type,
+        (key) => typeFields(release, api, p.provider_type)?.fields[key],
+      ),
+    ),
+  );
   const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? Object.entries(doc.storage.backends) : [];
   const storage = backends.flatMap(([id, backend]) => {
     const type = isMap(backend) && typeof backend.type === "string" ? backend.type : "";
-    return targetsIn(backend, names, `storage.backends.${id}`, `storage backend ${type}`, (key) => fieldsOf(release).backends[type]?.[key]);
+    return targetsIn(
+      backend,
+      names,
+      `storage.backends.${id}`,
+      `storage backend ${type}`,
+      (key) => fieldsOf(release).backends[type]?.[key],
+    );
   });
   return [...providers, ...storage];
 }

@@ -14,7 +14,13 @@ export function configSource(spec: CanonicalSpec): ConfigSource {
   const p = spec.present;
   // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
   // their entries in it, so either alone also generates one.
-  const generated = p.providers || p.resources || p.storage || p.disabled || spec.networking.tls.enabled || spec.externalProviders.length > 0;
+  const generated =
+    p.providers ||
+    p.resources ||
+    p.storage ||
+    p.disabled ||
+    spec.networking.tls.enabled ||
+    spec.externalProviders.length > 0;
   return generated ? "generated" : "image-default";
 }
 

@@ -34,7 +34,9 @@ function kvBackend(storage: Storage, mountPath: string, out: StorageOutcome): Js
   if (kv.type === "sqlite") return sqliteBackend("kv", mountPath);
   const parsed = parseRedisEndpoint(kv.endpoint ?? "") ?? { host: "localhost", port: DEFAULT_REDIS_PORT };
   if (kv.password) {
-    out.notes.push(`${kv.password.path}: the server's redis store has no password field; the password is not passed to the server`);
+    out.notes.push(
+      `${kv.password.path}: the server's redis store has no password field; the password is not passed to the server`,
+    );
   }
   return { type: "kv_redis", host: parsed.host, port: parsed.port };
 }
@@ -45,13 +47,20 @@ function sqlBackend(storage: Storage, mountPath: string, secretName: string, out
   if (sql.type === "sqlite" || !sql.connectionString) return sqliteBackend("sql", mountPath);
   const env = POSTGRES_PARTS.map((part) => ({ name: storageSecretEnv("sql", part), key: part }));
   out.postgres = { sourceSecret: sql.connectionString, secretName, env };
-  out.notes.push(`${sql.connectionString.path}: the server takes host/port/db/user/password, not a DSN; the DSN is split into Secret ${secretName}`);
+  out.notes.push(
+    `${sql.connectionString.path}: the server takes host/port/db/user/password, not a DSN; the DSN is split into Secret ${secretName}`,
+  );
   const backend: JsonMap = { type: "sql_postgres" };
   for (const { name, key } of env) backend[key] = envRef(name);
   return backend;
 }
 
-export function applyStorage(doc: ConfigDoc, storage: Storage | undefined, mountPath: string, postgresSecretName: string): StorageOutcome {
+export function applyStorage(
+  doc: ConfigDoc,
+  storage: Storage | undefined,
+  mountPath: string,
+  postgresSecretName: string,
+): StorageOutcome {
   const out: StorageOutcome = { notes: [] };
   if (storage === undefined) return out;
   const kv = kvBackend(storage, mountPath, out);

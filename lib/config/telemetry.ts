@@ -10,7 +10,10 @@ export interface PlainEnv {
   readonly value: string;
 }
 
-export function telemetryEnv(providers: readonly Provider[], serviceName: string): { env: PlainEnv[]; notes: string[] } {
+export function telemetryEnv(
+  providers: readonly Provider[],
+  serviceName: string,
+): { env: PlainEnv[]; notes: string[] } {
   const t = providers.find((p) => p.api === "telemetry");
   if (!t?.endpoint) return { env: [], notes: [] };
   const settings = (t.settings ?? {}) as Record<string, unknown>;
@@ -18,6 +21,12 @@ export function telemetryEnv(providers: readonly Provider[], serviceName: string
     { name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: t.endpoint },
     { name: "OTEL_SERVICE_NAME", value: typeof settings.serviceName === "string" ? settings.serviceName : serviceName },
   ];
-  if (typeof settings.protocol === "string") env.push({ name: "OTEL_EXPORTER_OTLP_PROTOCOL", value: settings.protocol });
-  return { env, notes: [`${t.path}: telemetry is exported with OpenTelemetry env (OTEL_EXPORTER_OTLP_ENDPOINT), not a config.yaml provider`] };
+  if (typeof settings.protocol === "string")
+    env.push({ name: "OTEL_EXPORTER_OTLP_PROTOCOL", value: settings.protocol });
+  return {
+    env,
+    notes: [
+      `${t.path}: telemetry is exported with OpenTelemetry env (OTEL_EXPORTER_OTLP_ENDPOINT), not a config.yaml provider`,
+    ],
+  };
 }

@@ -30,8 +30,10 @@ function stringText(value: string): string {
  * U+2028/2029 and non-characters raw; PyYAML treats those as line breaks or rejects them.
  */
 function quoted(value: string): string {
-  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** PyYAML (YAML 1.1) reads a float only with a dot and a signed exponent: 1e+21 → 1.0e+21. */

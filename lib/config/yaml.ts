@@ -9,14 +9,36 @@ import { emitYaml } from "./yaml-emit";
 
 /** Top-level keys in the order the server's own files use; others follow alphabetically. */
 const TOP_ORDER = [
-  "version", "distro_name", "image_name", "container_image", "apis", "providers", "storage",
-  "registered_resources", "vector_stores", "safety", "connectors", "server", "external_providers_dir",
-  "external_apis_dir", "logging",
+  "version",
+  "distro_name",
+  "image_name",
+  "container_image",
+  "apis",
+  "providers",
+  "storage",
+  "registered_resources",
+  "vector_stores",
+  "safety",
+  "connectors",
+  "server",
+  "external_providers_dir",
+  "external_apis_dir",
+  "logging",
 ];
 /** Keys of nested entries (providers, models, shields, backends) that lead, in this order. */
 const ENTRY_ORDER = [
-  "model_id", "shield_id", "vector_store_id", "provider_id", "provider_type", "provider_model_id",
-  "provider_shield_id", "module", "model_type", "type", "config", "metadata",
+  "model_id",
+  "shield_id",
+  "vector_store_id",
+  "provider_id",
+  "provider_type",
+  "provider_model_id",
+  "provider_shield_id",
+  "module",
+  "model_type",
+  "type",
+  "config",
+  "metadata",
 ];
 
 function comparator(order: readonly string[]): (a: string, b: string) => number {
@@ -48,7 +70,9 @@ export type ParsedYaml = { ok: true; value: unknown; versionSource?: string } | 
 function plainVersionSource(doc: Document): string | undefined {
   if (!isMap(doc.contents)) return undefined;
   const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "version");
-  return pair && isScalar(pair.value) && pair.value.type === "PLAIN" && typeof pair.value.source === "string" ? pair.value.source : undefined;
+  return pair && isScalar(pair.value) && pair.value.type === "PLAIN" && typeof pair.value.source === "string"
+    ? pair.value.source
+    : undefined;
 }
 
 /** Tags whose values are JSON data: the YAML core schema's. Others (`!!binary`, `!!set`, `!!timestamp`, `!!omap`, local tags) are not. */
@@ -90,7 +114,9 @@ export function parseYaml(text: string): ParsedYaml {
   } catch (err) {
     // An unresolved alias or an alias bomb only shows when resolving. The message names the
     // problem, never the content (a config may quote a secret).
-    const problem = /excessive alias count/i.test(String(err)) ? "too many aliases (at most 100)" : "an alias refers to no anchor";
+    const problem = /excessive alias count/i.test(String(err))
+      ? "too many aliases (at most 100)"
+      : "an alias refers to no anchor";
     return { ok: false, message: `invalid YAML: ${problem}` };
   }
 }

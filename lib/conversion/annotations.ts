@@ -41,7 +41,9 @@ export function readStash(annotations: Annotations | undefined, key: string): Re
   try {
     parsed = JSON.parse(text as string);
   } catch {
-    return fail("is not valid JSON; restore the value the conversion wrote, or remove the annotation (its fields are then lost)");
+    return fail(
+      "is not valid JSON; restore the value the conversion wrote, or remove the annotation (its fields are then lost)",
+    );
   }
   if (!isPlainObject(parsed)) return fail("must be a JSON object of field path → value, as the conversion writes it");
   const stash = new Map<string, unknown>();
@@ -49,7 +51,9 @@ export function readStash(annotations: Annotations | undefined, key: string): Re
     const segments = parsePath(path);
     // Only spec and status are converted: an entry must never reach metadata.
     if (!segments || segments.length < 2 || (segments[0] !== "spec" && segments[0] !== "status")) {
-      return fail(`entry ${JSON.stringify(path)} is not a field path under spec or status (e.g. "spec.server.containerSpec.name")`);
+      return fail(
+        `entry ${JSON.stringify(path)} is not a field path under spec or status (e.g. "spec.server.containerSpec.name")`,
+      );
     }
     stash.set(path, own(parsed, path));
   }
@@ -73,11 +77,17 @@ export function writeStash(
     if (name !== consumed && name !== key) define(out, name, value);
   }
   if (stash.size > 0 || always) define(out, key, serializeStash(stash));
-  const bytes = Object.entries(out).reduce((n, [name, value]) => n + Buffer.byteLength(name) + Buffer.byteLength(value), 0);
+  const bytes = Object.entries(out).reduce(
+    (n, [name, value]) => n + Buffer.byteLength(name) + Buffer.byteLength(value),
+    0,
+  );
   if (bytes > ANNOTATIONS_LIMIT_BYTES) {
     const message = `the fields the other version cannot hold need this annotation, but all annotations together would take ${bytes} bytes (the apiserver allows ${ANNOTATIONS_LIMIT_BYTES}); make the spec smaller`;
     return { ok: false, error: fieldError(annotationPath(key), message) };
   }
   if (Object.keys(out).length > 0) return { ok: true, value: out };
-  return { ok: true, value: annotations !== undefined && Object.keys(annotations).length === 0 ? annotations : undefined };
+  return {
+    ok: true,
+    value: annotations !== undefined && Object.keys(annotations).length === 0 ? annotations : undefined,
+  };
 }

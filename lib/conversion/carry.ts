@@ -6,7 +6,17 @@
  * either moved by a row (and moved back by it) or kept as an entry (and put back from it).
  */
 import type { Schema } from "../api/schema-parts";
-import { define, formatPath, getPath, isPlainObject, own, parsePath, setPath, type JsonMap, type Segments } from "./paths";
+import {
+  define,
+  formatPath,
+  getPath,
+  isPlainObject,
+  own,
+  parsePath,
+  setPath,
+  type JsonMap,
+  type Segments,
+} from "./paths";
 import { fits, hasFields, requiredOf, schemaAt } from "./schemas";
 import type { Direction } from "./table";
 
@@ -52,7 +62,8 @@ export function carry(source: JsonMap, direction: Direction): { body: JsonMap; s
     const value = getPath(source, pair.from);
     if (value === undefined) continue;
     const projected = pair.project ? pair.project(value) : value;
-    const part = projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
+    const part =
+      projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
     if (!part) continue;
     setPath(body, pair.to, part.value);
     // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.

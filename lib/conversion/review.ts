@@ -16,7 +16,8 @@ export const REVIEW_KIND = "ConversionReview";
 export const REVIEW_API_VERSIONS: readonly string[] = ["apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"];
 export const VERSIONS: readonly string[] = [V1ALPHA1, V1ALPHA2];
 
-export type ConversionResult = { readonly status: "Success" } | { readonly status: "Failure"; readonly message: string };
+export type ConversionResult =
+  { readonly status: "Success" } | { readonly status: "Failure"; readonly message: string };
 
 export interface ConversionReviewResponse {
   readonly apiVersion: string;
@@ -53,7 +54,8 @@ export function reviewConversion(review: unknown): ReviewOutcome {
   const uid = own(request, "uid");
   const echoed = typeof uid === "string" ? uid : "";
   const apiVersion = own(review, "apiVersion");
-  const answerVersion = typeof apiVersion === "string" && REVIEW_API_VERSIONS.includes(apiVersion) ? apiVersion : REVIEW_API_VERSIONS[0]!;
+  const answerVersion =
+    typeof apiVersion === "string" && REVIEW_API_VERSIONS.includes(apiVersion) ? apiVersion : REVIEW_API_VERSIONS[0]!;
   const answer = (result: ConversionResult, convertedObjects: readonly unknown[]): ConversionReviewResponse => ({
     apiVersion: answerVersion,
     kind: REVIEW_KIND,
@@ -70,7 +72,9 @@ export function reviewConversion(review: unknown): ReviewOutcome {
     const problem = reviewProblem(review, apiVersion, request, uid, desired, objects);
     if (problem) return { ...facts, response: answer({ status: "Failure", message: problem }, []), failure: "request" };
     const results = (objects as unknown[]).map((object) => convertOne(object, desired as string));
-    const failed = results.flatMap((result, index) => (result.ok ? [] : [`${describeObject(objects as unknown[], index)}: ${joined(result.errors)}`]));
+    const failed = results.flatMap((result, index) =>
+      result.ok ? [] : [`${describeObject(objects as unknown[], index)}: ${joined(result.errors)}`],
+    );
     if (failed.length > 0) {
       const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
       const message = `cannot convert ${failed.length} of ${results.length} object(s) to ${desired as string}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
@@ -85,13 +89,22 @@ export function reviewConversion(review: unknown): ReviewOutcome {
   }
 }
 
-function reviewProblem(review: unknown, apiVersion: unknown, request: unknown, uid: unknown, desired: unknown, objects: unknown): string | undefined {
+function reviewProblem(
+  review: unknown,
+  apiVersion: unknown,
+  request: unknown,
+  uid: unknown,
+  desired: unknown,
+  objects: unknown,
+): string | undefined {
   if (!isPlainObject(review)) return `the ConversionReview must be a JSON object, got ${typeName(review)}`;
-  if (own(review, "kind") !== REVIEW_KIND) return `kind must be "${REVIEW_KIND}", got ${shortJson(own(review, "kind"))}`;
+  if (own(review, "kind") !== REVIEW_KIND)
+    return `kind must be "${REVIEW_KIND}", got ${shortJson(own(review, "kind"))}`;
   if (typeof apiVersion !== "string" || !REVIEW_API_VERSIONS.includes(apiVersion)) {
     return `apiVersion must be one of ${REVIEW_API_VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`;
   }
-  if (!isPlainObject(request)) return `request is required: an object {uid, desiredAPIVersion, objects}, got ${typeName(request)}`;
+  if (!isPlainObject(request))
+    return `request is required: an object {uid, desiredAPIVersion, objects}, got ${typeName(request)}`;
   if (typeof uid !== "string" || uid === "") return `request.uid must be a non-empty string, got ${shortJson(uid)}`;
   if (typeof desired !== "string" || !VERSIONS.includes(desired)) {
     return `request.desiredAPIVersion must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(desired)}`;
@@ -104,9 +117,13 @@ function convertOne(object: unknown, desired: string): Conversion<unknown> {
   const kind = own(object, "kind");
   const apiVersion = own(object, "apiVersion");
   if (!isPlainObject(object)) return failure("(root)", `must be a ${KIND} object, got ${typeName(object)}`);
-  if (kind !== KIND) return failure("kind", `must be "${KIND}" (this webhook converts nothing else), got ${shortJson(kind)}`);
+  if (kind !== KIND)
+    return failure("kind", `must be "${KIND}" (this webhook converts nothing else), got ${shortJson(kind)}`);
   if (typeof apiVersion !== "string" || !VERSIONS.includes(apiVersion)) {
-    return failure("apiVersion", `must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`);
+    return failure(
+      "apiVersion",
+      `must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`,
+    );
   }
   // Already there: untouched, not even re-serialized through a conversion.
   if (apiVersion === desired) return { ok: true, object };

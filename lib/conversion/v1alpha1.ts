@@ -30,8 +30,7 @@ import { schemaAt, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 import { FROM_HUB, TO_HUB, type Direction } from "./table";
 
 export type Conversion<T> =
-  | { readonly ok: true; readonly object: T }
-  | { readonly ok: false; readonly errors: readonly FieldError[] };
+  { readonly ok: true; readonly object: T } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 interface Way {
   readonly from: string;
@@ -45,8 +44,22 @@ interface Way {
   readonly sourceSchema: Schema;
 }
 
-const TO_HUB_WAY: Way = { from: V1ALPHA1, to: V1ALPHA2, direction: TO_HUB, restores: V1ALPHA2_FIELDS, keeps: V1ALPHA1_FIELDS, sourceSchema: V1ALPHA1_BODY };
-const FROM_HUB_WAY: Way = { from: V1ALPHA2, to: V1ALPHA1, direction: FROM_HUB, restores: V1ALPHA1_FIELDS, keeps: V1ALPHA2_FIELDS, sourceSchema: V1ALPHA2_BODY };
+const TO_HUB_WAY: Way = {
+  from: V1ALPHA1,
+  to: V1ALPHA2,
+  direction: TO_HUB,
+  restores: V1ALPHA2_FIELDS,
+  keeps: V1ALPHA1_FIELDS,
+  sourceSchema: V1ALPHA1_BODY,
+};
+const FROM_HUB_WAY: Way = {
+  from: V1ALPHA2,
+  to: V1ALPHA1,
+  direction: FROM_HUB,
+  restores: V1ALPHA1_FIELDS,
+  keeps: V1ALPHA2_FIELDS,
+  sourceSchema: V1ALPHA2_BODY,
+};
 
 /** The entries that are not just the source CRD's `default:` at their path (the apiserver fills those in itself). */
 function withoutDefaults(stash: Stash, schema: Schema): Stash {
@@ -72,7 +85,13 @@ export function fromHub(object: unknown): Conversion<LlamaStackDistributionV1alp
 export function warmUpConversion(): void {
   const metadata = { name: "warm-up", namespace: "default" };
   const server = { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 }, storage: {} };
-  const hub = toHub({ apiVersion: V1ALPHA1, kind: KIND, metadata, spec: { replicas: 1, server }, status: { phase: "Ready" } });
+  const hub = toHub({
+    apiVersion: V1ALPHA1,
+    kind: KIND,
+    metadata,
+    spec: { replicas: 1, server },
+    status: { phase: "Ready" },
+  });
   if (hub.ok) fromHub(hub.object);
 }
 
@@ -114,16 +133,22 @@ function envelopeErrors(object: unknown, apiVersion: string): FieldError[] {
   const errors: FieldError[] = [];
   const got = own(object, "apiVersion");
   if (got !== apiVersion) errors.push(fieldError("apiVersion", `must be "${apiVersion}", got ${shortJson(got)}`));
-  if (own(object, "kind") !== KIND) errors.push(fieldError("kind", `must be "${KIND}", got ${shortJson(own(object, "kind"))}`));
+  if (own(object, "kind") !== KIND)
+    errors.push(fieldError("kind", `must be "${KIND}", got ${shortJson(own(object, "kind"))}`));
   const metadata = own(object, "metadata");
   if (!isPlainObject(metadata)) errors.push(fieldError("metadata", `must be an object, got ${typeName(metadata)}`));
   const annotations = own(metadata, "annotations");
-  if (annotations !== undefined && !(isPlainObject(annotations) && Object.values(annotations).every((v) => typeof v === "string"))) {
+  if (
+    annotations !== undefined &&
+    !(isPlainObject(annotations) && Object.values(annotations).every((v) => typeof v === "string"))
+  ) {
     errors.push(fieldError("metadata.annotations", "must map names to string values"));
   }
-  if (!isPlainObject(own(object, "spec"))) errors.push(fieldError("spec", `is required and must be an object, got ${typeName(own(object, "spec"))}`));
+  if (!isPlainObject(own(object, "spec")))
+    errors.push(fieldError("spec", `is required and must be an object, got ${typeName(own(object, "spec"))}`));
   const status = own(object, "status");
-  if (status !== undefined && !isPlainObject(status)) errors.push(fieldError("status", `must be an object, got ${typeName(status)}`));
+  if (status !== undefined && !isPlainObject(status))
+    errors.push(fieldError("status", `must be an object, got ${typeName(status)}`));
   return errors;
 }
 

@@ -48,31 +48,73 @@ export interface CrdVersion {
 export interface Crd {
   readonly apiVersion: "apiextensions.k8s.io/v1";
   readonly kind: "CustomResourceDefinition";
-  readonly metadata: { readonly name: string; readonly annotations: { readonly [k: string]: string }; readonly labels: { readonly [k: string]: string } };
+  readonly metadata: {
+    readonly name: string;
+    readonly annotations: { readonly [k: string]: string };
+    readonly labels: { readonly [k: string]: string };
+  };
   readonly spec: {
     readonly group: string;
-    readonly names: { readonly kind: string; readonly listKind: string; readonly plural: string; readonly singular: string; readonly shortNames: readonly string[] };
+    readonly names: {
+      readonly kind: string;
+      readonly listKind: string;
+      readonly plural: string;
+      readonly singular: string;
+      readonly shortNames: readonly string[];
+    };
     readonly scope: "Namespaced";
     readonly conversion: {
       readonly strategy: "Webhook";
       readonly webhook: {
         readonly conversionReviewVersions: readonly string[];
-        readonly clientConfig: { readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } };
+        readonly clientConfig: {
+          readonly service: {
+            readonly name: string;
+            readonly namespace: string;
+            readonly path: string;
+            readonly port: number;
+          };
+        };
       };
     };
     readonly versions: readonly CrdVersion[];
   };
 }
 
-const AGE: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp", description: "Time since the resource was created." };
-const PHASE: PrinterColumn = { name: "Phase", type: "string", jsonPath: ".status.phase", description: "Lifecycle phase." };
-const AVAILABLE: PrinterColumn = { name: "Available", type: "integer", jsonPath: ".status.availableReplicas", description: "Ready server pods." };
+const AGE: PrinterColumn = {
+  name: "Age",
+  type: "date",
+  jsonPath: ".metadata.creationTimestamp",
+  description: "Time since the resource was created.",
+};
+const PHASE: PrinterColumn = {
+  name: "Phase",
+  type: "string",
+  jsonPath: ".status.phase",
+  description: "Lifecycle phase.",
+};
+const AVAILABLE: PrinterColumn = {
+  name: "Available",
+  type: "integer",
+  jsonPath: ".status.availableReplicas",
+  description: "Ready server pods.",
+};
 
 /** The Go operator's columns, in its order. */
 const V1ALPHA1_COLUMNS: readonly PrinterColumn[] = [
   PHASE,
-  { name: "Operator Version", type: "string", jsonPath: ".status.version.operatorVersion", description: "Version of the operator that last reconciled the resource." },
-  { name: "Server Version", type: "string", jsonPath: ".status.version.llamaStackServerVersion", description: "Version reported by the running server." },
+  {
+    name: "Operator Version",
+    type: "string",
+    jsonPath: ".status.version.operatorVersion",
+    description: "Version of the operator that last reconciled the resource.",
+  },
+  {
+    name: "Server Version",
+    type: "string",
+    jsonPath: ".status.version.llamaStackServerVersion",
+    description: "Version reported by the running server.",
+  },
   AVAILABLE,
   AGE,
 ];
@@ -80,25 +122,50 @@ const V1ALPHA1_COLUMNS: readonly PrinterColumn[] = [
 /** specs/002's columns; Distribution and Config only with `kubectl get -o wide`. */
 const V1ALPHA2_COLUMNS: readonly PrinterColumn[] = [
   PHASE,
-  { name: "Distribution", type: "string", jsonPath: ".status.resolvedDistribution.image", description: "Server image in use.", priority: 1 },
-  { name: "Config", type: "string", jsonPath: ".status.configGeneration.configMapName", description: "ConfigMap holding the config.yaml in use.", priority: 1 },
-  { name: "Providers", type: "integer", jsonPath: ".status.configGeneration.providerCount", description: "Providers in the generated config.yaml." },
+  {
+    name: "Distribution",
+    type: "string",
+    jsonPath: ".status.resolvedDistribution.image",
+    description: "Server image in use.",
+    priority: 1,
+  },
+  {
+    name: "Config",
+    type: "string",
+    jsonPath: ".status.configGeneration.configMapName",
+    description: "ConfigMap holding the config.yaml in use.",
+    priority: 1,
+  },
+  {
+    name: "Providers",
+    type: "integer",
+    jsonPath: ".status.configGeneration.providerCount",
+    description: "Providers in the generated config.yaml.",
+  },
   AVAILABLE,
   AGE,
 ];
 
-function rootSchema(version: string, description: string, spec: Schema, status: Schema, rules: RuleTable): JsonSchemaProps {
+function rootSchema(
+  version: string,
+  description: string,
+  spec: Schema,
+  status: Schema,
+  rules: RuleTable,
+): JsonSchemaProps {
   const root: JsonSchemaProps = {
     type: "object",
     description,
     properties: {
       apiVersion: {
         type: "string",
-        description: "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.",
+        description:
+          "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.",
       },
       kind: {
         type: "string",
-        description: "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.",
+        description:
+          "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.",
       },
       // The apiserver owns metadata's schema: it must be exactly {type: object}.
       metadata: { type: "object" },
@@ -116,11 +183,17 @@ function rootSchema(version: string, description: string, spec: Schema, status: 
 function attachRules(root: JsonSchemaProps, path: string, rules: RuleTable[string], version: string): void {
   let node: JsonSchemaProps | undefined = root;
   for (const name of path.split(".")) node = (node?.properties as { [k: string]: JsonSchemaProps } | undefined)?.[name];
-  if (node === undefined || node.type !== "object") throw new Error(`${version}: rules for ${path}, which is not a typed object field`);
+  if (node === undefined || node.type !== "object")
+    throw new Error(`${version}: rules for ${path}, which is not a typed object field`);
   node[VALIDATIONS] = [...((node[VALIDATIONS] ?? []) as unknown[]), ...rules.map((r) => ({ ...r }))];
 }
 
-function version(name: string, storage: boolean, schema: JsonSchemaProps, columns: readonly PrinterColumn[]): CrdVersion {
+function version(
+  name: string,
+  storage: boolean,
+  schema: JsonSchemaProps,
+  columns: readonly PrinterColumn[],
+): CrdVersion {
   return {
     name,
     served: true,
@@ -142,26 +215,53 @@ export function buildCrd(): Crd {
     },
     spec: {
       group: GROUP,
-      names: { kind: KIND, listKind: `${KIND}List`, plural: PLURAL, singular: "llamastackdistribution", shortNames: ["llsd"] },
+      names: {
+        kind: KIND,
+        listKind: `${KIND}List`,
+        plural: PLURAL,
+        singular: "llamastackdistribution",
+        shortNames: ["llsd"],
+      },
       scope: "Namespaced",
       conversion: {
         strategy: "Webhook",
         webhook: {
           conversionReviewVersions: ["v1"],
-          clientConfig: { service: { name: WEBHOOK_SERVICE.name, namespace: WEBHOOK_SERVICE.namespace, path: "/convert", port: WEBHOOK_SERVICE.port } },
+          clientConfig: {
+            service: {
+              name: WEBHOOK_SERVICE.name,
+              namespace: WEBHOOK_SERVICE.namespace,
+              path: "/convert",
+              port: WEBHOOK_SERVICE.port,
+            },
+          },
         },
       },
       versions: [
-        version("v1alpha1", false, rootSchema(
+        version(
           "v1alpha1",
-          "LlamaStackDistribution (v1alpha1, the Go operator's API) runs a Llama Stack server. Served for existing clients; stored as v1alpha2.",
-          V1ALPHA1_SPEC_SCHEMA, V1ALPHA1_STATUS_SCHEMA, V1ALPHA1_RULES,
-        ), V1ALPHA1_COLUMNS),
-        version("v1alpha2", true, rootSchema(
+          false,
+          rootSchema(
+            "v1alpha1",
+            "LlamaStackDistribution (v1alpha1, the Go operator's API) runs a Llama Stack server. Served for existing clients; stored as v1alpha2.",
+            V1ALPHA1_SPEC_SCHEMA,
+            V1ALPHA1_STATUS_SCHEMA,
+            V1ALPHA1_RULES,
+          ),
+          V1ALPHA1_COLUMNS,
+        ),
+        version(
           "v1alpha2",
-          "LlamaStackDistribution runs a Llama Stack server: a distribution image, the config.yaml generated from providers, resources and storage, and the Kubernetes objects around it.",
-          V1ALPHA2_SPEC_SCHEMA, V1ALPHA2_STATUS_SCHEMA, V1ALPHA2_RULES,
-        ), V1ALPHA2_COLUMNS),
+          true,
+          rootSchema(
+            "v1alpha2",
+            "LlamaStackDistribution runs a Llama Stack server: a distribution image, the config.yaml generated from providers, resources and storage, and the Kubernetes objects around it.",
+            V1ALPHA2_SPEC_SCHEMA,
+            V1ALPHA2_STATUS_SCHEMA,
+            V1ALPHA2_RULES,
+          ),
+          V1ALPHA2_COLUMNS,
+        ),
       ],
     },
   };

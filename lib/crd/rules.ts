@@ -40,21 +40,64 @@ export const V1ALPHA2_RULES: RuleTable = {
     reason: "FieldValueForbidden",
   })),
   "spec.distribution": [
-    { rule: "!(has(self.name) && has(self.image))", message: "only one of name or image can be specified", reason: "FieldValueInvalid" },
-    { rule: "has(self.name) || has(self.image)", message: "one of name or image must be specified", reason: "FieldValueRequired" },
+    {
+      rule: "!(has(self.name) && has(self.image))",
+      message: "only one of name or image can be specified",
+      reason: "FieldValueInvalid",
+    },
+    {
+      rule: "has(self.name) || has(self.image)",
+      message: "one of name or image must be specified",
+      reason: "FieldValueRequired",
+    },
   ],
   "spec.storage.kv": [
-    { rule: `!(${isRedis}) || has(self.endpoint)`, message: "endpoint is required when type is redis", fieldPath: ".endpoint", reason: "FieldValueRequired" },
-    { rule: `!has(self.endpoint) || (${isRedis})`, message: "endpoint is only valid when type is redis", fieldPath: ".endpoint", reason: "FieldValueForbidden" },
-    { rule: `!has(self.password) || (${isRedis})`, message: "password is only valid when type is redis", fieldPath: ".password", reason: "FieldValueForbidden" },
+    {
+      rule: `!(${isRedis}) || has(self.endpoint)`,
+      message: "endpoint is required when type is redis",
+      fieldPath: ".endpoint",
+      reason: "FieldValueRequired",
+    },
+    {
+      rule: `!has(self.endpoint) || (${isRedis})`,
+      message: "endpoint is only valid when type is redis",
+      fieldPath: ".endpoint",
+      reason: "FieldValueForbidden",
+    },
+    {
+      rule: `!has(self.password) || (${isRedis})`,
+      message: "password is only valid when type is redis",
+      fieldPath: ".password",
+      reason: "FieldValueForbidden",
+    },
   ],
   "spec.storage.sql": [
-    { rule: `!(${isPostgres}) || has(self.connectionString)`, message: "connectionString is required when type is postgres", fieldPath: ".connectionString", reason: "FieldValueRequired" },
-    { rule: `!has(self.connectionString) || (${isPostgres})`, message: "connectionString is only valid when type is postgres", fieldPath: ".connectionString", reason: "FieldValueForbidden" },
+    {
+      rule: `!(${isPostgres}) || has(self.connectionString)`,
+      message: "connectionString is required when type is postgres",
+      fieldPath: ".connectionString",
+      reason: "FieldValueRequired",
+    },
+    {
+      rule: `!has(self.connectionString) || (${isPostgres})`,
+      message: "connectionString is only valid when type is postgres",
+      fieldPath: ".connectionString",
+      reason: "FieldValueForbidden",
+    },
   ],
   "spec.networking.tls": [
-    { rule: `!(${tlsEnabled}) || has(self.secretName)`, message: "secretName is required when enabled is true", fieldPath: ".secretName", reason: "FieldValueRequired" },
-    { rule: `!has(self.secretName) || (${tlsEnabled})`, message: "secretName is only valid when enabled is true", fieldPath: ".secretName", reason: "FieldValueForbidden" },
+    {
+      rule: `!(${tlsEnabled}) || has(self.secretName)`,
+      message: "secretName is required when enabled is true",
+      fieldPath: ".secretName",
+      reason: "FieldValueRequired",
+    },
+    {
+      rule: `!has(self.secretName) || (${tlsEnabled})`,
+      message: "secretName is only valid when enabled is true",
+      fieldPath: ".secretName",
+      reason: "FieldValueForbidden",
+    },
   ],
   "spec.workload": [
     {
@@ -73,6 +116,10 @@ export const V1ALPHA2_RULES: RuleTable = {
     },
   ],
   "spec.workload.podDisruptionBudget": [
-    { rule: "!(has(self.minAvailable) && has(self.maxUnavailable))", message: "minAvailable and maxUnavailable are mutually exclusive", reason: "FieldValueInvalid" },
+    {
+      rule: "!(has(self.minAvailable) && has(self.maxUnavailable))",
+      message: "minAvailable and maxUnavailable are mutually exclusive",
+      reason: "FieldValueInvalid",
+    },
   ],
 };

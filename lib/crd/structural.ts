@@ -35,19 +35,60 @@ export const VALIDATIONS = "x-kubernetes-validations";
 
 /** Value validations that mean the same in JSON Schema and in a structural schema. */
 const VALUE_KEYWORDS = [
-  "enum", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "minProperties", "maxProperties",
+  "enum",
+  "default",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
 ] as const;
 const CONVERTIBLE = new Set<string>([
-  "type", "description", "properties", "required", "additionalProperties", "items", "oneOf", "anyOf",
-  INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, ...VALUE_KEYWORDS,
+  "type",
+  "description",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "oneOf",
+  "anyOf",
+  INT_OR_STRING_MARK,
+  PRESERVE_UNKNOWN_MARK,
+  ...VALUE_KEYWORDS,
 ]);
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
 /** Field names CEL can select without escaping (`self.name`). */
 const CEL_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CEL_RESERVED = new Set([
-  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-  "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+  "true",
+  "false",
+  "null",
+  "in",
+  "as",
+  "break",
+  "const",
+  "continue",
+  "else",
+  "for",
+  "function",
+  "if",
+  "import",
+  "let",
+  "loop",
+  "package",
+  "namespace",
+  "return",
+  "var",
+  "void",
+  "while",
 ]);
 
 export function toStructural(schema: Schema, where: string): JsonSchemaProps {
@@ -63,7 +104,8 @@ export function toStructural(schema: Schema, where: string): JsonSchemaProps {
     case "array":
       return arrayOf(schema, where);
     default:
-      if (typeof schema.type === "string" && SCALARS.has(schema.type)) return withValues({ type: schema.type, ...describe(schema) }, schema);
+      if (typeof schema.type === "string" && SCALARS.has(schema.type))
+        return withValues({ type: schema.type, ...describe(schema) }, schema);
       throw new Error(`${where}: a node needs a type, "${String(schema.type)}" is not one`);
   }
 }
@@ -81,8 +123,13 @@ function withValues(out: JsonSchemaProps, schema: Schema): JsonSchemaProps {
 function intOrString(schema: Schema, where: string): JsonSchemaProps {
   const branches = (schema.anyOf ?? schema.oneOf) as readonly Schema[] | undefined;
   const types = (branches ?? []).map((b) => b.type).sort();
-  if (types.join() !== "integer,string") throw new Error(`${where}: ${INT_OR_STRING_MARK} needs anyOf [integer, string]`);
-  const out: JsonSchemaProps = { ...describe(schema), anyOf: [{ type: "integer" }, { type: "string" }], [INT_OR_STRING]: true };
+  if (types.join() !== "integer,string")
+    throw new Error(`${where}: ${INT_OR_STRING_MARK} needs anyOf [integer, string]`);
+  const out: JsonSchemaProps = {
+    ...describe(schema),
+    anyOf: [{ type: "integer" }, { type: "string" }],
+    [INT_OR_STRING]: true,
+  };
   for (const branch of branches ?? []) {
     for (const k of VALUE_KEYWORDS) {
       if (branch[k] === undefined) continue;
@@ -94,8 +141,12 @@ function intOrString(schema: Schema, where: string): JsonSchemaProps {
 }
 
 function isClosedObject(s: Schema): boolean {
-  return s.type === "object" && typeof s.properties === "object" && (s.additionalProperties === undefined || s.additionalProperties === false)
-    && s[PRESERVE_UNKNOWN_MARK] === undefined;
+  return (
+    s.type === "object" &&
+    typeof s.properties === "object" &&
+    (s.additionalProperties === undefined || s.additionalProperties === false) &&
+    s[PRESERVE_UNKNOWN_MARK] === undefined
+  );
 }
 
 function unionOf(schema: Schema, branches: readonly Schema[], where: string): JsonSchemaProps {
@@ -109,31 +160,41 @@ function unionOf(schema: Schema, branches: readonly Schema[], where: string): Js
 }
 
 /** `{a, b}` | `{c}` → one object with a, b and c, and CEL rules for "exactly one form". */
-function objectUnion(schema: Schema, branches: readonly Schema[], forms: readonly string[][], where: string): JsonSchemaProps {
+function objectUnion(
+  schema: Schema,
+  branches: readonly Schema[],
+  forms: readonly string[][],
+  where: string,
+): JsonSchemaProps {
   const properties: JsonSchemaProps = {};
   for (const branch of branches) {
     for (const [name, sub] of Object.entries(branch.properties as { [k: string]: Schema })) {
-      if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name)) throw new Error(`${where}.${name}: not a plain CEL identifier`);
+      if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name))
+        throw new Error(`${where}.${name}: not a plain CEL identifier`);
       properties[name] = toStructural(sub, `${where}.${name}`);
     }
   }
   const present = forms.map((form) => form.map((f) => `has(self.${f})`).join(" || "));
-  const exactlyOne = present.length === 2
-    ? `(${present[0]}) != (${present[1]})`
-    : `[${present.map((p) => `(${p})`).join(", ")}].filter(x, x).size() == 1`;
-  const rules: ValidationRule[] = [{
-    rule: exactlyOne,
-    message: `set exactly one form: ${forms.map((f) => f.join(" and ")).join(", or ")}`,
-  }];
+  const exactlyOne =
+    present.length === 2
+      ? `(${present[0]}) != (${present[1]})`
+      : `[${present.map((p) => `(${p})`).join(", ")}].filter(x, x).size() == 1`;
+  const rules: ValidationRule[] = [
+    {
+      rule: exactlyOne,
+      message: `set exactly one form: ${forms.map((f) => f.join(" and ")).join(", or ")}`,
+    },
+  ];
   branches.forEach((branch, i) => {
     const required = (branch.required ?? []) as readonly string[];
     const form = forms[i] ?? [];
     if (required.length === 0 || (required.length === 1 && form.length === 1)) return;
     rules.push({
       rule: `!(${present[i]}) || (${required.map((f) => `has(self.${f})`).join(" && ")})`,
-      message: required.length === form.length
-        ? `${required.join(" and ")} must be set together`
-        : `${required.join(" and ")} required when any of ${form.join(", ")} is set`,
+      message:
+        required.length === form.length
+          ? `${required.join(" and ")} must be set together`
+          : `${required.join(" and ")} required when any of ${form.join(", ")} is set`,
     });
   });
   return { type: "object", ...describe(schema), properties, [VALIDATIONS]: rules };
@@ -143,12 +204,15 @@ function objectOf(schema: Schema, where: string): JsonSchemaProps {
   const out: JsonSchemaProps = { type: "object", ...describe(schema) };
   const properties = schema.properties as { [k: string]: Schema } | undefined;
   if (properties !== undefined) {
-    out.properties = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, toStructural(s, `${where}.${k}`)]));
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([k, s]) => [k, toStructural(s, `${where}.${k}`)]),
+    );
   }
   if (Array.isArray(schema.required) && schema.required.length > 0) out.required = [...(schema.required as string[])];
   const extra = schema.additionalProperties;
   if (typeof extra === "object" && extra !== null) {
-    if (properties !== undefined) throw new Error(`${where}: properties and an additionalProperties schema cannot both be structural`);
+    if (properties !== undefined)
+      throw new Error(`${where}: properties and an additionalProperties schema cannot both be structural`);
     out.additionalProperties = toStructural(extra as Schema, `${where}[*]`);
   } else if (extra === true) {
     throw new Error(`${where}: additionalProperties: true; use ${PRESERVE_UNKNOWN_MARK}`);
@@ -158,20 +222,50 @@ function objectOf(schema: Schema, where: string): JsonSchemaProps {
 }
 
 function arrayOf(schema: Schema, where: string): JsonSchemaProps {
-  if (typeof schema.items !== "object" || schema.items === null) throw new Error(`${where}: an array needs an items schema`);
-  return withValues({ type: "array", ...describe(schema), items: toStructural(schema.items as Schema, `${where}[*]`) }, schema);
+  if (typeof schema.items !== "object" || schema.items === null)
+    throw new Error(`${where}: an array needs an items schema`);
+  return withValues(
+    { type: "array", ...describe(schema), items: toStructural(schema.items as Schema, `${where}[*]`) },
+    schema,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // The structural rules, checked on the generated schema (the apiserver rejects a CRD that breaks one).
 
 const ALLOWED = new Set<string>([
-  "type", "description", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "not",
-  "nullable", "title", INT_OR_STRING, PRESERVE_UNKNOWN, VALIDATIONS, "x-kubernetes-embedded-resource",
-  "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", ...VALUE_KEYWORDS,
+  "type",
+  "description",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+  "nullable",
+  "title",
+  INT_OR_STRING,
+  PRESERVE_UNKNOWN,
+  VALIDATIONS,
+  "x-kubernetes-embedded-resource",
+  "x-kubernetes-list-type",
+  "x-kubernetes-list-map-keys",
+  "x-kubernetes-map-type",
+  ...VALUE_KEYWORDS,
 ]);
 /** Forbidden inside anyOf/oneOf/allOf/not (value validations only). */
-const NOT_IN_VALUE_VALIDATION = ["type", "description", "default", "additionalProperties", "nullable", INT_OR_STRING, PRESERVE_UNKNOWN, VALIDATIONS];
+const NOT_IN_VALUE_VALIDATION = [
+  "type",
+  "description",
+  "default",
+  "additionalProperties",
+  "nullable",
+  INT_OR_STRING,
+  PRESERVE_UNKNOWN,
+  VALIDATIONS,
+];
 const REASONS = new Set(["FieldValueInvalid", "FieldValueRequired", "FieldValueForbidden", "FieldValueDuplicate"]);
 const TYPES = new Set(["object", "array", "string", "integer", "number", "boolean"]);
 
@@ -224,7 +318,8 @@ function checkNode(node: JsonSchemaProps, path: string, problems: string[]): voi
     if (properties?.[name] === undefined) problems.push(`${path}: required field "${name}" is not a property`);
   }
   for (const [name, sub] of Object.entries(properties ?? {})) checkNode(sub, `${path}.properties.${name}`, problems);
-  if (typeof node.items === "object" && node.items !== null) checkNode(node.items as JsonSchemaProps, `${path}.items`, problems);
+  if (typeof node.items === "object" && node.items !== null)
+    checkNode(node.items as JsonSchemaProps, `${path}.items`, problems);
   if (typeof node.additionalProperties === "object" && node.additionalProperties !== null) {
     checkNode(node.additionalProperties as JsonSchemaProps, `${path}.additionalProperties`, problems);
   }
@@ -232,10 +327,12 @@ function checkNode(node: JsonSchemaProps, path: string, problems: string[]): voi
 }
 
 function checkValueValidation(node: JsonSchemaProps, path: string, problems: string[]): void {
-  for (const k of NOT_IN_VALUE_VALIDATION) if (node[k] !== undefined) problems.push(`${path}: "${k}" is not allowed inside anyOf/oneOf/allOf/not`);
+  for (const k of NOT_IN_VALUE_VALIDATION)
+    if (node[k] !== undefined) problems.push(`${path}: "${k}" is not allowed inside anyOf/oneOf/allOf/not`);
   for (const key of ["anyOf", "oneOf", "allOf"] as const) {
     const branches = node[key];
-    if (Array.isArray(branches)) branches.forEach((b, i) => checkValueValidation(b as JsonSchemaProps, `${path}.${key}[${i}]`, problems));
+    if (Array.isArray(branches))
+      branches.forEach((b, i) => checkValueValidation(b as JsonSchemaProps, `${path}.${key}[${i}]`, problems));
   }
   for (const [name, sub] of Object.entries((node.properties ?? {}) as { [k: string]: JsonSchemaProps })) {
     checkValueValidation(sub, `${path}.properties.${name}`, problems);
@@ -255,7 +352,8 @@ function checkRules(node: JsonSchemaProps, path: string, problems: string[]): vo
   for (const [i, r] of (rules as ValidationRule[]).entries()) {
     const at = `${path}.${VALIDATIONS}[${i}]`;
     if (typeof r.rule !== "string" || r.rule.trim() === "") problems.push(`${at}: rule is required`);
-    if (typeof r.message !== "string" || r.message.trim() === "" || /[\r\n]/.test(r.message)) problems.push(`${at}: a one-line message is required`);
+    if (typeof r.message !== "string" || r.message.trim() === "" || /[\r\n]/.test(r.message))
+      problems.push(`${at}: a one-line message is required`);
     if (r.reason !== undefined && !REASONS.has(r.reason)) problems.push(`${at}: unknown reason "${r.reason}"`);
     if (r.fieldPath !== undefined && resolveFieldPath(node, r.fieldPath) === undefined) {
       problems.push(`${at}: fieldPath "${r.fieldPath}" does not name a field of this node`);
@@ -278,6 +376,8 @@ export function sortKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(sortKeys) as T;
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(
-    Object.keys(value).sort().map((k) => [k, sortKeys((value as { [k: string]: unknown })[k])]),
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortKeys((value as { [k: string]: unknown })[k])]),
   ) as T;
 }

@@ -84,19 +84,27 @@ export function chooseLine(evidence: LineEvidence): LineChoice {
   if (byTag !== undefined) return byTag;
   const what = `${image ?? "the image"} names no version (neither a version tag nor a version label)`;
   if (evidence.tableRelease !== undefined) {
-    return { release: evidence.tableRelease, note: `${what}; the config is written for the ${evidence.tableRelease} line of the distribution entry it replaces` };
+    return {
+      release: evidence.tableRelease,
+      note: `${what}; the config is written for the ${evidence.tableRelease} line of the distribution entry it replaces`,
+    };
   }
   const fits = familyOf(image);
   const candidates = fits ? RELEASES.filter((r) => fits(lineVersion(r))) : [];
   const release = candidates.length > 0 ? candidates[candidates.length - 1]! : RELEASES[RELEASES.length - 1]!;
   const why = candidates.length > 0 ? "the newest line its repository publishes" : "the newest line";
-  return { release, note: `${what}; the config is written for the ${release} line, ${why} (${listed}); use a version tag to choose` };
+  return {
+    release,
+    note: `${what}; the config is written for the ${release} line, ${why} (${listed}); use a version tag to choose`,
+  };
 }
 
 /** True only when the image's label or tag names a version below `bound` ("1.2.0"); unknown → false. */
 export function knownBelow(evidence: LineEvidence, bound: string): boolean {
   const tag = evidence.image === undefined ? undefined : parseImageRef(evidence.image)?.tag;
-  const version = (evidence.labelVersion === undefined ? undefined : parseVersion(evidence.labelVersion)) ?? (tag === undefined ? undefined : parseVersion(tag));
+  const version =
+    (evidence.labelVersion === undefined ? undefined : parseVersion(evidence.labelVersion)) ??
+    (tag === undefined ? undefined : parseVersion(tag));
   const limit = parseVersion(bound);
   return version !== undefined && limit !== undefined && compare(version, limit) < 0;
 }

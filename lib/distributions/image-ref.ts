@@ -41,9 +41,12 @@ export function parseImageRef(ref: string): ImageRef | undefined {
  */
 export function unpinnedReason(ref: string): string | undefined {
   const parsed = parseImageRef(ref);
-  if (parsed === undefined) return `"${ref}" is not an image reference (expected registry/repository:tag or …@sha256:<digest>)`;
+  if (parsed === undefined)
+    return `"${ref}" is not an image reference (expected registry/repository:tag or …@sha256:<digest>)`;
   if (parsed.digest !== undefined) return undefined;
-  if (parsed.tag === undefined) return `"${ref}" has neither a tag nor a digest; pin a version tag (e.g. :0.7.1) or a digest`;
-  if (parsed.tag === "latest") return `"${ref}" uses :latest, which moves under running servers; pin a version tag (e.g. :0.7.1) or a digest`;
+  if (parsed.tag === undefined)
+    return `"${ref}" has neither a tag nor a digest; pin a version tag (e.g. :0.7.1) or a digest`;
+  if (parsed.tag === "latest")
+    return `"${ref}" uses :latest, which moves under running servers; pin a version tag (e.g. :0.7.1) or a digest`;
   return undefined;
 }

@@ -54,7 +54,11 @@ export const DEFAULT_DISTRIBUTIONS: DistributionTable = Object.freeze([
  * `userConfig` startup script runs the `llama_stack` package, which 0.8+ renamed).
  */
 export const GO_OPERATOR_DISTRIBUTIONS: DistributionTable = Object.freeze([
-  Object.freeze({ name: "postgres-demo", image: "docker.io/llamastack/distribution-postgres-demo:0.7.1", release: "0.7" }),
+  Object.freeze({
+    name: "postgres-demo",
+    image: "docker.io/llamastack/distribution-postgres-demo:0.7.1",
+    release: "0.7",
+  }),
   Object.freeze({ name: "starter", image: "docker.io/llamastack/distribution-starter:0.7.1", release: "0.7" }),
 ] satisfies DistributionEntry[]);
 
@@ -86,7 +90,9 @@ export function withOverrides(
   for (const name of Object.keys(overrides).sort()) {
     const image = overrides[name] ?? "";
     if (findDistribution(name, table) === undefined) {
-      problems.push(`image override "${name}" ignored: not a distribution name (available: ${listOf(distributionNames(table))})`);
+      problems.push(
+        `image override "${name}" ignored: not a distribution name (available: ${listOf(distributionNames(table))})`,
+      );
       continue;
     }
     const reason = unpinnedReason(image);

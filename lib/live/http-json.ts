@@ -6,7 +6,8 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 
-export type JsonAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
+export type JsonAnswer =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 export interface GetJsonOptions {
   readonly timeoutMs: number;
@@ -52,39 +53,43 @@ export function getJson(url: string, options: GetJsonOptions): Promise<JsonAnswe
     };
     const https = url.startsWith("https:");
     // agent: false → a fresh connection, closed after the answer; nothing lingers between checks.
-    const req = (https ? httpsRequest : httpRequest)(url, {
-      method: "GET",
-      agent: false,
-      headers: { accept: "application/json" },
-      ...(https ? { rejectUnauthorized: false } : {}),
-    }, (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0;
-      if (status !== 200) {
-        res.resume();
-        finish({ ok: false, problem: statusProblem(status) });
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes) {
-          finish({ ok: false, problem: `answer larger than ${options.maxBytes} bytes` });
+    const req = (https ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: "GET",
+        agent: false,
+        headers: { accept: "application/json" },
+        ...(https ? { rejectUnauthorized: false } : {}),
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        if (status !== 200) {
+          res.resume();
+          finish({ ok: false, problem: statusProblem(status) });
           req.destroy();
           return;
         }
-        chunks.push(chunk);
-      });
-      res.on("end", () => {
-        try {
-          finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown });
-        } catch {
-          finish({ ok: false, problem: "the answer is not JSON" });
-        }
-      });
-      res.on("error", () => finish({ ok: false, problem: "connection closed" }));
-    });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            finish({ ok: false, problem: `answer larger than ${options.maxBytes} bytes` });
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => {
+          try {
+            finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown });
+          } catch {
+            finish({ ok: false, problem: "the answer is not JSON" });
+          }
+        });
+        res.on("error", () => finish({ ok: false, problem: "connection closed" }));
+      },
+    );
     timer = setTimeout(() => {
       finish({ ok: false, problem: `no answer within ${seconds(options.timeoutMs)}` });
       req.destroy();

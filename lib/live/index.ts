@@ -55,10 +55,14 @@ export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
     const url = baseUrl(target);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<LiveReport>((resolve) => {
-      timer = setTimeout(() => resolve({ url, problems: [`no answer within ${seconds(settings.timeoutMs)}`] }), settings.timeoutMs + 250);
+      timer = setTimeout(
+        () => resolve({ url, problems: [`no answer within ${seconds(settings.timeoutMs)}`] }),
+        settings.timeoutMs + 250,
+      );
     });
-    const answer = readServerInfo(url, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes })
-      .catch((error: unknown): LiveReport => ({ url, problems: [`the check failed (${(error as Error).message})`] }));
+    const answer = readServerInfo(url, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes }).catch(
+      (error: unknown): LiveReport => ({ url, problems: [`the check failed (${(error as Error).message})`] }),
+    );
     try {
       return await Promise.race([answer, deadline]);
     } finally {
@@ -76,7 +80,8 @@ export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
       const pending = ask(target).then((report) => {
         const ttl = report.problems.length === 0 ? settings.ttlMs : settings.failureTtlMs;
         // A newer check for the same parent (its pods changed meanwhile) keeps its own place.
-        if (entries.peek(target.key)?.pending === pending) entries.set(target.key, { fingerprint: target.fingerprint, report }, { ttl });
+        if (entries.peek(target.key)?.pending === pending)
+          entries.set(target.key, { fingerprint: target.fingerprint, report }, { ttl });
         return report;
       });
       entries.set(target.key, { fingerprint: target.fingerprint, pending });

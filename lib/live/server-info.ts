@@ -15,12 +15,15 @@ export const MAX_PROVIDER_CONFIG_BYTES = 16 * 1024;
 const MAX_VERSION_LENGTH = 100;
 
 type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function versionOf(body: unknown): string | undefined {
   const version = isObject(body) ? text(body.version) : undefined;
-  return version !== undefined && version.trim() !== "" && version.length <= MAX_VERSION_LENGTH ? version.trim() : undefined;
+  return version !== undefined && version.trim() !== "" && version.length <= MAX_VERSION_LENGTH
+    ? version.trim()
+    : undefined;
 }
 
 /** An entry without api, provider_id and provider_type is not a provider; it is left out. */
@@ -37,7 +40,9 @@ function providerOf(entry: unknown): ProviderInfo | undefined {
     api,
     provider_id: id,
     provider_type: type,
-    config: tooBig ? { omitted: `the server's config for this provider is larger than ${MAX_PROVIDER_CONFIG_BYTES} bytes` } : config,
+    config: tooBig
+      ? { omitted: `the server's config for this provider is larger than ${MAX_PROVIDER_CONFIG_BYTES} bytes` }
+      : config,
     health: { status: text(health.status) ?? "", message: text(health.message) ?? "" },
   };
 }
@@ -49,13 +54,26 @@ function providersOf(body: unknown): ProviderInfo[] | undefined {
   return data
     .map(providerOf)
     .filter((p): p is ProviderInfo => p !== undefined)
-    .sort((a, b) => (a.api === b.api ? (a.provider_id < b.provider_id ? -1 : a.provider_id > b.provider_id ? 1 : 0) : a.api < b.api ? -1 : 1))
+    .sort((a, b) =>
+      a.api === b.api
+        ? a.provider_id < b.provider_id
+          ? -1
+          : a.provider_id > b.provider_id
+            ? 1
+            : 0
+        : a.api < b.api
+          ? -1
+          : 1,
+    )
     .slice(0, MAX_PROVIDERS);
 }
 
 export async function readServerInfo(baseUrl: string, options: GetJsonOptions): Promise<LiveReport> {
   const root = baseUrl.replace(/\/+$/, "");
-  const [version, providers] = await Promise.all([getJson(`${root}${VERSION_PATH}`, options), getJson(`${root}${PROVIDERS_PATH}`, options)]);
+  const [version, providers] = await Promise.all([
+    getJson(`${root}${VERSION_PATH}`, options),
+    getJson(`${root}${PROVIDERS_PATH}`, options),
+  ]);
   const problems: string[] = [];
   const parsedVersion = version.ok ? versionOf(version.value) : undefined;
   if (!version.ok) problems.push(`GET ${VERSION_PATH}: ${version.problem}`);

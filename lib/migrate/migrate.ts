@@ -36,7 +36,10 @@ function plain(env: readonly EnvVar[], name: string): string | undefined {
   return e && e.valueFrom === undefined ? e.value : undefined;
 }
 
-function secretRef(env: readonly EnvVar[], names: readonly string[]): { name: string; via: { name: string; key: string } } | undefined {
+function secretRef(
+  env: readonly EnvVar[],
+  names: readonly string[],
+): { name: string; via: { name: string; key: string } } | undefined {
   for (const name of names) {
     const ref = env.find((x) => x.name === name)?.valueFrom?.secretKeyRef;
     if (ref) return { name, via: { name: ref.name, key: ref.key } };
@@ -55,14 +58,21 @@ function findPatterns(env: readonly EnvVar[], report: { changed: string[]; kept:
   for (const p of PATTERNS) {
     const url = plain(env, p.url);
     if (url === undefined) {
-      if (env.some((e) => e.name === p.url)) report.kept.push(`env ${p.url}: not a plain value (valueFrom), so no ${p.provider} provider was derived`);
+      if (env.some((e) => e.name === p.url))
+        report.kept.push(`env ${p.url}: not a plain value (valueFrom), so no ${p.provider} provider was derived`);
       continue;
     }
     const key = secretRef(env, p.keys);
     const model = plain(env, p.model);
     const provider: ProviderInput = { provider: p.provider, endpoint: url, ...(key ? { apiKey: key.via } : {}) };
-    found.push({ provider, ...(model ? { model } : {}), consumed: [p.url, ...(model ? [p.model] : []), ...(key ? [key.name] : [])] });
-    report.changed.push(`env ${p.url}${key ? ` and ${key.name}` : ""} → spec.providers.inference (${p.provider}${key ? `, apiKey from Secret ${key.via.name}` : ""})`);
+    found.push({
+      provider,
+      ...(model ? { model } : {}),
+      consumed: [p.url, ...(model ? [p.model] : []), ...(key ? [key.name] : [])],
+    });
+    report.changed.push(
+      `env ${p.url}${key ? ` and ${key.name}` : ""} → spec.providers.inference (${p.provider}${key ? `, apiKey from Secret ${key.via.name}` : ""})`,
+    );
     if (model) report.changed.push(`env ${p.model} → spec.resources.models (${model})`);
     for (const k of p.keys.filter((k) => k !== key?.name && env.some((e) => e.name === k))) {
       report.kept.push(`env ${k}: a literal value; put it in a Secret and use apiKey instead of a plain env var`);
@@ -75,8 +85,11 @@ export function migrateSpec(spec: LlsdSpecV1alpha2): { spec: LlsdSpecV1alpha2; r
   const report = { changed: [] as string[], kept: [] as string[] };
   const env = (spec.workload?.overrides?.env ?? []) as unknown as EnvVar[];
   if (spec.overrideConfig) {
-    report.kept.push(`overrideConfig ${spec.overrideConfig.configMapName}: a complete config.yaml stays as it is (providers cannot be added beside it)`);
-    if (env.length > 0) report.kept.push("workload.overrides.env: left as it was (the override config decides what the env vars mean)");
+    report.kept.push(
+      `overrideConfig ${spec.overrideConfig.configMapName}: a complete config.yaml stays as it is (providers cannot be added beside it)`,
+    );
+    if (env.length > 0)
+      report.kept.push("workload.overrides.env: left as it was (the override config decides what the env vars mean)");
     return { spec, report };
   }
   if (spec.providers?.inference !== undefined) {
@@ -85,13 +98,18 @@ export function migrateSpec(spec: LlsdSpecV1alpha2): { spec: LlsdSpecV1alpha2; r
   }
   const found = findPatterns(env, report);
   if (found.length === 0) {
-    if (env.length > 0) report.kept.push(`workload.overrides.env: no migration-guide pattern found; ${env.length} env var(s) left as they were`);
+    if (env.length > 0)
+      report.kept.push(
+        `workload.overrides.env: no migration-guide pattern found; ${env.length} env var(s) left as they were`,
+      );
     return { spec, report };
   }
   const consumed = new Set(found.flatMap((f) => f.consumed));
   const several = found.length > 1;
   const providers = found.map((f) => (several ? { id: f.provider.provider, ...f.provider } : f.provider));
-  const models = found.flatMap((f) => (f.model ? [several ? { name: f.model, provider: f.provider.provider } : f.model] : []));
+  const models = found.flatMap((f) =>
+    f.model ? [several ? { name: f.model, provider: f.provider.provider } : f.model] : [],
+  );
   const leftEnv = env.filter((e) => !consumed.has(e.name));
   for (const e of leftEnv) report.kept.push(`env ${e.name}: not part of a recognised pattern; left as it was`);
   const overrides = { ...spec.workload?.overrides, env: leftEnv as unknown as JsonObject[] };
@@ -100,7 +118,9 @@ export function migrateSpec(spec: LlsdSpecV1alpha2): { spec: LlsdSpecV1alpha2; r
     spec: {
       ...spec,
       providers: { ...spec.providers, inference: providers.length === 1 ? providers[0]! : providers },
-      ...(models.length > 0 ? { resources: { ...spec.resources, models: [...(spec.resources?.models ?? []), ...models] } } : {}),
+      ...(models.length > 0
+        ? { resources: { ...spec.resources, models: [...(spec.resources?.models ?? []), ...models] } }
+        : {}),
       workload: { ...spec.workload, overrides },
     },
     report,

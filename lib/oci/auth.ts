@@ -8,9 +8,7 @@ import { normalizeRegistryHost } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
 /** One `auths` entry: explicit username/password, or the base64 `user:password` pair Docker writes. */
-export type RegistryCredential =
-  | { readonly username: string; readonly password: string }
-  | { readonly auth: string };
+export type RegistryCredential = { readonly username: string; readonly password: string } | { readonly auth: string };
 
 /** Normalised registry host (`docker.io`, `quay.io`, `127.0.0.1:5000`) → its credential. */
 export type CredentialLookup = (host: string) => RegistryCredential | undefined;
@@ -51,11 +49,17 @@ export function parseDockerConfigJson(text: string): Result<ReadonlyMap<string, 
   try {
     doc = JSON.parse(text);
   } catch {
-    return fail(REASON.authFailed, "the registry credentials are not valid JSON (expected a .dockerconfigjson document)");
+    return fail(
+      REASON.authFailed,
+      "the registry credentials are not valid JSON (expected a .dockerconfigjson document)",
+    );
   }
   const auths = typeof doc === "object" && doc !== null ? (doc as { auths?: unknown }).auths : undefined;
   if (typeof auths !== "object" || auths === null || Array.isArray(auths)) {
-    return fail(REASON.authFailed, 'the registry credentials have no "auths" object (expected a .dockerconfigjson document)');
+    return fail(
+      REASON.authFailed,
+      'the registry credentials have no "auths" object (expected a .dockerconfigjson document)',
+    );
   }
   const credentials = new Map<string, RegistryCredential>();
   for (const [key, entry] of Object.entries(auths as Record<string, unknown>)) {
@@ -70,7 +74,9 @@ export function parseDockerConfigJson(text: string): Result<ReadonlyMap<string, 
 }
 
 /** One lookup over several credential sets; the first that knows a host wins (e.g. namespace Secret, then the hooks' own). */
-export function credentialLookup(...sources: ReadonlyArray<ReadonlyMap<string, RegistryCredential> | undefined>): CredentialLookup {
+export function credentialLookup(
+  ...sources: ReadonlyArray<ReadonlyMap<string, RegistryCredential> | undefined>
+): CredentialLookup {
   return (host) => {
     const key = normalizeRegistryHost(host);
     for (const source of sources) {
@@ -92,6 +98,7 @@ export function basicAuthorization(credential: RegistryCredential): string {
  */
 export function credentialFingerprint(credential: RegistryCredential | undefined): string {
   if (credential === undefined) return "anonymous";
-  const material = "auth" in credential ? `auth\0${credential.auth}` : `user\0${credential.username}\0${credential.password}`;
+  const material =
+    "auth" in credential ? `auth\0${credential.auth}` : `user\0${credential.username}\0${credential.password}`;
   return createHash("sha256").update(material).digest("hex").slice(0, 32);
 }

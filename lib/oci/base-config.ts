@@ -8,7 +8,12 @@ export type BaseFromImage =
   | { readonly kind: "found"; readonly config: string; readonly labelKind: LabelKind; readonly version?: string }
   | { readonly kind: "no-labels" };
 
-export async function readBaseFromImage(client: RegistryClient, ref: RegistryRef, image: ResolvedImage, call: Call): Promise<Result<BaseFromImage>> {
+export async function readBaseFromImage(
+  client: RegistryClient,
+  ref: RegistryRef,
+  image: ResolvedImage,
+  call: Call,
+): Promise<Result<BaseFromImage>> {
   const labels = await client.getLabels(ref, image, call);
   if (!labels.ok) return labels;
   const plan = planFromLabels(labels.value, image.manifest.layers, client.limits.fileBytes);

@@ -23,7 +23,13 @@ export async function registryErrorCode(response: Response, ctx: RequestContext)
 }
 
 /** Whole body, at most `limit` bytes; Content-Length is checked before reading anything. */
-export async function readBounded(response: Response, limit: number, what: string, ctx: RequestContext, host: string): Promise<Result<Buffer>> {
+export async function readBounded(
+  response: Response,
+  limit: number,
+  what: string,
+  ctx: RequestContext,
+  host: string,
+): Promise<Result<Buffer>> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {
     await response.body?.cancel();
@@ -57,6 +63,7 @@ export function sha256Digest(bytes: Buffer): string {
 /** Content addressing is the only integrity check a registry gives us: a blob must hash to its digest. */
 export function verifyDigest(bytes: Buffer, expected: string, what: string): Result<Buffer> {
   const actual = sha256Digest(bytes);
-  if (actual !== expected) return fail(REASON.digestMismatch, `the ${what} does not match its digest ${expected} (got ${actual})`, true);
+  if (actual !== expected)
+    return fail(REASON.digestMismatch, `the ${what} does not match its digest ${expected} (got ${actual})`, true);
   return ok(bytes);
 }

@@ -8,12 +8,24 @@ import { readBaseFromImage, type BaseFromImage } from "./base-config";
 import { createRegistryClient, type RegistryClientOptions } from "./client";
 import { createImageCache, type CachedRead } from "./image-cache";
 import type { LabelKind } from "./labels";
-import { DEFAULT_MAX_PROVIDER_LAYERS, providerSpecWeight, readProviderSpecFile, type ProviderSpecFile } from "./provider-metadata";
+import {
+  DEFAULT_MAX_PROVIDER_LAYERS,
+  providerSpecWeight,
+  readProviderSpecFile,
+  type ProviderSpecFile,
+} from "./provider-metadata";
 
 export { failureDelayMs } from "./image-cache";
 
 export type ResolvedBase =
-  | { readonly kind: "found"; readonly config: string; readonly digest: string; readonly source: "oci-label"; readonly labelKind: LabelKind; readonly version?: string }
+  | {
+      readonly kind: "found";
+      readonly config: string;
+      readonly digest: string;
+      readonly source: "oci-label";
+      readonly labelKind: LabelKind;
+      readonly version?: string;
+    }
   | { readonly kind: "no-labels"; readonly digest: string }
   | { readonly kind: "error"; readonly reason: string; readonly message: string; readonly transient: boolean };
 
@@ -48,7 +60,12 @@ export interface BaseConfigResolver {
 }
 
 export const RESOLVER_DEFAULTS = Object.freeze({
-  deadlineMs: 4000, tagTtlMs: 5 * 60_000, maxEntries: 128, maxBytes: 32 * 1024 * 1024, failureBaseMs: 1000, failureMaxMs: 60_000,
+  deadlineMs: 4000,
+  tagTtlMs: 5 * 60_000,
+  maxEntries: 128,
+  maxBytes: 32 * 1024 * 1024,
+  failureBaseMs: 1000,
+  failureMaxMs: 60_000,
 });
 
 /** Strings are UTF-16 in memory; a fixed overhead keeps tiny entries from looking free. */
@@ -70,7 +87,11 @@ export function createBaseConfigResolver(options: BaseConfigResolverOptions = {}
   const now = options.now ?? Date.now;
   const settings = { ...RESOLVER_DEFAULTS, ...options, now };
   const client = createRegistryClient({ ...options, now });
-  const bases = createImageCache(client, settings, { what: "the base config", read: readBaseFromImage, weight: weightOf });
+  const bases = createImageCache(client, settings, {
+    what: "the base config",
+    read: readBaseFromImage,
+    weight: weightOf,
+  });
   const maxLayers = options.maxProviderLayers ?? DEFAULT_MAX_PROVIDER_LAYERS;
   const specs = createImageCache(client, settings, {
     what: "the provider metadata",

@@ -11,7 +11,10 @@ import type { RegistryGuard } from "./ssrf";
  */
 export function guardResolver(resolver: BaseConfigResolver, guard: RegistryGuard): BaseConfigResolver {
   /** The refusal in the resolver's error shape, or undefined when the registry may be contacted. */
-  async function refused(imageRef: string, what: string): Promise<{ kind: "error"; reason: string; message: string; transient: boolean } | undefined> {
+  async function refused(
+    imageRef: string,
+    what: string,
+  ): Promise<{ kind: "error"; reason: string; message: string; transient: boolean } | undefined> {
     const ref = toRegistryRef(imageRef);
     if (!ref.ok) return undefined;
     const verdict = await guard.check(ref.value);
@@ -24,10 +27,12 @@ export function guardResolver(resolver: BaseConfigResolver, guard: RegistryGuard
     async resolve(imageRef, credentials) {
       return (await refused(imageRef, "the base config")) ?? resolver.resolve(imageRef, credentials);
     },
-    ...(providerSpec ? {
-      async providerSpec(imageRef: string, credentials?: CredentialLookup) {
-        return (await refused(imageRef, "the provider metadata")) ?? providerSpec(imageRef, credentials);
-      },
-    } : {}),
+    ...(providerSpec
+      ? {
+          async providerSpec(imageRef: string, credentials?: CredentialLookup) {
+            return (await refused(imageRef, "the provider metadata")) ?? providerSpec(imageRef, credentials);
+          },
+        }
+      : {}),
   };
 }

@@ -62,7 +62,11 @@ export function describeError(err: unknown, ctx: RequestContext, host: string): 
   if (ctx.deadline.signal.aborted) {
     return fail(REASON.timeout, `${host} did not answer within the ${ctx.deadline.totalMs} ms deadline`, true);
   }
-  const { name, message, cause } = (typeof err === "object" && err !== null ? err : {}) as { name?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const { name, message, cause } = (typeof err === "object" && err !== null ? err : {}) as {
+    name?: unknown;
+    message?: unknown;
+    cause?: { code?: unknown };
+  };
   if (name === "TimeoutError" || name === "AbortError") {
     return fail(REASON.timeout, `a request to ${host} took longer than ${ctx.http.requestTimeoutMs} ms`, true);
   }
@@ -82,7 +86,12 @@ function parseUrl(location: string | null, base: URL): URL | undefined {
 function redirectTarget(from: URL, location: string | null): Result<URL> {
   const to = parseUrl(location, from);
   const downgrade = to?.protocol === "http:" && from.protocol === "https:";
-  if (to === undefined || (to.protocol !== "https:" && to.protocol !== "http:") || downgrade || isForbiddenHost(to.host)) {
+  if (
+    to === undefined ||
+    (to.protocol !== "https:" && to.protocol !== "http:") ||
+    downgrade ||
+    isForbiddenHost(to.host)
+  ) {
     return fail(REASON.notAllowed, `${from.host} redirected to a location this service does not follow`);
   }
   return ok(to);
@@ -99,10 +108,16 @@ async function getOnce(url: URL, headers: Record<string, string>, ctx: RequestCo
     await response.body?.cancel();
     const next = redirectTarget(current, response.headers.get("location"));
     if (!next.ok) return next;
-    const allowed = next.value.host === current.host ? ok(undefined) : await ctx.checkHop?.(next.value) ?? ok(undefined);
-    if (!allowed.ok) return fail(REASON.notAllowed, `${current.host} redirected to ${next.value.host}, which this service does not contact: ${allowed.error.message}`);
+    const allowed =
+      next.value.host === current.host ? ok(undefined) : ((await ctx.checkHop?.(next.value)) ?? ok(undefined));
+    if (!allowed.ok)
+      return fail(
+        REASON.notAllowed,
+        `${current.host} redirected to ${next.value.host}, which this service does not contact: ${allowed.error.message}`,
+      );
     // Blob redirects go to storage (S3, GCS) with presigned URLs: our Authorization must not follow.
-    if (next.value.origin !== current.origin) sent = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== "authorization"));
+    if (next.value.origin !== current.origin)
+      sent = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== "authorization"));
     current = next.value;
   }
   return fail(REASON.registryError, `${url.host} redirected more than ${MAX_REDIRECTS} times`, true);
@@ -112,7 +127,11 @@ async function getOnce(url: URL, headers: Record<string, string>, ctx: RequestCo
  * The final answer to a GET (any status but a retryable one), or a failure once retries are
  * spent. 401/404 come back as responses: what they mean depends on the caller.
  */
-export async function send(url: string, headers: Record<string, string>, ctx: RequestContext): Promise<Result<Response>> {
+export async function send(
+  url: string,
+  headers: Record<string, string>,
+  ctx: RequestContext,
+): Promise<Result<Response>> {
   const target = new URL(url);
   for (let attempt = 0; ; attempt++) {
     let outcome: Result<Response>;
@@ -126,11 +145,17 @@ export async function send(url: string, headers: Record<string, string>, ctx: Re
     if (!outcome.ok && outcome.error.reason !== REASON.unavailable) return outcome;
 
     const status = outcome.ok ? outcome.value.status : undefined;
-    const retryAfterMs = outcome.ok ? parseRetryAfter(outcome.value.headers.get("retry-after"), ctx.http.now()) : undefined;
+    const retryAfterMs = outcome.ok
+      ? parseRetryAfter(outcome.value.headers.get("retry-after"), ctx.http.now())
+      : undefined;
     if (outcome.ok) await outcome.value.body?.cancel();
     const decision = decideRetry({
-      attempt, maxRetries: ctx.http.maxRetries, retryAfterMs, baseMs: ctx.http.retryBaseMs,
-      maxDelayMs: ctx.http.maxRetryDelayMs, remainingMs: ctx.deadline.remainingMs(),
+      attempt,
+      maxRetries: ctx.http.maxRetries,
+      retryAfterMs,
+      baseMs: ctx.http.retryBaseMs,
+      maxDelayMs: ctx.http.maxRetryDelayMs,
+      remainingMs: ctx.deadline.remainingMs(),
     });
     if (!decision.retry) return giveUp(outcome, status, attempt + 1, target.host, decision.why);
     try {
@@ -141,7 +166,13 @@ export async function send(url: string, headers: Record<string, string>, ctx: Re
   }
 }
 
-function giveUp(outcome: Result<Response>, status: number | undefined, attempts: number, host: string, why?: string): Failed {
+function giveUp(
+  outcome: Result<Response>,
+  status: number | undefined,
+  attempts: number,
+  host: string,
+  why?: string,
+): Failed {
   if (!outcome.ok) return outcome;
   const tries = `after ${attempts} attempt${attempts === 1 ? "" : "s"}${why === undefined ? "" : ` (${why})`}`;
   if (status === 429) return fail(REASON.rateLimited, `${host} is rate limiting requests (429) ${tries}`, true);

@@ -44,17 +44,29 @@ export function failureDelayMs(consecutive: number, baseMs: number, maxMs: numbe
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, consecutive - 1));
 }
 
-export function createImageCache<T extends object>(client: RegistryClient, settings: ImageCacheSettings, reader: ImageReader<T>): ImageCache<T> {
+export function createImageCache<T extends object>(
+  client: RegistryClient,
+  settings: ImageCacheSettings,
+  reader: ImageReader<T>,
+): ImageCache<T> {
   const now = settings.now;
   const refs = new LRUCache<string, ResolvedImage>({ max: 4096, ttl: settings.tagTtlMs, ...lruClock(now) });
   // An entry heavier than maxBytes is not kept (lru-cache's maxEntrySize defaults to maxSize).
-  const values = new LRUCache<string, T>({ max: settings.maxEntries, maxSize: Math.max(1, Math.floor(settings.maxBytes)), sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))) });
+  const values = new LRUCache<string, T>({
+    max: settings.maxEntries,
+    maxSize: Math.max(1, Math.floor(settings.maxBytes)),
+    sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))),
+  });
   // Not a TTL: the consecutive-failure count outlives `until`, so the next failure waits longer.
   const failures = new LRUCache<string, { result: CachedRead<T>; until: number; count: number }>({ max: 4096 });
   const inflight = new Map<string, Promise<CachedRead<T>>>();
 
-  const errorOf = (imageRef: string, error: OciFailure): CachedRead<T> =>
-    ({ kind: "error", reason: error.reason, message: `Cannot read ${reader.what} of image "${imageRef}": ${error.message}`, transient: error.transient });
+  const errorOf = (imageRef: string, error: OciFailure): CachedRead<T> => ({
+    kind: "error",
+    reason: error.reason,
+    message: `Cannot read ${reader.what} of image "${imageRef}": ${error.message}`,
+    transient: error.transient,
+  });
 
   function freshImage(key: string): ResolvedImage | undefined {
     return refs.get(key);
@@ -63,11 +75,20 @@ export function createImageCache<T extends object>(client: RegistryClient, setti
   function failed(key: string, imageRef: string, error: OciFailure): CachedRead<T> {
     const count = (failures.get(key)?.count ?? 0) + 1;
     const result = errorOf(imageRef, error);
-    failures.set(key, { result, count, until: now() + failureDelayMs(count, settings.failureBaseMs, settings.failureMaxMs) });
+    failures.set(key, {
+      result,
+      count,
+      until: now() + failureDelayMs(count, settings.failureBaseMs, settings.failureMaxMs),
+    });
     return result;
   }
 
-  async function fetchValue(key: string, imageRef: string, ref: RegistryRef, credential: RegistryCredential | undefined): Promise<CachedRead<T>> {
+  async function fetchValue(
+    key: string,
+    imageRef: string,
+    ref: RegistryRef,
+    credential: RegistryCredential | undefined,
+  ): Promise<CachedRead<T>> {
     const deadline = startDeadline(settings.deadlineMs);
     const call = { deadline, ...(credential === undefined ? {} : { credential }) };
     try {

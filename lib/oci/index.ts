@@ -1,5 +1,12 @@
 /** The base-config resolver and what callers need around it (DESIGN §6). See README.md. */
-export { createBaseConfigResolver, RESOLVER_DEFAULTS, type BaseConfigResolver, type BaseConfigResolverOptions, type ResolvedBase, type ResolvedProviderSpec } from "./cache";
+export {
+  createBaseConfigResolver,
+  RESOLVER_DEFAULTS,
+  type BaseConfigResolver,
+  type BaseConfigResolverOptions,
+  type ResolvedBase,
+  type ResolvedProviderSpec,
+} from "./cache";
 export { credentialLookup, parseDockerConfigJson, type CredentialLookup, type RegistryCredential } from "./auth";
 export { MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, type LabelKind } from "./labels";
 export { createRegistryClient, type RegistryClient, type RegistryClientOptions } from "./client";

@@ -15,7 +15,11 @@ export const LABELS = Object.freeze({
 const UPSTREAM_PREFIXES = ["com.ogx", "com.llamastack"] as const;
 
 /** Version labels, most specific first. `io.llamastack.config.version` is last: images have used it for the config schema ("2"). */
-const VERSION_LABELS = ["com.ogx.distribution.version", "org.opencontainers.image.version", "io.llamastack.config.version"] as const;
+const VERSION_LABELS = [
+  "com.ogx.distribution.version",
+  "org.opencontainers.image.version",
+  "io.llamastack.config.version",
+] as const;
 
 export const MISSING_CONFIG_LABELS_REASON = "MissingConfigLabels";
 
@@ -35,9 +39,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Strict base64 → UTF-8 text: Buffer.from would silently skip garbage and give a wrong config. */
 export function decodeBase64Label(name: string, value: string, maxBytes: number): Result<string> {
   const compact = value.replace(/\s+/g, "");
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return fail(REASON.invalidLabel, `label ${name} is not valid base64`);
+  if (compact.length % 4 !== 0 || !BASE64.test(compact))
+    return fail(REASON.invalidLabel, `label ${name} is not valid base64`);
   const bytes = Buffer.from(compact, "base64");
-  if (bytes.length > maxBytes) return fail(REASON.tooLarge, `label ${name} decodes to more than the ${maxBytes}-byte limit`);
+  if (bytes.length > maxBytes)
+    return fail(REASON.tooLarge, `label ${name} decodes to more than the ${maxBytes}-byte limit`);
   return utf8(bytes, `label ${name}`);
 }
 
@@ -67,12 +73,20 @@ function layerPlan(labels: Readonly<Record<string, string>>, layers: readonly De
   const pathValue = labels[LABELS.path]?.trim();
   if (!layerValue || !pathValue) {
     const missing = layerValue ? LABELS.path : LABELS.layer;
-    return fail(REASON.invalidLabel, `label ${missing} is missing or empty; ${LABELS.layer} and ${LABELS.path} are used together`);
+    return fail(
+      REASON.invalidLabel,
+      `label ${missing} is missing or empty; ${LABELS.layer} and ${LABELS.path} are used together`,
+    );
   }
   const layer = findLayer(layerValue, layers);
-  if (layer === undefined) return fail(REASON.invalidLabel, `label ${LABELS.layer} ("${layerValue}") names no layer of this image (use a layer digest or index)`);
+  if (layer === undefined)
+    return fail(
+      REASON.invalidLabel,
+      `label ${LABELS.layer} ("${layerValue}") names no layer of this image (use a layer digest or index)`,
+    );
   const path = normalizeTarPath(pathValue);
-  if (path === "" || path.split("/").includes("..")) return fail(REASON.invalidLabel, `label ${LABELS.path} ("${pathValue}") is not a file path inside the layer`);
+  if (path === "" || path.split("/").includes(".."))
+    return fail(REASON.invalidLabel, `label ${LABELS.path} ("${pathValue}") is not a file path inside the layer`);
   return ok({ kind: "layer", layer, path });
 }
 
@@ -88,11 +102,19 @@ function upstreamPlan(labels: Readonly<Record<string, string>>, maxBytes: number
     }
     if (Object.keys(labels).some((k) => k.startsWith(`${prefix}.config.`))) seen.push(name);
   }
-  if (seen.length > 0) return fail(REASON.invalidLabel, `the image has ${seen.map((n) => n.replace(/config\..*$/, "config.*")).join(", ")} labels but not the default config's ${seen.join(" or ")}`);
+  if (seen.length > 0)
+    return fail(
+      REASON.invalidLabel,
+      `the image has ${seen.map((n) => n.replace(/config\..*$/, "config.*")).join(", ")} labels but not the default config's ${seen.join(" or ")}`,
+    );
   return ok({ kind: "none" });
 }
 
-export function planFromLabels(labels: Readonly<Record<string, string>>, layers: readonly Descriptor[], maxBytes: number): Result<LabelPlan> {
+export function planFromLabels(
+  labels: Readonly<Record<string, string>>,
+  layers: readonly Descriptor[],
+  maxBytes: number,
+): Result<LabelPlan> {
   const base64 = labels[LABELS.base64];
   if (base64 !== undefined && base64.trim() !== "") {
     const text = decodeBase64Label(LABELS.base64, base64, maxBytes);

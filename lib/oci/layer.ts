@@ -53,7 +53,10 @@ class Finder {
       if (request.hiddenBy?.includes(name)) this.whiteout ??= name;
       if (this.file !== undefined || name !== request.path) return skip();
       if (header.type !== "file" && header.type !== "contiguous-file") {
-        this.problem = fail(REASON.invalidImage, `${request.path} in layer ${request.digest} is a ${header.type}, not a regular file`);
+        this.problem = fail(
+          REASON.invalidImage,
+          `${request.path} in layer ${request.digest} is a ${header.type}, not a regular file`,
+        );
         return skip();
       }
       const chunks: Buffer[] = [];
@@ -64,13 +67,17 @@ class Finder {
         if (size <= request.maxFileBytes) chunks.push(chunk);
       });
       stream.on("end", () => {
-        if (size > request.maxFileBytes) this.problem = fail(REASON.tooLarge, `${request.path} is larger than the ${request.maxFileBytes}-byte limit`);
+        if (size > request.maxFileBytes)
+          this.problem = fail(REASON.tooLarge, `${request.path} is larger than the ${request.maxFileBytes}-byte limit`);
         else this.file = Buffer.concat(chunks, size);
         next();
       });
     });
     this.extract.on("error", (err: Error) => {
-      this.problem ??= fail(REASON.invalidImage, `layer ${request.digest} is not a readable tar archive (${err.message})`);
+      this.problem ??= fail(
+        REASON.invalidImage,
+        `layer ${request.digest} is not a readable tar archive (${err.message})`,
+      );
     });
   }
 
@@ -88,7 +95,10 @@ function decoderFor(first: Buffer, finder: Finder): ByteSink | string {
   if (ZSTD_MAGIC.every((b, i) => first[i] === b)) return "zstd layers are not supported (Node 20 has no zstd)";
   if (first[0] !== 0x1f || first[1] !== 0x8b) return finder.sink;
   const gunzip = createGunzip();
-  gunzip.on("error", (err) => (finder.problem ??= fail(REASON.invalidImage, `layer is not a valid gzip stream (${err.message})`)));
+  gunzip.on(
+    "error",
+    (err) => (finder.problem ??= fail(REASON.invalidImage, `layer is not a valid gzip stream (${err.message})`)),
+  );
   gunzip.pipe(finder.extract as unknown as Writable);
   return gunzip as unknown as ByteSink;
 }
@@ -125,8 +135,16 @@ function settled(finder: Finder, sink: ByteSink, signal: AbortSignal): Promise<v
   });
 }
 
-export async function extractFile(response: Response, request: ExtractRequest, ctx: RequestContext, host: string): Promise<Result<Buffer>> {
-  const tooLarge = fail(REASON.tooLarge, `layer ${request.digest} is larger than the ${request.maxLayerBytes}-byte limit`);
+export async function extractFile(
+  response: Response,
+  request: ExtractRequest,
+  ctx: RequestContext,
+  host: string,
+): Promise<Result<Buffer>> {
+  const tooLarge = fail(
+    REASON.tooLarge,
+    `layer ${request.digest} is larger than the ${request.maxLayerBytes}-byte limit`,
+  );
   if (Number(response.headers.get("content-length") ?? 0) > request.maxLayerBytes || response.body === null) {
     await response.body?.cancel();
     return response.body === null ? fail(REASON.invalidImage, `layer ${request.digest} has no body`) : tooLarge;
@@ -148,7 +166,9 @@ export async function extractFile(response: Response, request: ExtractRequest, c
     return undefined;
   };
   try {
-    for await (const chunk of Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) as AsyncIterable<Buffer>) {
+    for await (const chunk of Readable.fromWeb(
+      response.body as WebReadableStream<Uint8Array>,
+    ) as AsyncIterable<Buffer>) {
       total += chunk.length;
       if (total > request.maxLayerBytes) return tooLarge;
       hash.update(chunk);
@@ -165,7 +185,8 @@ export async function extractFile(response: Response, request: ExtractRequest, c
     finder.sink.destroy();
   }
   const actual = `sha256:${hash.digest("hex")}`;
-  if (actual !== request.digest) return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
+  if (actual !== request.digest)
+    return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
   if (finder.file !== undefined) return ok(finder.file);
   if (finder.whiteout !== undefined && finder.problem === undefined) {
     return fail(REASON.fileDeleted, `deleted by the whiteout ${finder.whiteout} in layer ${request.digest}`);

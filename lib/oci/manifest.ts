@@ -1,5 +1,17 @@
 /** Manifests, indexes and image configs: JSON → checked shapes. Pure. */
-import { DEFAULT_PLATFORM, fail, MEDIA, ok, REASON, SHA256_DIGEST, type Descriptor, type ImageIndex, type Manifest, type Platform, type Result } from "./types";
+import {
+  DEFAULT_PLATFORM,
+  fail,
+  MEDIA,
+  ok,
+  REASON,
+  SHA256_DIGEST,
+  type Descriptor,
+  type ImageIndex,
+  type Manifest,
+  type Platform,
+  type Result,
+} from "./types";
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +30,11 @@ function parseJson(bytes: Buffer, what: string): Result<Json> {
 
 function parsePlatform(value: unknown): Platform | undefined {
   if (!isObject(value) || typeof value.os !== "string" || typeof value.architecture !== "string") return undefined;
-  return { os: value.os, architecture: value.architecture, ...(typeof value.variant === "string" ? { variant: value.variant } : {}) };
+  return {
+    os: value.os,
+    architecture: value.architecture,
+    ...(typeof value.variant === "string" ? { variant: value.variant } : {}),
+  };
 }
 
 function parseDescriptor(value: unknown): Descriptor | undefined {
@@ -35,7 +51,8 @@ function parseDescriptors(value: unknown, what: string): Result<Descriptor[]> {
   const out: Descriptor[] = [];
   for (const item of value) {
     const d = parseDescriptor(item);
-    if (d === undefined) return fail(REASON.invalidImage, `the manifest has a ${what} entry without a sha256 digest and size`);
+    if (d === undefined)
+      return fail(REASON.invalidImage, `the manifest has a ${what} entry without a sha256 digest and size`);
     out.push(d);
   }
   return ok(out);
@@ -49,9 +66,14 @@ export function parseManifest(bytes: Buffer, contentType: string | null): Result
   const doc = parseJson(bytes, "manifest");
   if (!doc.ok) return doc;
   const json = doc.value;
-  if (json.schemaVersion !== 2) return fail(REASON.invalidImage, `manifest schemaVersion ${String(json.schemaVersion)} is not supported (only 2)`);
-  const mediaType = typeof json.mediaType === "string" ? json.mediaType : (contentType ?? "").split(";")[0]?.trim() ?? "";
-  const isIndex = mediaType === MEDIA.ociIndex || mediaType === MEDIA.dockerList || (mediaType === "" && Array.isArray(json.manifests));
+  if (json.schemaVersion !== 2)
+    return fail(REASON.invalidImage, `manifest schemaVersion ${String(json.schemaVersion)} is not supported (only 2)`);
+  const mediaType =
+    typeof json.mediaType === "string" ? json.mediaType : ((contentType ?? "").split(";")[0]?.trim() ?? "");
+  const isIndex =
+    mediaType === MEDIA.ociIndex ||
+    mediaType === MEDIA.dockerList ||
+    (mediaType === "" && Array.isArray(json.manifests));
   if (isIndex) {
     const manifests = parseDescriptors(json.manifests, "manifests");
     return manifests.ok ? ok({ kind: "index", mediaType, manifests: manifests.value }) : manifests;
@@ -60,7 +82,8 @@ export function parseManifest(bytes: Buffer, contentType: string | null): Result
     return fail(REASON.invalidImage, `manifest media type "${mediaType}" is not an image manifest or index`);
   }
   const config = parseDescriptor(json.config);
-  if (config === undefined) return fail(REASON.invalidImage, "the manifest has no config descriptor with a sha256 digest and size");
+  if (config === undefined)
+    return fail(REASON.invalidImage, "the manifest has no config descriptor with a sha256 digest and size");
   const layers = parseDescriptors(json.layers, "layers");
   return layers.ok ? ok({ kind: "image", mediaType, config, layers: layers.value }) : layers;
 }
@@ -75,13 +98,21 @@ export function platformName(p: Platform): string {
  * never match.
  */
 export function selectPlatform(index: ImageIndex, wanted: Platform = DEFAULT_PLATFORM): Result<Descriptor> {
-  const found = index.manifests.find((d) =>
-    d.platform !== undefined && d.platform.os === wanted.os && d.platform.architecture === wanted.architecture &&
-    (wanted.variant === undefined || d.platform.variant === wanted.variant));
+  const found = index.manifests.find(
+    (d) =>
+      d.platform !== undefined &&
+      d.platform.os === wanted.os &&
+      d.platform.architecture === wanted.architecture &&
+      (wanted.variant === undefined || d.platform.variant === wanted.variant),
+  );
   if (found !== undefined) return ok(found);
-  const available = index.manifests.flatMap((d) => (d.platform && d.platform.os !== "unknown" ? [platformName(d.platform)] : []));
-  return fail(REASON.platformNotFound,
-    `the image index has no ${platformName(wanted)} image (available: ${available.length === 0 ? "none" : available.join(", ")})`);
+  const available = index.manifests.flatMap((d) =>
+    d.platform && d.platform.os !== "unknown" ? [platformName(d.platform)] : [],
+  );
+  return fail(
+    REASON.platformNotFound,
+    `the image index has no ${platformName(wanted)} image (available: ${available.length === 0 ? "none" : available.join(", ")})`,
+  );
 }
 
 /** `config.Labels` of an image config blob; non-string values are dropped (labels are strings by spec). */

@@ -39,7 +39,11 @@ function notFound(total: number, scanned: number): string {
 }
 
 export async function readProviderSpecFile(
-  client: RegistryClient, ref: RegistryRef, image: ResolvedImage, call: Call, maxLayers = DEFAULT_MAX_PROVIDER_LAYERS,
+  client: RegistryClient,
+  ref: RegistryRef,
+  image: ResolvedImage,
+  call: Call,
+  maxLayers = DEFAULT_MAX_PROVIDER_LAYERS,
 ): Promise<Result<ProviderSpecFile>> {
   const layers = image.manifest.layers;
   const scanned = layers.slice(Math.max(0, layers.length - maxLayers)).reverse();

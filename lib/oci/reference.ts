@@ -44,7 +44,11 @@ function splitRegistry(repository: string): { host: string; path: string } {
  * `quay.io`. dockerconfigjson keys come in all of these shapes.
  */
 export function normalizeRegistryHost(key: string): string {
-  const bare = key.trim().replace(/^[a-z]+:\/\//i, "").replace(/\/.*$/, "").toLowerCase();
+  const bare = key
+    .trim()
+    .replace(/^[a-z]+:\/\//i, "")
+    .replace(/\/.*$/, "")
+    .toLowerCase();
   return DOCKER_HUB_ALIASES.has(bare) ? DOCKER_HUB : bare;
 }
 
@@ -53,7 +57,11 @@ export type RefOutcome = Result<RegistryRef>;
 /** Tagless references mean `latest`, as for `docker pull`; distribution images are pinned before they get here. */
 export function toRegistryRef(image: string): RefOutcome {
   const parsed = parseImageRef(image.trim());
-  if (parsed === undefined) return fail(REASON.invalidReference, "it is not a valid image reference (expected registry/repository:tag or …@sha256:<digest>)");
+  if (parsed === undefined)
+    return fail(
+      REASON.invalidReference,
+      "it is not a valid image reference (expected registry/repository:tag or …@sha256:<digest>)",
+    );
   if (parsed.digest !== undefined && !SHA256_DIGEST.test(parsed.digest)) {
     return fail(REASON.invalidReference, `only sha256 digests are supported, got "${parsed.digest}"`);
   }
@@ -83,7 +91,15 @@ export interface HostPolicy {
 }
 
 /** Names and addresses that reach instance metadata or link-local services. */
-const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254"]);
+const METADATA_HOSTS = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "169.254.169.254",
+  "169.254.170.2",
+  "100.100.100.200",
+  "fd00:ec2::254",
+]);
 
 /**
  * The host part of `host[:port]` exactly as `fetch` will connect to it: lower-case, numeric
@@ -113,7 +129,10 @@ export function hostnameOf(hostPort: string): string | undefined {
 export type AddressClass = "public" | "loopback" | "private" | "unspecified" | "reserved" | "link-local" | "metadata";
 
 export function classifyAddress(address: string): AddressClass | undefined {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  const bare = address
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .toLowerCase();
   if (isIP(bare) === 4) return classifyV4(bare.split(".").map(Number));
   if (isIP(bare) !== 6) return undefined;
   return classifyV6(ipv6Bytes(bare));
@@ -158,7 +177,10 @@ function ipv6Bytes(text: string): number[] {
   let v4: number[] = [];
   const lastColon = text.lastIndexOf(":");
   if (text.includes(".")) {
-    v4 = text.slice(lastColon + 1).split(".").map(Number);
+    v4 = text
+      .slice(lastColon + 1)
+      .split(".")
+      .map(Number);
     head = `${text.slice(0, lastColon + 1)}0:0`;
   }
   const [left = "", right] = head.split("::");
@@ -202,8 +224,10 @@ export function isDisallowed(host: string, policy: HostPolicy): boolean {
 
 /** The base URL for `ref`, or why we refuse to contact it. */
 export function registryBaseUrl(ref: RegistryRef, policy: HostPolicy): Result<string> {
-  if (hostnameOf(ref.registry) === undefined) return fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`);
-  if (isForbiddenHost(ref.registry)) return fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`);
+  if (hostnameOf(ref.registry) === undefined)
+    return fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`);
+  if (isForbiddenHost(ref.registry))
+    return fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`);
   if (isDisallowed(ref.host, policy)) {
     return fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`);
   }

@@ -44,7 +44,9 @@ export function decideRetry(input: {
 }): RetryDecision {
   const delayMs = input.retryAfterMs ?? backoffMs(input.attempt, input.baseMs, input.maxDelayMs);
   if (input.attempt >= input.maxRetries) return { retry: false, delayMs };
-  if (delayMs > input.maxDelayMs) return { retry: false, delayMs, why: `it asked to retry after ${Math.ceil(delayMs / 1000)} s` };
-  if (delayMs >= input.remainingMs) return { retry: false, delayMs, why: "the retry delay does not fit in the time left" };
+  if (delayMs > input.maxDelayMs)
+    return { retry: false, delayMs, why: `it asked to retry after ${Math.ceil(delayMs / 1000)} s` };
+  if (delayMs >= input.remainingMs)
+    return { retry: false, delayMs, why: "the retry delay does not fit in the time left" };
   return { retry: true, delayMs };
 }

@@ -29,7 +29,10 @@ export interface Session {
 }
 
 function missingCredentials(ref: RegistryRef): Result<never> {
-  return fail(REASON.authRequired, `${ref.host} requires credentials and none were found for it; reference a kubernetes.io/dockerconfigjson Secret that has an entry for "${ref.host}"`);
+  return fail(
+    REASON.authRequired,
+    `${ref.host} requires credentials and none were found for it; reference a kubernetes.io/dockerconfigjson Secret that has an entry for "${ref.host}"`,
+  );
 }
 
 export function createSession(now: () => number): Session {
@@ -47,7 +50,12 @@ export function createSession(now: () => number): Session {
     for (const [k, t] of tokens) if (tokens.size > MAX_TOKENS || t.expiresAt <= now()) tokens.delete(k);
   }
 
-  async function fetchToken(ref: RegistryRef, challenge: Challenge & { scheme: "bearer" }, scope: string, ctx: SessionContext): Promise<Result<string>> {
+  async function fetchToken(
+    ref: RegistryRef,
+    challenge: Challenge & { scheme: "bearer" },
+    scope: string,
+    ctx: SessionContext,
+  ): Promise<Result<string>> {
     let realm: URL;
     try {
       realm = new URL(challenge.realm);
@@ -56,18 +64,30 @@ export function createSession(now: () => number): Session {
     }
     // Basic credentials go to the realm: it must be https, unless the registry itself is a listed plain-http one.
     const schemeOk = realm.protocol === "https:" || (realm.protocol === "http:" && ctx.insecure);
-    if (!schemeOk || isForbiddenHost(realm.host)) return fail(REASON.notAllowed, `${ref.host} named a token service at ${realm.host} that this service does not contact (https required)`);
-    const allowed = realm.host === new URL(ctx.baseUrl).host ? ok(undefined) : await ctx.checkHop?.(realm) ?? ok(undefined);
-    if (!allowed.ok) return fail(REASON.notAllowed, `${ref.host} named a token service at ${realm.host} that this service does not contact: ${allowed.error.message}`);
+    if (!schemeOk || isForbiddenHost(realm.host))
+      return fail(
+        REASON.notAllowed,
+        `${ref.host} named a token service at ${realm.host} that this service does not contact (https required)`,
+      );
+    const allowed =
+      realm.host === new URL(ctx.baseUrl).host ? ok(undefined) : ((await ctx.checkHop?.(realm)) ?? ok(undefined));
+    if (!allowed.ok)
+      return fail(
+        REASON.notAllowed,
+        `${ref.host} named a token service at ${realm.host} that this service does not contact: ${allowed.error.message}`,
+      );
     if (challenge.service !== undefined) realm.searchParams.set("service", challenge.service);
     realm.searchParams.set("scope", scope);
-    const headers: Record<string, string> = ctx.credential === undefined ? {} : { authorization: basicAuthorization(ctx.credential) };
+    const headers: Record<string, string> =
+      ctx.credential === undefined ? {} : { authorization: basicAuthorization(ctx.credential) };
     const response = await send(realm.href, headers, ctx);
     if (!response.ok) return response;
     const { status } = response.value;
     if (status === 401 || status === 403) {
       await response.value.body?.cancel();
-      return ctx.credential === undefined ? missingCredentials(ref) : fail(REASON.authFailed, `the token service of ${ref.host} rejected the credentials for "${ref.host}"`);
+      return ctx.credential === undefined
+        ? missingCredentials(ref)
+        : fail(REASON.authFailed, `the token service of ${ref.host} rejected the credentials for "${ref.host}"`);
     }
     if (status !== 200) {
       await response.value.body?.cancel();
@@ -82,8 +102,10 @@ export function createSession(now: () => number): Session {
       return fail(REASON.authFailed, `the token service of ${ref.host} did not answer JSON`);
     }
     const token = typeof parsed.token === "string" && parsed.token !== "" ? parsed.token : parsed.access_token;
-    if (typeof token !== "string" || token === "") return fail(REASON.authFailed, `the token service of ${ref.host} answered without a token`);
-    const seconds = typeof parsed.expires_in === "number" && parsed.expires_in > 0 ? parsed.expires_in : DEFAULT_TOKEN_SECONDS;
+    if (typeof token !== "string" || token === "")
+      return fail(REASON.authFailed, `the token service of ${ref.host} answered without a token`);
+    const seconds =
+      typeof parsed.expires_in === "number" && parsed.expires_in > 0 ? parsed.expires_in : DEFAULT_TOKEN_SECONDS;
     const authorization = `Bearer ${token}`;
     remember(tokenKey(challenge, scope, ctx), authorization, seconds);
     return ok(authorization);
@@ -93,14 +115,20 @@ export function createSession(now: () => number): Session {
   async function authorize(ref: RegistryRef, ctx: SessionContext, fresh: boolean): Promise<Result<string | undefined>> {
     const challenge = challenges.get(ref.registry);
     if (challenge === undefined) return ok(undefined);
-    if (challenge.scheme === "basic") return ctx.credential === undefined ? missingCredentials(ref) : ok(basicAuthorization(ctx.credential));
+    if (challenge.scheme === "basic")
+      return ctx.credential === undefined ? missingCredentials(ref) : ok(basicAuthorization(ctx.credential));
     const scope = `repository:${ref.repository}:pull`;
     const cached = tokens.get(tokenKey(challenge, scope, ctx));
     if (!fresh && cached !== undefined && cached.expiresAt > now()) return ok(cached.authorization);
     return fetchToken(ref, challenge, scope, ctx);
   }
 
-  async function attempt(url: string, headers: Record<string, string>, auth: Result<string | undefined>, ctx: SessionContext): Promise<Result<Response>> {
+  async function attempt(
+    url: string,
+    headers: Record<string, string>,
+    auth: Result<string | undefined>,
+    ctx: SessionContext,
+  ): Promise<Result<Response>> {
     if (!auth.ok) return auth;
     return send(url, auth.value === undefined ? headers : { ...headers, authorization: auth.value }, ctx);
   }
@@ -113,7 +141,11 @@ export function createSession(now: () => number): Session {
       // Unknown scheme, expired or revoked token: learn the challenge and try once more.
       await first.value.body?.cancel();
       const challenge = parseChallenge(first.value.headers.get("www-authenticate"));
-      if (challenge === undefined) return fail(REASON.authFailed, `${ref.host} answered 401 without an authentication challenge this client understands`);
+      if (challenge === undefined)
+        return fail(
+          REASON.authFailed,
+          `${ref.host} answered 401 without an authentication challenge this client understands`,
+        );
       challenges.delete(ref.registry);
       challenges.set(ref.registry, challenge);
       // Registries come from user specs: keep the most recent ones only.
@@ -122,7 +154,10 @@ export function createSession(now: () => number): Session {
       if (!second.ok || (second.value.status !== 401 && second.value.status !== 403)) return second;
       await second.value.body?.cancel();
       if (ctx.credential === undefined) return missingCredentials(ref);
-      return fail(REASON.authFailed, `${ref.host} rejected the credentials for "${ref.host}" or they do not allow pulling ${ref.repository}`);
+      return fail(
+        REASON.authFailed,
+        `${ref.host} rejected the credentials for "${ref.host}" or they do not allow pulling ${ref.repository}`,
+      );
     },
   };
 }

@@ -27,7 +27,18 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { LRUCache } from "lru-cache";
 import { lruClock } from "../lru-clock";
-import { classifyAddress, hostnameOf, isDisallowed, isForbiddenHost, mayBeInternal, normalizeRegistryHost, toRegistryRef, type AddressClass, type HostPolicy, type RegistryRef } from "./reference";
+import {
+  classifyAddress,
+  hostnameOf,
+  isDisallowed,
+  isForbiddenHost,
+  mayBeInternal,
+  normalizeRegistryHost,
+  toRegistryRef,
+  type AddressClass,
+  type HostPolicy,
+  type RegistryRef,
+} from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
 /** Every address `hostname` resolves to. Rejects like node:dns (`err.code` ENOTFOUND, …). */
@@ -57,8 +68,13 @@ const NEVER: ReadonlySet<AddressClass> = new Set(["link-local", "metadata"]);
 const INTERNAL: ReadonlySet<AddressClass> = new Set(["loopback", "private", "unspecified", "reserved"]);
 
 const ARTICLE: { readonly [kind in AddressClass]: string } = {
-  public: "a public", loopback: "a loopback", private: "a private", unspecified: "an unspecified",
-  reserved: "a reserved", "link-local": "a link-local", metadata: "a cloud metadata",
+  public: "a public",
+  loopback: "a loopback",
+  private: "a private",
+  unspecified: "an unspecified",
+  reserved: "a reserved",
+  "link-local": "a link-local",
+  metadata: "a cloud metadata",
 };
 
 /** The verdict for a set of addresses: the first never-allowed one, else the first internal one unless listed. */
@@ -66,19 +82,28 @@ function judge(ref: RegistryRef, addresses: readonly string[], policy: HostPolic
   const classes = addresses.map((address) => ({ address, kind: classifyAddress(address) ?? "reserved" }));
   const never = classes.find((c) => NEVER.has(c.kind));
   if (never !== undefined) {
-    return fail(REASON.notAllowed, `registry "${ref.host}" resolves to ${never.address}, ${ARTICLE[never.kind]} address, and is never contacted`);
+    return fail(
+      REASON.notAllowed,
+      `registry "${ref.host}" resolves to ${never.address}, ${ARTICLE[never.kind]} address, and is never contacted`,
+    );
   }
   const internal = classes.find((c) => INTERNAL.has(c.kind));
   if (internal !== undefined && !mayBeInternal(ref.host, policy)) {
-    return fail(REASON.notAllowed,
-      `registry "${ref.host}" resolves to ${internal.address}, ${ARTICLE[internal.kind]} address; the hooks contact internal registries only when their administrator lists them (PRIVATE_REGISTRIES)`);
+    return fail(
+      REASON.notAllowed,
+      `registry "${ref.host}" resolves to ${internal.address}, ${ARTICLE[internal.kind]} address; the hooks contact internal registries only when their administrator lists them (PRIVATE_REGISTRIES)`,
+    );
   }
   return ok(undefined);
 }
 
 function lookupFailure(ref: RegistryRef, err: unknown): Result<void> {
   const code = (err as { code?: unknown } | undefined)?.code;
-  return fail(REASON.unavailable, `cannot resolve the registry host of "${ref.host}": ${typeof code === "string" ? code : (err as Error)?.message ?? String(err)}`, true);
+  return fail(
+    REASON.unavailable,
+    `cannot resolve the registry host of "${ref.host}": ${typeof code === "string" ? code : ((err as Error)?.message ?? String(err))}`,
+    true,
+  );
 }
 
 export function createRegistryGuard(options: RegistryGuardOptions = {}): RegistryGuard {
@@ -93,12 +118,19 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   async function resolveAndJudge(ref: RegistryRef, hostname: string): Promise<Result<void>> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEOUT" })), timeoutMs);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEOUT" })),
+        timeoutMs,
+      );
     });
     try {
       const answers = await Promise.race([lookup(hostname), timeout]);
       if (answers.length === 0) return lookupFailure(ref, { code: "ENODATA" });
-      const verdict = judge(ref, answers.map((a) => a.address), options);
+      const verdict = judge(
+        ref,
+        answers.map((a) => a.address),
+        options,
+      );
       verdicts.set(ref.registry, verdict, { ttl: ttlMs });
       return verdict;
     } catch (err) {
@@ -113,9 +145,16 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   return {
     check(ref) {
       const hostname = hostnameOf(ref.registry);
-      if (hostname === undefined) return Promise.resolve(fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`));
-      if (isForbiddenHost(ref.registry)) return Promise.resolve(fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`));
-      if (isDisallowed(ref.host, options)) return Promise.resolve(fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`));
+      if (hostname === undefined)
+        return Promise.resolve(fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`));
+      if (isForbiddenHost(ref.registry))
+        return Promise.resolve(
+          fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`),
+        );
+      if (isDisallowed(ref.host, options))
+        return Promise.resolve(
+          fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`),
+        );
       // A literal address needs no lookup (and `lookup` would return it unchanged).
       if (classifyAddress(hostname) !== undefined) return Promise.resolve(judge(ref, [hostname], options));
       const known = verdicts.get(ref.registry);
@@ -131,5 +170,6 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
 
 /** The guard's check for a host the registry sent us to (a redirect target, a token realm), by its host[:port]. */
 export function hopCheck(guard: RegistryGuard): (url: URL) => Promise<Result<void>> {
-  return (url) => guard.check({ registry: url.host, host: normalizeRegistryHost(url.host), repository: "", reference: "" });
+  return (url) =>
+    guard.check({ registry: url.host, host: normalizeRegistryHost(url.host), repository: "", reference: "" });
 }

@@ -28,7 +28,10 @@ export function timestamp(now: Date): string {
 }
 
 export function toConditions(
-  inputs: readonly ConditionInput[], previous: readonly Condition[] | undefined, now: () => Date, generation: number | undefined,
+  inputs: readonly ConditionInput[],
+  previous: readonly Condition[] | undefined,
+  now: () => Date,
+  generation: number | undefined,
 ): Condition[] {
   // The clock is read only when a condition flips: an unchanged status never reads it (lib/sync/memo.ts relies on that).
   let at: string | undefined;

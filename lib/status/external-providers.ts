@@ -55,23 +55,40 @@ function observedInitContainers(o: ObservedRollout): readonly InitContainer[] {
 function running(r: ExternalProviderReport, init: readonly InitContainer[]): boolean {
   const c = init.find((i) => i.name === r.initContainer);
   if (c?.image === undefined) return false;
-  return r.pinnedImage !== undefined ? c.image === r.pinnedImage : c.image === r.image || c.image.startsWith(`${r.image}@`);
+  return r.pinnedImage !== undefined
+    ? c.image === r.pinnedImage
+    : c.image === r.image || c.image.startsWith(`${r.image}@`);
 }
 
-function entry(r: ExternalProviderReport, phase: ExternalProviderStatus["phase"], message: string): ExternalProviderStatus {
+function entry(
+  r: ExternalProviderReport,
+  phase: ExternalProviderStatus["phase"],
+  message: string,
+): ExternalProviderStatus {
   return { providerId: r.providerId, image: r.image, phase, message, initContainer: r.initContainer };
 }
 
-export function externalProvidersStatus(reports: readonly ExternalProviderReport[], observed: ObservedRollout): ExternalProviderStatus[] {
+export function externalProvidersStatus(
+  reports: readonly ExternalProviderReport[],
+  observed: ObservedRollout,
+): ExternalProviderStatus[] {
   const init = observedInitContainers(observed);
   return reports.map((r) => {
     if (r.problem !== undefined) return entry(r, "Failed", r.problem);
     const replaced = r.replaced !== undefined ? `; ${r.replaced}` : "";
     if (observed.ready && running(r, init)) {
       const what = r.installed ?? "installed";
-      return entry(r, "Ready", `${what} installed by init container ${r.initContainer}${r.waiting ? `; the image could not be read again: ${r.waiting}` : ""}${replaced}`);
+      return entry(
+        r,
+        "Ready",
+        `${what} installed by init container ${r.initContainer}${r.waiting ? `; the image could not be read again: ${r.waiting}` : ""}${replaced}`,
+      );
     }
     if (r.waiting !== undefined) return entry(r, "Pending", r.waiting);
-    return entry(r, "Pending", `${r.installed ?? "waiting"}: waiting for the Deployment to roll out with init container ${r.initContainer}${replaced}`);
+    return entry(
+      r,
+      "Pending",
+      `${r.installed ?? "waiting"}: waiting for the Deployment to roll out with init container ${r.initContainer}${replaced}`,
+    );
   });
 }

@@ -22,7 +22,11 @@ export interface VersionStatus {
 }
 
 export interface PreviousLive {
-  readonly version?: { readonly operatorVersion?: string; readonly llamaStackServerVersion?: string; readonly lastUpdated?: string };
+  readonly version?: {
+    readonly operatorVersion?: string;
+    readonly llamaStackServerVersion?: string;
+    readonly lastUpdated?: string;
+  };
   readonly providers?: readonly ProviderInfo[];
 }
 
@@ -52,13 +56,17 @@ export interface LiveStatusParts {
   readonly retrySoon: boolean;
 }
 
-const isObject = (value: unknown): value is { [k: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is { [k: string]: unknown } =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const optionalText = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function isProvider(value: unknown): value is ProviderInfo {
   if (!isObject(value) || !isObject(value.config) || !isObject(value.health)) return false;
-  return ["api", "provider_id", "provider_type"].every((k) => typeof value[k] === "string")
-    && typeof value.health.status === "string" && typeof value.health.message === "string";
+  return (
+    ["api", "provider_id", "provider_type"].every((k) => typeof value[k] === "string") &&
+    typeof value.health.status === "string" &&
+    typeof value.health.message === "string"
+  );
 }
 
 /** Only what a previous status can contribute, and only in the shape we write it. */
@@ -67,11 +75,19 @@ export function previousLiveOf(status: unknown): PreviousLive {
   const version = isObject(status.version) ? status.version : undefined;
   const providers = isObject(status.distributionConfig) ? status.distributionConfig.providers : undefined;
   return {
-    ...(version ? { version: {
-      ...(optionalText(version.operatorVersion) !== undefined ? { operatorVersion: version.operatorVersion as string } : {}),
-      ...(optionalText(version.llamaStackServerVersion) !== undefined ? { llamaStackServerVersion: version.llamaStackServerVersion as string } : {}),
-      ...(optionalText(version.lastUpdated) !== undefined ? { lastUpdated: version.lastUpdated as string } : {}),
-    } } : {}),
+    ...(version
+      ? {
+          version: {
+            ...(optionalText(version.operatorVersion) !== undefined
+              ? { operatorVersion: version.operatorVersion as string }
+              : {}),
+            ...(optionalText(version.llamaStackServerVersion) !== undefined
+              ? { llamaStackServerVersion: version.llamaStackServerVersion as string }
+              : {}),
+            ...(optionalText(version.lastUpdated) !== undefined ? { lastUpdated: version.lastUpdated as string } : {}),
+          },
+        }
+      : {}),
     ...(Array.isArray(providers) && providers.every(isProvider) ? { providers } : {}),
   };
 }
@@ -79,20 +95,33 @@ export function previousLiveOf(status: unknown): PreviousLive {
 /** The running server's provider configs with every Secret value of the request scrubbed (lib/secret-scrub.ts, as in logs). */
 function scrubbed(providers: readonly ProviderInfo[], secretValues: readonly string[]): ProviderInfo[] {
   const secrets = scrubbable(secretValues);
-  return providers.map((p) => (secrets.length === 0 ? structuredClone(p) : scrubDeep(p, secrets) as ProviderInfo));
+  return providers.map((p) => (secrets.length === 0 ? structuredClone(p) : (scrubDeep(p, secrets) as ProviderInfo)));
 }
 
 function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInput {
-  const failed = (message: string): ConditionInput => ({ type: T.healthCheck, status: "False", reason: "HealthCheckFailed", message });
+  const failed = (message: string): ConditionInput => ({
+    type: T.healthCheck,
+    status: "False",
+    reason: "HealthCheckFailed",
+    message,
+  });
   if (input.readyReplicas === 0) return failed(DEPLOYMENT_NOT_READY);
   if (!input.serviceObserved) return failed(`Service ${input.serviceName} not found: the server cannot be asked yet`);
   const report = input.report;
   if (!report) {
-    return { type: T.healthCheck, status: "Unknown", reason: "HealthCheckSkipped", message: "The hooks do not ask the server (live status is off)" };
+    return {
+      type: T.healthCheck,
+      status: "Unknown",
+      reason: "HealthCheckSkipped",
+      message: "The hooks do not ask the server (live status is off)",
+    };
   }
-  if (report.problems.length === 0) return { type: T.healthCheck, status: "True", reason: "HealthCheckPassed", message: HEALTH_CHECK_PASSED };
-  const kept = previous.version?.llamaStackServerVersion !== undefined || previous.providers !== undefined
-    ? "; the version and providers shown are from the last check that succeeded" : "";
+  if (report.problems.length === 0)
+    return { type: T.healthCheck, status: "True", reason: "HealthCheckPassed", message: HEALTH_CHECK_PASSED };
+  const kept =
+    previous.version?.llamaStackServerVersion !== undefined || previous.providers !== undefined
+      ? "; the version and providers shown are from the last check that succeeded"
+      : "";
   return failed(`The server did not answer at ${report.url}: ${report.problems.join("; ")}${kept}`);
 }
 
@@ -100,15 +129,20 @@ export function liveStatus(input: LiveInput, previous: PreviousLive, now: () => 
   const report = input.readyReplicas > 0 && input.serviceObserved ? input.report : undefined;
   const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
   const before = previous.version;
-  const unchanged = before?.lastUpdated !== undefined
-    && before.operatorVersion === input.operatorVersion && before.llamaStackServerVersion === serverVersion;
-  const version: VersionStatus | undefined = input.operatorVersion === undefined && serverVersion === undefined ? undefined : {
-    ...(input.operatorVersion !== undefined ? { operatorVersion: input.operatorVersion } : {}),
-    ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
-    lastUpdated: unchanged ? before.lastUpdated! : timestamp(now()),
-  };
+  const unchanged =
+    before?.lastUpdated !== undefined &&
+    before.operatorVersion === input.operatorVersion &&
+    before.llamaStackServerVersion === serverVersion;
+  const version: VersionStatus | undefined =
+    input.operatorVersion === undefined && serverVersion === undefined
+      ? undefined
+      : {
+          ...(input.operatorVersion !== undefined ? { operatorVersion: input.operatorVersion } : {}),
+          ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
+          lastUpdated: unchanged ? before.lastUpdated! : timestamp(now()),
+        };
   // No ready pod: nothing serves these providers now (the Go operator clears them too).
-  const providers = input.readyReplicas === 0 ? undefined : report?.providers ?? previous.providers;
+  const providers = input.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
   const names = Object.keys(input.availableDistributions).sort();
   return {
     condition: healthCondition(input, previous),

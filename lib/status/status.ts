@@ -61,34 +61,80 @@ function rollout(input: StatusInput): Rollout {
   const wanted = ((deployment.spec ?? {}) as { replicas?: number }).replicas ?? 1;
   const ready = status.readyReplicas ?? 0;
   if (ready === 0) return { phase: "Initializing", ready, message: "Deployment is pending" };
-  if (ready < wanted) return { phase: "Initializing", ready, message: `Deployment is scaling: ${ready}/${wanted} replicas ready` };
+  if (ready < wanted)
+    return { phase: "Initializing", ready, message: `Deployment is scaling: ${ready}/${wanted} replicas ready` };
   return { phase: "Ready", ready, message: "Deployment is ready" };
 }
 
 function configCondition(input: StatusInput): ConditionInput {
   const f = input.failure;
-  if (f?.type === T.configGenerated) return { type: T.configGenerated, status: "False", reason: f.reason, message: formatErrors(f.errors) };
-  if (f) return { type: T.configGenerated, status: "False", reason: "WaitingForSecrets", message: "Not generated until the referenced Secrets resolve" };
+  if (f?.type === T.configGenerated)
+    return { type: T.configGenerated, status: "False", reason: f.reason, message: formatErrors(f.errors) };
+  if (f)
+    return {
+      type: T.configGenerated,
+      status: "False",
+      reason: "WaitingForSecrets",
+      message: "Not generated until the referenced Secrets resolve",
+    };
   const c = input.config;
-  if (!c || c.source === "image-default") return { type: T.configGenerated, status: "True", reason: "UsingImageDefault", message: "No providers, resources, storage or disabled: the image's own config.yaml is used" };
-  if (c.source === "override") return { type: T.configGenerated, status: "True", reason: "UsingOverrideConfig", message: `Using config.yaml from ConfigMap ${c.configMapName}` };
-  return { type: T.configGenerated, status: "True", reason: "ConfigGenerationSucceeded", message: `Generated config.yaml with ${c.providerCount} providers and ${c.resourceCount} resources in ConfigMap ${c.configMapName}` };
+  if (!c || c.source === "image-default")
+    return {
+      type: T.configGenerated,
+      status: "True",
+      reason: "UsingImageDefault",
+      message: "No providers, resources, storage or disabled: the image's own config.yaml is used",
+    };
+  if (c.source === "override")
+    return {
+      type: T.configGenerated,
+      status: "True",
+      reason: "UsingOverrideConfig",
+      message: `Using config.yaml from ConfigMap ${c.configMapName}`,
+    };
+  return {
+    type: T.configGenerated,
+    status: "True",
+    reason: "ConfigGenerationSucceeded",
+    message: `Generated config.yaml with ${c.providerCount} providers and ${c.resourceCount} resources in ConfigMap ${c.configMapName}`,
+  };
 }
 
 function secretsCondition(input: StatusInput): ConditionInput {
   const f = input.failure;
-  if (f?.type === T.secretsResolved) return { type: T.secretsResolved, status: "False", reason: f.reason, message: formatErrors(f.errors) };
+  if (f?.type === T.secretsResolved)
+    return { type: T.secretsResolved, status: "False", reason: f.reason, message: formatErrors(f.errors) };
   if (input.secretCount === undefined) {
-    return { type: T.secretsResolved, status: "Unknown", reason: "NotChecked", message: "Secret references were not checked: the sync stopped at an earlier error (see ConfigGenerated)" };
+    return {
+      type: T.secretsResolved,
+      status: "Unknown",
+      reason: "NotChecked",
+      message: "Secret references were not checked: the sync stopped at an earlier error (see ConfigGenerated)",
+    };
   }
-  return { type: T.secretsResolved, status: "True", reason: "AllSecretsFound", message: `Resolved ${input.secretCount} secret references` };
+  return {
+    type: T.secretsResolved,
+    status: "True",
+    reason: "AllSecretsFound",
+    message: `Resolved ${input.secretCount} secret references`,
+  };
 }
 
 function rolloutConditions(r: Rollout): ConditionInput[] {
   const ready = r.phase === "Ready";
   return [
-    { type: T.deploymentReady, status: ready ? "True" : "False", reason: ready ? "DeploymentReady" : "DeploymentPending", message: r.message },
-    { type: T.available, status: r.ready > 0 ? "True" : "False", reason: r.ready > 0 ? "MinimumReplicasAvailable" : "ReplicasUnavailable", message: `${r.ready} replicas available` },
+    {
+      type: T.deploymentReady,
+      status: ready ? "True" : "False",
+      reason: ready ? "DeploymentReady" : "DeploymentPending",
+      message: r.message,
+    },
+    {
+      type: T.available,
+      status: r.ready > 0 ? "True" : "False",
+      reason: r.ready > 0 ? "MinimumReplicasAvailable" : "ReplicasUnavailable",
+      message: `${r.ready} replicas available`,
+    },
   ];
 }
 
@@ -101,11 +147,21 @@ function generatedAt(input: StatusInput, configMapName: string): string {
 export function buildStatus(input: StatusInput): { status: { [k: string]: unknown }; retrySoon: boolean } {
   const r = rollout(input);
   const service = lookup(input.children, KEYS.service, input.namespace, names.service(input.name));
-  const live = liveStatus({
-    ...input.live, readyReplicas: r.ready, serviceName: names.service(input.name), serviceObserved: service !== undefined,
-  }, input.previous?.live ?? {}, input.now);
+  const live = liveStatus(
+    {
+      ...input.live,
+      readyReplicas: r.ready,
+      serviceName: names.service(input.name),
+      serviceObserved: service !== undefined,
+    },
+    input.previous?.live ?? {},
+    input.now,
+  );
   const conditions = toConditions(
-    [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition], input.previous?.conditions, input.now, input.generation,
+    [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition],
+    input.previous?.conditions,
+    input.now,
+    input.generation,
   );
   const c = input.config;
   const status = {
@@ -114,24 +170,38 @@ export function buildStatus(input: StatusInput): { status: { [k: string]: unknow
     conditions,
     ...(live.version ? { version: live.version } : {}),
     distributionConfig: live.distributionConfig,
-    ...(c && c.source !== "image-default" ? { configGeneration: {
-      configMapName: c.configMapName,
-      generatedAt: generatedAt(input, c.configMapName),
-      ...(c.providerCount !== undefined ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion } : {}),
-    } } : {}),
-    ...(input.image ? { resolvedDistribution: {
-      image: input.image,
-      ...(input.digest ? { digest: input.digest } : {}),
-      // A failed sync resolved no config: no source is claimed for it.
-      ...(input.failure ? {} : { configSource: c?.source ?? "image-default" }),
-      ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
-    } } : {}),
+    ...(c && c.source !== "image-default"
+      ? {
+          configGeneration: {
+            configMapName: c.configMapName,
+            generatedAt: generatedAt(input, c.configMapName),
+            ...(c.providerCount !== undefined
+              ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion }
+              : {}),
+          },
+        }
+      : {}),
+    ...(input.image
+      ? {
+          resolvedDistribution: {
+            image: input.image,
+            ...(input.digest ? { digest: input.digest } : {}),
+            // A failed sync resolved no config: no source is claimed for it.
+            ...(input.failure ? {} : { configSource: c?.source ?? "image-default" }),
+            ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
+          },
+        }
+      : {}),
     availableReplicas: r.ready,
-    ...(service ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` } : {}),
+    ...(service
+      ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` }
+      : {}),
     ...routeURL(input),
-    ...(input.externalProviders && input.externalProviders.length > 0 ? {
-      externalProviders: externalProvidersStatus(input.externalProviders, { ...input, ready: r.phase === "Ready" }),
-    } : {}),
+    ...(input.externalProviders && input.externalProviders.length > 0
+      ? {
+          externalProviders: externalProvidersStatus(input.externalProviders, { ...input, ready: r.phase === "Ready" }),
+        }
+      : {}),
     ...(input.notes.length > 0 ? { notes: [...input.notes] } : {}),
   };
   return { status, retrySoon: live.retrySoon };
@@ -142,11 +212,14 @@ function routeURL(input: StatusInput): { routeURL?: string } {
   const ingress = lookup(input.children, KEYS.ingress, input.namespace, names.ingress(input.name));
   const route = lookup(input.children, KEYS.route, input.namespace, names.route(input.name));
   if (route) {
-    const host = ((route.spec ?? {}) as { host?: string }).host ?? ((route.status ?? {}) as { ingress?: { host?: string }[] }).ingress?.[0]?.host;
+    const host =
+      ((route.spec ?? {}) as { host?: string }).host ??
+      ((route.status ?? {}) as { ingress?: { host?: string }[] }).ingress?.[0]?.host;
     return host ? { routeURL: `https://${host}` } : { routeURL: "" };
   }
   if (!ingress) return {};
-  const lb = ((ingress.status ?? {}) as { loadBalancer?: { ingress?: { hostname?: string; ip?: string }[] } }).loadBalancer?.ingress?.[0];
+  const lb = ((ingress.status ?? {}) as { loadBalancer?: { ingress?: { hostname?: string; ip?: string }[] } })
+    .loadBalancer?.ingress?.[0];
   const host = lb?.hostname ?? lb?.ip ?? ((ingress.spec ?? {}) as { rules?: { host?: string }[] }).rules?.[0]?.host;
   return { routeURL: host ? `http://${host}` : "" };
 }

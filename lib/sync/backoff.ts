@@ -10,7 +10,11 @@ import type { SyncFailure } from "../status/status";
 export const TRANSIENT_RESYNC = Object.freeze({ firstSeconds: 30, maxSeconds: 300 });
 
 /** `firstSeconds` for a new failure; then as long as it has lasted (doubling each time), at most `maxSeconds`. */
-export function transientResync(previous: readonly Condition[] | undefined, failure: SyncFailure, now: () => Date): number {
+export function transientResync(
+  previous: readonly Condition[] | undefined,
+  failure: SyncFailure,
+  now: () => Date,
+): number {
   const before = previous?.find((c) => c.type === failure.type && c.status === "False" && c.reason === failure.reason);
   if (before === undefined) return TRANSIENT_RESYNC.firstSeconds;
   const lasted = Math.round((now().getTime() - Date.parse(before.lastTransitionTime)) / 1000);

@@ -7,7 +7,14 @@
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
 import { configSource } from "../config/render";
-import { credentialLookup, MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, parseDockerConfigJson, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import {
+  credentialLookup,
+  MISSING_CONFIG_LABELS_MESSAGE,
+  MISSING_CONFIG_LABELS_REASON,
+  parseDockerConfigJson,
+  type BaseConfigResolver,
+  type CredentialLookup,
+} from "../oci";
 import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
 import type { ResolvedBaseConfig } from "./config-plan";
@@ -30,44 +37,78 @@ export interface BaseOutcome {
 /** Pull credentials from the `kubernetes.io/dockerconfigjson` Secrets Metacontroller sent as related. */
 export function namespaceCredentials(related: ObjectMap | undefined): CredentialLookup | undefined {
   const maps = objectsOf(related, KEYS.secret)
-    .filter((s) => s.type === "kubernetes.io/dockerconfigjson" && s.metadata.labels?.[REGISTRY_CREDENTIALS_LABEL] === "true")
+    .filter(
+      (s) => s.type === "kubernetes.io/dockerconfigjson" && s.metadata.labels?.[REGISTRY_CREDENTIALS_LABEL] === "true",
+    )
     .flatMap((s) => {
       const encoded = (s.data as { [k: string]: string } | undefined)?.[".dockerconfigjson"];
-      const parsed = encoded === undefined ? undefined : parseDockerConfigJson(Buffer.from(encoded, "base64").toString("utf8"));
+      const parsed =
+        encoded === undefined ? undefined : parseDockerConfigJson(Buffer.from(encoded, "base64").toString("utf8"));
       return parsed?.ok ? [parsed.value] : [];
     });
   return maps.length > 0 ? credentialLookup(...maps) : undefined;
 }
 
 /** The base config of the image the server runs (lib/sync/target.ts), read before the pure sync. */
-export async function findBase(spec: CanonicalSpec, target: TargetImage, resolver: BaseConfigResolver, related: ObjectMap | undefined): Promise<BaseOutcome> {
+export async function findBase(
+  spec: CanonicalSpec,
+  target: TargetImage,
+  resolver: BaseConfigResolver,
+  related: ObjectMap | undefined,
+): Promise<BaseOutcome> {
   if (configSource(spec) !== "generated") return { notes: [] };
   const d = spec.distribution;
   const image = target.image;
   if (image === undefined) return { notes: [] };
   const found = await resolver.resolve(image, namespaceCredentials(related));
   if (found.kind === "found") {
-    return { base: { text: found.config, source: "oci-label", digest: found.digest, ...(found.version ? { version: found.version } : {}) }, notes: [] };
+    return {
+      base: {
+        text: found.config,
+        source: "oci-label",
+        digest: found.digest,
+        ...(found.version ? { version: found.version } : {}),
+      },
+      notes: [],
+    };
   }
   if (found.kind === "no-labels" && d.kind === "name") {
-    return { notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`] };
+    return {
+      notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`],
+    };
   }
   if (found.kind === "error" && d.kind === "name") {
     // Not "no labels": switching to the bundled config now would roll the pods, and roll them
     // back once the registry answers. The running children and config stay; the sync retries.
-    const message = `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); `
-      + "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks";
+    const message =
+      `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); ` +
+      "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks";
     return {
-      failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.name", message)] },
+      failure: {
+        type: "ConfigGenerated",
+        reason: found.transient ? "RegistryUnavailable" : "RegistryError",
+        errors: [fieldError("spec.distribution.name", message)],
+      },
       transient: found.transient,
       notes: [],
     };
   }
   if (found.kind === "no-labels") {
-    return { failure: { type: "ConfigGenerated", reason: MISSING_CONFIG_LABELS_REASON, errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)] }, notes: [] };
+    return {
+      failure: {
+        type: "ConfigGenerated",
+        reason: MISSING_CONFIG_LABELS_REASON,
+        errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)],
+      },
+      notes: [],
+    };
   }
   return {
-    failure: { type: "ConfigGenerated", reason: found.transient ? "RegistryUnavailable" : "RegistryError", errors: [fieldError("spec.distribution.image", found.message)] },
+    failure: {
+      type: "ConfigGenerated",
+      reason: found.transient ? "RegistryUnavailable" : "RegistryError",
+      errors: [fieldError("spec.distribution.image", found.message)],
+    },
     transient: found.transient,
     notes: [],
   };

@@ -28,7 +28,8 @@ export interface CaBundle {
   readonly certificates: number;
 }
 
-export type CaBundleOutcome = { readonly bundle?: CaBundle; readonly notes: readonly string[] } | { readonly failure: SyncFailure };
+export type CaBundleOutcome =
+  { readonly bundle?: CaBundle; readonly notes: readonly string[] } | { readonly failure: SyncFailure };
 
 const CAPATH = "spec.networking.tls.caBundle";
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
@@ -40,7 +41,9 @@ export interface Certificate {
   readonly pem: string;
 }
 
-type KeyResult = { readonly ok: true; readonly certificates: readonly Certificate[] } | { readonly ok: false; readonly message: string };
+type KeyResult =
+  | { readonly ok: true; readonly certificates: readonly Certificate[] }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * Parsing costs ~0.15 ms a certificate and an ODH bundle holds a hundred or more, on every sync
@@ -66,7 +69,8 @@ function parseCertificates(text: string): KeyResult {
     if (match[1] !== "CERTIFICATE") continue;
     index += 1;
     const body = (match[2] ?? "").replace(/\s+/g, "");
-    if (!BASE64.test(body) || body.length % 4 !== 0) return { ok: false, message: `certificate ${index}: the PEM body is not base64` };
+    if (!BASE64.test(body) || body.length % 4 !== 0)
+      return { ok: false, message: `certificate ${index}: the PEM body is not base64` };
     const der = Buffer.from(body, "base64");
     try {
       void new X509Certificate(der);
@@ -75,7 +79,11 @@ function parseCertificates(text: string): KeyResult {
     }
     certificates.push({ base64: der.toString("base64"), pem: pem(der) });
   }
-  if (index === 0) return { ok: false, message: "holds no PEM CERTIFICATE block (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)" };
+  if (index === 0)
+    return {
+      ok: false,
+      message: "holds no PEM CERTIFICATE block (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)",
+    };
   return { ok: true, certificates };
 }
 
@@ -101,7 +109,11 @@ export interface CaBundleLimits {
   readonly configMapBytes: number;
 }
 
-export const CA_BUNDLE_LIMITS: CaBundleLimits = { bytes: MAX_CA_BUNDLE_BYTES, certificates: MAX_CA_CERTIFICATES, configMapBytes: MAX_CONFIGMAP_BYTES };
+export const CA_BUNDLE_LIMITS: CaBundleLimits = {
+  bytes: MAX_CA_BUNDLE_BYTES,
+  certificates: MAX_CA_CERTIFICATES,
+  configMapBytes: MAX_CONFIGMAP_BYTES,
+};
 
 class Collector {
   readonly pems: string[] = [];
@@ -124,7 +136,8 @@ class Collector {
 
   limitProblem(): string | undefined {
     if (this.bytes > this.limits.bytes) return `the CA certificates add up to more than ${this.limits.bytes} bytes`;
-    if (this.count > this.limits.certificates) return `the CA bundle holds more than ${this.limits.certificates} certificates`;
+    if (this.count > this.limits.certificates)
+      return `the CA bundle holds more than ${this.limits.certificates} certificates`;
     return undefined;
   }
 }
@@ -143,7 +156,9 @@ export interface CaBundleInput {
 export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_BUNDLE_LIMITS): CaBundleOutcome {
   const collector = new Collector(limits);
   const notes: string[] = [];
-  const fail = (errors: FieldError[], reason = "InvalidCABundle"): CaBundleOutcome => ({ failure: { type: "ConfigGenerated", reason, errors } });
+  const fail = (errors: FieldError[], reason = "InvalidCABundle"): CaBundleOutcome => ({
+    failure: { type: "ConfigGenerated", reason, errors },
+  });
   const limit = (path: string): CaBundleOutcome | undefined => {
     const problem = collector.limitProblem();
     return problem ? fail([fieldError(path, `${problem}; trust fewer CAs`)], "CABundleTooLarge") : undefined;
@@ -152,12 +167,19 @@ export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_B
   const wanted = input.tls.caBundle;
   if (wanted) {
     // Presence of the ConfigMap and its keys was checked with every other reference.
-    const data = dataOf(lookup(input.related, KEYS.configMap, input.namespace, wanted.configMapName) as { data?: unknown } | undefined);
+    const data = dataOf(
+      lookup(input.related, KEYS.configMap, input.namespace, wanted.configMapName) as { data?: unknown } | undefined,
+    );
     for (const [i, key] of wanted.configMapKeys.entries()) {
       const result = certificatesIn(data[key] ?? "");
       const path = `${CAPATH}.configMapKeys[${i}]`;
       if (!result.ok) {
-        return fail([fieldError(path, `ConfigMap ${wanted.configMapName} key "${key}": ${result.message}; put PEM-encoded CA certificates there`)]);
+        return fail([
+          fieldError(
+            path,
+            `ConfigMap ${wanted.configMapName} key "${key}": ${result.message}; put PEM-encoded CA certificates there`,
+          ),
+        ]);
       }
       collector.add(result.certificates);
       const over = limit(path);
@@ -165,7 +187,8 @@ export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_B
     }
   }
 
-  const odh = lookup(input.related, KEYS.configMap, input.namespace, ODH_TRUSTED_CA_BUNDLE) as { data?: unknown } | undefined;
+  const odh = lookup(input.related, KEYS.configMap, input.namespace, ODH_TRUSTED_CA_BUNDLE) as
+    { data?: unknown } | undefined;
   const odhData = dataOf(odh);
   for (const key of Object.keys(odhData).sort()) {
     const result = certificatesIn(odhData[key] ?? "");
@@ -180,13 +203,27 @@ export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_B
 
   if (collector.pems.length === 0) {
     if (!wanted) return { notes };
-    return fail([fieldError(`${CAPATH}.configMapName`,
-      `ConfigMap ${wanted.configMapName} keys ${listOf(wanted.configMapKeys)} hold no certificate; put PEM-encoded CA certificates there or remove caBundle`)]);
+    return fail([
+      fieldError(
+        `${CAPATH}.configMapName`,
+        `ConfigMap ${wanted.configMapName} keys ${listOf(wanted.configMapKeys)} hold no certificate; put PEM-encoded CA certificates there or remove caBundle`,
+      ),
+    ]);
   }
   const data = collector.pems.join("\n");
   if (Buffer.byteLength(data) > limits.configMapBytes) {
-    return fail([fieldError(wanted ? `${CAPATH}.configMapName` : `ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`,
-      `the CA bundle would take ${Buffer.byteLength(data)} bytes, more than a ConfigMap holds (${limits.configMapBytes}); trust fewer CAs`)], "CABundleTooLarge");
+    return fail(
+      [
+        fieldError(
+          wanted ? `${CAPATH}.configMapName` : `ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`,
+          `the CA bundle would take ${Buffer.byteLength(data)} bytes, more than a ConfigMap holds (${limits.configMapBytes}); trust fewer CAs`,
+        ),
+      ],
+      "CABundleTooLarge",
+    );
   }
-  return { bundle: { data, hash: createHash("sha256").update(data).digest("hex"), certificates: collector.pems.length }, notes };
+  return {
+    bundle: { data, hash: createHash("sha256").update(data).digest("hex"), certificates: collector.pems.length },
+    notes,
+  };
 }

@@ -24,20 +24,27 @@ import { misreadSecrets } from "./secret-values";
 
 export type { ConfigPlan, PlanInput, ResolvedBaseConfig } from "./plan-types";
 
-const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({ failure: { type, reason, errors } });
+const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({
+  failure: { type, reason, errors },
+});
 
 function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { failure: SyncFailure } {
   const checked = checkOverrideConfig(configMapName, configMapData(input.related));
   if (!checked.ok) {
-    const reason = checked.error.message.includes("Unsupported config.yaml version") ? "UnsupportedConfigVersion" : "OverrideConfigInvalid";
+    const reason = checked.error.message.includes("Unsupported config.yaml version")
+      ? "UnsupportedConfigVersion"
+      : "OverrideConfigInvalid";
     return fail("ConfigGenerated", reason, [checked.error]);
   }
-  if (input.externalProviders && input.externalProviders.length > 0) return overrideWithExternal(input, configMapName, checked.configYaml, input.externalProviders);
+  if (input.externalProviders && input.externalProviders.length > 0)
+    return overrideWithExternal(input, configMapName, checked.configYaml, input.externalProviders);
   const hash = sha256(checked.configYaml);
   return {
     mounted: { source: "override", configMapName, hash },
     inUse: { source: "override", configMapName, hash },
-    secretEnv: [], plainEnv: [], notes: overrideEnvNotes(configMapName, checked.configYaml, input.spec),
+    secretEnv: [],
+    plainEnv: [],
+    notes: overrideEnvNotes(configMapName, checked.configYaml, input.spec),
   };
 }
 
@@ -45,7 +52,9 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
 function overrideEnvNotes(configMapName: string, configYaml: string, spec: CanonicalSpec): string[] {
   const base = readBase(configYaml);
   if (!base.ok) return [];
-  return requireProvidedEnv(base.doc, providedEnv(spec, []), true).errors.map((e) => `ConfigMap ${configMapName}: ${e.message}`);
+  return requireProvidedEnv(base.doc, providedEnv(spec, []), true).errors.map(
+    (e) => `ConfigMap ${configMapName}: ${e.message}`,
+  );
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
@@ -53,20 +62,38 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
   const d = input.spec.distribution;
   const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
   if (base === undefined) {
-    const what = d.kind === "image" ? `image ${d.image} carries no readable config labels` : `no bundled base config for the ${release} line`;
-    return fail("ConfigGenerated", "BaseConfigUnavailable", [fieldError("spec.distribution",
-      `${what}: use distribution.name (${input.distributions.map((e) => e.name).sort().join(", ")}) or overrideConfig`)]);
+    const what =
+      d.kind === "image"
+        ? `image ${d.image} carries no readable config labels`
+        : `no bundled base config for the ${release} line`;
+    return fail("ConfigGenerated", "BaseConfigUnavailable", [
+      fieldError(
+        "spec.distribution",
+        `${what}: use distribution.name (${input.distributions
+          .map((e) => e.name)
+          .sort()
+          .join(", ")}) or overrideConfig`,
+      ),
+    ]);
   }
-  const g = generate(input.spec, base, release, { name: input.name, ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}) });
+  const g = generate(input.spec, base, release, {
+    name: input.name,
+    ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}),
+  });
   if (!g.ok) {
-    const reason = g.errors.some((e) => e.path === "baseConfig.version") ? "UnsupportedConfigVersion" : "ConfigGenerationFailed";
+    const reason = g.errors.some((e) => e.path === "baseConfig.version")
+      ? "UnsupportedConfigVersion"
+      : "ConfigGenerationFailed";
     return fail("ConfigGenerated", reason, g.errors);
   }
   let postgres: ChildContext["postgres"];
   if (g.postgres) {
     const src = g.postgres.sourceSecret;
     const parsed = parsePostgresDsn(secretValue(input.related, input.namespace, src.name, src.key) ?? "");
-    if (!parsed.ok) return fail("SecretsResolved", "InvalidConnectionString", [fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`)]);
+    if (!parsed.ok)
+      return fail("SecretsResolved", "InvalidConnectionString", [
+        fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`),
+      ]);
     postgres = { secretName: g.postgres.secretName, parts: parsed.parts };
   }
   const misread = misreadValues(input, g, postgres);
@@ -74,8 +101,18 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
   const configMapName = names.config(input.name, g.hash);
   return {
     mounted: { source: "generated", configMapName, hash: g.hash, configYaml: g.configYaml },
-    inUse: { source: input.base ? "oci-label" : "embedded", configMapName, hash: g.hash, providerCount: g.providerCount, resourceCount: g.resourceCount, configVersion: g.configVersion },
-    secretEnv: g.secretEnv, plainEnv: g.plainEnv, ...(postgres ? { postgres } : {}), notes: g.notes,
+    inUse: {
+      source: input.base ? "oci-label" : "embedded",
+      configMapName,
+      hash: g.hash,
+      providerCount: g.providerCount,
+      resourceCount: g.resourceCount,
+      configVersion: g.configVersion,
+    },
+    secretEnv: g.secretEnv,
+    plainEnv: g.plainEnv,
+    ...(postgres ? { postgres } : {}),
+    notes: g.notes,
   };
 }
 
@@ -83,9 +120,18 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
 function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
   const source = g.postgres?.sourceSecret;
   const isPart = (e: SecretEnv): boolean => postgres !== undefined && e.secretName === postgres.secretName;
-  return misreadSecrets(g.secretEnv, g.secretTargets,
-    (e) => (isPart(e) ? postgres!.parts[e.secretKey as PostgresPart] : secretValue(input.related, input.namespace, e.secretName, e.secretKey)),
-    (e) => (isPart(e) && source ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"` : `the value of Secret ${e.secretName} key "${e.secretKey}"`));
+  return misreadSecrets(
+    g.secretEnv,
+    g.secretTargets,
+    (e) =>
+      isPart(e)
+        ? postgres!.parts[e.secretKey as PostgresPart]
+        : secretValue(input.related, input.namespace, e.secretName, e.secretKey),
+    (e) =>
+      isPart(e) && source
+        ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"`
+        : `the value of Secret ${e.secretName} key "${e.secretKey}"`,
+  );
 }
 
 export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailure } {

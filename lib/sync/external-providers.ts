@@ -16,10 +16,13 @@ import type { SyncFailure } from "../status/status";
 
 /** What the I/O step found: per spec external provider, in order; `disabled` when images are not read. */
 export type ExternalLookup =
-  | { readonly kind: "disabled" }
-  | { readonly kind: "read"; readonly results: readonly ResolvedProviderSpec[] };
+  { readonly kind: "disabled" } | { readonly kind: "read"; readonly results: readonly ResolvedProviderSpec[] };
 
-export async function findExternal(spec: CanonicalSpec, resolver: BaseConfigResolver | undefined, credentials: CredentialLookup | undefined): Promise<ExternalLookup | undefined> {
+export async function findExternal(
+  spec: CanonicalSpec,
+  resolver: BaseConfigResolver | undefined,
+  credentials: CredentialLookup | undefined,
+): Promise<ExternalLookup | undefined> {
   if (spec.externalProviders.length === 0) return undefined;
   if (!resolver?.providerSpec) return { kind: "disabled" };
   const read = resolver.providerSpec.bind(resolver);
@@ -27,7 +30,8 @@ export async function findExternal(spec: CanonicalSpec, resolver: BaseConfigReso
 }
 
 type Problem = { readonly reason: string; readonly message: string; readonly transient?: boolean };
-type Outcome = { readonly ok: true; readonly value: ResolvedExternalProvider } | { readonly ok: false; readonly problem: Problem };
+type Outcome =
+  { readonly ok: true; readonly value: ResolvedExternalProvider } | { readonly ok: false; readonly problem: Problem };
 
 const DISABLED: Problem = {
   reason: "ImageReadingDisabled",
@@ -35,16 +39,27 @@ const DISABLED: Problem = {
 };
 
 function outcomeOf(p: ExternalProvider, found: ResolvedProviderSpec | undefined): Outcome {
-  const problem = (reason: string, message: string, transient = false): Outcome => ({ ok: false, problem: { reason, message, transient } });
+  const problem = (reason: string, message: string, transient = false): Outcome => ({
+    ok: false,
+    problem: { reason, message, transient },
+  });
   if (found === undefined) return { ok: false, problem: DISABLED };
-  if (found.kind === "error") return problem(found.transient ? "RegistryUnavailable" : "ExternalProviderImageError", found.message, found.transient);
-  if (found.kind === "missing") return problem("ProviderMetadataMissing", `Missing ${PROVIDER_SPEC_FILE} in image ${p.image}: ${found.detail}`);
+  if (found.kind === "error")
+    return problem(
+      found.transient ? "RegistryUnavailable" : "ExternalProviderImageError",
+      found.message,
+      found.transient,
+    );
+  if (found.kind === "missing")
+    return problem("ProviderMetadataMissing", `Missing ${PROVIDER_SPEC_FILE} in image ${p.image}: ${found.detail}`);
   const parsed = parseProviderPackage(found.text, p.image);
   if (!parsed.ok) return problem("ProviderMetadataInvalid", parsed.message);
   if (parsed.value.api !== p.api) {
     const section = SECTION_OF_API.get(parsed.value.api) ?? parsed.value.api;
-    return problem("ProviderApiMismatch",
-      `image ${p.image} provides the ${parsed.value.api} API (spec.api in its ${PROVIDER_SPEC_FILE}), not ${p.api}: list it under spec.externalProviders.${section}`);
+    return problem(
+      "ProviderApiMismatch",
+      `image ${p.image} provides the ${parsed.value.api} API (spec.api in its ${PROVIDER_SPEC_FILE}), not ${p.api}: list it under spec.externalProviders.${section}`,
+    );
   }
   return { ok: true, value: { provider: p, package: parsed.value, pinnedImage: pinImage(p.image, found.digest) } };
 }
@@ -59,9 +74,21 @@ export interface ExternalPlan {
 }
 
 function reportOf(p: ExternalProvider, outcome: Outcome): ExternalProviderReport {
-  const base = { providerId: p.providerId, image: p.image, path: p.path, initContainer: externalProviderContainer(p.providerId) };
-  if (outcome.ok) return { ...base, pinnedImage: outcome.value.pinnedImage, installed: `${outcome.value.package.packageName} (${outcome.value.package.providerType})` };
-  return outcome.problem.transient ? { ...base, waiting: outcome.problem.message } : { ...base, problem: outcome.problem.message };
+  const base = {
+    providerId: p.providerId,
+    image: p.image,
+    path: p.path,
+    initContainer: externalProviderContainer(p.providerId),
+  };
+  if (outcome.ok)
+    return {
+      ...base,
+      pinnedImage: outcome.value.pinnedImage,
+      installed: `${outcome.value.package.packageName} (${outcome.value.package.providerType})`,
+    };
+  return outcome.problem.transient
+    ? { ...base, waiting: outcome.problem.message }
+    : { ...base, problem: outcome.problem.message };
 }
 
 /** Pure: what `findExternal` found → resolved providers, or a failure naming every problem. */
@@ -70,16 +97,26 @@ export function planExternal(spec: CanonicalSpec, lookup: ExternalLookup | undef
   const results = lookup?.kind === "read" ? lookup.results : [];
   const outcomes = spec.externalProviders.map((p, i) => outcomeOf(p, results[i]));
   const report = spec.externalProviders.map((p, i) => reportOf(p, outcomes[i]!));
-  const problems = outcomes.flatMap((o, i) => (o.ok ? [] : [{ ...o.problem, path: child(spec.externalProviders[i]!.path, "image") }]));
-  if (problems.length === 0) return { resolved: outcomes.map((o) => (o as { value: ResolvedExternalProvider }).value), report };
+  const problems = outcomes.flatMap((o, i) =>
+    o.ok ? [] : [{ ...o.problem, path: child(spec.externalProviders[i]!.path, "image") }],
+  );
+  if (problems.length === 0)
+    return { resolved: outcomes.map((o) => (o as { value: ResolvedExternalProvider }).value), report };
   // A lasting problem is the one to fix; a passing one only when there is nothing else.
   const lead = problems.find((p) => !p.transient) ?? problems[0]!;
   const errors: FieldError[] = problems.map((p) => fieldError(p.path, p.message));
-  return { failure: { type: "ConfigGenerated", reason: lead.reason, errors }, transient: problems.every((p) => p.transient), report };
+  return {
+    failure: { type: "ConfigGenerated", reason: lead.reason, errors },
+    transient: problems.every((p) => p.transient),
+    report,
+  };
 }
 
 /** The generator's "replaces provider" notes, on the entries they are about. */
-export function withReplaced(report: readonly ExternalProviderReport[], notes: readonly string[]): ExternalProviderReport[] {
+export function withReplaced(
+  report: readonly ExternalProviderReport[],
+  notes: readonly string[],
+): ExternalProviderReport[] {
   return report.map((r) => {
     const note = notes.find((n) => n.startsWith(`${r.path}: replaces `));
     return note === undefined ? r : { ...r, replaced: note.slice(r.path.length + 2) };

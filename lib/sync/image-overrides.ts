@@ -31,7 +31,9 @@ export interface ImageOverridesOptions {
 export const FILE_VARIABLE = "DISTRIBUTION_IMAGES_FILE";
 
 /** The file's text → name → image, or why it is not such a map. */
-export function parseImageOverrides(text: string): { ok: true; overrides: Record<string, string>; problems: string[] } | { ok: false; error: string } {
+export function parseImageOverrides(
+  text: string,
+): { ok: true; overrides: Record<string, string>; problems: string[] } | { ok: false; error: string } {
   let value: unknown;
   try {
     value = parse(text);
@@ -39,10 +41,13 @@ export function parseImageOverrides(text: string): { ok: true; overrides: Record
     return { ok: false, error: `is not YAML or JSON (${(error as Error).message.split("\n")[0]})` };
   }
   if (value === null || value === undefined) return { ok: true, overrides: {}, problems: [] };
-  if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: "must be a map of distribution name → image" };
+  if (typeof value !== "object" || Array.isArray(value))
+    return { ok: false, error: "must be a map of distribution name → image" };
   const overrides: Record<string, string> = {};
   const problems: string[] = [];
-  for (const [name, image] of Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, image] of Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
     if (typeof image === "string" && image.trim() !== "") overrides[name] = image.trim();
     else problems.push(`image override "${name}" ignored: the image must be a non-empty string`);
   }
@@ -50,14 +55,22 @@ export function parseImageOverrides(text: string): { ok: true; overrides: Record
 }
 
 /** Applies the text of the file to `base`. */
-export function overriddenTable(base: DistributionTable, path: string, text: string): { table?: DistributionTable; problems: string[] } {
+export function overriddenTable(
+  base: DistributionTable,
+  path: string,
+  text: string,
+): { table?: DistributionTable; problems: string[] } {
   const parsed = parseImageOverrides(text);
   if (!parsed.ok) return { problems: [`${FILE_VARIABLE} ${path} ${parsed.error}`] };
   const applied = withOverrides(base, parsed.overrides);
   return { table: applied.table, problems: [...parsed.problems, ...applied.problems].sort() };
 }
 
-export function createImageOverrides(path: string | undefined, base: DistributionTable, options: ImageOverridesOptions = {}): ImageOverrides {
+export function createImageOverrides(
+  path: string | undefined,
+  base: DistributionTable,
+  options: ImageOverridesOptions = {},
+): ImageOverrides {
   if (!path) return { current: () => ({ table: base, problems: [] }) };
   const checkEveryMs = options.checkEveryMs ?? 10_000;
   const now = options.now ?? Date.now;
@@ -79,7 +92,8 @@ export function createImageOverrides(path: string | undefined, base: Distributio
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "error";
       const problem = `${FILE_VARIABLE} ${path} cannot be read (${code}); using ${loaded ? "the images it named before" : "the built-in images"}`;
-      if (!state.problems.includes(problem)) log("warn", "Distribution image overrides unreadable", { file: path, code });
+      if (!state.problems.includes(problem))
+        log("warn", "Distribution image overrides unreadable", { file: path, code });
       state = { table: state.table, problems: [problem] };
       seen = "";
       return;
@@ -89,7 +103,11 @@ export function createImageOverrides(path: string | undefined, base: Distributio
     if (next.table) loaded = true;
     state = { table: next.table ?? state.table, problems: next.problems };
     const images = Object.fromEntries(state.table.map((e) => [e.name, e.image]));
-    log(next.problems.length > 0 ? "warn" : "info", "Distribution image overrides loaded", { file: path, images, problems: next.problems });
+    log(next.problems.length > 0 ? "warn" : "info", "Distribution image overrides loaded", {
+      file: path,
+      images,
+      problems: next.problems,
+    });
   }
 
   load();

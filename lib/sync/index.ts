@@ -8,7 +8,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
-import { createBaseConfigResolver, createRegistryGuard, guardResolver, type BaseConfigResolver, type CredentialLookup } from "../oci";
+import {
+  createBaseConfigResolver,
+  createRegistryGuard,
+  guardResolver,
+  type BaseConfigResolver,
+  type CredentialLookup,
+} from "../oci";
 import type { HostPolicy } from "../oci/reference";
 import type { SerializedAnswer, SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { createImageOverrides, type ImageOverrides, type OverridesLog } from "./image-overrides";
@@ -83,7 +89,10 @@ export function registryResolver(registry: RegistrySettings): BaseConfigResolver
   const { credentials, ...policy } = registry;
   // One guard for the registry and for every hop after it (redirects, token realms).
   const guard = createRegistryGuard(policy);
-  return guardResolver(createBaseConfigResolver({ ...policy, hopGuard: guard, ...(credentials ? { credentials } : {}) }), guard);
+  return guardResolver(
+    createBaseConfigResolver({ ...policy, hopGuard: guard, ...(credentials ? { credentials } : {}) }),
+    guard,
+  );
 }
 
 export function liveStatus(live: LiveSettings): LiveStatus {
@@ -100,7 +109,10 @@ export function imageOverrides(file: string | undefined, log?: OverridesLog): Im
 }
 
 /** The sync hook as the service runs it. `log` hears about the image overrides file. */
-export function createSyncHook(settings: SyncSettings, log?: OverridesLog): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
+export function createSyncHook(
+  settings: SyncSettings,
+  log?: OverridesLog,
+): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
   const baseDeps = syncDeps(settings);
   const resolver = settings.registry ? registryResolver(settings.registry) : undefined;
   const live = settings.live ? liveStatus(settings.live) : undefined;
@@ -108,7 +120,11 @@ export function createSyncHook(settings: SyncSettings, log?: OverridesLog): (req
   const memo = syncMemo(settings.memoBytes);
   return async (request) => {
     const current = overrides.current();
-    const deps: SyncDeps = { ...baseDeps, distributions: current.table, ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}) };
+    const deps: SyncDeps = {
+      ...baseDeps,
+      distributions: current.table,
+      ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}),
+    };
     return memo ? syncRemembered(request, deps, resolver, live, memo) : syncWith(request, deps, resolver, live);
   };
 }

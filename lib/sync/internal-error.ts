@@ -12,11 +12,18 @@ import { keptChildren } from "./keep";
 
 export const INTERNAL_ERROR_REASON = "InternalError";
 
-const isObject = (value: unknown): value is { [k: string]: unknown } => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is { [k: string]: unknown } =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function isCondition(value: unknown): value is Condition {
-  return isObject(value) && typeof value.type === "string" && typeof value.status === "string" && typeof value.reason === "string"
-    && typeof value.message === "string" && typeof value.lastTransitionTime === "string";
+  return (
+    isObject(value) &&
+    typeof value.type === "string" &&
+    typeof value.status === "string" &&
+    typeof value.reason === "string" &&
+    typeof value.message === "string" &&
+    typeof value.lastTransitionTime === "string"
+  );
 }
 
 /** What the error says, with every Secret value of the request replaced (never a stack). */
@@ -30,9 +37,12 @@ function describe(err: unknown, request: SyncRequest): string {
 export function internalFailure(request: SyncRequest, err: unknown, now: () => Date): SyncResponse {
   const before = isObject(request.parent.status) ? request.parent.status : {};
   const previous = Array.isArray(before.conditions) ? before.conditions.filter(isCondition) : [];
-  const generation = typeof request.parent.metadata.generation === "number" ? request.parent.metadata.generation : undefined;
+  const generation =
+    typeof request.parent.metadata.generation === "number" ? request.parent.metadata.generation : undefined;
   const failure: ConditionInput = {
-    type: T.configGenerated, status: "False", reason: INTERNAL_ERROR_REASON,
+    type: T.configGenerated,
+    status: "False",
+    reason: INTERNAL_ERROR_REASON,
     message: `Internal error in the hooks (a bug: please report it with the hooks' log line): ${describe(err, request)}. The running children are kept unchanged; the spec is applied once this is fixed`,
   };
   // The other conditions still describe the last state they were checked in.

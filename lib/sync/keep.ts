@@ -10,8 +10,18 @@ import { KEYS, lookup, objectsOf, type KubeObject, type ObjectMap, type SyncRequ
 export const LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
 
 /** Server-owned metadata that a desired object never carries. */
-const SERVER_METADATA = ["uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
-  "deletionGracePeriodSeconds", "managedFields", "selfLink", "ownerReferences", "finalizers"];
+const SERVER_METADATA = [
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "managedFields",
+  "selfLink",
+  "ownerReferences",
+  "finalizers",
+];
 
 export function reemit(observed: KubeObject): KubeObject {
   const lastApplied = observed.metadata.annotations?.[LAST_APPLIED];
@@ -35,14 +45,21 @@ export function reemit(observed: KubeObject): KubeObject {
 
 /** Every observed child, re-emitted, in a deterministic order. */
 export function keptChildren(children: ObjectMap | undefined): KubeObject[] {
-  return Object.keys(children ?? {}).sort().flatMap((key) => objectsOf(children, key).map(reemit));
+  return Object.keys(children ?? {})
+    .sort()
+    .flatMap((key) => objectsOf(children, key).map(reemit));
 }
 
 /** The ConfigMap the observed Deployment mounts, if it is one of our observed children. */
-export function configMapInUse(children: ObjectMap | undefined, name: string, namespace: string): KubeObject | undefined {
+export function configMapInUse(
+  children: ObjectMap | undefined,
+  name: string,
+  namespace: string,
+): KubeObject | undefined {
   const deployment = lookup(children, KEYS.deployment, namespace, names.deployment(name));
-  const volumes = ((deployment?.spec as { template?: { spec?: { volumes?: { configMap?: { name?: string } }[] } } } | undefined)
-    ?.template?.spec?.volumes) ?? [];
+  const volumes =
+    (deployment?.spec as { template?: { spec?: { volumes?: { configMap?: { name?: string } }[] } } } | undefined)
+      ?.template?.spec?.volumes ?? [];
   const prefix = names.config(name, "");
   const mounted = volumes.map((v) => v.configMap?.name).find((n) => n?.startsWith(prefix));
   return mounted ? lookup(children, KEYS.configMap, namespace, mounted) : undefined;
@@ -53,15 +70,28 @@ export function configMapInUse(children: ObjectMap | undefined, name: string, na
  * is re-emitted as observed, unmounted, until the CR carries `llamastack.io/release-storage:
  * "true"`. Then it is left out, and Metacontroller deletes it.
  */
-export function retainedStorage(request: SyncRequest, name: string, namespace: string, desired: readonly KubeObject[]): { children: KubeObject[]; notes: string[] } {
+export function retainedStorage(
+  request: SyncRequest,
+  name: string,
+  namespace: string,
+  desired: readonly KubeObject[],
+): { children: KubeObject[]; notes: string[] } {
   const pvcName = names.pvc(name);
   const observed = lookup(request.children, KEYS.pvc, namespace, pvcName);
-  if (!observed || desired.some((c) => c.kind === "PersistentVolumeClaim" && c.metadata.name === pvcName)) return { children: [], notes: [] };
+  if (!observed || desired.some((c) => c.kind === "PersistentVolumeClaim" && c.metadata.name === pvcName))
+    return { children: [], notes: [] };
   if (request.parent.metadata.annotations?.[RELEASE_STORAGE_ANNOTATION] === "true") {
-    return { children: [], notes: [`workload.storage: PVC ${pvcName} is released (${RELEASE_STORAGE_ANNOTATION}: "true") and is being deleted with its data`] };
+    return {
+      children: [],
+      notes: [
+        `workload.storage: PVC ${pvcName} is released (${RELEASE_STORAGE_ANNOTATION}: "true") and is being deleted with its data`,
+      ],
+    };
   }
   return {
     children: [reemit(observed)],
-    notes: [`workload.storage: removed from the spec, but PVC ${pvcName} and its data are kept (no longer mounted). To delete it, annotate the CR ${RELEASE_STORAGE_ANNOTATION}="true"; to use it again, set workload.storage back`],
+    notes: [
+      `workload.storage: removed from the spec, but PVC ${pvcName} and its data are kept (no longer mounted). To delete it, annotate the CR ${RELEASE_STORAGE_ANNOTATION}="true"; to use it again, set workload.storage back`,
+    ],
   };
 }

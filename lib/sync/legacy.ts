@@ -39,7 +39,12 @@ export function legacyOf(parent: KubeObject): LegacyV1alpha1 | undefined {
   const annotations = parent.metadata.annotations;
   if (!isPlainObject(annotations) || own(annotations, V1ALPHA1_FIELDS) === undefined) return undefined;
   // Spec only: the status always holds fields v1alpha1 lacks (configGeneration, …).
-  const converted = fromHub({ apiVersion: parent.apiVersion, kind: parent.kind, metadata: { name: parent.metadata.name, annotations }, spec: parent.spec });
+  const converted = fromHub({
+    apiVersion: parent.apiVersion,
+    kind: parent.kind,
+    metadata: { name: parent.metadata.name, annotations },
+    spec: parent.spec,
+  });
   if (!converted.ok) return undefined;
   if (own(converted.object.metadata.annotations, V1ALPHA2_FIELDS) !== undefined) return undefined;
   const spec = converted.object.spec as unknown as { [k: string]: unknown };

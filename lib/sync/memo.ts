@@ -68,7 +68,11 @@ const sizeOf = (entry: MemoEntry): number =>
 export function createSyncMemo(options: MemoOptions): SyncMemo {
   // An entry larger than maxBytes is not kept (maxEntrySize defaults to maxSize).
   const entries = new LRUCache<string, MemoEntry>({
-    maxSize: Math.max(1, Math.floor(options.maxBytes)), sizeCalculation: sizeOf, ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now),
+    maxSize: Math.max(1, Math.floor(options.maxBytes)),
+    sizeCalculation: sizeOf,
+    ttl: options.idleMs,
+    updateAgeOnGet: true,
+    ...lruClock(options.now),
   });
   return {
     get: (uid) => entries.get(uid),
@@ -89,7 +93,8 @@ export function createSyncMemo(options: MemoOptions): SyncMemo {
  */
 function versionOf(object: KubeObject): string | undefined {
   const { uid, resourceVersion, name, namespace } = object.metadata;
-  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "") return undefined;
+  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
+    return undefined;
   return JSON.stringify([namespace ?? null, name ?? null, uid, resourceVersion]);
 }
 

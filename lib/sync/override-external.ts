@@ -13,24 +13,37 @@ import type { ConfigPlan, PlanInput } from "./plan-types";
 import type { SyncFailure } from "../status/status";
 
 export function overrideWithExternal(
-  input: PlanInput, configMapName: string, configYaml: string, external: readonly ResolvedExternalProvider[],
+  input: PlanInput,
+  configMapName: string,
+  configYaml: string,
+  external: readonly ResolvedExternalProvider[],
 ): ConfigPlan | { failure: SyncFailure } {
   const base = readBase(configYaml);
   if (!base.ok) {
-    const errors = base.errors.map((e) => ({ ...e, path: "spec.overrideConfig.configMapName", message: `ConfigMap ${configMapName}: ${e.message}` }));
+    const errors = base.errors.map((e) => ({
+      ...e,
+      path: "spec.overrideConfig.configMapName",
+      message: `ConfigMap ${configMapName}: ${e.message}`,
+    }));
     return { failure: { type: "ConfigGenerated", reason: "OverrideConfigInvalid", errors } };
   }
   const doc = base.doc;
   const replaced = mergeExternalProviders(doc, input.spec, external);
   const env = requireProvidedEnv(doc, providedEnv(input.spec, []));
-  if (env.errors.length > 0) return { failure: { type: "ConfigGenerated", reason: "EnvironmentMissing", errors: env.errors } };
+  if (env.errors.length > 0)
+    return { failure: { type: "ConfigGenerated", reason: "EnvironmentMissing", errors: env.errors } };
   const text = toConfigYaml(doc);
   const hash = sha256(text);
   const generated = names.config(input.name, hash);
   return {
     mounted: { source: "generated", configMapName: generated, hash, configYaml: text },
     inUse: { source: "override", configMapName: generated, hash },
-    secretEnv: [], plainEnv: [],
-    notes: [`config.yaml is ConfigMap ${configMapName} with the external providers merged in (ConfigMap ${generated})`, ...replaced, ...env.notes],
+    secretEnv: [],
+    plainEnv: [],
+    notes: [
+      `config.yaml is ConfigMap ${configMapName} with the external providers merged in (ConfigMap ${generated})`,
+      ...replaced,
+      ...env.notes,
+    ],
   };
 }

@@ -17,7 +17,14 @@ export type HubParent =
 export function hubParent(parent: KubeObject): HubParent {
   if (parent.apiVersion !== V1ALPHA1) return { ok: true, parent, spoke: false };
   const converted = toHub(parent);
-  if (!converted.ok) return { ok: false, errors: converted.errors.map((e) => ({ ...e, message: `${e.message} (the v1alpha1 parent could not be converted to v1alpha2)` })) };
+  if (!converted.ok)
+    return {
+      ok: false,
+      errors: converted.errors.map((e) => ({
+        ...e,
+        message: `${e.message} (the v1alpha1 parent could not be converted to v1alpha2)`,
+      })),
+    };
   return { ok: true, parent: converted.object as unknown as KubeObject, spoke: true };
 }
 
@@ -28,7 +35,16 @@ export function hubSpec(parent: KubeObject): unknown {
 }
 
 /** A v1alpha2 status as the v1alpha1 parent holds it (fields v1alpha1 has no words for are left out). */
-export function spokeStatus(hub: KubeObject, status: { readonly [k: string]: unknown }): { readonly [k: string]: unknown } {
-  const back = fromHub({ apiVersion: hub.apiVersion, kind: hub.kind, metadata: { name: hub.metadata.name }, spec: hub.spec, status });
+export function spokeStatus(
+  hub: KubeObject,
+  status: { readonly [k: string]: unknown },
+): { readonly [k: string]: unknown } {
+  const back = fromHub({
+    apiVersion: hub.apiVersion,
+    kind: hub.kind,
+    metadata: { name: hub.metadata.name },
+    spec: hub.spec,
+    status,
+  });
   return back.ok && back.object.status ? (back.object.status as unknown as { readonly [k: string]: unknown }) : status;
 }

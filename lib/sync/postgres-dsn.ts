@@ -26,13 +26,23 @@ export function parsePostgresDsn(dsn: string): { ok: true; parts: DsnParts } | {
   const password = safeDecodeURIComponent(url.password);
   if (db === undefined || user === undefined || password === undefined) {
     const where = password === undefined ? "password" : user === undefined ? "user" : "database name";
-    return { ok: false, reason: `has a % in its ${where} that is not a %-escape; write a literal % as %25 (percent-encode the ${where})` };
+    return {
+      ok: false,
+      reason: `has a % in its ${where} that is not a %-escape; write a literal % as %25 (percent-encode the ${where})`,
+    };
   }
   if (url.hostname === "" || db === "" || user === "") {
     return { ok: false, reason: "needs a host, a user and a database: postgresql://user:password@host:5432/database" };
   }
   if (URL_BREAKING.test(password)) {
-    return { ok: false, reason: "has a password containing one of @ : / ? # , which the server's connection URL cannot carry unescaped; change the password" };
+    return {
+      ok: false,
+      reason:
+        "has a password containing one of @ : / ? # , which the server's connection URL cannot carry unescaped; change the password",
+    };
   }
-  return { ok: true, parts: { host: url.hostname, port: url.port || String(DEFAULT_POSTGRES_PORT), db, user, password } };
+  return {
+    ok: true,
+    parts: { host: url.hostname, port: url.port || String(DEFAULT_POSTGRES_PORT), db, user, password },
+  };
 }

@@ -20,11 +20,23 @@ export function referencesOf(spec: CanonicalSpec): References {
   const sql = spec.storage?.sql;
   if (sql?.type === "postgres" && sql.connectionString) secretKeys.push(sql.connectionString);
   const tls = spec.networking.tls;
-  const secrets = tls.enabled && tls.secretName
-    ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }] : [];
+  const secrets =
+    tls.enabled && tls.secretName
+      ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
+      : [];
   const configMaps = [
-    ...(spec.overrideConfig ? [{ name: spec.overrideConfig.configMapName, keys: ["config.yaml"], path: "spec.overrideConfig.configMapName" }] : []),
-    ...(tls.caBundle ? [{ name: tls.caBundle.configMapName, keys: tls.caBundle.configMapKeys, path: "spec.networking.tls.caBundle.configMapName" }] : []),
+    ...(spec.overrideConfig
+      ? [{ name: spec.overrideConfig.configMapName, keys: ["config.yaml"], path: "spec.overrideConfig.configMapName" }]
+      : []),
+    ...(tls.caBundle
+      ? [
+          {
+            name: tls.caBundle.configMapName,
+            keys: tls.caBundle.configMapKeys,
+            path: "spec.networking.tls.caBundle.configMapName",
+          },
+        ]
+      : []),
   ];
   return { secretKeys, secrets, configMaps };
 }

@@ -22,25 +22,60 @@ export function checkRelated(refs: References, related: ObjectMap | undefined, n
   const secretOf = (name: string): KubeObject | undefined => lookup(related, KEYS.secret, namespace, name);
   for (const ref of refs.secretKeys) {
     const secret = secretOf(ref.name);
-    if (!secret) secrets.push(fieldError(ref.path, `Secret not found: ${ref.name} (namespace ${namespace}); create it with the key "${ref.key}"`));
+    if (!secret)
+      secrets.push(
+        fieldError(
+          ref.path,
+          `Secret not found: ${ref.name} (namespace ${namespace}); create it with the key "${ref.key}"`,
+        ),
+      );
     else if (!keysOf(secret).includes(ref.key)) {
-      secrets.push(fieldError(ref.path, `Secret ${ref.name} has no key "${ref.key}" (it has ${listOf(keysOf(secret))}); add the key or fix the reference`));
+      secrets.push(
+        fieldError(
+          ref.path,
+          `Secret ${ref.name} has no key "${ref.key}" (it has ${listOf(keysOf(secret))}); add the key or fix the reference`,
+        ),
+      );
     }
   }
   for (const wanted of refs.secrets) secrets.push(...missing("Secret", secretOf(wanted.name), wanted, namespace));
   const configMaps = refs.configMaps.flatMap((wanted) =>
-    missing("ConfigMap", lookup(related, KEYS.configMap, namespace, wanted.name), wanted, namespace));
+    missing("ConfigMap", lookup(related, KEYS.configMap, namespace, wanted.name), wanted, namespace),
+  );
   return { secrets, configMaps };
 }
 
-function missing(kind: string, object: KubeObject | undefined, wanted: { name: string; keys: readonly string[]; path: string }, namespace: string): FieldError[] {
-  if (!object) return [fieldError(wanted.path, `${kind} not found: ${wanted.name} (namespace ${namespace}); create it with ${listOf(wanted.keys)}`)];
+function missing(
+  kind: string,
+  object: KubeObject | undefined,
+  wanted: { name: string; keys: readonly string[]; path: string },
+  namespace: string,
+): FieldError[] {
+  if (!object)
+    return [
+      fieldError(
+        wanted.path,
+        `${kind} not found: ${wanted.name} (namespace ${namespace}); create it with ${listOf(wanted.keys)}`,
+      ),
+    ];
   const absent = wanted.keys.filter((k) => !keysOf(object).includes(k));
-  return absent.length === 0 ? [] : [fieldError(wanted.path, `${kind} ${wanted.name} has no key ${listOf(absent)} (it has ${listOf(keysOf(object))})`)];
+  return absent.length === 0
+    ? []
+    : [
+        fieldError(
+          wanted.path,
+          `${kind} ${wanted.name} has no key ${listOf(absent)} (it has ${listOf(keysOf(object))})`,
+        ),
+      ];
 }
 
 /** The decoded value of a Secret key (only for deriving the Postgres parts; never logged). */
-export function secretValue(related: ObjectMap | undefined, namespace: string, name: string, key: string): string | undefined {
+export function secretValue(
+  related: ObjectMap | undefined,
+  namespace: string,
+  name: string,
+  key: string,
+): string | undefined {
   const secret = lookup(related, KEYS.secret, namespace, name);
   const data = secret?.data as { [k: string]: string } | undefined;
   const encoded = data?.[key];

@@ -17,25 +17,43 @@ const READS_AS: { readonly [k in ServerValueKind]: string } = {
   float: "reads as a number (e.g. 1e5, 1.5, inf), which the server's ${env…} substitution turns into one",
   string: "",
 };
-const LETTER: { readonly [k in ServerValueKind]: string } = { null: "z", bool: "b", int: "in", float: "n", string: "s" };
+const LETTER: { readonly [k in ServerValueKind]: string } = {
+  null: "z",
+  bool: "b",
+  int: "in",
+  float: "n",
+  string: "s",
+};
 
 function problem(value: string, target: SecretTarget): string | undefined {
   const kind = convertedKind(value);
   if (kind === "null") return READS_AS.null;
-  if (expandsHome(value)) return `starts with "~", which the server expands to a home directory, so ${target.field} would get another value`;
+  if (expandsHome(value))
+    return `starts with "~", which the server expands to a home directory, so ${target.field} would get another value`;
   if (kind === "string" || target.kinds === undefined || target.kinds.includes("*")) return undefined;
   if ([...LETTER[kind]].some((letter) => target.kinds!.includes(letter))) return undefined;
   return `${READS_AS[kind]}, and ${target.field} takes text`;
 }
 
 /** One error per Secret key the server would misread; `valueOf` reads the value the pod will get. */
-export function misreadSecrets(env: readonly SecretEnv[], targets: readonly SecretTarget[], valueOf: (e: SecretEnv) => string | undefined, describe: (e: SecretEnv) => string): FieldError[] {
+export function misreadSecrets(
+  env: readonly SecretEnv[],
+  targets: readonly SecretTarget[],
+  valueOf: (e: SecretEnv) => string | undefined,
+  describe: (e: SecretEnv) => string,
+): FieldError[] {
   return env.flatMap((e) => {
     const value = valueOf(e);
     if (value === undefined) return [];
-    const found = targets.filter((t) => t.name === e.name).map((t) => problem(value, t)).find((p) => p !== undefined);
+    const found = targets
+      .filter((t) => t.name === e.name)
+      .map((t) => problem(value, t))
+      .find((p) => p !== undefined);
     if (found === undefined) return [];
-    const fix = found === READS_AS.null ? "put the value in the Secret" : "no quoting in config.yaml survives that substitution, so change the value to text that does not read as a number or boolean";
+    const fix =
+      found === READS_AS.null
+        ? "put the value in the Secret"
+        : "no quoting in config.yaml survives that substitution, so change the value to text that does not read as a number or boolean";
     return [fieldError(e.path, `${describe(e)} ${found}; ${fix}`)];
   });
 }

@@ -27,13 +27,26 @@ const INSECURE_FLAG_SINCE = "1.2.0";
  * 1.2's entrypoint does not pass `--insecure` (1.3's does; twice is harmless): without TLS the
  * server then stops with "TLS required". Generated configs set `server.insecure` themselves.
  */
-function insecureArgs(spec: CanonicalSpec, source: ConfigSource, release: Release, image: string | undefined, labelVersion: string | undefined): string[] {
+function insecureArgs(
+  spec: CanonicalSpec,
+  source: ConfigSource,
+  release: Release,
+  image: string | undefined,
+  labelVersion: string | undefined,
+): string[] {
   if (!refusesPlainHttp(release) || spec.networking.tls.enabled || source === "generated") return [];
-  if (knownBelow({ ...(image ? { image } : {}), ...(labelVersion ? { labelVersion } : {}) }, INSECURE_FLAG_SINCE)) return [];
+  if (knownBelow({ ...(image ? { image } : {}), ...(labelVersion ? { labelVersion } : {}) }, INSECURE_FLAG_SINCE))
+    return [];
   return ["--insecure"];
 }
 
-export function serverChoice(request: SyncRequest, spec: CanonicalSpec, table: DistributionTable, source: ConfigSource, labelVersion?: string): ServerChoice {
+export function serverChoice(
+  request: SyncRequest,
+  spec: CanonicalSpec,
+  table: DistributionTable,
+  source: ConfigSource,
+  labelVersion?: string,
+): ServerChoice {
   const target = targetOfRequest(request, spec, table);
   const line = chooseLine({
     ...(target.image ? { image: target.image } : {}),

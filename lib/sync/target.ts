@@ -13,7 +13,12 @@
 import type { CanonicalSpec } from "../api/canonical";
 import { chooseLine } from "../distributions/detect";
 import { parseImageRef } from "../distributions/image-ref";
-import { findDistribution, GO_OPERATOR_DISTRIBUTIONS, type DistributionTable, type Release } from "../distributions/table";
+import {
+  findDistribution,
+  GO_OPERATOR_DISTRIBUTIONS,
+  type DistributionTable,
+  type Release,
+} from "../distributions/table";
 import { CONTAINER_NAME, names } from "../names";
 import { KEYS, lookup, type KubeObject, type ObjectMap, type SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
@@ -44,7 +49,10 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v !==
 function deploymentImage(input: TargetInput): string | undefined {
   const m = input.parent.metadata;
   const deployment = lookup(input.children, KEYS.deployment, m.namespace ?? "default", names.deployment(m.name));
-  const pod = isJson(deployment?.spec) && isJson(deployment.spec.template) && isJson(deployment.spec.template.spec) ? deployment.spec.template.spec : undefined;
+  const pod =
+    isJson(deployment?.spec) && isJson(deployment.spec.template) && isJson(deployment.spec.template.spec)
+      ? deployment.spec.template.spec
+      : undefined;
   const containers = Array.isArray(pod?.containers) ? pod.containers.filter(isJson) : [];
   const wanted = input.legacyContainer ?? CONTAINER_NAME;
   const server = containers.find((c) => c.name === wanted) ?? containers[0];
@@ -85,17 +93,26 @@ export function targetImage(input: TargetInput): TargetImage {
   const entry = findDistribution(d.name, input.table);
   if (entry === undefined) return { notes: [] };
   if (entry.overridden) return { image: entry.image, tableRelease: entry.release, notes: [] };
-  if (input.parent.metadata.annotations?.[FOLLOW_DEFAULT_ANNOTATION] === "true") return { image: entry.image, notes: [] };
+  if (input.parent.metadata.annotations?.[FOLLOW_DEFAULT_ANNOTATION] === "true")
+    return { image: entry.image, notes: [] };
   const running = runningImage(input, d.name);
   if (running !== undefined && running !== entry.image) {
-    return { image: running, notes: [
-      `spec.distribution.name: ${d.name} keeps running ${running}, the image this server was started with; the current default for ${d.name} is ${entry.image}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
-    ] };
+    return {
+      image: running,
+      notes: [
+        `spec.distribution.name: ${d.name} keeps running ${running}, the image this server was started with; the current default for ${d.name} is ${entry.image}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
+      ],
+    };
   }
   if (running === undefined && input.legacyContainer !== undefined) {
     const go = findDistribution(d.name, GO_OPERATOR_DISTRIBUTIONS);
     if (go !== undefined) {
-      return { image: go.image, notes: [`spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${d.name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${entry.image})`] };
+      return {
+        image: go.image,
+        notes: [
+          `spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${d.name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${entry.image})`,
+        ],
+      };
     }
   }
   return { image: entry.image, notes: [] };
@@ -104,12 +121,21 @@ export function targetImage(input: TargetInput): TargetImage {
 /** The target image of the CR a sync request is about (v1alpha1 CRs recognised as lib/sync/legacy.ts does). */
 export function targetOfRequest(request: SyncRequest, spec: CanonicalSpec, table: DistributionTable): TargetImage {
   const legacy = legacyOf(request.parent);
-  return targetImage({ parent: request.parent, spec, table, ...(request.children ? { children: request.children } : {}), ...(legacy ? { legacyContainer: legacy.containerName } : {}) });
+  return targetImage({
+    parent: request.parent,
+    spec,
+    table,
+    ...(request.children ? { children: request.children } : {}),
+    ...(legacy ? { legacyContainer: legacy.containerName } : {}),
+  });
 }
 
 /** The line a CR object will run, from its spec, annotations and status alone (admission, `llsd validate`). */
 export function lineOfObject(parent: KubeObject, spec: CanonicalSpec, table: DistributionTable): Release {
   const legacy = legacyOf(parent);
   const target = targetImage({ parent, spec, table, ...(legacy ? { legacyContainer: legacy.containerName } : {}) });
-  return chooseLine({ ...(target.image ? { image: target.image } : {}), ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}) }).release;
+  return chooseLine({
+    ...(target.image ? { image: target.image } : {}),
+    ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}),
+  }).release;
 }

@@ -43,7 +43,10 @@ export interface SyncResponse {
  * (JSON, UTF-8) as is. `summary` holds the counts its log line shows.
  */
 export class SerializedAnswer {
-  constructor(readonly body: Buffer, readonly summary: { readonly [count: string]: number }) {}
+  constructor(
+    readonly body: Buffer,
+    readonly summary: { readonly [count: string]: number },
+  ) {}
 }
 
 export interface CustomizeRequest {
@@ -78,7 +81,12 @@ export const KEYS = {
 } as const;
 
 /** Find `name` in one kind's map whatever the keying (v1 `name`, v2 `ns/name`). */
-export function lookup(map: ObjectMap | undefined, key: string, namespace: string, name: string): KubeObject | undefined {
+export function lookup(
+  map: ObjectMap | undefined,
+  key: string,
+  namespace: string,
+  name: string,
+): KubeObject | undefined {
   const objects = map?.[key];
   if (!objects) return undefined;
   return objects[`${namespace}/${name}`] ?? objects[name];
@@ -87,5 +95,7 @@ export function lookup(map: ObjectMap | undefined, key: string, namespace: strin
 /** Every object of one kind, in key order (deterministic). */
 export function objectsOf(map: ObjectMap | undefined, key: string): KubeObject[] {
   const objects = map?.[key] ?? {};
-  return Object.keys(objects).sort().map((k) => objects[k]!);
+  return Object.keys(objects)
+    .sort()
+    .map((k) => objects[k]!);
 }

@@ -22,11 +22,29 @@ export function makeCertificate(commonName: string): TestCertificate {
   try {
     const certFile = join(dir, "tls.crt");
     const keyFile = join(dir, "tls.key");
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", `/CN=${commonName}`,
-      "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    ], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        keyFile,
+        "-out",
+        certFile,
+        "-days",
+        "1",
+        "-subj",
+        `/CN=${commonName}`,
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     const cert = readFileSync(certFile);
     return { cert, key: readFileSync(keyFile), fingerprint256: new X509Certificate(cert).fingerprint256 };
   } finally {

@@ -27,7 +27,12 @@ const ROOT = join(__dirname, "..", "..");
 interface KubeDoc {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Record<string, string>;
+    readonly annotations?: Record<string, string>;
+  };
   readonly spec?: unknown;
 }
 
@@ -38,8 +43,21 @@ interface Webhook {
   readonly failurePolicy: string;
   readonly matchPolicy?: string;
   readonly timeoutSeconds?: number;
-  readonly clientConfig: { readonly service: { readonly name: string; readonly namespace: string; readonly path: string; readonly port: number } };
-  readonly rules: { apiGroups: string[]; apiVersions: string[]; operations: string[]; resources: string[]; scope?: string }[];
+  readonly clientConfig: {
+    readonly service: {
+      readonly name: string;
+      readonly namespace: string;
+      readonly path: string;
+      readonly port: number;
+    };
+  };
+  readonly rules: {
+    apiGroups: string[];
+    apiVersions: string[];
+    operations: string[];
+    resources: string[];
+    scope?: string;
+  }[];
 }
 
 interface CertificateSpec {
@@ -92,7 +110,8 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
   const deployment = () => one<IDeployment & KubeDoc>(objects(), "Deployment", "llsd-hooks");
   const container = () => deployment().spec!.template.spec!.containers.find((c) => c.name === "hooks")!;
   const service = () => one<IService & KubeDoc>(objects(), "Service", "llsd-hooks");
-  const webhook = () => (one(objects(), "ValidatingWebhookConfiguration") as unknown as { webhooks: Webhook[] }).webhooks;
+  const webhook = () =>
+    (one(objects(), "ValidatingWebhookConfiguration") as unknown as { webhooks: Webhook[] }).webhooks;
   const certificate = (name: string) => one<KubeDoc & { spec: CertificateSpec }>(objects(), "Certificate", name);
 
   /** Service port → the container port it targets, as the Service routes it. */
@@ -104,11 +123,16 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
 
   it("adds the webhook objects to the base and removes nothing", () => {
     const ids = (list: readonly KubeDoc[]) => list.map((o) => `${o.kind}/${o.metadata.name}`).sort();
-    expect(ids(objects())).toEqual([
-      ...ids(base()),
-      "Certificate/llsd-hooks-ca", "Certificate/llsd-hooks-tls", "Issuer/llsd-hooks-ca", "Issuer/llsd-hooks-selfsigned",
-      "ValidatingWebhookConfiguration/llamastackdistributions.llamastack.io",
-    ].sort());
+    expect(ids(objects())).toEqual(
+      [
+        ...ids(base()),
+        "Certificate/llsd-hooks-ca",
+        "Certificate/llsd-hooks-tls",
+        "Issuer/llsd-hooks-ca",
+        "Issuer/llsd-hooks-selfsigned",
+        "ValidatingWebhookConfiguration/llamastackdistributions.llamastack.io",
+      ].sort(),
+    );
     const patched = ["Deployment", "Service", "NetworkPolicy"];
     for (const original of base().filter((o) => !patched.includes(o.kind))) {
       expect(one(objects(), original.kind, original.metadata.name)).toEqual(original);
@@ -123,12 +147,17 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
     expect(() => new Deployment(deployment() as never).validate()).not.toThrow();
     expect(() => new Service(service() as never).validate()).not.toThrow();
     expect(() => new NetworkPolicy(one(objects(), "NetworkPolicy") as never).validate()).not.toThrow();
-    expect(() => new ValidatingWebhookConfiguration(one(objects(), "ValidatingWebhookConfiguration") as never).validate()).not.toThrow();
+    expect(() =>
+      new ValidatingWebhookConfiguration(one(objects(), "ValidatingWebhookConfiguration") as never).validate(),
+    ).not.toThrow();
   });
 
   it("puts the cert-manager objects in llsd-hooks and leaves the webhook configuration cluster-scoped", () => {
     for (const o of objects().filter((x) => x.apiVersion.startsWith("cert-manager.io/"))) {
-      expect({ object: `${o.kind}/${o.metadata.name}`, namespace: o.metadata.namespace }).toEqual({ object: `${o.kind}/${o.metadata.name}`, namespace: "llsd-hooks" });
+      expect({ object: `${o.kind}/${o.metadata.name}`, namespace: o.metadata.namespace }).toEqual({
+        object: `${o.kind}/${o.metadata.name}`,
+        namespace: "llsd-hooks",
+      });
       expect(o.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("llsd-hooks");
     }
     expect(one(objects(), "ValidatingWebhookConfiguration").metadata.namespace).toBeUndefined();
@@ -146,25 +175,41 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
       });
       expect(w!.name.split(".").length).toBeGreaterThanOrEqual(3);
       expect(w!.timeoutSeconds).toBeLessThanOrEqual(10);
-      expect(w!.rules).toEqual([{
-        apiGroups: ["llamastack.io"], apiVersions: ["v1alpha2"], operations: ["CREATE", "UPDATE"],
-        resources: ["llamastackdistributions"], scope: "Namespaced",
-      }]);
+      expect(w!.rules).toEqual([
+        {
+          apiGroups: ["llamastack.io"],
+          apiVersions: ["v1alpha2"],
+          operations: ["CREATE", "UPDATE"],
+          resources: ["llamastackdistributions"],
+          scope: "Namespaced",
+        },
+      ]);
     });
 
     it("calls the Service of the build on its TLS port, which reaches the hooks' https port", () => {
       const { service: ref } = webhook()[0]!.clientConfig;
-      expect({ name: ref.name, namespace: ref.namespace }).toEqual({ name: service().metadata.name, namespace: service().metadata.namespace });
+      expect({ name: ref.name, namespace: ref.namespace }).toEqual({
+        name: service().metadata.name,
+        namespace: service().metadata.namespace,
+      });
       expect(containerPortFor(ref.port)).toBe(8443);
     });
 
     it("calls a path the apiserver's app answers with an AdmissionReview", async () => {
       const { path } = webhook()[0]!.clientConfig.service;
       const review = {
-        apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
         request: {
-          uid: "u", operation: "CREATE", kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
-          object: { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "x" }, spec: { distribution: { name: "starter" } } },
+          uid: "u",
+          operation: "CREATE",
+          kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
+          object: {
+            apiVersion: "llamastack.io/v1alpha2",
+            kind: "LlamaStackDistribution",
+            metadata: { name: "x" },
+            spec: { distribution: { name: "starter" } },
+          },
         },
       };
       const response = await request(app).post(path).send(review);
@@ -185,7 +230,10 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
 
     it("calls the Service of the build on its TLS port", () => {
       const ref = crd.spec.conversion.webhook.clientConfig.service;
-      expect({ name: ref.name, namespace: ref.namespace }).toEqual({ name: service().metadata.name, namespace: service().metadata.namespace });
+      expect({ name: ref.name, namespace: ref.namespace }).toEqual({
+        name: service().metadata.name,
+        namespace: service().metadata.namespace,
+      });
       expect(containerPortFor(ref.port)).toBe(8443);
     });
 
@@ -196,7 +244,9 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
 
     it("gets its CA from the same Certificate", () => {
       const tls = certificate("llsd-hooks-tls");
-      expect(crd.metadata.annotations["cert-manager.io/inject-ca-from"]).toBe(`${tls.metadata.namespace}/${tls.metadata.name}`);
+      expect(crd.metadata.annotations["cert-manager.io/inject-ca-from"]).toBe(
+        `${tls.metadata.namespace}/${tls.metadata.name}`,
+      );
     });
   });
 
@@ -204,15 +254,23 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
     it("serve the name the apiserver dials: <service>.<namespace>.svc", () => {
       const tls = certificate("llsd-hooks-tls").spec;
       const svc = service().metadata;
-      expect(tls.dnsNames).toEqual(expect.arrayContaining([`${svc.name}.${svc.namespace}.svc`, `${svc.name}.${svc.namespace}.svc.cluster.local`]));
+      expect(tls.dnsNames).toEqual(
+        expect.arrayContaining([`${svc.name}.${svc.namespace}.svc`, `${svc.name}.${svc.namespace}.svc.cluster.local`]),
+      );
       expect(tls.usages).toContain("server auth");
     });
 
     it("chain: self-signed Issuer → CA Certificate → CA Issuer → serving Certificate (renewals keep the injected CA)", () => {
       const serving = certificate("llsd-hooks-tls").spec;
-      const caIssuer = one<KubeDoc & { spec: { ca?: { secretName: string } } }>(objects(), "Issuer", serving.issuerRef.name);
+      const caIssuer = one<KubeDoc & { spec: { ca?: { secretName: string } } }>(
+        objects(),
+        "Issuer",
+        serving.issuerRef.name,
+      );
       expect(serving.issuerRef.kind).toBe("Issuer");
-      const ca = objects().filter((o) => o.kind === "Certificate").map((o) => o as KubeDoc & { spec: CertificateSpec })
+      const ca = objects()
+        .filter((o) => o.kind === "Certificate")
+        .map((o) => o as KubeDoc & { spec: CertificateSpec })
         .find((c) => c.spec.secretName === caIssuer.spec.ca?.secretName);
       expect(ca?.spec.isCA).toBe(true);
       const root = one<KubeDoc & { spec: { selfSigned?: object } }>(objects(), "Issuer", ca!.spec.issuerRef.name);
@@ -222,7 +280,9 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
 
   describe("the hooks Deployment", () => {
     it("mounts the serving Certificate's Secret read-only, as a directory (never subPath: renewals must reach the pod)", () => {
-      const volume = deployment().spec!.template.spec!.volumes!.find((v) => v.secret?.secretName === certificate("llsd-hooks-tls").spec.secretName);
+      const volume = deployment().spec!.template.spec!.volumes!.find(
+        (v) => v.secret?.secretName === certificate("llsd-hooks-tls").spec.secretName,
+      );
       expect(volume).toBeDefined();
       const mount = container().volumeMounts!.find((m) => m.name === volume!.name);
       expect(mount).toMatchObject({ readOnly: true });
@@ -234,25 +294,32 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
 
     it("serves HTTPS on TLS_PORT, the container port named https, and keeps plain HTTP and the probes on 8080", () => {
       const env = Object.fromEntries((container().env ?? []).map((e) => [e.name, e.value]));
-      expect(container().ports).toEqual(expect.arrayContaining([
-        { name: "https", containerPort: Number(env.TLS_PORT), protocol: "TCP" },
-        { name: "http", containerPort: 8080, protocol: "TCP" },
-      ]));
+      expect(container().ports).toEqual(
+        expect.arrayContaining([
+          { name: "https", containerPort: Number(env.TLS_PORT), protocol: "TCP" },
+          { name: "http", containerPort: 8080, protocol: "TCP" },
+        ]),
+      );
       expect(env.PORT).toBe("8080");
       expect(container().readinessProbe?.httpGet?.port).toBe("http");
     });
   });
 
   it("keeps the Service's http port for Metacontroller and adds https", () => {
-    expect(service().spec?.ports).toEqual(expect.arrayContaining([
-      { name: "http", port: 8080, targetPort: "http", protocol: "TCP" },
-      { name: "https", port: 8443, targetPort: "https", protocol: "TCP" },
-    ]));
+    expect(service().spec?.ports).toEqual(
+      expect.arrayContaining([
+        { name: "http", port: 8080, targetPort: "http", protocol: "TCP" },
+        { name: "https", port: 8443, targetPort: "https", protocol: "TCP" },
+      ]),
+    );
   });
 
   it("keeps the NetworkPolicy's Metacontroller-only rule for 8080 and opens 8443 for the apiserver", () => {
     const policy = one<INetworkPolicy & KubeDoc>(objects(), "NetworkPolicy");
     const basePolicy = one<INetworkPolicy & KubeDoc>(base(), "NetworkPolicy");
-    expect(policy.spec?.ingress).toEqual([...(basePolicy.spec?.ingress ?? []), { ports: [{ protocol: "TCP", port: 8443 }] }]);
+    expect(policy.spec?.ingress).toEqual([
+      ...(basePolicy.spec?.ingress ?? []),
+      { ports: [{ protocol: "TCP", port: 8443 }] },
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { admissionReviewShape, review, reviewResponse, type AdmissionRequest } f
 const LLSD_V1ALPHA2 = { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" };
 
 function anLlsd(spec: unknown, metadata: Record<string, unknown> = {}): { [k: string]: unknown } {
-  return { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "demo", namespace: "team-a", ...metadata }, spec };
+  return {
+    apiVersion: "llamastack.io/v1alpha2",
+    kind: "LlamaStackDistribution",
+    metadata: { name: "demo", namespace: "team-a", ...metadata },
+    spec,
+  };
 }
 
 function aRequest(overrides: Partial<AdmissionRequest> = {}): AdmissionRequest {
@@ -42,16 +47,34 @@ describe("admissionReviewShape", () => {
   it.each([
     [undefined, "request body is required: an AdmissionReview"],
     [[], "request body must be an AdmissionReview object, got array"],
-    [{ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} }, 'apiVersion must be admission.k8s.io/v1, got "admission.k8s.io/v1beta1"'],
-    [{ apiVersion: "admission.k8s.io/v1", kind: "ConversionReview" }, 'kind must be AdmissionReview, got "ConversionReview"'],
+    [
+      { apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", request: {} },
+      'apiVersion must be admission.k8s.io/v1, got "admission.k8s.io/v1beta1"',
+    ],
+    [
+      { apiVersion: "admission.k8s.io/v1", kind: "ConversionReview" },
+      'kind must be AdmissionReview, got "ConversionReview"',
+    ],
     [aReview(undefined), "request is required"],
     [aReview("x"), "request must be an object, got string"],
     [aReview({ ...aRequest(), uid: "" }), "request.uid is required: a non-empty string"],
-    [aReview({ ...aRequest(), kind: "LlamaStackDistribution" }), "request.kind must be {group, version, kind} with string values"],
-    [aReview({ ...aRequest(), operation: "PATCH" }), 'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"'],
+    [
+      aReview({ ...aRequest(), kind: "LlamaStackDistribution" }),
+      "request.kind must be {group, version, kind} with string values",
+    ],
+    [
+      aReview({ ...aRequest(), operation: "PATCH" }),
+      'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"',
+    ],
     [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got undefined"],
-    [aReview({ ...aRequest(), operation: "UPDATE", object: [1] }), "request.object must be an object for UPDATE, got array"],
-    [aReview({ ...aRequest(), operation: "UPDATE", oldObject: "x" }), "request.oldObject must be an object, got string"],
+    [
+      aReview({ ...aRequest(), operation: "UPDATE", object: [1] }),
+      "request.object must be an object for UPDATE, got array",
+    ],
+    [
+      aReview({ ...aRequest(), operation: "UPDATE", oldObject: "x" }),
+      "request.oldObject must be an object, got string",
+    ],
     [aReview({ ...aRequest(), namespace: 3 }), "request.namespace must be a string, got number"],
   ])("refuses %j: %s", (body, error) => {
     expect(admissionReviewShape(body)).toEqual({ ok: false, error });
@@ -72,21 +95,33 @@ describe("review", () => {
     const response = review(aRequest({ object: anLlsd(TWO_ERRORS) }));
     expect(response.allowed).toBe(false);
     expect(response.uid).toBe("705ab4f5-6393-11e8-b7cc-42010a800002");
-    expect(response.status).toMatchObject({ status: "Failure", code: 422, reason: "Invalid", details: { group: "llamastack.io", kind: "LlamaStackDistribution", name: "demo" } });
+    expect(response.status).toMatchObject({
+      status: "Failure",
+      code: 422,
+      reason: "Invalid",
+      details: { group: "llamastack.io", kind: "LlamaStackDistribution", name: "demo" },
+    });
     const causes = response.status!.details.causes;
-    expect(causes.map((c) => c.field)).toEqual(["spec.distribution.name", "spec.resources.models[0].embeddingDimension"]);
+    expect(causes.map((c) => c.field)).toEqual([
+      "spec.distribution.name",
+      "spec.resources.models[0].embeddingDimension",
+    ]);
     expect(causes.every((c) => c.type === "FieldValueInvalid" && c.message.length > 0)).toBe(true);
     expect(causes[0]!.message).toMatch(/Unknown distribution "nope". Available distributions: .*"starter"/);
     expect(response.status!.message).toBe(causes.map((c) => `${c.field}: ${c.message}`).join("; "));
   });
 
   it("reports schema errors of the whole object with their paths (unknown fields, wrong types, wrong shapes)", () => {
-    const response = review(aRequest({ object: anLlsd({ distribution: { name: "starter" }, replicas: 2, networking: { port: "80" } }) }));
+    const response = review(
+      aRequest({ object: anLlsd({ distribution: { name: "starter" }, replicas: 2, networking: { port: "80" } }) }),
+    );
     expect(response.allowed).toBe(false);
-    expect(response.status!.details.causes.map((c) => `${c.field}: ${c.message}`)).toEqual(expect.arrayContaining([
-      'spec: unknown field "replicas"; remove it or check its spelling',
-      "spec.networking.port: must be integer",
-    ]));
+    expect(response.status!.details.causes.map((c) => `${c.field}: ${c.message}`)).toEqual(
+      expect.arrayContaining([
+        'spec: unknown field "replicas"; remove it or check its spelling',
+        "spec.networking.port: must be integer",
+      ]),
+    );
   });
 
   it("checks the object's apiVersion and kind, not only its spec", () => {
@@ -103,7 +138,9 @@ describe("review", () => {
     const allowed = review(aRequest({ object: anLlsd(conflicting) }));
     expect(allowed.allowed).toBe(true);
     expect(allowed.warnings).toHaveLength(1);
-    expect(allowed.warnings![0]).toMatch(/^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/);
+    expect(allowed.warnings![0]).toMatch(
+      /^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/,
+    );
     const denied = review(aRequest({ object: anLlsd({ ...conflicting, distribution: { name: "nope" } }) }));
     expect(denied.allowed).toBe(false);
     expect(denied.warnings).toEqual(allowed.warnings);
@@ -111,19 +148,27 @@ describe("review", () => {
   });
 
   it.each(["DELETE", "CONNECT"] as const)("allows %s without looking at the object", (operation) => {
-    expect(review(aRequest({ operation, object: anLlsd({ nonsense: true }) }))).toEqual({ uid: aRequest().uid, allowed: true });
+    expect(review(aRequest({ operation, object: anLlsd({ nonsense: true }) }))).toEqual({
+      uid: aRequest().uid,
+      allowed: true,
+    });
   });
 
   it.each([
     ["another kind", { group: "", version: "v1", kind: "ConfigMap" }],
-    ["another version (v1alpha1 arrives converted with matchPolicy Equivalent)", { ...LLSD_V1ALPHA2, version: "v1alpha1" }],
+    [
+      "another version (v1alpha1 arrives converted with matchPolicy Equivalent)",
+      { ...LLSD_V1ALPHA2, version: "v1alpha1" },
+    ],
     ["another group", { ...LLSD_V1ALPHA2, group: "example.com" }],
   ])("allows %s", (_what, kind) => {
     expect(review(aRequest({ kind, object: anLlsd({ nonsense: true }) })).allowed).toBe(true);
   });
 
   it("allows subresource writes (Metacontroller's status updates)", () => {
-    expect(review(aRequest({ operation: "UPDATE", subResource: "status", object: anLlsd(TWO_ERRORS) })).allowed).toBe(true);
+    expect(review(aRequest({ operation: "UPDATE", subResource: "status", object: anLlsd(TWO_ERRORS) })).allowed).toBe(
+      true,
+    );
   });
 
   it("allows an object that is being deleted (finalizer removal must never be blocked)", () => {
@@ -138,8 +183,12 @@ describe("review", () => {
     expect(response.allowed).toBe(true);
     expect(response.status).toBeUndefined();
     expect(response.warnings).toEqual([
-      expect.stringMatching(/^spec\.distribution\.name: Unknown distribution "nope".* \(spec unchanged, so this update is allowed\)$/),
-      expect.stringMatching(/^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/),
+      expect.stringMatching(
+        /^spec\.distribution\.name: Unknown distribution "nope".* \(spec unchanged, so this update is allowed\)$/,
+      ),
+      expect.stringMatching(
+        /^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/,
+      ),
     ]);
   });
 
@@ -162,7 +211,11 @@ describe("review", () => {
   });
 
   it("wraps the response in an AdmissionReview v1", () => {
-    expect(reviewResponse({ uid: "u", allowed: true })).toEqual({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "u", allowed: true } });
+    expect(reviewResponse({ uid: "u", allowed: true })).toEqual({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      response: { uid: "u", allowed: true },
+    });
   });
 });
 
@@ -173,18 +226,27 @@ describe("review: what the CR's server line cannot serve", () => {
     resources: { shields: ["llama-guard"] },
   };
   /** The status the hooks wrote for a CR that runs starter on 0.7.1. */
-  const runningOn071 = { distributionConfig: { activeDistribution: "starter" }, resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1" } };
+  const runningOn071 = {
+    distributionConfig: { activeDistribution: "starter" },
+    resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1" },
+  };
 
   it("denies a new CR that asks for the Safety API on the default 1.x line, naming each field and the alternative", () => {
     const response = review(aRequest({ object: anLlsd(withSafety) }));
     expect(response.allowed).toBe(false);
-    expect(response.status!.details.causes.map((c) => c.field)).toEqual(["spec.providers.safety", "spec.resources.shields[0]"]);
+    expect(response.status!.details.causes.map((c) => c.field)).toEqual([
+      "spec.providers.safety",
+      "spec.resources.shields[0]",
+    ]);
     expect(response.status!.message).toContain("the 1.3 server line has no Safety API (removed in OGX 1.0)");
     expect(response.status!.message).toContain("moderation_endpoint");
   });
 
   it.each([
-    ["an image of a line that has it", { ...withSafety, distribution: { image: "docker.io/ogx/distribution-starter:0.8.0" } }],
+    [
+      "an image of a line that has it",
+      { ...withSafety, distribution: { image: "docker.io/ogx/distribution-starter:0.8.0" } },
+    ],
   ])("allows it on %s", (_what, spec) => {
     expect(review(aRequest({ object: anLlsd(spec) })).allowed).toBe(true);
   });
@@ -207,12 +269,24 @@ describe("names the children get", () => {
   // The apiserver accepts CR names up to 253 characters; a child's name has tighter limits.
   it.each([
     ["a 55-character name", "a".repeat(55), true, ""],
-    ["a 56-character name", "a".repeat(56), false, `metadata.name: "${"a".repeat(56)}" gives the Service "${"a".repeat(56)}-service" of 64 characters; a DNS-1035 label is at most 63. Use a name of at most 55 characters (the longest that fits every child)`],
+    [
+      "a 56-character name",
+      "a".repeat(56),
+      false,
+      `metadata.name: "${"a".repeat(56)}" gives the Service "${"a".repeat(56)}-service" of 64 characters; a DNS-1035 label is at most 63. Use a name of at most 55 characters (the longest that fits every child)`,
+    ],
     ["a name with a dot", "my.llsd", false, "is not a DNS-1035 label"],
     ["a name that starts with a digit", "1llsd", false, "is not a DNS-1035 label"],
   ])("%s: allowed = %s", (_what, name, allowed, message) => {
     const answer = review(aRequest({ name, object: anLlsd({ distribution: { name: "starter" } }, { name }) }));
     expect(answer.allowed).toBe(allowed);
-    if (!allowed) expect(answer.status?.details?.causes).toEqual([{ type: "FieldValueInvalid", field: "metadata.name", message: expect.stringContaining(message.replace(/^metadata.name: /, "")) }]);
+    if (!allowed)
+      expect(answer.status?.details?.causes).toEqual([
+        {
+          type: "FieldValueInvalid",
+          field: "metadata.name",
+          message: expect.stringContaining(message.replace(/^metadata.name: /, "")),
+        },
+      ]);
   });
 });

@@ -29,19 +29,32 @@ const CASES: { readonly [rule: string]: Cases } = {
   },
 
   "v1alpha2 spec: overrideConfig and providers are mutually exclusive": {
-    valid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" } }, { distribution: starter, providers: { inference: vllm } }],
+    valid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" } },
+      { distribution: starter, providers: { inference: vllm } },
+    ],
     invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, providers: { inference: vllm } }],
   },
   "v1alpha2 spec: overrideConfig and resources are mutually exclusive": {
-    valid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, networking: { port: 9000 } }, { distribution: starter, resources: { tools: [] } }],
-    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, resources: { models: ["llama3.2:1b"] } }],
+    valid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, networking: { port: 9000 } },
+      { distribution: starter, resources: { tools: [] } },
+    ],
+    invalid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, resources: { models: ["llama3.2:1b"] } },
+    ],
   },
   "v1alpha2 spec: overrideConfig and storage are mutually exclusive": {
     valid: [{ distribution: starter, storage: { kv: { type: "sqlite" } } }],
-    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, storage: { sql: { type: "sqlite" } } }],
+    invalid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, storage: { sql: { type: "sqlite" } } },
+    ],
   },
   "v1alpha2 spec: overrideConfig and disabled are mutually exclusive": {
-    valid: [{ distribution: starter, disabled: ["eval"] }, { distribution: starter, overrideConfig: { configMapName: "cfg" }, workload: { replicas: 2 } }],
+    valid: [
+      { distribution: starter, disabled: ["eval"] },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, workload: { replicas: 2 } },
+    ],
     invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, disabled: ["eval"] }],
   },
 
@@ -101,7 +114,12 @@ const CASES: { readonly [rule: string]: Cases } = {
   },
 
   "v1alpha2 spec.workload: replicas must not exceed autoscaling.maxReplicas": {
-    valid: [{ replicas: 3, autoscaling: { maxReplicas: 3 } }, { replicas: 10 }, { autoscaling: { maxReplicas: 2 } }, {}],
+    valid: [
+      { replicas: 3, autoscaling: { maxReplicas: 3 } },
+      { replicas: 10 },
+      { autoscaling: { maxReplicas: 2 } },
+      {},
+    ],
     invalid: [{ replicas: 4, autoscaling: { minReplicas: 1, maxReplicas: 3 } }],
   },
   "v1alpha2 spec.workload.autoscaling: maxReplicas must be greater than or equal to minReplicas": {
@@ -111,15 +129,24 @@ const CASES: { readonly [rule: string]: Cases } = {
   "v1alpha2 spec.workload.podDisruptionBudget: minAvailable and maxUnavailable are mutually exclusive": {
     // `{}` as the Go operator accepts it: a budget of maxUnavailable 1.
     valid: [{ minAvailable: 1 }, { maxUnavailable: "25%" }, {}],
-    invalid: [{ minAvailable: 1, maxUnavailable: 1 }, { minAvailable: "50%", maxUnavailable: "50%" }],
+    invalid: [
+      { minAvailable: 1, maxUnavailable: 1 },
+      { minAvailable: "50%", maxUnavailable: "50%" },
+    ],
   },
 };
 
 /** For the validate() cross-check: the whole spec a rule's `self` sits in. */
 const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
   spec: (self) => self,
-  "spec.storage.kv.password": (self) => ({ distribution: starter, storage: { kv: { type: "redis", endpoint: "redis://r:6379", password: self } } }),
-  "spec.storage.sql.connectionString": (self) => ({ distribution: starter, storage: { sql: { type: "postgres", connectionString: self } } }),
+  "spec.storage.kv.password": (self) => ({
+    distribution: starter,
+    storage: { kv: { type: "redis", endpoint: "redis://r:6379", password: self } },
+  }),
+  "spec.storage.sql.connectionString": (self) => ({
+    distribution: starter,
+    storage: { sql: { type: "postgres", connectionString: self } },
+  }),
 };
 
 function specAround(path: string, self: unknown): unknown {
@@ -136,10 +163,17 @@ function specAround(path: string, self: unknown): unknown {
 }
 
 const crd = buildCrd();
-interface Row { readonly key: string; readonly version: string; readonly site: RuleSite; readonly rule: ValidationRule }
+interface Row {
+  readonly key: string;
+  readonly version: string;
+  readonly site: RuleSite;
+  readonly rule: ValidationRule;
+}
 const ROWS: Row[] = crd.spec.versions.flatMap((v) =>
   ruleSites(v.schema.openAPIV3Schema).flatMap((site) =>
-    site.rules.map((rule) => ({ key: `${v.name} ${site.path}: ${rule.message}`, version: v.name, site, rule }))));
+    site.rules.map((rule) => ({ key: `${v.name} ${site.path}: ${rule.message}`, version: v.name, site, rule })),
+  ),
+);
 
 function selfAfterDefaults(node: JsonSchemaProps, value: unknown): unknown {
   return applyDefaults(node, value);
@@ -154,14 +188,18 @@ describe("x-kubernetes-validations", () => {
 
   it("covers the rules of the issue", () => {
     const keys = ROWS.map((r) => r.key);
-    expect(keys).toEqual(expect.arrayContaining([
-      "v1alpha1 spec.server.distribution: Only one of name or image can be specified",
-      ...["providers", "resources", "storage", "disabled"].map((k) => `v1alpha2 spec: overrideConfig and ${k} are mutually exclusive`),
-      "v1alpha2 spec.workload.autoscaling: maxReplicas must be greater than or equal to minReplicas",
-      "v1alpha2 spec.storage.kv: endpoint is required when type is redis",
-      "v1alpha2 spec.storage.sql: connectionString is required when type is postgres",
-      "v1alpha2 spec.networking.tls: secretName is required when enabled is true",
-    ]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "v1alpha1 spec.server.distribution: Only one of name or image can be specified",
+        ...["providers", "resources", "storage", "disabled"].map(
+          (k) => `v1alpha2 spec: overrideConfig and ${k} are mutually exclusive`,
+        ),
+        "v1alpha2 spec.workload.autoscaling: maxReplicas must be greater than or equal to minReplicas",
+        "v1alpha2 spec.storage.kv: endpoint is required when type is redis",
+        "v1alpha2 spec.storage.sql: connectionString is required when type is postgres",
+        "v1alpha2 spec.networking.tls: secretName is required when enabled is true",
+      ]),
+    );
   });
 
   describe.each(ROWS.map((r) => [r.key, r] as const))("%s", (_key, { key, site, rule }) => {
@@ -175,14 +213,20 @@ describe("x-kubernetes-validations", () => {
     it("accepts the valid cases", () => {
       expect(cases.valid.length).toBeGreaterThan(0);
       for (const value of cases.valid) {
-        expect({ self: value, result: evaluate(rule, site.node, selfAfterDefaults(site.node, value)) }).toEqual({ self: value, result: true });
+        expect({ self: value, result: evaluate(rule, site.node, selfAfterDefaults(site.node, value)) }).toEqual({
+          self: value,
+          result: true,
+        });
       }
     });
 
     it("rejects the invalid cases (false, never a CEL error)", () => {
       expect(cases.invalid.length).toBeGreaterThan(0);
       for (const value of cases.invalid) {
-        expect({ self: value, result: evaluate(rule, site.node, selfAfterDefaults(site.node, value)) }).toEqual({ self: value, result: false });
+        expect({ self: value, result: evaluate(rule, site.node, selfAfterDefaults(site.node, value)) }).toEqual({
+          self: value,
+          result: false,
+        });
       }
     });
   });
@@ -190,17 +234,20 @@ describe("x-kubernetes-validations", () => {
   describe("agree with validate() (v1alpha2)", () => {
     const v1alpha2 = ROWS.filter((r) => r.version === "v1alpha2");
 
-    it.each(v1alpha2.map((r) => [r.key, r] as const))("%s: invalid cases fail validate(), valid ones pass", (_key, { key, site }) => {
-      const cases = CASES[key] ?? { valid: [], invalid: [] };
-      for (const value of cases.invalid) {
-        const spec = specAround(site.path, value);
-        expect({ spec, errors: validate(spec).errors.length > 0 }).toEqual({ spec, errors: true });
-      }
-      for (const value of cases.valid) {
-        const spec = specAround(site.path, value);
-        expect({ spec, errors: validate(spec).errors }).toEqual({ spec, errors: [] });
-      }
-    });
+    it.each(v1alpha2.map((r) => [r.key, r] as const))(
+      "%s: invalid cases fail validate(), valid ones pass",
+      (_key, { key, site }) => {
+        const cases = CASES[key] ?? { valid: [], invalid: [] };
+        for (const value of cases.invalid) {
+          const spec = specAround(site.path, value);
+          expect({ spec, errors: validate(spec).errors.length > 0 }).toEqual({ spec, errors: true });
+        }
+        for (const value of cases.valid) {
+          const spec = specAround(site.path, value);
+          expect({ spec, errors: validate(spec).errors }).toEqual({ spec, errors: [] });
+        }
+      },
+    );
   });
 
   it("the field check catches what the apiserver's compiler would refuse", () => {

@@ -13,7 +13,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Crd } from "../../lib/crd/generate";
-import { INT_OR_STRING, PRESERVE_UNKNOWN, VALIDATIONS, type JsonSchemaProps, type ValidationRule } from "../../lib/crd/structural";
+import {
+  INT_OR_STRING,
+  PRESERVE_UNKNOWN,
+  VALIDATIONS,
+  type JsonSchemaProps,
+  type ValidationRule,
+} from "../../lib/crd/structural";
 
 export const ROOT = join(__dirname, "..", "..");
 export const CRD_PATH = join(ROOT, "crds", "llamastackdistributions.llamastack.io.yaml");
@@ -25,9 +31,21 @@ export function committedCrd(): Crd {
 
 type Props = { readonly [k: string]: JsonSchemaProps };
 const propsOf = (node: JsonSchemaProps): Props => (node.properties ?? {}) as Props;
-const isObject = (v: unknown): v is { [k: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is { [k: string]: unknown } =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
-export { versionSchema, ruleSites, applyDefaults, toCel, evaluate, celFailures, toAjvSchema, structuralErrors, type RuleSite, type RuleFailure } from "../../lib/crd/check";
+export {
+  versionSchema,
+  ruleSites,
+  applyDefaults,
+  toCel,
+  evaluate,
+  celFailures,
+  toAjvSchema,
+  structuralErrors,
+  type RuleSite,
+  type RuleFailure,
+} from "../../lib/crd/check";
 
 // ---------------------------------------------------------------------------------------------
 // What the apiserver's CEL compiler checks: every `self.a.b` names a field with a CEL type.
@@ -39,19 +57,30 @@ interface AstNode {
 function children(expr: AstNode): AstNode[] {
   const v = expr.exprKind.value as { [k: string]: unknown } | undefined;
   switch (expr.exprKind.case) {
-    case "selectExpr": return [v?.operand as AstNode];
-    case "callExpr": return [...(v?.target ? [v.target as AstNode] : []), ...((v?.args ?? []) as AstNode[])];
-    case "listExpr": return (v?.elements ?? []) as AstNode[];
-    case "structExpr": return ((v?.entries ?? []) as { mapKey?: AstNode; value: AstNode }[]).flatMap((e) => [...(e.mapKey ? [e.mapKey] : []), e.value]);
+    case "selectExpr":
+      return [v?.operand as AstNode];
+    case "callExpr":
+      return [...(v?.target ? [v.target as AstNode] : []), ...((v?.args ?? []) as AstNode[])];
+    case "listExpr":
+      return (v?.elements ?? []) as AstNode[];
+    case "structExpr":
+      return ((v?.entries ?? []) as { mapKey?: AstNode; value: AstNode }[]).flatMap((e) => [
+        ...(e.mapKey ? [e.mapKey] : []),
+        e.value,
+      ]);
     case "comprehensionExpr":
-      return ["iterRange", "accuInit", "loopCondition", "loopStep", "result"].map((k) => v?.[k] as AstNode).filter(Boolean);
-    default: return [];
+      return ["iterRange", "accuInit", "loopCondition", "loopStep", "result"]
+        .map((k) => v?.[k] as AstNode)
+        .filter(Boolean);
+    default:
+      return [];
   }
 }
 
 /** `self.a.b` → ["a", "b"]; undefined when the select does not start at `self`. */
 function selfPath(expr: AstNode): string[] | undefined {
-  if (expr.exprKind.case === "identExpr") return (expr.exprKind.value as { name: string }).name === "self" ? [] : undefined;
+  if (expr.exprKind.case === "identExpr")
+    return (expr.exprKind.value as { name: string }).name === "self" ? [] : undefined;
   if (expr.exprKind.case !== "selectExpr") return undefined;
   const select = expr.exprKind.value as { operand: AstNode; field: string };
   const base = selfPath(select.operand);
@@ -70,7 +99,9 @@ export function unknownFields(rule: string, node: JsonSchemaProps): string[] {
     if (path && path.length > 0) {
       let at: JsonSchemaProps | undefined = node;
       for (const [i, field] of path.entries()) {
-        const viaMap: JsonSchemaProps | undefined = isObject(at?.additionalProperties) ? (at?.additionalProperties as JsonSchemaProps) : undefined;
+        const viaMap: JsonSchemaProps | undefined = isObject(at?.additionalProperties)
+          ? (at?.additionalProperties as JsonSchemaProps)
+          : undefined;
         at = at ? (propsOf(at)[field] ?? viaMap) : undefined;
         if (!celTyped(at)) {
           problems.push(`self.${path.slice(0, i + 1).join(".")}`);
@@ -84,4 +115,3 @@ export function unknownFields(rule: string, node: JsonSchemaProps): string[] {
   walk(parse(rule).expr as unknown as AstNode);
   return [...new Set(problems)];
 }
-

@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import { CustomResourceDefinition } from "kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition";
 import { buildCrd, crdYaml } from "../../lib/crd/generate";
-import { INT_OR_STRING, PRESERVE_UNKNOWN, structuralProblems, toStructural, VALIDATIONS, type JsonSchemaProps } from "../../lib/crd/structural";
+import {
+  INT_OR_STRING,
+  PRESERVE_UNKNOWN,
+  structuralProblems,
+  toStructural,
+  VALIDATIONS,
+  type JsonSchemaProps,
+} from "../../lib/crd/structural";
 import { CRD_PATH, committedCrd, versionSchema } from "./crd-helpers";
 
 const crd = buildCrd();
@@ -30,7 +37,9 @@ function nodes(schema: JsonSchemaProps, path = ""): [string, JsonSchemaProps][] 
     [path, schema],
     ...props.flatMap(([k, s]) => nodes(s, path === "" ? k : `${path}.${k}`)),
     ...(typeof schema.items === "object" ? nodes(schema.items as JsonSchemaProps, `${path}[*]`) : []),
-    ...(typeof schema.additionalProperties === "object" ? nodes(schema.additionalProperties as JsonSchemaProps, `${path}{*}`) : []),
+    ...(typeof schema.additionalProperties === "object"
+      ? nodes(schema.additionalProperties as JsonSchemaProps, `${path}{*}`)
+      : []),
   ];
 }
 
@@ -49,8 +58,11 @@ describe("crds/llamastackdistributions.llamastack.io.yaml", () => {
     expect(crd.spec.group).toBe("llamastack.io");
     expect(crd.spec.scope).toBe("Namespaced");
     expect(crd.spec.names).toEqual({
-      kind: "LlamaStackDistribution", listKind: "LlamaStackDistributionList",
-      plural: "llamastackdistributions", singular: "llamastackdistribution", shortNames: ["llsd"],
+      kind: "LlamaStackDistribution",
+      listKind: "LlamaStackDistributionList",
+      plural: "llamastackdistributions",
+      singular: "llamastackdistribution",
+      shortNames: ["llsd"],
     });
   });
 
@@ -88,8 +100,14 @@ describe("crds/llamastackdistributions.llamastack.io.yaml", () => {
 
 describe("printer columns", () => {
   const columns = (version: string) =>
-    crd.spec.versions.find((v) => v.name === version)!.additionalPrinterColumns.map(({ name, type, jsonPath, priority }) =>
-      ({ name, type, jsonPath, ...(priority === undefined ? {} : { priority }) }));
+    crd.spec.versions
+      .find((v) => v.name === version)!
+      .additionalPrinterColumns.map(({ name, type, jsonPath, priority }) => ({
+        name,
+        type,
+        jsonPath,
+        ...(priority === undefined ? {} : { priority }),
+      }));
 
   it("v1alpha1: the Go operator's", () => {
     expect(columns("v1alpha1")).toEqual([
@@ -112,11 +130,17 @@ describe("printer columns", () => {
     ]);
   });
 
-  it.each(["v1alpha1", "v1alpha2"])("%s: every status column points at a status field of the column's type", (version) => {
-    for (const c of columns(version).filter((col) => col.jsonPath.startsWith(".status."))) {
-      expect({ column: c.name, type: at(versionSchema(crd, version), c.jsonPath.slice(1)).type }).toEqual({ column: c.name, type: c.type });
-    }
-  });
+  it.each(["v1alpha1", "v1alpha2"])(
+    "%s: every status column points at a status field of the column's type",
+    (version) => {
+      for (const c of columns(version).filter((col) => col.jsonPath.startsWith(".status."))) {
+        expect({ column: c.name, type: at(versionSchema(crd, version), c.jsonPath.slice(1)).type }).toEqual({
+          column: c.name,
+          type: c.type,
+        });
+      }
+    },
+  );
 });
 
 describe("the v1alpha1 schema", () => {
@@ -124,27 +148,60 @@ describe("the v1alpha1 schema", () => {
 
   it("has every field of the Go operator's spec and status", () => {
     const fields = [
-      "spec.replicas", "spec.server.distribution.name", "spec.server.distribution.image",
-      "spec.server.containerSpec.name", "spec.server.containerSpec.port", "spec.server.containerSpec.resources.limits",
-      "spec.server.containerSpec.resources.requests", "spec.server.containerSpec.resources.claims",
-      "spec.server.containerSpec.env", "spec.server.containerSpec.command", "spec.server.containerSpec.args",
-      "spec.server.workers", "spec.server.podOverrides.serviceAccountName", "spec.server.podOverrides.terminationGracePeriodSeconds",
-      "spec.server.podOverrides.volumes", "spec.server.podOverrides.volumeMounts",
-      "spec.server.podDisruptionBudget.minAvailable", "spec.server.podDisruptionBudget.maxUnavailable",
-      "spec.server.topologySpreadConstraints", "spec.server.autoscaling.minReplicas", "spec.server.autoscaling.maxReplicas",
-      "spec.server.autoscaling.targetCPUUtilizationPercentage", "spec.server.autoscaling.targetMemoryUtilizationPercentage",
-      "spec.server.storage.size", "spec.server.storage.mountPath", "spec.server.userConfig.configMapName",
-      "spec.server.userConfig.configMapNamespace", "spec.server.tlsConfig.caBundle.configMapName",
-      "spec.server.tlsConfig.caBundle.configMapNamespace", "spec.server.tlsConfig.caBundle.configMapKeys",
-      "spec.network.exposeRoute", "spec.network.allowedFrom.namespaces", "spec.network.allowedFrom.labels",
-      "status.phase", "status.version.operatorVersion", "status.version.llamaStackServerVersion", "status.version.lastUpdated",
-      "status.distributionConfig.activeDistribution", "status.distributionConfig.providers[*].api",
-      "status.distributionConfig.providers[*].provider_id", "status.distributionConfig.providers[*].provider_type",
-      "status.distributionConfig.providers[*].config", "status.distributionConfig.providers[*].health.status",
-      "status.distributionConfig.providers[*].health.message", "status.distributionConfig.availableDistributions",
-      "status.conditions[*].type", "status.conditions[*].status", "status.conditions[*].reason", "status.conditions[*].message",
-      "status.conditions[*].lastTransitionTime", "status.conditions[*].observedGeneration",
-      "status.availableReplicas", "status.serviceURL", "status.routeURL",
+      "spec.replicas",
+      "spec.server.distribution.name",
+      "spec.server.distribution.image",
+      "spec.server.containerSpec.name",
+      "spec.server.containerSpec.port",
+      "spec.server.containerSpec.resources.limits",
+      "spec.server.containerSpec.resources.requests",
+      "spec.server.containerSpec.resources.claims",
+      "spec.server.containerSpec.env",
+      "spec.server.containerSpec.command",
+      "spec.server.containerSpec.args",
+      "spec.server.workers",
+      "spec.server.podOverrides.serviceAccountName",
+      "spec.server.podOverrides.terminationGracePeriodSeconds",
+      "spec.server.podOverrides.volumes",
+      "spec.server.podOverrides.volumeMounts",
+      "spec.server.podDisruptionBudget.minAvailable",
+      "spec.server.podDisruptionBudget.maxUnavailable",
+      "spec.server.topologySpreadConstraints",
+      "spec.server.autoscaling.minReplicas",
+      "spec.server.autoscaling.maxReplicas",
+      "spec.server.autoscaling.targetCPUUtilizationPercentage",
+      "spec.server.autoscaling.targetMemoryUtilizationPercentage",
+      "spec.server.storage.size",
+      "spec.server.storage.mountPath",
+      "spec.server.userConfig.configMapName",
+      "spec.server.userConfig.configMapNamespace",
+      "spec.server.tlsConfig.caBundle.configMapName",
+      "spec.server.tlsConfig.caBundle.configMapNamespace",
+      "spec.server.tlsConfig.caBundle.configMapKeys",
+      "spec.network.exposeRoute",
+      "spec.network.allowedFrom.namespaces",
+      "spec.network.allowedFrom.labels",
+      "status.phase",
+      "status.version.operatorVersion",
+      "status.version.llamaStackServerVersion",
+      "status.version.lastUpdated",
+      "status.distributionConfig.activeDistribution",
+      "status.distributionConfig.providers[*].api",
+      "status.distributionConfig.providers[*].provider_id",
+      "status.distributionConfig.providers[*].provider_type",
+      "status.distributionConfig.providers[*].config",
+      "status.distributionConfig.providers[*].health.status",
+      "status.distributionConfig.providers[*].health.message",
+      "status.distributionConfig.availableDistributions",
+      "status.conditions[*].type",
+      "status.conditions[*].status",
+      "status.conditions[*].reason",
+      "status.conditions[*].message",
+      "status.conditions[*].lastTransitionTime",
+      "status.conditions[*].observedGeneration",
+      "status.availableReplicas",
+      "status.serviceURL",
+      "status.routeURL",
     ];
     for (const f of fields) expect(() => at(schema, f)).not.toThrow();
   });
@@ -181,22 +238,39 @@ describe("the v1alpha2 schema", () => {
   });
 
   it("keeps polymorphic fields as written (preserve-unknown, untyped)", () => {
-    for (const path of ["spec.providers.inference", "spec.providers.safety", "spec.providers.vectorIo", "spec.providers.toolRuntime",
-      "spec.providers.telemetry", "spec.resources.models[*]", "spec.networking.expose"]) {
+    for (const path of [
+      "spec.providers.inference",
+      "spec.providers.safety",
+      "spec.providers.vectorIo",
+      "spec.providers.toolRuntime",
+      "spec.providers.telemetry",
+      "spec.resources.models[*]",
+      "spec.networking.expose",
+    ]) {
       const node = at(schema, path);
-      expect({ path, type: node.type, preserve: node[PRESERVE_UNKNOWN] }).toEqual({ path, type: undefined, preserve: true });
+      expect({ path, type: node.type, preserve: node[PRESERVE_UNKNOWN] }).toEqual({
+        path,
+        type: undefined,
+        preserve: true,
+      });
     }
   });
 
   it("renders int-or-string fields the one way the apiserver allows", () => {
-    for (const path of ["spec.workload.podDisruptionBudget.minAvailable", "spec.workload.podDisruptionBudget.maxUnavailable", "spec.workload.storage.size"]) {
+    for (const path of [
+      "spec.workload.podDisruptionBudget.minAvailable",
+      "spec.workload.podDisruptionBudget.maxUnavailable",
+      "spec.workload.storage.size",
+    ]) {
       const node = at(schema, path);
       expect(node[INT_OR_STRING]).toBe(true);
       expect(node.anyOf).toEqual([{ type: "integer" }, { type: "string" }]);
       expect(node.type).toBeUndefined();
     }
     expect(new RegExp(at(schema, "spec.workload.storage.size").pattern as string).test("10Gi")).toBe(true);
-    expect((at(schema, "spec.workload.resources.limits").additionalProperties as JsonSchemaProps)[INT_OR_STRING]).toBe(true);
+    expect((at(schema, "spec.workload.resources.limits").additionalProperties as JsonSchemaProps)[INT_OR_STRING]).toBe(
+      true,
+    );
   });
 
   it("types Secret references with both forms, so rules on storage can name them", () => {
@@ -211,74 +285,127 @@ describe("the v1alpha2 schema", () => {
     expect(at(schema, "spec.storage.kv.type")).toMatchObject({ enum: ["sqlite", "redis"], default: "sqlite" });
     expect(at(schema, "spec.storage.sql.type")).toMatchObject({ enum: ["sqlite", "postgres"], default: "sqlite" });
     expect(at(schema, "spec.networking.port")).toMatchObject({ default: 8321, minimum: 1, maximum: 65535 });
-    expect(at(schema, "spec.workload.autoscaling.targetCPUUtilizationPercentage")).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(at(schema, "spec.workload.autoscaling.targetCPUUtilizationPercentage")).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+    });
     expect(at(schema, "status.conditions[*].lastTransitionTime").format).toBe("date-time");
   });
 });
 
 describe("toStructural", () => {
   it("drops additionalProperties: false and keeps map schemas", () => {
-    expect(toStructural({ type: "object", description: "d", properties: { a: { type: "string" } }, additionalProperties: false }, "x"))
-      .toEqual({ type: "object", description: "d", properties: { a: { type: "string" } } });
-    expect(toStructural({ type: "object", additionalProperties: { type: "string" } }, "x"))
-      .toEqual({ type: "object", additionalProperties: { type: "string" } });
+    expect(
+      toStructural(
+        { type: "object", description: "d", properties: { a: { type: "string" } }, additionalProperties: false },
+        "x",
+      ),
+    ).toEqual({ type: "object", description: "d", properties: { a: { type: "string" } } });
+    expect(toStructural({ type: "object", additionalProperties: { type: "string" } }, "x")).toEqual({
+      type: "object",
+      additionalProperties: { type: "string" },
+    });
   });
 
   it("moves the branches' checks of an int-or-string up, out of anyOf", () => {
-    expect(toStructural({ description: "q", anyOf: [{ type: "integer", minimum: 0 }, { type: "string", pattern: "^a$" }], "x-int-or-string": true }, "x"))
-      .toEqual({ description: "q", anyOf: [{ type: "integer" }, { type: "string" }], [INT_OR_STRING]: true, minimum: 0, pattern: "^a$" });
+    expect(
+      toStructural(
+        {
+          description: "q",
+          anyOf: [
+            { type: "integer", minimum: 0 },
+            { type: "string", pattern: "^a$" },
+          ],
+          "x-int-or-string": true,
+        },
+        "x",
+      ),
+    ).toEqual({
+      description: "q",
+      anyOf: [{ type: "integer" }, { type: "string" }],
+      [INT_OR_STRING]: true,
+      minimum: 0,
+      pattern: "^a$",
+    });
   });
 
   it("turns a union of different types into an untyped preserve-unknown node", () => {
-    expect(toStructural({ description: "b", oneOf: [{ type: "boolean" }, { type: "object", properties: {} }] }, "x"))
-      .toEqual({ description: "b", [PRESERVE_UNKNOWN]: true });
+    expect(
+      toStructural({ description: "b", oneOf: [{ type: "boolean" }, { type: "object", properties: {} }] }, "x"),
+    ).toEqual({ description: "b", [PRESERVE_UNKNOWN]: true });
     // Objects that share a field cannot be merged either.
     const a = { type: "object", properties: { n: { type: "string" } }, additionalProperties: false };
-    expect(toStructural({ description: "o", oneOf: [a, a] }, "x")).toEqual({ description: "o", [PRESERVE_UNKNOWN]: true });
+    expect(toStructural({ description: "o", oneOf: [a, a] }, "x")).toEqual({
+      description: "o",
+      [PRESERVE_UNKNOWN]: true,
+    });
   });
 
   it("merges a union of closed objects with disjoint fields and adds the form rules", () => {
-    const out = toStructural({
-      description: "r",
-      oneOf: [
-        { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a", "b"], additionalProperties: false },
-        { type: "object", properties: { c: { type: "string" } }, required: ["c"], additionalProperties: false },
-        { type: "object", properties: { d: { type: "string" } }, additionalProperties: false },
-      ],
-    }, "x");
+    const out = toStructural(
+      {
+        description: "r",
+        oneOf: [
+          {
+            type: "object",
+            properties: { a: { type: "string" }, b: { type: "string" } },
+            required: ["a", "b"],
+            additionalProperties: false,
+          },
+          { type: "object", properties: { c: { type: "string" } }, required: ["c"], additionalProperties: false },
+          { type: "object", properties: { d: { type: "string" } }, additionalProperties: false },
+        ],
+      },
+      "x",
+    );
     expect(out).toEqual({
       type: "object",
       description: "r",
       properties: { a: { type: "string" }, b: { type: "string" }, c: { type: "string" }, d: { type: "string" } },
       [VALIDATIONS]: [
-        { rule: "[(has(self.a) || has(self.b)), (has(self.c)), (has(self.d))].filter(x, x).size() == 1", message: "set exactly one form: a and b, or c, or d" },
-        { rule: "!(has(self.a) || has(self.b)) || (has(self.a) && has(self.b))", message: "a and b must be set together" },
+        {
+          rule: "[(has(self.a) || has(self.b)), (has(self.c)), (has(self.d))].filter(x, x).size() == 1",
+          message: "set exactly one form: a and b, or c, or d",
+        },
+        {
+          rule: "!(has(self.a) || has(self.b)) || (has(self.a) && has(self.b))",
+          message: "a and b must be set together",
+        },
       ],
     });
   });
 
   it("refuses what it cannot convert, loudly", () => {
-    expect(() => toStructural({ const: "x" }, "at.here")).toThrow('at.here: JSON Schema keyword "const" has no structural form');
+    expect(() => toStructural({ const: "x" }, "at.here")).toThrow(
+      'at.here: JSON Schema keyword "const" has no structural form',
+    );
     expect(() => toStructural({ type: "array" }, "a")).toThrow("a: an array needs an items schema");
     expect(() => toStructural({ description: "no type" }, "n")).toThrow("n: a node needs a type");
-    expect(() => toStructural({ type: "object", properties: {}, additionalProperties: { type: "string" } }, "m"))
-      .toThrow("m: properties and an additionalProperties schema cannot both be structural");
+    expect(() =>
+      toStructural({ type: "object", properties: {}, additionalProperties: { type: "string" } }, "m"),
+    ).toThrow("m: properties and an additionalProperties schema cannot both be structural");
   });
 });
 
 describe("structuralProblems", () => {
   it("reports what the apiserver would refuse", () => {
-    expect(structuralProblems({
-      type: "object",
-      properties: {
-        metadata: { type: "object", description: "mine" },
-        a: { description: "untyped" },
-        b: { anyOf: [{ type: "string" }, { type: "integer" }] },
-        c: { type: "object", properties: {}, additionalProperties: { type: "string" } },
-        d: { [PRESERVE_UNKNOWN]: true, [VALIDATIONS]: [{ rule: "true", message: "m" }] },
-        e: { type: "object", properties: { f: { type: "string" } }, [VALIDATIONS]: [{ rule: "true", message: "m", fieldPath: ".g" }] },
-      },
-    })).toEqual([
+    expect(
+      structuralProblems({
+        type: "object",
+        properties: {
+          metadata: { type: "object", description: "mine" },
+          a: { description: "untyped" },
+          b: { anyOf: [{ type: "string" }, { type: "integer" }] },
+          c: { type: "object", properties: {}, additionalProperties: { type: "string" } },
+          d: { [PRESERVE_UNKNOWN]: true, [VALIDATIONS]: [{ rule: "true", message: "m" }] },
+          e: {
+            type: "object",
+            properties: { f: { type: "string" } },
+            [VALIDATIONS]: [{ rule: "true", message: "m", fieldPath: ".g" }],
+          },
+        },
+      }),
+    ).toEqual([
       "openAPIV3Schema.properties.a: type is required (or x-kubernetes-int-or-string / x-kubernetes-preserve-unknown-fields)",
       "openAPIV3Schema.properties.b: type is required (or x-kubernetes-int-or-string / x-kubernetes-preserve-unknown-fields)",
       'openAPIV3Schema.properties.b.anyOf[0]: "type" is not allowed inside anyOf/oneOf/allOf/not',

@@ -18,11 +18,15 @@ interface Llsd {
   readonly spec: { [k: string]: unknown };
 }
 
-const LLSDS: [string, Llsd][] = readdirSync(SAMPLES_DIR).filter((f) => f.endsWith(".yaml")).sort().flatMap((file) =>
-  parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), "utf8"))
-    .map((d) => d.toJS() as Llsd)
-    .filter((o) => o?.kind === "LlamaStackDistribution")
-    .map((o) => [`${file} ${o.apiVersion} ${o.metadata.name}`, o] as [string, Llsd]));
+const LLSDS: [string, Llsd][] = readdirSync(SAMPLES_DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort()
+  .flatMap((file) =>
+    parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), "utf8"))
+      .map((d) => d.toJS() as Llsd)
+      .filter((o) => o?.kind === "LlamaStackDistribution")
+      .map((o) => [`${file} ${o.apiVersion} ${o.metadata.name}`, o] as [string, Llsd]),
+  );
 
 function schemaFor(object: Llsd) {
   const [group, version] = object.apiVersion.split("/");
@@ -66,8 +70,9 @@ describe("the checks themselves", () => {
   it("apply defaults first, as the apiserver does (kv without a type is sqlite)", () => {
     const broken = structuredClone(complete!);
     broken.spec.storage = { kv: { endpoint: "redis:6379" } };
-    expect(celFailures(schemaFor(broken), broken).failures.map((f) => `${f.path}: ${f.message}`))
-      .toEqual(["spec.storage.kv: endpoint is only valid when type is redis"]);
+    expect(celFailures(schemaFor(broken), broken).failures.map((f) => `${f.path}: ${f.message}`)).toEqual([
+      "spec.storage.kv: endpoint is only valid when type is redis",
+    ]);
   });
 
   it("refuse unknown fields, wrong types and bad quantities, and accept int-or-string forms", () => {
@@ -75,11 +80,13 @@ describe("the checks themselves", () => {
     broken.spec.replicas = 3;
     (broken.spec.workload as { storage: { size: string } }).storage.size = "ten gigs";
     (broken.spec.networking as { port: unknown }).port = "8321";
-    expect(structuralErrors(schemaFor(broken), broken)).toEqual(expect.arrayContaining([
-      "/spec: must NOT have additional properties (replicas)",
-      "/spec/networking/port: must be integer",
-      "/spec/workload/storage/size: must match pattern \"^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$\"",
-    ]));
+    expect(structuralErrors(schemaFor(broken), broken)).toEqual(
+      expect.arrayContaining([
+        "/spec: must NOT have additional properties (replicas)",
+        "/spec/networking/port: must be integer",
+        '/spec/workload/storage/size: must match pattern "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"',
+      ]),
+    );
     const pdb = structuredClone(complete!);
     (pdb.spec.workload as { podDisruptionBudget: unknown }).podDisruptionBudget = { minAvailable: "50%" };
     expect(structuralErrors(schemaFor(pdb), pdb)).toEqual([]);
@@ -88,8 +95,9 @@ describe("the checks themselves", () => {
   it("hold the v1alpha1 sample to the Go operator's rule", () => {
     const broken = structuredClone(migration!);
     (broken.spec.server as { distribution: unknown }).distribution = { name: "starter", image: "quay.io/x/y:1" };
-    expect(celFailures(schemaFor(broken), broken).failures.map((f) => `${f.path}: ${f.message}`))
-      .toEqual(["spec.server.distribution: Only one of name or image can be specified"]);
+    expect(celFailures(schemaFor(broken), broken).failures.map((f) => `${f.path}: ${f.message}`)).toEqual([
+      "spec.server.distribution: Only one of name or image can be specified",
+    ]);
   });
 
   it("leave polymorphic fields to /validate: any provider shape passes the CRD", () => {

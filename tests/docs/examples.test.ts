@@ -25,7 +25,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(__dirname, "..", "..");
-const FILES = ["README.md", "metacontroller/README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  "metacontroller/README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const MARKERS = new Set(["cluster", "placeholder", "skip"]);
 
 interface Example {
@@ -59,11 +65,15 @@ function examplesOf(file: string): Example[] {
     const [lang, ...words] = b.info.split(/\s+/);
     if (lang !== "sh" && lang !== "bash") return;
     const unknown = words.filter((w) => !MARKERS.has(w) && !/^exit=\d+$/.test(w));
-    if (unknown.length > 0) throw new Error(`${file}:${b.line}: unknown marker(s) ${unknown.join(", ")} on a shell block`);
+    if (unknown.length > 0)
+      throw new Error(`${file}:${b.line}: unknown marker(s) ${unknown.join(", ")} on a shell block`);
     const next = all[i + 1];
     const exit = Number(words.find((w) => w.startsWith("exit="))?.slice(5) ?? 0);
     examples.push({
-      file, line: b.line, script: b.body, exit,
+      file,
+      line: b.line,
+      script: b.body,
+      exit,
       run: !words.some((w) => MARKERS.has(w)),
       ...(next?.info === "output" ? { output: next.body } : {}),
     });
@@ -73,8 +83,18 @@ function examplesOf(file: string): Example[] {
 
 /** `…` matches any text within a line; a line of only `…` any number of lines. */
 function matches(expected: string, actual: string): boolean {
-  const pattern = expected.split("\n").map((l) => l.trimEnd()).map((l) => (l === "…" ? "(?:[^\\n]*\\n)*?" : `${l.split("…").map(escape).join("[^\\n]*")}\\n`)).join("");
-  return new RegExp(`^${pattern}$`).test(`${actual.split("\n").map((l) => l.trimEnd()).join("\n").replace(/\n*$/, "")}\n`);
+  const pattern = expected
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .map((l) => (l === "…" ? "(?:[^\\n]*\\n)*?" : `${l.split("…").map(escape).join("[^\\n]*")}\\n`))
+    .join("");
+  return new RegExp(`^${pattern}$`).test(
+    `${actual
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .join("\n")
+      .replace(/\n*$/, "")}\n`,
+  );
 }
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -98,10 +118,15 @@ beforeAll(async () => {
   // Started as the README's quick start starts it (`LLSD_READ_IMAGE_LABELS=false npm start`): offline,
   // the bundled base configs instead of the registry. A test below keeps the README saying so.
   service = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["hooks/main.ts"], {
-    cwd: ROOT, env: { ...process.env, PORT: String(port), LOG_LEVEL: "warn", LLSD_READ_IMAGE_LABELS: "false" }, stdio: "ignore",
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: "warn", LLSD_READ_IMAGE_LABELS: "false" },
+    stdio: "ignore",
   });
   for (let i = 0; i < 120; i++) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -141,12 +166,23 @@ describe.each(FILES)("%s", (file) => {
       .replace(/localhost:8080/g, `localhost:${port}`);
     const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], {
       // No kubeconfig: an example that needs a cluster fails here instead of reaching one.
-      cwd: scratch, encoding: "utf8", timeout: 120_000, env: { ...process.env, PORT: String(port), NO_COLOR: "1", KUBECONFIG: join(scratch, "no-such-kubeconfig") },
+      cwd: scratch,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, PORT: String(port), NO_COLOR: "1", KUBECONFIG: join(scratch, "no-such-kubeconfig") },
     });
     const where = `${example.file}:${example.line} (run in ${scratch})`;
-    expect({ where, exit: result.status, stderr: result.status === example.exit ? "" : result.stderr }).toEqual({ where, exit: example.exit, stderr: "" });
+    expect({ where, exit: result.status, stderr: result.status === example.exit ? "" : result.stderr }).toEqual({
+      where,
+      exit: example.exit,
+      stderr: "",
+    });
     if (example.output !== undefined) {
-      expect({ where, matches: matches(example.output, result.stdout), stdout: result.stdout }).toEqual({ where, matches: true, stdout: result.stdout });
+      expect({ where, matches: matches(example.output, result.stdout), stdout: result.stdout }).toEqual({
+        where,
+        matches: true,
+        stdout: result.stdout,
+      });
     }
   });
 });

@@ -24,7 +24,13 @@ function anAuthApp(bearerToken: TokenSource | undefined) {
   const raw: string[] = [];
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void raw.push(line) } });
   const metrics = createMetrics();
-  const app = createApp({ handlers: { sync: echoSync, customize: echoCustomize }, logger, metrics, isReady: () => true, ...(bearerToken ? { bearerToken } : {}) });
+  const app = createApp({
+    handlers: { sync: echoSync, customize: echoCustomize },
+    logger,
+    metrics,
+    isReady: () => true,
+    ...(bearerToken ? { bearerToken } : {}),
+  });
   return { app, metrics, lines: () => raw.map((l) => JSON.parse(l) as LogLine), logText: () => raw.join("") };
 }
 
@@ -32,12 +38,24 @@ const review = {
   apiVersion: "admission.k8s.io/v1",
   kind: "AdmissionReview",
   request: {
-    uid: "u-1", operation: "CREATE", namespace: "team-a", name: "llsd",
+    uid: "u-1",
+    operation: "CREATE",
+    namespace: "team-a",
+    name: "llsd",
     kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
-    object: { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "llsd", namespace: "team-a" }, spec: { distribution: { name: "starter" } } },
+    object: {
+      apiVersion: "llamastack.io/v1alpha2",
+      kind: "LlamaStackDistribution",
+      metadata: { name: "llsd", namespace: "team-a" },
+      spec: { distribution: { name: "starter" } },
+    },
   },
 };
-const conversion = { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "c-1", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [] } };
+const conversion = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "ConversionReview",
+  request: { uid: "c-1", desiredAPIVersion: "llamastack.io/v1alpha2", objects: [] },
+};
 
 describe("with a bearer token configured", () => {
   const test = anAuthApp(staticToken(TOKEN));
@@ -51,22 +69,71 @@ describe("with a bearer token configured", () => {
   });
 
   it.each([
-    ["no Authorization header", undefined, "authentication required: send Authorization: Bearer <token>", 'Bearer realm="llsd-hooks"'],
+    [
+      "no Authorization header",
+      undefined,
+      "authentication required: send Authorization: Bearer <token>",
+      'Bearer realm="llsd-hooks"',
+    ],
     ["an empty header", "", "authentication required: send Authorization: Bearer <token>", 'Bearer realm="llsd-hooks"'],
-    ["another scheme", `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}`, "the Authorization header must be: Bearer <token>", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-    ["a bare token", TOKEN, "the Authorization header must be: Bearer <token>", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-    ["a wrong token", "Bearer wrong", "the bearer token is not valid", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-    ["the token with a suffix", `Bearer ${TOKEN}x`, "the bearer token is not valid", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-    ["a prefix of the token", `Bearer ${TOKEN.slice(0, -1)}`, "the bearer token is not valid", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-    ["two tokens", `Bearer ${TOKEN} ${TOKEN}`, "the Authorization header must be: Bearer <token>", 'Bearer realm="llsd-hooks", error="invalid_token"'],
-  ])("POST /sync with %s: 401 JSON with WWW-Authenticate, the handler never runs", async (_what, header, message, challenge) => {
-    const sync = jest.fn(echoSync);
-    const app = createApp({ handlers: { sync, customize: echoCustomize }, logger: createLogger({ level: "silent" }), metrics: createMetrics(), isReady: () => true, bearerToken: staticToken(TOKEN) });
-    const call = request(app).post("/sync");
-    const res = await (header === undefined ? call : call.set("Authorization", header)).send(aSyncBody());
-    expect({ status: res.status, type: res.type, body: res.body, challenge: res.headers["www-authenticate"] }).toEqual({ status: 401, type: "application/json", body: { error: message }, challenge });
-    expect(sync).not.toHaveBeenCalled();
-  });
+    [
+      "another scheme",
+      `Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}`,
+      "the Authorization header must be: Bearer <token>",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+    [
+      "a bare token",
+      TOKEN,
+      "the Authorization header must be: Bearer <token>",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+    [
+      "a wrong token",
+      "Bearer wrong",
+      "the bearer token is not valid",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+    [
+      "the token with a suffix",
+      `Bearer ${TOKEN}x`,
+      "the bearer token is not valid",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+    [
+      "a prefix of the token",
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      "the bearer token is not valid",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+    [
+      "two tokens",
+      `Bearer ${TOKEN} ${TOKEN}`,
+      "the Authorization header must be: Bearer <token>",
+      'Bearer realm="llsd-hooks", error="invalid_token"',
+    ],
+  ])(
+    "POST /sync with %s: 401 JSON with WWW-Authenticate, the handler never runs",
+    async (_what, header, message, challenge) => {
+      const sync = jest.fn(echoSync);
+      const app = createApp({
+        handlers: { sync, customize: echoCustomize },
+        logger: createLogger({ level: "silent" }),
+        metrics: createMetrics(),
+        isReady: () => true,
+        bearerToken: staticToken(TOKEN),
+      });
+      const call = request(app).post("/sync");
+      const res = await (header === undefined ? call : call.set("Authorization", header)).send(aSyncBody());
+      expect({
+        status: res.status,
+        type: res.type,
+        body: res.body,
+        challenge: res.headers["www-authenticate"],
+      }).toEqual({ status: 401, type: "application/json", body: { error: message }, challenge });
+      expect(sync).not.toHaveBeenCalled();
+    },
+  );
 
   it("accepts the scheme in any case (RFC 9110) and surrounding spaces", async () => {
     for (const header of [`bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN} `]) {
@@ -89,7 +156,15 @@ describe("with a bearer token configured", () => {
   it("logs a rejection at warn with the reason and never the token sent", async () => {
     const t = anAuthApp(staticToken(TOKEN));
     await request(t.app).post("/sync").set("Authorization", `Bearer ${TOKEN}-wrong`).send(aSyncBody());
-    expect(t.lines()).toEqual([expect.objectContaining({ level: LEVEL.warn, hook: "sync", outcome: "unauthorized", status: 401, reason: "invalid" })]);
+    expect(t.lines()).toEqual([
+      expect.objectContaining({
+        level: LEVEL.warn,
+        hook: "sync",
+        outcome: "unauthorized",
+        status: 401,
+        reason: "invalid",
+      }),
+    ]);
     expect(t.logText()).not.toContain(TOKEN);
     const metrics = await t.metrics.registry.getSingleMetricAsString("llsd_hook_requests_total");
     expect(metrics).toContain('llsd_hook_requests_total{hook="sync",outcome="unauthorized"} 1');
@@ -111,7 +186,9 @@ describe("without a bearer token", () => {
   it("every hook is open (local use)", async () => {
     const test = anAuthApp(undefined);
     expect((await request(test.app).post("/sync").send(aSyncBody())).status).toBe(200);
-    expect((await request(test.app).post("/sync").set("Authorization", "Bearer anything").send(aSyncBody())).status).toBe(200);
+    expect(
+      (await request(test.app).post("/sync").set("Authorization", "Bearer anything").send(aSyncBody())).status,
+    ).toBe(200);
   });
 });
 
@@ -138,8 +215,12 @@ describe("HOOK_BEARER_TOKEN_FILE", () => {
   });
 
   it("follows a Secret volume's atomic swap (the ..data symlink moves to a new directory)", () => {
-    const v1 = join(dir, "..2026_01"), v2 = join(dir, "..2026_02");
-    for (const [d, token] of [[v1, "old"], [v2, "new"]] as const) {
+    const v1 = join(dir, "..2026_01"),
+      v2 = join(dir, "..2026_02");
+    for (const [d, token] of [
+      [v1, "old"],
+      [v2, "new"],
+    ] as const) {
       require("node:fs").mkdirSync(d);
       writeFileSync(join(d, "token"), token);
     }
@@ -178,11 +259,17 @@ describe("HOOK_BEARER_TOKEN_FILE", () => {
     writeFileSync(file, "one");
     let clock = 0;
     const test = anAuthApp(fileToken(file, { logger: silent, now: () => clock }));
-    expect((await request(test.app).post("/sync").set("Authorization", "Bearer one").send(aSyncBody())).status).toBe(200);
+    expect((await request(test.app).post("/sync").set("Authorization", "Bearer one").send(aSyncBody())).status).toBe(
+      200,
+    );
     writeFileSync(file, "two");
     clock += 1000;
-    expect((await request(test.app).post("/sync").set("Authorization", "Bearer one").send(aSyncBody())).status).toBe(401);
-    expect((await request(test.app).post("/sync").set("Authorization", "Bearer two").send(aSyncBody())).status).toBe(200);
+    expect((await request(test.app).post("/sync").set("Authorization", "Bearer one").send(aSyncBody())).status).toBe(
+      401,
+    );
+    expect((await request(test.app).post("/sync").set("Authorization", "Bearer two").send(aSyncBody())).status).toBe(
+      200,
+    );
   });
 });
 
@@ -194,9 +281,13 @@ describe("tokenSourceFromEnv", () => {
   });
 
   it("refuses both at once, an empty token and an unreadable file", () => {
-    expect(() => tokenSourceFromEnv({ HOOK_BEARER_TOKEN: "a", HOOK_BEARER_TOKEN_FILE: "/x" }, logger)).toThrow("set HOOK_BEARER_TOKEN or HOOK_BEARER_TOKEN_FILE, not both");
+    expect(() => tokenSourceFromEnv({ HOOK_BEARER_TOKEN: "a", HOOK_BEARER_TOKEN_FILE: "/x" }, logger)).toThrow(
+      "set HOOK_BEARER_TOKEN or HOOK_BEARER_TOKEN_FILE, not both",
+    );
     expect(() => tokenSourceFromEnv({ HOOK_BEARER_TOKEN: "  \n" }, logger)).toThrow("HOOK_BEARER_TOKEN is empty");
-    expect(() => tokenSourceFromEnv({ HOOK_BEARER_TOKEN_FILE: "/no/such/token" }, logger)).toThrow(/^HOOK_BEARER_TOKEN_FILE: ENOENT/);
+    expect(() => tokenSourceFromEnv({ HOOK_BEARER_TOKEN_FILE: "/no/such/token" }, logger)).toThrow(
+      /^HOOK_BEARER_TOKEN_FILE: ENOENT/,
+    );
   });
 
   it("trims the token from the environment", () => {

@@ -31,7 +31,10 @@ const aV1Object = (name = "my-llsd") => ({
   apiVersion: V1,
   kind: "LlamaStackDistribution",
   metadata: { name, namespace: "team-a", uid: "1", annotations: { "team.example.com/owner": "ml" } },
-  spec: { replicas: 2, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } },
+  spec: {
+    replicas: 2,
+    server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } },
+  },
   status: { phase: "Ready" },
 });
 const aReview = (desiredAPIVersion: string, objects: unknown[]) => ({
@@ -51,7 +54,9 @@ describe("POST /convert", () => {
   it("When the apiserver sends v1alpha1 objects, Then it answers 200 with them in v1alpha2 and the same uid", async () => {
     const { app } = aConvertApp();
 
-    const res = await request(app).post("/convert").send(aReview(V2, [aV1Object("a"), aV1Object("b")]));
+    const res = await request(app)
+      .post("/convert")
+      .send(aReview(V2, [aV1Object("a"), aV1Object("b")]));
 
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
@@ -59,10 +64,18 @@ describe("POST /convert", () => {
     expect(res.body.kind).toBe("ConversionReview");
     expect(res.body.response.uid).toBe(UID);
     expect(res.body.response.result).toEqual({ status: "Success" });
-    expect(res.body.response.convertedObjects.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(["a", "b"]);
+    expect(res.body.response.convertedObjects.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual([
+      "a",
+      "b",
+    ]);
     expect(res.body.response.convertedObjects[0]).toMatchObject({
       apiVersion: V2,
-      metadata: { annotations: { "team.example.com/owner": "ml", "llamastack.io/v1alpha1-fields": '{"spec.server.containerSpec.name":"llama-stack"}' } },
+      metadata: {
+        annotations: {
+          "team.example.com/owner": "ml",
+          "llamastack.io/v1alpha1-fields": '{"spec.server.containerSpec.name":"llama-stack"}',
+        },
+      },
       spec: { distribution: { name: "starter" }, networking: { port: 8321 }, workload: { replicas: 2 } },
       status: { phase: "Ready" },
     });
@@ -71,15 +84,29 @@ describe("POST /convert", () => {
   it("When the review cannot be converted, Then it still answers 200, with a Failure result and its reason", async () => {
     const { app } = aConvertApp();
 
-    const res = await request(app).post("/convert").send(aReview("llamastack.io/v1", [aV1Object()]));
+    const res = await request(app)
+      .post("/convert")
+      .send(aReview("llamastack.io/v1", [aV1Object()]));
 
     expect(res.status).toBe(200);
-    expect(res.body.response).toEqual({ uid: UID, result: { status: "Failure", message: expect.stringContaining("request.desiredAPIVersion must be one of") }, convertedObjects: [] });
+    expect(res.body.response).toEqual({
+      uid: UID,
+      result: { status: "Failure", message: expect.stringContaining("request.desiredAPIVersion must be one of") },
+      convertedObjects: [],
+    });
   });
 
   it("When a review is larger than express's default 100 kB, Then it is converted", async () => {
     const { app } = aConvertApp();
-    const objects = Array.from({ length: 300 }, (_, i) => ({ ...aV1Object(`llsd-${i}`), spec: { server: { distribution: { name: "starter" }, containerSpec: { env: [{ name: "PAD", value: "x".repeat(3000) }] } } } }));
+    const objects = Array.from({ length: 300 }, (_, i) => ({
+      ...aV1Object(`llsd-${i}`),
+      spec: {
+        server: {
+          distribution: { name: "starter" },
+          containerSpec: { env: [{ name: "PAD", value: "x".repeat(3000) }] },
+        },
+      },
+    }));
 
     const res = await request(app).post("/convert").send(aReview(V2, objects));
 
@@ -104,7 +131,13 @@ describe("POST /convert", () => {
     ["invalid JSON", 400, "request body is not valid JSON", "application/json", '{"request": '],
     ["not JSON at all", 415, "content-type must be application/json", "text/plain", "hello"],
     ["empty", 400, "request body is required: a ConversionReview JSON object", "application/json", ""],
-    ["larger than 8 MB", 413, "request body is too large", "application/json", JSON.stringify({ pad: "x".repeat(8.5 * 1024 * 1024) })],
+    [
+      "larger than 8 MB",
+      413,
+      "request body is too large",
+      "application/json",
+      JSON.stringify({ pad: "x".repeat(8.5 * 1024 * 1024) }),
+    ],
   ])("When the body is %s, Then it answers %i {error: %j}", async (_title, status, error, type, body) => {
     const { app } = aConvertApp();
 
@@ -125,10 +158,23 @@ describe("POST /convert logs and metrics", () => {
   it("When a review is converted, Then one info line says uid, object count, desired version, outcome and duration", async () => {
     const { app, lines, metrics } = aConvertApp();
 
-    await request(app).post("/convert").send(aReview(V2, [aV1Object(), aV1Object()]));
+    await request(app)
+      .post("/convert")
+      .send(aReview(V2, [aV1Object(), aV1Object()]));
 
     expect(lines()).toEqual([
-      expect.objectContaining({ level: LEVEL.info, msg: "Answered conversion review", hook: "convert", uid: UID, objects: 2, desiredAPIVersion: V2, outcome: "ok", result: "Success", status: 200, durationMs: expect.any(Number) }),
+      expect.objectContaining({
+        level: LEVEL.info,
+        msg: "Answered conversion review",
+        hook: "convert",
+        uid: UID,
+        objects: 2,
+        desiredAPIVersion: V2,
+        outcome: "ok",
+        result: "Success",
+        status: 200,
+        durationMs: expect.any(Number),
+      }),
     ]);
     expect(JSON.stringify(lines())).not.toContain("starter");
     expect(await sample(metrics, 'llsd_hook_requests_total{hook="convert",outcome="ok"}')).toBe(1);
@@ -138,11 +184,19 @@ describe("POST /convert logs and metrics", () => {
   it("When the review fails, Then one warn line carries the reason and the call counts as a client error", async () => {
     const { app, lines, metrics } = aConvertApp();
 
-    await request(app).post("/convert").send(aReview(V2, [{ kind: "Deployment" }]));
+    await request(app)
+      .post("/convert")
+      .send(aReview(V2, [{ kind: "Deployment" }]));
     await request(app).post("/convert").send([1]);
 
     expect(lines()).toEqual([
-      expect.objectContaining({ level: LEVEL.warn, uid: UID, outcome: "client_error", result: "Failure", reason: expect.stringContaining("objects[0] (unnamed): kind") }),
+      expect.objectContaining({
+        level: LEVEL.warn,
+        uid: UID,
+        outcome: "client_error",
+        result: "Failure",
+        reason: expect.stringContaining("objects[0] (unnamed): kind"),
+      }),
       expect.objectContaining({ level: LEVEL.warn, outcome: "client_error", status: 400 }),
     ]);
     expect(await sample(metrics, 'llsd_hook_requests_total{hook="convert",outcome="client_error"}')).toBe(2);
@@ -154,11 +208,24 @@ describe("POST /convert logs and metrics", () => {
       throw new TypeError("boom");
     });
 
-    const res = await request(app).post("/convert").send(aReview(V2, [aV1Object()]));
+    const res = await request(app)
+      .post("/convert")
+      .send(aReview(V2, [aV1Object()]));
 
     expect(res.status).toBe(200);
-    expect(res.body.response).toEqual({ uid: UID, result: { status: "Failure", message: "internal error in the conversion webhook (TypeError); see its logs" }, convertedObjects: [] });
-    expect(lines()).toEqual([expect.objectContaining({ level: LEVEL.error, outcome: "error", result: "Failure", err: expect.objectContaining({ type: "TypeError", message: "boom" }) })]);
+    expect(res.body.response).toEqual({
+      uid: UID,
+      result: { status: "Failure", message: "internal error in the conversion webhook (TypeError); see its logs" },
+      convertedObjects: [],
+    });
+    expect(lines()).toEqual([
+      expect.objectContaining({
+        level: LEVEL.error,
+        outcome: "error",
+        result: "Failure",
+        err: expect.objectContaining({ type: "TypeError", message: "boom" }),
+      }),
+    ]);
     expect(await sample(metrics, 'llsd_hook_errors_total{hook="convert"}')).toBe(1);
   });
 });

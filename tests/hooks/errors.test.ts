@@ -12,7 +12,10 @@ function expectJsonError(res: request.Response, status: number, error: string | 
 
 describe("malformed hook requests answer 400 with the field path", () => {
   it("When the body is not JSON, Then 400 without echoing the body", async () => {
-    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "application/json").send('{"parent": {"token": "hunter2"');
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .set("Content-Type", "application/json")
+      .send('{"parent": {"token": "hunter2"');
 
     expectJsonError(res, 400, "request body is not valid JSON");
     expect(res.text).not.toContain("hunter2");
@@ -31,7 +34,9 @@ describe("malformed hook requests answer 400 with the field path", () => {
   });
 
   it("When the parent is missing, Then 400", async () => {
-    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ parent: undefined }));
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .send(aSyncBody({ parent: undefined }));
 
     expectJsonError(res, 400, "parent is required");
   });
@@ -46,7 +51,9 @@ describe("malformed hook requests answer 400 with the field path", () => {
   });
 
   it("When children is not an object, Then 400 naming children", async () => {
-    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ children: ["ConfigMap.v1"] }));
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .send(aSyncBody({ children: ["ConfigMap.v1"] }));
 
     expectJsonError(res, 400, "children must be an object keyed by Kind.apiVersion, got array");
   });
@@ -68,13 +75,18 @@ describe("malformed hook requests answer 400 with the field path", () => {
 
 describe("transport errors", () => {
   it("When the content-type is text/plain, Then 415", async () => {
-    const res = await request(aTestApp().app).post("/sync").set("Content-Type", "text/plain").send(JSON.stringify(aSyncBody()));
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .set("Content-Type", "text/plain")
+      .send(JSON.stringify(aSyncBody()));
 
     expectJsonError(res, 415, "content-type must be application/json");
   });
 
   it("When the body is sent as application/octet-stream, Then 415", async () => {
-    const res = await request(aTestApp().app).post("/customize").send(Buffer.from(JSON.stringify({ parent: aParent() })));
+    const res = await request(aTestApp().app)
+      .post("/customize")
+      .send(Buffer.from(JSON.stringify({ parent: aParent() })));
 
     expectJsonError(res, 415, "content-type must be application/json");
   });
@@ -88,10 +100,17 @@ describe("transport errors", () => {
   });
 
   it("When the body is 2 MB (over express's 100 kB default), Then it is accepted", async () => {
-    const secret = (i: number): object => ({ apiVersion: "v1", kind: "Secret", metadata: { name: `s${i}` }, data: { v: "x".repeat(10_000) } });
+    const secret = (i: number): object => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: `s${i}` },
+      data: { v: "x".repeat(10_000) },
+    });
     const secrets = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`team-a/s${i}`, secret(i)]));
 
-    const res = await request(aTestApp().app).post("/sync").send(aSyncBody({ related: { "Secret.v1": secrets } }));
+    const res = await request(aTestApp().app)
+      .post("/sync")
+      .send(aSyncBody({ related: { "Secret.v1": secrets } }));
 
     expect(res.status).toBe(200);
   });
@@ -132,54 +151,111 @@ describe("handler errors", () => {
     const res = await request(test.app).post("/sync").send(body);
     expect(res.status).toBe(200);
     const metrics = await test.metrics.registry.metrics();
-    return { res, status: res.body.status, children: res.body.children as { kind: string; metadata: { name: string } }[], metrics };
+    return {
+      res,
+      status: res.body.status,
+      children: res.body.children as { kind: string; metadata: { name: string } }[],
+      metrics,
+    };
   }
 
   // Metacontroller retries a 5xx forever and the CR never says why: an exception on a request
   // of the right shape is a Failed status instead, the observed children kept.
   it.each([
     ["throws", boom, "boom: lost the config for team-a/llsd"],
-    ["answers without a children list", async () => ({ status: { phase: "Ready" } }) as never, "sync handler returned no children list"],
-  ])("When the sync handler %s, Then 200 Failed/InternalError, the observed children kept, an error metric and one error line with the stack", async (_what, handler, message) => {
-    const test = aTestApp({ handlers: { sync: handler } });
-    const body = aSyncBody();
-    body.parent = { ...(body.parent as object), status: { phase: "Ready", conditions: [
-      { type: "ConfigGenerated", status: "True", reason: "ConfigGenerationSucceeded", message: "ok", lastTransitionTime: "2026-01-01T00:00:00Z" },
-      { type: "DeploymentReady", status: "True", reason: "DeploymentReady", message: "Deployment is ready", lastTransitionTime: "2026-01-01T00:00:00Z" },
-    ] } };
+    [
+      "answers without a children list",
+      async () => ({ status: { phase: "Ready" } }) as never,
+      "sync handler returned no children list",
+    ],
+  ])(
+    "When the sync handler %s, Then 200 Failed/InternalError, the observed children kept, an error metric and one error line with the stack",
+    async (_what, handler, message) => {
+      const test = aTestApp({ handlers: { sync: handler } });
+      const body = aSyncBody();
+      body.parent = {
+        ...(body.parent as object),
+        status: {
+          phase: "Ready",
+          conditions: [
+            {
+              type: "ConfigGenerated",
+              status: "True",
+              reason: "ConfigGenerationSucceeded",
+              message: "ok",
+              lastTransitionTime: "2026-01-01T00:00:00Z",
+            },
+            {
+              type: "DeploymentReady",
+              status: "True",
+              reason: "DeploymentReady",
+              message: "Deployment is ready",
+              lastTransitionTime: "2026-01-01T00:00:00Z",
+            },
+          ],
+        },
+      };
 
-    const { res, status, children, metrics } = await failedAnswer(test, body);
+      const { res, status, children, metrics } = await failedAnswer(test, body);
 
-    expect(Object.keys(res.body).sort()).toEqual(["children", "status"]);
-    expect(status.phase).toBe("Failed");
-    expect(status.observedGeneration).toBe(3);
-    expect(status.conditions).toEqual([
-      expect.objectContaining({ type: "ConfigGenerated", status: "False", reason: "InternalError", message: expect.stringContaining(message) }),
-      { type: "DeploymentReady", status: "True", reason: "DeploymentReady", message: "Deployment is ready", lastTransitionTime: "2026-01-01T00:00:00Z", observedGeneration: 3 },
-    ]);
-    expect(children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(["ConfigMap/llsd-config"]);
-    expect(metrics).toContain('llsd_hook_errors_total{hook="sync"} 1');
-    expect(metrics).toContain('llsd_hook_requests_total{hook="sync",outcome="error"} 1');
-    const [line, ...others] = test.lines().filter((l) => l.level >= LEVEL.error);
-    expect(others).toEqual([]);
-    expect(line).toMatchObject({ hook: "sync", outcome: "error", status: 200, namespace: "team-a", name: "llsd", children: 1 });
-    expect(line?.err).toMatchObject({ message, stack: expect.stringContaining("at ") });
-  });
+      expect(Object.keys(res.body).sort()).toEqual(["children", "status"]);
+      expect(status.phase).toBe("Failed");
+      expect(status.observedGeneration).toBe(3);
+      expect(status.conditions).toEqual([
+        expect.objectContaining({
+          type: "ConfigGenerated",
+          status: "False",
+          reason: "InternalError",
+          message: expect.stringContaining(message),
+        }),
+        {
+          type: "DeploymentReady",
+          status: "True",
+          reason: "DeploymentReady",
+          message: "Deployment is ready",
+          lastTransitionTime: "2026-01-01T00:00:00Z",
+          observedGeneration: 3,
+        },
+      ]);
+      expect(children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(["ConfigMap/llsd-config"]);
+      expect(metrics).toContain('llsd_hook_errors_total{hook="sync"} 1');
+      expect(metrics).toContain('llsd_hook_requests_total{hook="sync",outcome="error"} 1');
+      const [line, ...others] = test.lines().filter((l) => l.level >= LEVEL.error);
+      expect(others).toEqual([]);
+      expect(line).toMatchObject({
+        hook: "sync",
+        outcome: "error",
+        status: 200,
+        namespace: "team-a",
+        name: "llsd",
+        children: 1,
+      });
+      expect(line?.err).toMatchObject({ message, stack: expect.stringContaining("at ") });
+    },
+  );
 
   it("When the sync handler throws for a first-time parent, Then Failed with no children: nothing is created", async () => {
-    const { status, children } = await failedAnswer(aTestApp({ handlers: { sync: boom } }), aSyncBody({ children: {} }));
+    const { status, children } = await failedAnswer(
+      aTestApp({ handlers: { sync: boom } }),
+      aSyncBody({ children: {} }),
+    );
     expect(status.phase).toBe("Failed");
     expect(children).toEqual([]);
   });
 
   it("When the customize handler throws, Then 500", async () => {
-    const res = await request(aTestApp({ handlers: { customize: boom } }).app).post("/customize").send({ parent: aParent() });
+    const res = await request(aTestApp({ handlers: { customize: boom } }).app)
+      .post("/customize")
+      .send({ parent: aParent() });
 
     expectJsonError(res, 500, "internal error");
   });
 
   it("When the handler's answer cannot be serialised, Then Failed/InternalError, not a 500", async () => {
-    const { status } = await failedAnswer(aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } }), aSyncBody());
+    const { status } = await failedAnswer(
+      aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } }),
+      aSyncBody(),
+    );
     expect(status.conditions[0]).toMatchObject({ reason: "InternalError", message: expect.stringContaining("BigInt") });
   });
 });

@@ -5,7 +5,13 @@
 import { createApp, type HookHandlers } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics, type HookMetrics } from "../../hooks/metrics";
-import type { CustomizeRequest, CustomizeResponse, KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
+import type {
+  CustomizeRequest,
+  CustomizeResponse,
+  KubeObject,
+  SyncRequest,
+  SyncResponse,
+} from "../../lib/wire/metacontroller";
 
 export interface LogLine {
   readonly level: number;
@@ -28,7 +34,10 @@ export function aTestApp(
   options: { handlers?: Partial<HookHandlers>; isReady?: () => boolean; logLevel?: string } = {},
 ): TestApp {
   const raw: string[] = [];
-  const logger = createLogger({ level: options.logLevel ?? "info", destination: { write: (line: string) => void raw.push(line) } });
+  const logger = createLogger({
+    level: options.logLevel ?? "info",
+    destination: { write: (line: string) => void raw.push(line) },
+  });
   const metrics = createMetrics();
   const handlers: HookHandlers = { sync: echoSync, customize: echoCustomize, ...options.handlers };
   const app = createApp({ handlers, logger, metrics, isReady: options.isReady ?? (() => true) });
@@ -50,7 +59,11 @@ export async function echoSync(request: SyncRequest): Promise<SyncResponse> {
     metadata: { name: `${name}-config`, namespace },
     data: { parent: name },
   };
-  return { status: { phase: "Ready", parentName: name, observedChildren: observed }, children: [configMap], resyncAfterSeconds: 30 };
+  return {
+    status: { phase: "Ready", parentName: name, observedChildren: observed },
+    children: [configMap],
+    resyncAfterSeconds: 30,
+  };
 }
 
 /** Asks for the Secret named after the parent. */
@@ -61,11 +74,18 @@ export async function echoCustomize(request: CustomizeRequest): Promise<Customiz
 }
 
 /** A LlamaStackDistribution parent as Metacontroller sends it. */
-export function aParent(overrides: { name?: string; namespace?: string; spec?: unknown } = {}): Record<string, unknown> {
+export function aParent(
+  overrides: { name?: string; namespace?: string; spec?: unknown } = {},
+): Record<string, unknown> {
   return structuredClone({
     apiVersion: "llamastack.io/v1alpha2",
     kind: "LlamaStackDistribution",
-    metadata: { name: overrides.name ?? "llsd", namespace: overrides.namespace ?? "team-a", uid: "0a1b", generation: 3 },
+    metadata: {
+      name: overrides.name ?? "llsd",
+      namespace: overrides.namespace ?? "team-a",
+      uid: "0a1b",
+      generation: 3,
+    },
     spec: overrides.spec ?? { distribution: { name: "starter" } },
   });
 }
@@ -73,11 +93,19 @@ export function aParent(overrides: { name?: string; namespace?: string; spec?: u
 /** A v2 sync request body; `overrides` replace top-level keys. */
 export function aSyncBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return structuredClone({
-    controller: { apiVersion: "metacontroller.k8s.io/v1alpha1", kind: "CompositeController", metadata: { name: "llsd" } },
+    controller: {
+      apiVersion: "metacontroller.k8s.io/v1alpha1",
+      kind: "CompositeController",
+      metadata: { name: "llsd" },
+    },
     parent: aParent(),
     children: {
       "ConfigMap.v1": {
-        "team-a/llsd-config": { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "llsd-config", namespace: "team-a" } },
+        "team-a/llsd-config": {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "llsd-config", namespace: "team-a" },
+        },
       },
       "Deployment.apps/v1": {},
     },

@@ -8,7 +8,11 @@ const CANARY = "canary-7f3a-do-not-log";
 /** A sync body that carries the canary in the parent spec, an observed child and a related Secret. */
 function aBodyWithCanary(): Record<string, unknown> {
   const body = aSyncBody({
-    related: { "Secret.v1": { "team-a/creds": { apiVersion: "v1", kind: "Secret", metadata: { name: "creds" }, data: { token: CANARY } } } },
+    related: {
+      "Secret.v1": {
+        "team-a/creds": { apiVersion: "v1", kind: "Secret", metadata: { name: "creds" }, data: { token: CANARY } },
+      },
+    },
   });
   (body.parent as { spec: Record<string, unknown> }).spec.note = CANARY;
   return body;
@@ -41,7 +45,9 @@ describe("logs", () => {
 
     await request(test.app).post("/customize").send({ parent: aSyncBody().parent });
 
-    expect(test.lines()).toEqual([expect.objectContaining({ level: LEVEL.info, hook: "customize", outcome: "ok", relatedResources: 1 })]);
+    expect(test.lines()).toEqual([
+      expect.objectContaining({ level: LEVEL.info, hook: "customize", outcome: "ok", relatedResources: 1 }),
+    ]);
   });
 
   it("When a request is malformed, Then one warn line carries the reason and still names the parent", async () => {
@@ -63,16 +69,21 @@ describe("logs", () => {
     ]);
   });
 
-  it.each(["info", "debug"])("When bodies carry a canary (log level %s), Then no log line contains it", async (logLevel) => {
-    const test = aTestApp({ logLevel });
+  it.each(["info", "debug"])(
+    "When bodies carry a canary (log level %s), Then no log line contains it",
+    async (logLevel) => {
+      const test = aTestApp({ logLevel });
 
-    await request(test.app).post("/sync").send(aBodyWithCanary());
-    await request(test.app).post("/sync").set("Content-Type", "application/json").send(`{"broken": "${CANARY}"`);
-    await request(test.app).post("/sync").send({ ...aBodyWithCanary(), children: CANARY });
+      await request(test.app).post("/sync").send(aBodyWithCanary());
+      await request(test.app).post("/sync").set("Content-Type", "application/json").send(`{"broken": "${CANARY}"`);
+      await request(test.app)
+        .post("/sync")
+        .send({ ...aBodyWithCanary(), children: CANARY });
 
-    expect(hookLines(test.lines())).toHaveLength(3);
-    expect(test.logText()).not.toContain(CANARY);
-  });
+      expect(hookLines(test.lines())).toHaveLength(3);
+      expect(test.logText()).not.toContain(CANARY);
+    },
+  );
 
   it("When the log level is debug, Then the call is also logged on arrival with counts, then its redacted bodies", async () => {
     const test = aTestApp({ logLevel: "debug" });

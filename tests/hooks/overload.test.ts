@@ -4,13 +4,23 @@
  * hang; probes are never limited. Through real HTTP, several calls at once.
  */
 import { connect } from "node:net";
-import { createOverloadGuard, OVERLOAD_DEFAULTS, overloadOptionsFromEnv, type OverloadGuard } from "../../hooks/overload";
+import {
+  createOverloadGuard,
+  OVERLOAD_DEFAULTS,
+  overloadOptionsFromEnv,
+  type OverloadGuard,
+} from "../../hooks/overload";
 import { startHarness, type Harness } from "../reliability/support";
 import { aSyncBody, echoCustomize, gate, until } from "./helpers";
 
 const review = {
-  apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview",
-  request: { uid: "u", operation: "DELETE", kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" } },
+  apiVersion: "admission.k8s.io/v1",
+  kind: "AdmissionReview",
+  request: {
+    uid: "u",
+    operation: "DELETE",
+    kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
+  },
 };
 
 describe("the concurrency limit", () => {
@@ -19,7 +29,11 @@ describe("the concurrency limit", () => {
   const g = gate();
   beforeAll(async () => {
     guard = createOverloadGuard({ maxConcurrent: 2, timeoutMs: 5000 });
-    harness = await startHarness({ handlers: { sync: g.sync, customize: echoCustomize }, app: { overload: guard }, maxSockets: 16 });
+    harness = await startHarness({
+      handlers: { sync: g.sync, customize: echoCustomize },
+      app: { overload: guard },
+      maxSockets: 16,
+    });
   });
   afterAll(async () => {
     g.releaseAll();
@@ -32,14 +46,29 @@ describe("the concurrency limit", () => {
     await until(() => g.waiting.length === 2);
     expect(guard.inFlight()).toBe(2);
 
-    for (const [path, body] of [["/sync", aSyncBody()], ["/customize", { parent: aSyncBody().parent }], ["/validate", review]] as const) {
+    for (const [path, body] of [
+      ["/sync", aSyncBody()],
+      ["/customize", { parent: aSyncBody().parent }],
+      ["/validate", review],
+    ] as const) {
       const rejected = await harness.post(path, body);
-      expect({ path, status: rejected.status, retryAfter: rejected.headers["retry-after"], body: JSON.parse(rejected.text) })
-        .toEqual({ path, status: 429, retryAfter: "1", body: { error: "too many hook calls in flight (limit 2); retry after 1 s" } });
+      expect({
+        path,
+        status: rejected.status,
+        retryAfter: rejected.headers["retry-after"],
+        body: JSON.parse(rejected.text),
+      }).toEqual({
+        path,
+        status: 429,
+        retryAfter: "1",
+        body: { error: "too many hook calls in flight (limit 2); retry after 1 s" },
+      });
     }
     expect((await harness.send("GET", "/healthz")).status).toBe(200);
     expect((await harness.send("GET", "/readyz")).status).toBe(200);
-    expect((await harness.send("GET", "/metrics")).text).toContain('llsd_hook_requests_total{hook="sync",outcome="overloaded"} 1');
+    expect((await harness.send("GET", "/metrics")).text).toContain(
+      'llsd_hook_requests_total{hook="sync",outcome="overloaded"} 1',
+    );
 
     g.releaseAll();
     expect([(await first).status, (await second).status]).toEqual([200, 200]);
@@ -68,7 +97,11 @@ describe("the time limit", () => {
   const slow = gate();
   beforeAll(async () => {
     guard = createOverloadGuard({ maxConcurrent: 8, timeoutMs: 200 });
-    harness = await startHarness({ handlers: { sync: slow.sync, customize: echoCustomize }, app: { overload: guard }, logLevel: "debug" });
+    harness = await startHarness({
+      handlers: { sync: slow.sync, customize: echoCustomize },
+      app: { overload: guard },
+      logLevel: "debug",
+    });
   });
   afterAll(async () => {
     slow.releaseAll();
@@ -77,18 +110,30 @@ describe("the time limit", () => {
 
   it("answers 503 JSON with Retry-After when the handler takes too long; its late answer is dropped and logged", async () => {
     const answer = await harness.post("/sync", aSyncBody());
-    expect({ status: answer.status, retryAfter: answer.headers["retry-after"], body: JSON.parse(answer.text) })
-      .toEqual({ status: 503, retryAfter: "1", body: { error: "the hook call did not finish within 200 ms; retry after 1 s" } });
+    expect({ status: answer.status, retryAfter: answer.headers["retry-after"], body: JSON.parse(answer.text) }).toEqual(
+      { status: 503, retryAfter: "1", body: { error: "the hook call did not finish within 200 ms; retry after 1 s" } },
+    );
     expect(answer.ms).toBeGreaterThanOrEqual(190);
     expect(answer.ms).toBeLessThan(2000);
     await until(() => guard.inFlight() === 0);
 
     slow.releaseAll();
     await until(() => harness.logText().includes("its answer was dropped"));
-    const lines = harness.logText().trim().split("\n").map((l) => JSON.parse(l) as { msg: string; level: number });
-    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(["Hook call ran past its time limit", "Hook call finished after its time limit; its answer was dropped"]));
+    const lines = harness
+      .logText()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string; level: number });
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        "Hook call ran past its time limit",
+        "Hook call finished after its time limit; its answer was dropped",
+      ]),
+    );
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect((await harness.send("GET", "/metrics")).text).toContain('llsd_hook_requests_total{hook="sync",outcome="timeout"} 1');
+    expect((await harness.send("GET", "/metrics")).text).toContain(
+      'llsd_hook_requests_total{hook="sync",outcome="timeout"} 1',
+    );
     expect((await harness.send("GET", "/healthz")).status).toBe(200);
   });
 
@@ -97,7 +142,9 @@ describe("the time limit", () => {
     let received = "";
     socket.on("data", (chunk) => void (received += chunk.toString("utf8")));
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-    socket.write("POST /sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"parent\":");
+    socket.write(
+      'POST /sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"parent":',
+    );
     const started = Date.now();
     await closed;
     expect(Date.now() - started).toBeLessThan(3000);
@@ -114,10 +161,18 @@ describe("overloadOptionsFromEnv", () => {
   });
 
   it("reads MAX_CONCURRENT_HOOKS and HOOK_TIMEOUT_MS, and refuses what is not a positive integer", () => {
-    expect(overloadOptionsFromEnv({ MAX_CONCURRENT_HOOKS: "8", HOOK_TIMEOUT_MS: "2500" })).toEqual({ maxConcurrent: 8, timeoutMs: 2500, retryAfterSeconds: 1 });
+    expect(overloadOptionsFromEnv({ MAX_CONCURRENT_HOOKS: "8", HOOK_TIMEOUT_MS: "2500" })).toEqual({
+      maxConcurrent: 8,
+      timeoutMs: 2500,
+      retryAfterSeconds: 1,
+    });
     for (const bad of ["0", "-1", "1.5", "x"]) {
-      expect(() => overloadOptionsFromEnv({ MAX_CONCURRENT_HOOKS: bad })).toThrow(`MAX_CONCURRENT_HOOKS must be a positive integer, got "${bad}"`);
-      expect(() => overloadOptionsFromEnv({ HOOK_TIMEOUT_MS: bad })).toThrow(`HOOK_TIMEOUT_MS must be a positive integer, got "${bad}"`);
+      expect(() => overloadOptionsFromEnv({ MAX_CONCURRENT_HOOKS: bad })).toThrow(
+        `MAX_CONCURRENT_HOOKS must be a positive integer, got "${bad}"`,
+      );
+      expect(() => overloadOptionsFromEnv({ HOOK_TIMEOUT_MS: bad })).toThrow(
+        `HOOK_TIMEOUT_MS must be a positive integer, got "${bad}"`,
+      );
     }
   });
 });

@@ -17,10 +17,16 @@ const PASSWORD = "pg-pa55word-canary";
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
 const creds = {
-  apiVersion: "v1", kind: "Secret", type: "Opaque",
+  apiVersion: "v1",
+  kind: "Secret",
+  type: "Opaque",
   metadata: {
-    name: "creds", namespace: "team-a", labels: { app: "x" },
-    annotations: { "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify({ stringData: { token: VALUE } }) },
+    name: "creds",
+    namespace: "team-a",
+    labels: { app: "x" },
+    annotations: {
+      "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify({ stringData: { token: VALUE } }),
+    },
   },
   data: { token: b64(VALUE), dsn: b64(`postgresql://llama:${PASSWORD}@db:5432/llama`) },
   stringData: { other: VALUE },
@@ -33,7 +39,12 @@ describe("redactSecrets", () => {
     const secret = (copy.related as Record<string, Record<string, typeof creds>>)["Secret.v1"]!["team-a/creds"]!;
     expect(secret.data).toEqual({ token: REDACTED, dsn: REDACTED });
     expect(secret.stringData).toEqual({ other: REDACTED });
-    expect(secret.metadata).toEqual({ name: "creds", namespace: "team-a", labels: { app: "x" }, annotations: { "kubectl.kubernetes.io/last-applied-configuration": REDACTED } });
+    expect(secret.metadata).toEqual({
+      name: "creds",
+      namespace: "team-a",
+      labels: { app: "x" },
+      annotations: { "kubectl.kubernetes.io/last-applied-configuration": REDACTED },
+    });
     expect(copy.parent).toEqual(body.parent);
     expect(JSON.stringify(copy)).not.toContain(VALUE);
     expect(JSON.stringify(copy)).not.toContain(b64(VALUE));
@@ -41,14 +52,21 @@ describe("redactSecrets", () => {
   });
 
   it("finds Secrets anywhere: in lists, in children, in responses", () => {
-    expect(redactSecrets([{ items: [creds] }])).toEqual([{ items: [expect.objectContaining({ data: { token: REDACTED, dsn: REDACTED } })] }]);
+    expect(redactSecrets([{ items: [creds] }])).toEqual([
+      { items: [expect.objectContaining({ data: { token: REDACTED, dsn: REDACTED } })] },
+    ]);
   });
 });
 
 describe("secretValuesOf + scrub", () => {
   it("collects values as sent (base64), decoded, and the passwords inside DSNs and dockerconfigjson", () => {
     const auth = b64(`robot:${PASSWORD}-docker`);
-    const pull = { apiVersion: "v1", kind: "Secret", metadata: { name: "pull" }, data: { ".dockerconfigjson": b64(JSON.stringify({ auths: { "quay.io": { auth } } })) } };
+    const pull = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "pull" },
+      data: { ".dockerconfigjson": b64(JSON.stringify({ auths: { "quay.io": { auth } } })) },
+    };
     const values = secretValuesOf({ related: { "Secret.v1": { a: creds, b: pull } } });
     expect(values).toEqual(expect.arrayContaining([VALUE, b64(VALUE), PASSWORD, `${PASSWORD}-docker`, auth]));
     const text = `failed on ${VALUE} (${b64(VALUE)}) for postgresql://llama:${PASSWORD}@db and robot:${PASSWORD}-docker`;
@@ -71,23 +89,37 @@ describe("secretValuesOf + scrub", () => {
 describe("the hook logs", () => {
   const withSecret = () => aSyncBody({ related: { "Secret.v1": { "team-a/creds": creds } } });
 
-  it.each(["debug", "trace"])("at %s, log the request and response bodies with Secret values redacted", async (logLevel) => {
-    const test = aTestApp({ logLevel });
-    const response = await request(test.app).post("/sync").set("Authorization", `Bearer ${VALUE}`).send(withSecret());
-    expect(response.status).toBe(200);
-    const traced = test.lines().filter((l) => "redactedRequest" in l || "redactedResponse" in l);
-    expect(traced.map((l) => l.level)).toEqual([20, 20]);
-    expect(traced.map((l) => l.msg)).toEqual(["Hook request body", "Hook response body"]);
-    expect(traced[0]).toMatchObject({ hook: "sync", namespace: "team-a", name: "llsd", redactedRequest: { parent: aSyncBody().parent } });
-    const logged = (traced[0]!.redactedRequest as { related: Record<string, Record<string, { data: unknown }>> }).related["Secret.v1"]!["team-a/creds"]!;
-    expect(logged.data).toEqual({ token: REDACTED, dsn: REDACTED });
-    expect(traced[1]).toMatchObject({ redactedResponse: { children: [expect.objectContaining({ kind: "ConfigMap" })] } });
-    expect(test.logText()).not.toContain(VALUE);
-    expect(test.logText()).not.toContain(PASSWORD);
-  });
+  it.each(["debug", "trace"])(
+    "at %s, log the request and response bodies with Secret values redacted",
+    async (logLevel) => {
+      const test = aTestApp({ logLevel });
+      const response = await request(test.app).post("/sync").set("Authorization", `Bearer ${VALUE}`).send(withSecret());
+      expect(response.status).toBe(200);
+      const traced = test.lines().filter((l) => "redactedRequest" in l || "redactedResponse" in l);
+      expect(traced.map((l) => l.level)).toEqual([20, 20]);
+      expect(traced.map((l) => l.msg)).toEqual(["Hook request body", "Hook response body"]);
+      expect(traced[0]).toMatchObject({
+        hook: "sync",
+        namespace: "team-a",
+        name: "llsd",
+        redactedRequest: { parent: aSyncBody().parent },
+      });
+      const logged = (traced[0]!.redactedRequest as { related: Record<string, Record<string, { data: unknown }>> })
+        .related["Secret.v1"]!["team-a/creds"]!;
+      expect(logged.data).toEqual({ token: REDACTED, dsn: REDACTED });
+      expect(traced[1]).toMatchObject({
+        redactedResponse: { children: [expect.objectContaining({ kind: "ConfigMap" })] },
+      });
+      expect(test.logText()).not.toContain(VALUE);
+      expect(test.logText()).not.toContain(PASSWORD);
+    },
+  );
 
   it("at trace, the derived postgres Secret of a real sync response is logged without its data", async () => {
-    const spec = { distribution: { name: "starter" }, storage: { sql: { type: "postgres", connectionString: { name: "creds", key: "dsn" } } } };
+    const spec = {
+      distribution: { name: "starter" },
+      storage: { sql: { type: "postgres", connectionString: { name: "creds", key: "dsn" } } },
+    };
     const test = aTestApp({ logLevel: "trace", handlers: { sync: async (r) => sync(r, deps()) } });
     const body = aRequest(aParent(spec), [], [creds as never]);
     const response = await request(test.app).post("/sync").send(body);
@@ -107,16 +139,25 @@ describe("the hook logs", () => {
   it("an error that quotes a Secret value is logged with the value scrubbed", async () => {
     const test = aTestApp({
       logLevel: "trace",
-      handlers: { sync: async () => { throw new Error(`bad DSN postgresql://llama:${PASSWORD}@db (token ${VALUE})`); } },
+      handlers: {
+        sync: async () => {
+          throw new Error(`bad DSN postgresql://llama:${PASSWORD}@db (token ${VALUE})`);
+        },
+      },
     });
     const response = await request(test.app).post("/sync").send(withSecret());
     // Answered Failed/InternalError: the status names the error, scrubbed by the same scrubber.
     expect(response.status).toBe(200);
-    expect(response.body.status.conditions[0].message).toContain(`bad DSN postgresql://llama:${REDACTED}@db (token ${REDACTED})`);
+    expect(response.body.status.conditions[0].message).toContain(
+      `bad DSN postgresql://llama:${REDACTED}@db (token ${REDACTED})`,
+    );
     expect(response.text).not.toContain(VALUE);
     expect(response.text).not.toContain(PASSWORD);
     const line = test.lines().find((l) => l.level === LEVEL.error);
-    expect(line?.err).toMatchObject({ type: "Error", message: `bad DSN postgresql://llama:${REDACTED}@db (token ${REDACTED})` });
+    expect(line?.err).toMatchObject({
+      type: "Error",
+      message: `bad DSN postgresql://llama:${REDACTED}@db (token ${REDACTED})`,
+    });
     expect(test.logText()).not.toContain(VALUE);
     expect(test.logText()).not.toContain(PASSWORD);
   });
@@ -128,10 +169,20 @@ describe("JSON nesting bound", () => {
   it(`answers 400 JSON for a body nested deeper than ${MAX_JSON_DEPTH} levels, on every hook route`, async () => {
     const test = aTestApp();
     for (const path of ["/sync", "/customize", "/validate", "/convert"]) {
-      const res = await request(test.app).post(path).set("Content-Type", "application/json").send(nested(MAX_JSON_DEPTH + 1));
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: { error: `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` } });
+      const res = await request(test.app)
+        .post(path)
+        .set("Content-Type", "application/json")
+        .send(nested(MAX_JSON_DEPTH + 1));
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` },
+      });
     }
-    const deepest = await request(test.app).post("/sync").set("Content-Type", "application/json").send(nested(MAX_JSON_DEPTH));
+    const deepest = await request(test.app)
+      .post("/sync")
+      .set("Content-Type", "application/json")
+      .send(nested(MAX_JSON_DEPTH));
     expect(deepest.body).toEqual({ error: "parent must be an object, got array" });
   });
 
@@ -143,13 +194,23 @@ describe("JSON nesting bound", () => {
   });
 
   it("agrees with the depth of the parsed value, for any JSON (strings full of quotes, backslashes and brackets)", () => {
-    const depthOf = (v: unknown): number => (typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
-    const tricky = fc.string({ unit: fc.constantFrom(..."\\\"[]{}a ") });
+    const depthOf = (v: unknown): number =>
+      typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    const tricky = fc.string({ unit: fc.constantFrom(...'\\"[]{}a ') });
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, tricky, fc.integer(), fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(tricky, tie("node"), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: "small" },
+        tricky,
+        fc.integer(),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(tricky, tie("node"), { maxKeys: 3 }),
+      ),
     })).node;
-    fc.assert(fc.property(value, fc.integer({ min: 0, max: 6 }), (v, limit) => {
-      expect(jsonDepthExceeds(Buffer.from(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 6 }), (v, limit) => {
+        expect(jsonDepthExceeds(Buffer.from(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -9,10 +9,12 @@ function withParent(edit: (parent: Record<string, any>) => void): Record<string,
 }
 
 /** A sync body observing one Service, `team-a/llsd`, as `object`. */
-const withService = (object: unknown): Record<string, unknown> => aSyncBody({ children: { "Service.v1": { "team-a/llsd": object } } });
+const withService = (object: unknown): Record<string, unknown> =>
+  aSyncBody({ children: { "Service.v1": { "team-a/llsd": object } } });
 
 /** A sync body relating one Secret, `team-a/x`, as `object`. */
-const withSecret = (object: unknown): Record<string, unknown> => aSyncBody({ related: { "Secret.v1": { "team-a/x": object } } });
+const withSecret = (object: unknown): Record<string, unknown> =>
+  aSyncBody({ related: { "Secret.v1": { "team-a/x": object } } });
 
 describe("syncRequestShape()", () => {
   it("given a well-formed v2 request, returns it unchanged", () => {
@@ -43,13 +45,29 @@ describe("syncRequestShape()", () => {
     { given: "no parent", body: aSyncBody({ parent: undefined }), error: "parent is required" },
     { given: "a parent that is a list", body: aSyncBody({ parent: [] }), error: "parent must be an object, got array" },
     { given: "no apiVersion", body: withParent((p) => delete p.apiVersion), error: "parent.apiVersion is required" },
-    { given: "a numeric kind", body: withParent((p) => (p.kind = 7)), error: "parent.kind must be a string, got number" },
+    {
+      given: "a numeric kind",
+      body: withParent((p) => (p.kind = 7)),
+      error: "parent.kind must be a string, got number",
+    },
     { given: "no metadata", body: withParent((p) => delete p.metadata), error: "parent.metadata is required" },
     { given: "no name", body: withParent((p) => delete p.metadata.name), error: "parent.metadata.name is required" },
-    { given: "no namespace", body: withParent((p) => delete p.metadata.namespace), error: "parent.metadata.namespace is required" },
-    { given: "an empty namespace", body: withParent((p) => (p.metadata.namespace = "")), error: "parent.metadata.namespace is required" },
+    {
+      given: "no namespace",
+      body: withParent((p) => delete p.metadata.namespace),
+      error: "parent.metadata.namespace is required",
+    },
+    {
+      given: "an empty namespace",
+      body: withParent((p) => (p.metadata.namespace = "")),
+      error: "parent.metadata.namespace is required",
+    },
     { given: "no spec", body: withParent((p) => delete p.spec), error: "parent.spec is required" },
-    { given: "a string spec", body: withParent((p) => (p.spec = "starter")), error: "parent.spec must be an object, got string" },
+    {
+      given: "a string spec",
+      body: withParent((p) => (p.spec = "starter")),
+      error: "parent.spec must be an object, got string",
+    },
     { given: "children as a list", body: aSyncBody({ children: [] }), error: `children ${byKind}, got array` },
     { given: "children as a string", body: aSyncBody({ children: "none" }), error: `children ${byKind}, got string` },
     {
@@ -73,7 +91,11 @@ describe("syncRequestShape()", () => {
       body: withSecret({ apiVersion: "v1", kind: "Secret", metadata: {} }),
       error: 'related["Secret.v1"]["team-a/x"].metadata.name is required',
     },
-    { given: "finalizing as a string", body: aSyncBody({ finalizing: "false" }), error: "finalizing must be a boolean, got string" },
+    {
+      given: "finalizing as a string",
+      body: aSyncBody({ finalizing: "false" }),
+      error: "finalizing must be a boolean, got string",
+    },
   ])("given $given, says $error", ({ body, error }) => {
     expect(syncRequestShape(body)).toEqual({ ok: false, error });
   });
@@ -88,7 +110,11 @@ describe("customizeRequestShape()", () => {
   it.each<{ given: string; body: unknown; error: string }>([
     { given: "an array", body: [], error: "request body must be a JSON object, got array" },
     { given: "no parent", body: { controller: {} }, error: "parent is required" },
-    { given: "no namespace", body: { parent: { ...aParent(), metadata: { name: "llsd" } } }, error: "parent.metadata.namespace is required" },
+    {
+      given: "no namespace",
+      body: { parent: { ...aParent(), metadata: { name: "llsd" } } },
+      error: "parent.metadata.namespace is required",
+    },
   ])("given $given, says $error", ({ body, error }) => {
     expect(customizeRequestShape(body)).toEqual({ ok: false, error });
   });

@@ -13,7 +13,14 @@ describe("POST /sync", () => {
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(res.body).toEqual({
       status: { phase: "Ready", parentName: "llsd", observedChildren: 1 },
-      children: [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "llsd-config", namespace: "team-a" }, data: { parent: "llsd" } }],
+      children: [
+        {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "llsd-config", namespace: "team-a" },
+          data: { parent: "llsd" },
+        },
+      ],
       resyncAfterSeconds: 30,
     });
   });
@@ -44,7 +51,10 @@ describe("POST /sync", () => {
   it("When the content-type carries a charset, Then it is still JSON", async () => {
     const { app } = aTestApp();
 
-    const res = await request(app).post("/sync").set("Content-Type", "application/json; charset=utf-8").send(JSON.stringify(aSyncBody()));
+    const res = await request(app)
+      .post("/sync")
+      .set("Content-Type", "application/json; charset=utf-8")
+      .send(JSON.stringify(aSyncBody()));
 
     expect(res.status).toBe(200);
   });
@@ -54,10 +64,14 @@ describe("POST /customize", () => {
   it("When Metacontroller asks which objects are related, Then the handler's rules come back", async () => {
     const { app } = aTestApp();
 
-    const res = await request(app).post("/customize").send({ controller: {}, parent: aParent({ name: "demo" }) });
+    const res = await request(app)
+      .post("/customize")
+      .send({ controller: {}, parent: aParent({ name: "demo" }) });
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ relatedResources: [{ apiVersion: "v1", resource: "secrets", namespace: "team-a", names: ["demo-creds"] }] });
+    expect(res.body).toEqual({
+      relatedResources: [{ apiVersion: "v1", resource: "secrets", namespace: "team-a", names: ["demo-creds"] }],
+    });
   });
 });
 

@@ -9,7 +9,11 @@ import { serviceConfigFromEnv } from "../../hooks/service";
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 
 /** What main.ts reads before it listens (the bearer token and TLS pair have their own tests). */
-const startUp = (env: NodeJS.ProcessEnv) => ({ level: logLevelFromEnv(env), service: serviceConfigFromEnv(env), sync: syncSettingsFromEnv(env) });
+const startUp = (env: NodeJS.ProcessEnv) => ({
+  level: logLevelFromEnv(env),
+  service: serviceConfigFromEnv(env),
+  sync: syncSettingsFromEnv(env),
+});
 
 const BOOLEAN = "true or false";
 const REGISTRIES = "a comma-separated list of host[:port] or *.suffix entries";
@@ -19,7 +23,12 @@ const VARIABLES: [string, string[], string[], string][] = [
   ["LLSD_READ_IMAGE_LABELS", ["true", "false"], ["maybe", "False", "1", "0", "yes", "no", "off"], BOOLEAN],
   ["LLSD_LIVE_STATUS", ["true", "false"], ["maybe", "TRUE", "1", "no"], BOOLEAN],
   ["LLSD_EXPOSE_WITH", ["ingress", "route"], ["gateway", "Route", "routes", "none"], "one of ingress, route"],
-  ["LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"], ["verbose", "INFO", "10"], "one of fatal, error, warn, info, debug, trace, silent"],
+  [
+    "LOG_LEVEL",
+    ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    ["verbose", "INFO", "10"],
+    "one of fatal, error, warn, info, debug, trace, silent",
+  ],
   ["PORT", ["0", "8080", "65535"], ["65536", "-1", "80.5", "0x50", "http", "1e3"], "an integer from 0 to 65535"],
   ["TLS_PORT", ["8443"], ["99999", "8443x"], "an integer from 0 to 65535"],
   ["MAX_CONCURRENT_HOOKS", ["1", "64"], ["0", "-3", "2.5", "lots", "Infinity"], "a positive integer"],
@@ -28,9 +37,24 @@ const VARIABLES: [string, string[], string[], string][] = [
   ["LLSD_LIVE_TIMEOUT_MS", ["250", "1.5"], ["0", "-5", "soon", "NaN", "0x10"], "a positive number"],
   ["LLSD_LIVE_TTL_SECONDS", ["60"], ["0", "5m"], "a positive number"],
   ["SYNC_MEMO_MB", ["0", "0.5", "16"], ["-1", "lots", "16MB", "Infinity"], "a number of MiB (0 turns the memo off)"],
-  ["HOOKS_NAMESPACE", ["ops", "llsd-hooks"], ["Ops", "my_ns", "-x", "a".repeat(64)], "a namespace name (lowercase letters, digits and '-', at most 63)"],
-  ["LLSD_LIVE_BASE_URL", ["http://127.0.0.1:8321", "https://llsd.example"], ["127.0.0.1:8321x", "ftp://host", "not a url"], "an http:// or https:// URL"],
-  ["ALLOWED_REGISTRIES", ["quay.io", "quay.io, *.corp.example", "https://registry.local:5000/v2", "[::1]:5000"], ["quay.io;docker.io", "bad host", "*", "quay.io:port"], REGISTRIES],
+  [
+    "HOOKS_NAMESPACE",
+    ["ops", "llsd-hooks"],
+    ["Ops", "my_ns", "-x", "a".repeat(64)],
+    "a namespace name (lowercase letters, digits and '-', at most 63)",
+  ],
+  [
+    "LLSD_LIVE_BASE_URL",
+    ["http://127.0.0.1:8321", "https://llsd.example"],
+    ["127.0.0.1:8321x", "ftp://host", "not a url"],
+    "an http:// or https:// URL",
+  ],
+  [
+    "ALLOWED_REGISTRIES",
+    ["quay.io", "quay.io, *.corp.example", "https://registry.local:5000/v2", "[::1]:5000"],
+    ["quay.io;docker.io", "bad host", "*", "quay.io:port"],
+    REGISTRIES,
+  ],
   ["INSECURE_REGISTRIES", ["mirror:5000"], ["mirror:5000 mirror2"], REGISTRIES],
   ["PRIVATE_REGISTRIES", ["registry.local,*.svc"], ["registry local"], REGISTRIES],
 ];
@@ -41,7 +65,9 @@ describe.each(VARIABLES)("%s", (variable, good, bad, allowed) => {
   });
 
   it.each(bad)("refuses %j, naming the variable, the value and what is allowed", (value) => {
-    expect(() => startUp({ [variable]: value })).toThrow(`${variable} must be ${allowed}, got ${JSON.stringify(value)}`);
+    expect(() => startUp({ [variable]: value })).toThrow(
+      `${variable} must be ${allowed}, got ${JSON.stringify(value)}`,
+    );
   });
 
   it("means the default when blank", () => {
@@ -49,7 +75,9 @@ describe.each(VARIABLES)("%s", (variable, good, bad, allowed) => {
   });
 
   it("is refused even when the feature it belongs to is off", () => {
-    expect(() => startUp({ LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false", [variable]: bad[0]! })).toThrow(variable);
+    expect(() => startUp({ LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false", [variable]: bad[0]! })).toThrow(
+      variable,
+    );
   });
 });
 
@@ -66,7 +94,10 @@ describe("what a refusal shows", () => {
   it("takes the values read as they are meant", () => {
     expect(startUp({ LLSD_READ_IMAGE_LABELS: "false" }).sync.registry).toBeUndefined();
     expect(startUp({ LLSD_READ_IMAGE_LABELS: "true" }).sync.registry).toBeDefined();
-    expect(startUp({ PORT: "9090", SHUTDOWN_DRAIN_DELAY_MS: "0" }).service).toMatchObject({ port: 9090, drainDelayMs: 0 });
+    expect(startUp({ PORT: "9090", SHUTDOWN_DRAIN_DELAY_MS: "0" }).service).toMatchObject({
+      port: 9090,
+      drainDelayMs: 0,
+    });
     expect(startUp({ LOG_LEVEL: "debug" }).level).toBe("debug");
   });
 });

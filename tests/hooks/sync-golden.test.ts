@@ -23,11 +23,16 @@ import { validateChild } from "../lib/children/models";
 import { deps, observedFrom } from "../sync-builders";
 
 const SAMPLES = join(__dirname, "..", "..", "samples");
-const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1")).sort();
+const samples = readdirSync(SAMPLES)
+  .filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1"))
+  .sort();
 
 const app = createApp({
   // External providers' metadata comes from their images; here, from fixtures (tests/external-fixtures.ts).
-  handlers: { sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)), customize: async (r) => customize(r) },
+  handlers: {
+    sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)),
+    customize: async (r) => customize(r),
+  },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),
   isReady: () => true,
@@ -46,13 +51,17 @@ async function post(body: SyncRequest): Promise<SyncResponse> {
 }
 
 function podLabels(children: readonly KubeObject[]): Record<string, string> {
-  const d = children.find((c) => c.kind === "Deployment") as { spec: { template: { metadata: { labels: Record<string, string> } } } } | undefined;
+  const d = children.find((c) => c.kind === "Deployment") as
+    { spec: { template: { metadata: { labels: Record<string, string> } } } } | undefined;
   return d?.spec.template.metadata.labels ?? {};
 }
 
 describe.each(samples)("POST /sync for %s", (file) => {
   it("answers the golden response", async () => {
-    expectGolden(`sync/${file.replace(/\.yaml$/, ".json")}`, `${JSON.stringify(await post(syncRequestFor(file)), null, 2)}\n`);
+    expectGolden(
+      `sync/${file.replace(/\.yaml$/, ".json")}`,
+      `${JSON.stringify(await post(syncRequestFor(file)), null, 2)}\n`,
+    );
   });
 
   it("answers children that are valid Kubernetes objects and agree with each other", async () => {
@@ -62,9 +71,12 @@ describe.each(samples)("POST /sync for %s", (file) => {
     const name = syncRequestFor(file).parent.metadata.name;
     const pods = podLabels(children);
     expect(pods).toEqual(expect.objectContaining(selectorLabels(name)));
-    const service = children.find((c) => c.kind === "Service") as unknown as { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
+    const service = children.find((c) => c.kind === "Service") as unknown as {
+      spec: { selector: Record<string, string>; ports: { targetPort: string }[] };
+    };
     expect(pods).toEqual(expect.objectContaining(service.spec.selector));
-    const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as { spec: { scaleTargetRef: { name: string; kind: string } } } | undefined;
+    const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as
+      { spec: { scaleTargetRef: { name: string; kind: string } } } | undefined;
     if (hpa) expect(hpa.spec.scaleTargetRef).toEqual(expect.objectContaining({ kind: "Deployment", name }));
     for (const child of children) expect(child.metadata.labels).toEqual(expect.objectContaining(selectorLabels(name)));
   });
@@ -73,7 +85,11 @@ describe.each(samples)("POST /sync for %s", (file) => {
     const first = await post(syncRequestFor(file));
     expect(schemaErrors(statusSchema, first.status)).toEqual([]);
     const again = syncRequestFor(file);
-    const next = await post({ ...again, parent: { ...again.parent, status: first.status }, children: mapOf(observedFrom(first.children)) });
+    const next = await post({
+      ...again,
+      parent: { ...again.parent, status: first.status },
+      children: mapOf(observedFrom(first.children)),
+    });
     expect(next.children).toEqual(first.children);
     expect(next.status.phase).toBe("Ready");
   });
@@ -85,8 +101,14 @@ describe("hook request versions", () => {
     const first = await post(req);
     const observed = observedFrom(first.children);
     const v1: Record<string, Record<string, KubeObject>> = {};
-    for (const o of observed) v1[`${o.kind}.${o.apiVersion}`] = { ...v1[`${o.kind}.${o.apiVersion}`], [o.metadata.name]: o };
-    const related = Object.fromEntries(Object.entries(req.related ?? {}).map(([k, m]) => [k, Object.fromEntries(Object.values(m).map((o) => [o.metadata.name, o]))]));
+    for (const o of observed)
+      v1[`${o.kind}.${o.apiVersion}`] = { ...v1[`${o.kind}.${o.apiVersion}`], [o.metadata.name]: o };
+    const related = Object.fromEntries(
+      Object.entries(req.related ?? {}).map(([k, m]) => [
+        k,
+        Object.fromEntries(Object.values(m).map((o) => [o.metadata.name, o])),
+      ]),
+    );
     const viaV1 = await post({ ...req, children: v1, related });
     const viaV2 = await post({ ...req, children: mapOf(observed) });
     expect(viaV1).toEqual(viaV2);
@@ -96,6 +118,10 @@ describe("hook request versions", () => {
 
 function mapOf(objects: readonly KubeObject[]): Record<string, Record<string, KubeObject>> {
   const map: Record<string, Record<string, KubeObject>> = {};
-  for (const o of objects) map[`${o.kind}.${o.apiVersion}`] = { ...map[`${o.kind}.${o.apiVersion}`], [`${o.metadata.namespace}/${o.metadata.name}`]: o };
+  for (const o of objects)
+    map[`${o.kind}.${o.apiVersion}`] = {
+      ...map[`${o.kind}.${o.apiVersion}`],
+      [`${o.metadata.namespace}/${o.metadata.name}`]: o,
+    };
   return map;
 }

@@ -14,15 +14,28 @@ import { httpClient } from "../reliability/support";
 import { aTestApp, LEVEL, until } from "./helpers";
 
 const VALUE = "memo-canary-4d1f";
-const POSTGRES = { distribution: { name: "starter" }, storage: { sql: { type: "postgres", connectionString: { name: "db", key: "dsn" } } } };
+const POSTGRES = {
+  distribution: { name: "starter" },
+  storage: { sql: { type: "postgres", connectionString: { name: "db", key: "dsn" } } },
+};
 
 const steadyRequest = (): Promise<SyncRequest> =>
-  steadyState(aRequest(stamped(aParent(POSTGRES)), [], [stamped(aSecret("db", { dsn: `postgresql://llama:${VALUE}@db:5432/llama` }))]), (r) => sync(r, deps()));
+  steadyState(
+    aRequest(
+      stamped(aParent(POSTGRES)),
+      [],
+      [stamped(aSecret("db", { dsn: `postgresql://llama:${VALUE}@db:5432/llama` }))],
+    ),
+    (r) => sync(r, deps()),
+  );
 
 describe("POST /sync through the memo", () => {
   it("answers an unchanged parent from the memo: same bytes, `reused: 1` in the log line, no Secret value in any line", async () => {
     const memo = createSyncMemo({ maxBytes: 2 ** 24, idleMs: 60_000, now: () => 0 });
-    const t = aTestApp({ logLevel: "debug", handlers: { sync: (r) => syncRemembered(r, deps(), undefined, undefined, memo) } });
+    const t = aTestApp({
+      logLevel: "debug",
+      handlers: { sync: (r) => syncRemembered(r, deps(), undefined, undefined, memo) },
+    });
     const body = await steadyRequest();
     const first = await request(t.app).post("/sync").send(body);
     const second = await request(t.app).post("/sync").send(body);
@@ -33,7 +46,10 @@ describe("POST /sync through the memo", () => {
     const children = (JSON.parse(first.text) as { children: { kind: string }[] }).children;
     expect(first.text).toContain(Buffer.from(VALUE).toString("base64")); // in the derived Postgres Secret: the answer carries it, the logs must not
     const answered = t.lines().filter((l) => l.msg === "Answered hook call");
-    expect(answered.map((l) => [l.level, l.reused, l.children])).toEqual([[LEVEL.info, 0, children.length], [LEVEL.info, 1, children.length]]);
+    expect(answered.map((l) => [l.level, l.reused, l.children])).toEqual([
+      [LEVEL.info, 0, children.length],
+      [LEVEL.info, 1, children.length],
+    ]);
     const bodies = t.lines().filter((l) => l.msg === "Hook response body");
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.redactedResponse).toEqual(bodies[0]!.redactedResponse);
@@ -48,24 +64,36 @@ describe("node hooks/main.ts (the service as the image runs it)", () => {
     // steadyState's last call computed the steady request's answer; both calls after it reuse it.
     ["by default", {}, [1, 1]],
     ["not with SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, [0, 0]],
-  ])("reuses the answer for an unchanged parent %s", async (_, env, reused) => {
-    const service = await startServiceProcess(env);
-    const client = httpClient(service.port);
-    try {
-      // Steady against this service (its operator version, its clock), as Metacontroller gets there.
-      const first = aRequest(stamped(aParent(POSTGRES)), [], [stamped(aSecret("db", { dsn: "postgresql://llama:pw@db:5432/llama" }))]);
-      let posts = 0;
-      const post = (r: SyncRequest) => ((posts += 1), client.post("/sync", r));
-      const body = await steadyState(first, async (r) => JSON.parse((await post(r)).text) as SyncResponse);
-      const answers = [await post(body), await post(body)];
-      expect(answers.map((a) => a.status)).toEqual([200, 200]);
-      expect(answers[1]!.text).toBe(answers[0]!.text);
-      const answered = () => service.lines().filter((l) => l.msg === "Answered hook call");
-      await until(() => answered().length === posts); // the log is written asynchronously
-      expect(answered().slice(-2).map((l) => l.reused ?? 0)).toEqual(reused);
-    } finally {
-      client.close();
-      await service.kill();
-    }
-  }, 30_000);
+  ])(
+    "reuses the answer for an unchanged parent %s",
+    async (_, env, reused) => {
+      const service = await startServiceProcess(env);
+      const client = httpClient(service.port);
+      try {
+        // Steady against this service (its operator version, its clock), as Metacontroller gets there.
+        const first = aRequest(
+          stamped(aParent(POSTGRES)),
+          [],
+          [stamped(aSecret("db", { dsn: "postgresql://llama:pw@db:5432/llama" }))],
+        );
+        let posts = 0;
+        const post = (r: SyncRequest) => ((posts += 1), client.post("/sync", r));
+        const body = await steadyState(first, async (r) => JSON.parse((await post(r)).text) as SyncResponse);
+        const answers = [await post(body), await post(body)];
+        expect(answers.map((a) => a.status)).toEqual([200, 200]);
+        expect(answers[1]!.text).toBe(answers[0]!.text);
+        const answered = () => service.lines().filter((l) => l.msg === "Answered hook call");
+        await until(() => answered().length === posts); // the log is written asynchronously
+        expect(
+          answered()
+            .slice(-2)
+            .map((l) => l.reused ?? 0),
+        ).toEqual(reused);
+      } finally {
+        client.close();
+        await service.kill();
+      }
+    },
+    30_000,
+  );
 });

@@ -27,13 +27,42 @@ describe("syncSettingsFromEnv", () => {
     ["LLSD_EXPOSE_WITH=route", { LLSD_EXPOSE_WITH: "route" }, { exposeWith: "route" }],
     ["LLSD_EXPOSE_WITH=ingress", { LLSD_EXPOSE_WITH: "ingress" }, { exposeWith: "ingress" }],
     ["LLSD_READ_IMAGE_LABELS=true", { LLSD_READ_IMAGE_LABELS: "true" }, {}],
-    ["LLSD_LIVE_STATUS=true, blank values as unset", { LLSD_LIVE_STATUS: " true ", HOOKS_NAMESPACE: "", LLSD_LIVE_TIMEOUT_MS: " " }, {}],
+    [
+      "LLSD_LIVE_STATUS=true, blank values as unset",
+      { LLSD_LIVE_STATUS: " true ", HOOKS_NAMESPACE: "", LLSD_LIVE_TIMEOUT_MS: " " },
+      {},
+    ],
     ["OPERATOR_VERSION", { OPERATOR_VERSION: "v1.2.3" }, { operatorVersion: "v1.2.3" }],
-    ["the registry lists", { ALLOWED_REGISTRIES: " quay.io, *.corp.example ,", INSECURE_REGISTRIES: "mirror:5000", PRIVATE_REGISTRIES: "registry.local" },
-      { registry: { allowedRegistries: ["quay.io", "*.corp.example"], insecureRegistries: ["mirror:5000"], privateRegistries: ["registry.local"] } }],
-    ["LLSD_LIVE_TIMEOUT_MS and LLSD_LIVE_TTL_SECONDS", { LLSD_LIVE_TIMEOUT_MS: "250", LLSD_LIVE_TTL_SECONDS: "60" }, { live: { timeoutMs: 250, ttlMs: 60_000 } }],
-    ["LLSD_LIVE_BASE_URL", { LLSD_LIVE_BASE_URL: "http://127.0.0.1:8321" }, { live: { timeoutMs: 1500, ttlMs: 300_000, baseUrl: "http://127.0.0.1:8321" } }],
-    ["DISTRIBUTION_IMAGES_FILE", { DISTRIBUTION_IMAGES_FILE: "/etc/llsd/images.yaml" }, { imageOverridesFile: "/etc/llsd/images.yaml" }],
+    [
+      "the registry lists",
+      {
+        ALLOWED_REGISTRIES: " quay.io, *.corp.example ,",
+        INSECURE_REGISTRIES: "mirror:5000",
+        PRIVATE_REGISTRIES: "registry.local",
+      },
+      {
+        registry: {
+          allowedRegistries: ["quay.io", "*.corp.example"],
+          insecureRegistries: ["mirror:5000"],
+          privateRegistries: ["registry.local"],
+        },
+      },
+    ],
+    [
+      "LLSD_LIVE_TIMEOUT_MS and LLSD_LIVE_TTL_SECONDS",
+      { LLSD_LIVE_TIMEOUT_MS: "250", LLSD_LIVE_TTL_SECONDS: "60" },
+      { live: { timeoutMs: 250, ttlMs: 60_000 } },
+    ],
+    [
+      "LLSD_LIVE_BASE_URL",
+      { LLSD_LIVE_BASE_URL: "http://127.0.0.1:8321" },
+      { live: { timeoutMs: 1500, ttlMs: 300_000, baseUrl: "http://127.0.0.1:8321" } },
+    ],
+    [
+      "DISTRIBUTION_IMAGES_FILE",
+      { DISTRIBUTION_IMAGES_FILE: "/etc/llsd/images.yaml" },
+      { imageOverridesFile: "/etc/llsd/images.yaml" },
+    ],
     ["SYNC_MEMO_MB", { SYNC_MEMO_MB: "0.5" }, { memoBytes: 2 ** 19 }],
     ["SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, { memoBytes: 0 }],
   ])("reads %s", (_name, env, changed) => {
@@ -65,7 +94,10 @@ describe("syncSettingsFromEnv", () => {
 
     it("gives the registry settings a credential lookup for the file's registries", () => {
       const file = join(dir, "config.json");
-      writeFileSync(file, JSON.stringify({ auths: { "quay.io": { auth: Buffer.from("robot:s3cret").toString("base64") } } }));
+      writeFileSync(
+        file,
+        JSON.stringify({ auths: { "quay.io": { auth: Buffer.from("robot:s3cret").toString("base64") } } }),
+      );
       const lookup = syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file }).registry?.credentials;
       expect(lookup).toBeDefined();
       expect(lookup!("quay.io")).toEqual({ auth: Buffer.from("robot:s3cret").toString("base64") });
@@ -75,7 +107,9 @@ describe("syncSettingsFromEnv", () => {
     it("refuses a file that is not a dockerconfigjson, naming the variable and never its content", () => {
       const file = join(dir, "bad.json");
       writeFileSync(file, "{ s3cret");
-      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).toThrow(new RegExp(`^REGISTRY_AUTH_FILE ${file}: \\w`));
+      expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).toThrow(
+        new RegExp(`^REGISTRY_AUTH_FILE ${file}: \\w`),
+      );
       expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/\[object Object\]/);
       expect(() => syncSettingsFromEnv({ REGISTRY_AUTH_FILE: file })).not.toThrow(/s3cret/);
     });

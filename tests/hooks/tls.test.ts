@@ -12,7 +12,15 @@ import request from "supertest";
 import { createApp } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
-import { createTlsServer, readTlsMaterial, tlsFilesFromEnv, watchCertificate, type TlsFiles, type TlsMaterial, type TlsServer } from "../../hooks/tls";
+import {
+  createTlsServer,
+  readTlsMaterial,
+  tlsFilesFromEnv,
+  watchCertificate,
+  type TlsFiles,
+  type TlsMaterial,
+  type TlsServer,
+} from "../../hooks/tls";
 import { makeCertificate, type TestCertificate } from "../admission/certificates";
 import { echoCustomize, echoSync } from "./helpers";
 
@@ -57,7 +65,9 @@ async function serve(files: TlsFiles, options: { debounceMs?: number; pollInterv
   const reloads: TlsMaterial[] = [];
   const waiters: (() => void)[] = [];
   const tls = createTlsServer(aTlsApp(), files, {
-    logger, debounceMs: options.debounceMs ?? 20, pollIntervalMs: options.pollIntervalMs ?? 60_000,
+    logger,
+    debounceMs: options.debounceMs ?? 20,
+    pollIntervalMs: options.pollIntervalMs ?? 60_000,
     onReload: (m) => {
       reloads.push(m);
       waiters.splice(0).forEach((w) => w());
@@ -66,13 +76,14 @@ async function serve(files: TlsFiles, options: { debounceMs?: number; pollInterv
   open.push(tls);
   await new Promise<void>((resolve) => tls.server.listen(0, "127.0.0.1", resolve));
   const port = (tls.server.address() as AddressInfo).port;
-  const nextReload = (timeoutMs = 5_000) => new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no reload within the timeout")), timeoutMs);
-    waiters.push(() => {
-      clearTimeout(timer);
-      resolve();
+  const nextReload = (timeoutMs = 5_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no reload within the timeout")), timeoutMs);
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-  });
   return { ...tls, port, reloads, nextReload };
 }
 
@@ -97,11 +108,16 @@ describe("tlsFilesFromEnv", () => {
   });
 
   it("names both files when both are set", () => {
-    expect(tlsFilesFromEnv({ TLS_CERT_FILE: "/tls/tls.crt", TLS_KEY_FILE: " /tls/tls.key " })).toEqual({ certFile: "/tls/tls.crt", keyFile: "/tls/tls.key" });
+    expect(tlsFilesFromEnv({ TLS_CERT_FILE: "/tls/tls.crt", TLS_KEY_FILE: " /tls/tls.key " })).toEqual({
+      certFile: "/tls/tls.crt",
+      keyFile: "/tls/tls.key",
+    });
   });
 
   it("refuses one without the other instead of silently serving plain HTTP", () => {
-    expect(() => tlsFilesFromEnv({ TLS_CERT_FILE: "/tls/tls.crt" })).toThrow("TLS_CERT_FILE and TLS_KEY_FILE must be set together; only TLS_CERT_FILE is set");
+    expect(() => tlsFilesFromEnv({ TLS_CERT_FILE: "/tls/tls.crt" })).toThrow(
+      "TLS_CERT_FILE and TLS_KEY_FILE must be set together; only TLS_CERT_FILE is set",
+    );
     expect(() => tlsFilesFromEnv({ TLS_KEY_FILE: "/tls/tls.key" })).toThrow("only TLS_KEY_FILE is set");
   });
 });
@@ -124,7 +140,9 @@ describe("readTlsMaterial", () => {
   });
 
   it("refuses missing files and files that are not PEM", () => {
-    expect(() => readTlsMaterial({ certFile: join(dir, "nope.crt"), keyFile: join(dir, "nope.key") })).toThrow(/ENOENT/);
+    expect(() => readTlsMaterial({ certFile: join(dir, "nope.crt"), keyFile: join(dir, "nope.key") })).toThrow(
+      /ENOENT/,
+    );
     const files = writePair(A);
     writeFileSync(files.certFile, "not a certificate");
     expect(() => readTlsMaterial(files)).toThrow(/not a usable certificate and key/);
@@ -137,7 +155,9 @@ describe("createTlsServer", () => {
     expect(await servedFingerprint(server.port)).toBe(A.fingerprint256);
     const response = await request(server.server).get("/healthz").ca(A.cert);
     expect(response.status).toBe(200);
-    await expect(request(server.server).get("/healthz").ca(B.cert)).rejects.toThrow(/self[- ]signed|unable to verify|certificate/i);
+    await expect(request(server.server).get("/healthz").ca(B.cert)).rejects.toThrow(
+      /self[- ]signed|unable to verify|certificate/i,
+    );
   });
 
   it("throws at start when the pair is unusable (the process must not come up half-configured)", () => {
@@ -163,8 +183,10 @@ describe("createTlsServer", () => {
     await again;
     expect(await servedFingerprint(server.port)).toBe(C.fingerprint256);
     expect(server.reloads.map((m) => m.cert)).toEqual([B.cert, C.cert]);
-    const line = logLines.map((l) => JSON.parse(l) as { msg: string; certificate?: { subject: string; fingerprint256: string } })
-      .filter((l) => l.msg === "Reloaded TLS certificate").at(-1);
+    const line = logLines
+      .map((l) => JSON.parse(l) as { msg: string; certificate?: { subject: string; fingerprint256: string } })
+      .filter((l) => l.msg === "Reloaded TLS certificate")
+      .at(-1);
     expect(line?.certificate).toMatchObject({ subject: "CN=llsd-hooks-c", fingerprint256: C.fingerprint256 });
   });
 
@@ -239,7 +261,11 @@ describe("watchCertificate", () => {
     const installed: Buffer[] = [];
     const fake = { setSecureContext: (o: { cert?: unknown }) => void installed.push(o.cert as Buffer) };
     // A debounce longer than the test: only the poll can reload.
-    const watcher = watchCertificate(fake, files, readTlsMaterial(files), { logger, debounceMs: 60_000, pollIntervalMs: 30 });
+    const watcher = watchCertificate(fake, files, readTlsMaterial(files), {
+      logger,
+      debounceMs: 60_000,
+      pollIntervalMs: 30,
+    });
     try {
       writePair(B);
       for (let i = 0; i < 100 && installed.length === 0; i += 1) await sleep(20);
@@ -252,7 +278,12 @@ describe("watchCertificate", () => {
   it("installs nothing when the files did not change", () => {
     const files = writePair(A);
     const installed: unknown[] = [];
-    const watcher = watchCertificate({ setSecureContext: (o) => void installed.push(o) }, files, readTlsMaterial(files), { logger });
+    const watcher = watchCertificate(
+      { setSecureContext: (o) => void installed.push(o) },
+      files,
+      readTlsMaterial(files),
+      { logger },
+    );
     try {
       expect(watcher.reload()).toBe(false);
       writePair(B);

@@ -18,10 +18,18 @@ import { aTestApp, echoCustomize, echoSync, LEVEL } from "./helpers";
 const UID = "b8e1f5e8-0000-4000-8000-000000000001";
 
 function anLlsd(spec: unknown): Record<string, unknown> {
-  return { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "demo", namespace: "team-a" }, spec };
+  return {
+    apiVersion: "llamastack.io/v1alpha2",
+    kind: "LlamaStackDistribution",
+    metadata: { name: "demo", namespace: "team-a" },
+    spec,
+  };
 }
 
-function aReview(overrides: Record<string, unknown> = {}, object: unknown = anLlsd({ distribution: { name: "starter" } })): Record<string, unknown> {
+function aReview(
+  overrides: Record<string, unknown> = {},
+  object: unknown = anLlsd({ distribution: { name: "starter" } }),
+): Record<string, unknown> {
   return {
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
@@ -45,7 +53,12 @@ function aReview(overrides: Record<string, unknown> = {}, object: unknown = anLl
 
 const INVALID_SPEC = {
   distribution: { name: "nope" },
-  providers: { inference: [{ provider: "vllm", endpoint: "http://a:8000/v1" }, { provider: "vllm", endpoint: "http://b:8000/v1" }] },
+  providers: {
+    inference: [
+      { provider: "vllm", endpoint: "http://a:8000/v1" },
+      { provider: "vllm", endpoint: "http://b:8000/v1" },
+    ],
+  },
 };
 
 describe("POST /validate", () => {
@@ -54,42 +67,80 @@ describe("POST /validate", () => {
     const response = await request(app).post("/validate").send(aReview());
     expect(response.status).toBe(200);
     expect(response.type).toBe("application/json");
-    expect(response.body).toEqual({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: UID, allowed: true } });
+    expect(response.body).toEqual({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      response: { uid: UID, allowed: true },
+    });
   });
 
   it("denies an invalid object with every field-path message and a cause per field", async () => {
     const { app } = aTestApp();
-    const response = await request(app).post("/validate").send(aReview({}, anLlsd(INVALID_SPEC)));
+    const response = await request(app)
+      .post("/validate")
+      .send(aReview({}, anLlsd(INVALID_SPEC)));
     expect(response.status).toBe(200);
-    const { response: answer } = response.body as { response: { uid: string; allowed: boolean; status: { code: number; reason: string; message: string; details: { causes: { field: string; message: string }[] } } } };
+    const { response: answer } = response.body as {
+      response: {
+        uid: string;
+        allowed: boolean;
+        status: {
+          code: number;
+          reason: string;
+          message: string;
+          details: { causes: { field: string; message: string }[] };
+        };
+      };
+    };
     expect(answer.uid).toBe(UID);
     expect(answer.allowed).toBe(false);
     expect(answer.status.code).toBe(422);
     expect(answer.status.reason).toBe("Invalid");
     const fields = answer.status.details.causes.map((c) => c.field);
-    expect(fields).toEqual(expect.arrayContaining(["spec.distribution.name", "spec.providers.inference[0].id", "spec.providers.inference[1].id"]));
-    for (const cause of answer.status.details.causes) expect(answer.status.message).toContain(`${cause.field}: ${cause.message}`);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "spec.distribution.name",
+        "spec.providers.inference[0].id",
+        "spec.providers.inference[1].id",
+      ]),
+    );
+    for (const cause of answer.status.details.causes)
+      expect(answer.status.message).toContain(`${cause.field}: ${cause.message}`);
   });
 
   it("passes validate()'s warnings on as admission warnings", async () => {
     const { app } = aTestApp();
-    const spec = { distribution: { name: "starter" }, providers: { safety: { provider: "llama-guard" } }, disabled: ["safety"] };
-    const response = await request(app).post("/validate").send(aReview({}, anLlsd(spec)));
+    const spec = {
+      distribution: { name: "starter" },
+      providers: { safety: { provider: "llama-guard" } },
+      disabled: ["safety"],
+    };
+    const response = await request(app)
+      .post("/validate")
+      .send(aReview({}, anLlsd(spec)));
     expect(response.body.response.allowed).toBe(true);
     expect(response.body.response.warnings).toEqual([expect.stringMatching(/^spec\.disabled\[0\]: /)]);
   });
 
   it("allows DELETE and other kinds", async () => {
     const { app } = aTestApp();
-    const deleted = await request(app).post("/validate").send(aReview({ operation: "DELETE", object: null, oldObject: anLlsd(INVALID_SPEC) }));
+    const deleted = await request(app)
+      .post("/validate")
+      .send(aReview({ operation: "DELETE", object: null, oldObject: anLlsd(INVALID_SPEC) }));
     expect(deleted.body.response).toEqual({ uid: UID, allowed: true });
-    const configMap = await request(app).post("/validate")
-      .send(aReview({ kind: { group: "", version: "v1", kind: "ConfigMap" } }, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }));
+    const configMap = await request(app)
+      .post("/validate")
+      .send(
+        aReview(
+          { kind: { group: "", version: "v1", kind: "ConfigMap" } },
+          { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } },
+        ),
+      );
     expect(configMap.body.response).toEqual({ uid: UID, allowed: true });
   });
 
   it.each([
-    ["not an AdmissionReview", { apiVersion: "v1", kind: "Pod" }, "apiVersion must be admission.k8s.io/v1, got \"v1\""],
+    ["not an AdmissionReview", { apiVersion: "v1", kind: "Pod" }, 'apiVersion must be admission.k8s.io/v1, got "v1"'],
     ["no uid", aReview({ uid: undefined }), "request.uid is required: a non-empty string"],
     ["a CREATE without an object", aReview({ object: null }), "request.object must be an object for CREATE, got null"],
   ])("answers 400 JSON for a malformed review (%s)", async (_what, body, error) => {
@@ -97,12 +148,14 @@ describe("POST /validate", () => {
     const response = await request(app).post("/validate").send(body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error });
-    expect(lines().filter((l) => l.hook === "validate")).toEqual([expect.objectContaining({ level: LEVEL.warn, outcome: "client_error", status: 400, reason: error })]);
+    expect(lines().filter((l) => l.hook === "validate")).toEqual([
+      expect.objectContaining({ level: LEVEL.warn, outcome: "client_error", status: 400, reason: error }),
+    ]);
   });
 
   it("answers 400 for a body that is not JSON, 415 for another content-type, 405 for another method", async () => {
     const { app } = aTestApp();
-    const broken = await request(app).post("/validate").set("content-type", "application/json").send("{\"apiVersion\":");
+    const broken = await request(app).post("/validate").set("content-type", "application/json").send('{"apiVersion":');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ error: "request body is not valid JSON" });
     const text = await request(app).post("/validate").set("content-type", "text/plain").send("hello");
@@ -115,10 +168,22 @@ describe("POST /validate", () => {
 
   it("logs one line per review, without the object, and counts it", async () => {
     const { app, lines, logText, metrics } = aTestApp();
-    await request(app).post("/validate").send(aReview({}, anLlsd(INVALID_SPEC)));
-    expect(lines().filter((l) => l.hook === "validate")).toEqual([expect.objectContaining({
-      level: LEVEL.info, msg: "Denied", uid: UID, namespace: "team-a", name: "demo", operation: "CREATE", allowed: false, outcome: "ok", status: 200,
-    })]);
+    await request(app)
+      .post("/validate")
+      .send(aReview({}, anLlsd(INVALID_SPEC)));
+    expect(lines().filter((l) => l.hook === "validate")).toEqual([
+      expect.objectContaining({
+        level: LEVEL.info,
+        msg: "Denied",
+        uid: UID,
+        namespace: "team-a",
+        name: "demo",
+        operation: "CREATE",
+        allowed: false,
+        outcome: "ok",
+        status: 200,
+      }),
+    ]);
     expect(logText()).not.toContain("http://a:8000/v1");
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/llsd_hook_requests_total\{hook="validate",outcome="ok"\} 1/);
@@ -126,13 +191,14 @@ describe("POST /validate", () => {
 });
 
 describe("the two audiences", () => {
-  const build = (audience: Audience) => createApp({
-    handlers: { sync: echoSync, customize: echoCustomize },
-    logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
-    metrics: createMetrics(),
-    isReady: () => true,
-    audience,
-  });
+  const build = (audience: Audience) =>
+    createApp({
+      handlers: { sync: echoSync, customize: echoCustomize },
+      logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
+      metrics: createMetrics(),
+      isReady: () => true,
+      audience,
+    });
 
   it("the apiserver's app serves /validate, /convert and health, never the Metacontroller hooks or metrics", async () => {
     const app = build("apiserver");
@@ -171,7 +237,9 @@ describe("POST /validate over HTTPS", () => {
     writeFileSync(join(dir, "tls.key"), first.key);
     writeFileSync(join(dir, "tls.crt"), first.cert);
     let signal: () => void = () => undefined;
-    reloaded = new Promise((resolve) => { signal = resolve; });
+    reloaded = new Promise((resolve) => {
+      signal = resolve;
+    });
     tls = createTlsServer(
       createApp({
         handlers: { sync: echoSync, customize: echoCustomize },
@@ -181,7 +249,11 @@ describe("POST /validate over HTTPS", () => {
         audience: "apiserver",
       }),
       { certFile: join(dir, "tls.crt"), keyFile: join(dir, "tls.key") },
-      { logger: createLogger({ level: "silent", destination: { write: () => undefined } }), debounceMs: 20, onReload: () => signal() },
+      {
+        logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
+        debounceMs: 20,
+        onReload: () => signal(),
+      },
     );
     await new Promise<void>((resolve) => tls.server.listen(0, "127.0.0.1", resolve));
   });
@@ -193,18 +265,29 @@ describe("POST /validate over HTTPS", () => {
 
   it("reviews over TLS for a client that trusts the certificate", async () => {
     expect((tls.server.address() as AddressInfo).port).toBeGreaterThan(0);
-    const response = await request(tls.server).post("/validate").ca(first.cert).send(aReview({}, anLlsd(INVALID_SPEC)));
+    const response = await request(tls.server)
+      .post("/validate")
+      .ca(first.cert)
+      .send(aReview({}, anLlsd(INVALID_SPEC)));
     expect(response.status).toBe(200);
     expect(response.body.response).toMatchObject({ uid: UID, allowed: false });
   });
 
   it("converts over TLS: a v1alpha1 object comes back as v1alpha2 with the uid echoed", async () => {
     const review = {
-      apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview",
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "ConversionReview",
       request: {
-        uid: "conv-1", desiredAPIVersion: "llamastack.io/v1alpha2",
-        objects: [{ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name: "old", namespace: "ns" },
-          spec: { replicas: 2, server: { distribution: { name: "starter" }, containerSpec: { port: 8321 } } } }],
+        uid: "conv-1",
+        desiredAPIVersion: "llamastack.io/v1alpha2",
+        objects: [
+          {
+            apiVersion: "llamastack.io/v1alpha1",
+            kind: "LlamaStackDistribution",
+            metadata: { name: "old", namespace: "ns" },
+            spec: { replicas: 2, server: { distribution: { name: "starter" }, containerSpec: { port: 8321 } } },
+          },
+        ],
       },
     };
     const response = await request(tls.server).post("/convert").ca(first.cert).send(review);
@@ -212,7 +295,8 @@ describe("POST /validate over HTTPS", () => {
     expect(response.body.response.uid).toBe("conv-1");
     expect(response.body.response.result.status).toBe("Success");
     expect(response.body.response.convertedObjects[0]).toMatchObject({
-      apiVersion: "llamastack.io/v1alpha2", spec: { distribution: { name: "starter" }, networking: { port: 8321 }, workload: { replicas: 2 } },
+      apiVersion: "llamastack.io/v1alpha2",
+      spec: { distribution: { name: "starter" }, networking: { port: 8321 }, workload: { replicas: 2 } },
     });
   });
 

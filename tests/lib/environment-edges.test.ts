@@ -18,8 +18,15 @@ function environmentReads(fileName: string, text: string): string[] {
   const isProcess = (e: ts.Expression): boolean =>
     (ts.isIdentifier(e) && e.text === "process") || (ts.isPropertyAccessExpression(e) && e.name.text === "process");
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && node.name.text === "env" && isProcess(node.expression)) found.push(`${at(node)} process.env`);
-    if (ts.isElementAccessExpression(node) && isProcess(node.expression) && ts.isStringLiteral(node.argumentExpression) && node.argumentExpression.text === "env") found.push(`${at(node)} process.env`);
+    if (ts.isPropertyAccessExpression(node) && node.name.text === "env" && isProcess(node.expression))
+      found.push(`${at(node)} process.env`);
+    if (
+      ts.isElementAccessExpression(node) &&
+      isProcess(node.expression) &&
+      ts.isStringLiteral(node.argumentExpression) &&
+      node.argumentExpression.text === "env"
+    )
+      found.push(`${at(node)} process.env`);
     if (ts.isQualifiedName(node) && node.right.text === "ProcessEnv") found.push(`${at(node)} NodeJS.ProcessEnv`);
     ts.forEachChild(node, visit);
   };
@@ -31,7 +38,7 @@ describe("environmentReads", () => {
   it.each([
     ["const port = process.env.PORT;", ["x.ts:1 process.env"]],
     ["const { PORT } = process.env;", ["x.ts:1 process.env"]],
-    ["const env = process[\"env\"];", ["x.ts:1 process.env"]],
+    ['const env = process["env"];', ["x.ts:1 process.env"]],
     ["const e = globalThis.process.env;", ["x.ts:1 process.env"]],
     ["export function f(env: NodeJS.ProcessEnv) {}", ["x.ts:1 NodeJS.ProcessEnv"]],
     ["\nconst argv = process.argv; // the environment of a function: env.PORT", []],

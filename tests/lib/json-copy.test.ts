@@ -7,11 +7,14 @@ import { copyJson } from "../../lib/json-copy";
 
 describe("copyJson", () => {
   it("equals structuredClone's copy for any JSON value, and shares nothing with the original", () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const copied = copyJson(value);
-      expect(copied).toStrictEqual(structuredClone(value));
-      if (typeof value === "object" && value !== null) expect(copied).not.toBe(value);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const copied = copyJson(value);
+        expect(copied).toStrictEqual(structuredClone(value));
+        if (typeof value === "object" && value !== null) expect(copied).not.toBe(value);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it("copies nested objects rather than sharing them", () => {

@@ -35,13 +35,48 @@ describe("findCycles", () => {
 
   it.each([
     ["a chain", g({ a: [["b", false]], b: [["c", false]], c: [] }), []],
-    ["a diamond", g({ a: [["b", false], ["c", false]], b: [["d", false]], c: [["d", false]], d: [] }), []],
-    ["a runtime loop of three", g({ a: [["b", false]], b: [["c", false]], c: [["a", false]] }), ["runtime: a → b → c → a"]],
+    [
+      "a diamond",
+      g({
+        a: [
+          ["b", false],
+          ["c", false],
+        ],
+        b: [["d", false]],
+        c: [["d", false]],
+        d: [],
+      }),
+      [],
+    ],
+    [
+      "a runtime loop of three",
+      g({ a: [["b", false]], b: [["c", false]], c: [["a", false]] }),
+      ["runtime: a → b → c → a"],
+    ],
     ["a type-only loop", g({ a: [["b", true]], b: [["a", true]] }), ["through a type import: a → b → a"]],
-    ["a loop closed by one type import", g({ a: [["b", true]], b: [["a", false]] }), ["through a type import: a → b → a"]],
-    ["a runtime loop beside a type import", g({ a: [["b", true], ["c", false]], b: [["a", false]], c: [["a", false]] }), ["runtime: a → c → a"]],
+    [
+      "a loop closed by one type import",
+      g({ a: [["b", true]], b: [["a", false]] }),
+      ["through a type import: a → b → a"],
+    ],
+    [
+      "a runtime loop beside a type import",
+      g({
+        a: [
+          ["b", true],
+          ["c", false],
+        ],
+        b: [["a", false]],
+        c: [["a", false]],
+      }),
+      ["runtime: a → c → a"],
+    ],
     ["a module importing itself", g({ a: [["a", false]] }), ["runtime: a → a"]],
-    ["two separate loops", g({ a: [["b", false]], b: [["a", false]], c: [["d", true]], d: [["c", true]] }), ["runtime: a → b → a", "through a type import: c → d → c"]],
+    [
+      "two separate loops",
+      g({ a: [["b", false]], b: [["a", false]], c: [["d", true]], d: [["c", true]] }),
+      ["runtime: a → b → a", "through a type import: c → d → c"],
+    ],
   ])("on %s", (_what, graph, expected) => {
     expect(show(findCycles(graph))).toEqual(expected);
   });
@@ -53,13 +88,14 @@ describe("a cycle injected into real files", () => {
     dir = mkdtempSync(join(tmpdir(), "cycles-"));
     mkdirSync(join(dir, "children"));
     const files: Record<string, string> = {
-      "defaults.ts": "export const CONFIG_PATH = \"/etc/config.yaml\";\n",
-      "children/env.ts": "import { CONFIG_PATH } from \"../defaults\";\nimport { script } from \"./script\";\nexport const env = [CONFIG_PATH, script];\n",
+      "defaults.ts": 'export const CONFIG_PATH = "/etc/config.yaml";\n',
+      "children/env.ts":
+        'import { CONFIG_PATH } from "../defaults";\nimport { script } from "./script";\nexport const env = [CONFIG_PATH, script];\n',
       // The bug the cycle test guards against: script.ts reading a constant from env.ts.
-      "children/script.ts": "import { env } from \"./env\";\nexport const script = `config=${env[0]}`;\n",
-      "children/types.ts": "import type { Plan } from \"./plan\";\nexport interface Input { plan?: Plan }\n",
-      "children/plan.ts": "import { type Input } from \"./types\";\nexport interface Plan { input: Input }\n",
-      "children/leaf.ts": "export type { Plan } from \"./plan\";\nexport const leaf = require(\"../defaults\");\n",
+      "children/script.ts": 'import { env } from "./env";\nexport const script = `config=${env[0]}`;\n',
+      "children/types.ts": 'import type { Plan } from "./plan";\nexport interface Input { plan?: Plan }\n',
+      "children/plan.ts": 'import { type Input } from "./types";\nexport interface Plan { input: Input }\n',
+      "children/leaf.ts": 'export type { Plan } from "./plan";\nexport const leaf = require("../defaults");\n',
     };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   });

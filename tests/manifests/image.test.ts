@@ -18,13 +18,23 @@ describe("the image in metacontroller/base/kustomization.yaml", () => {
   cpSync(join(ROOT, "metacontroller"), copy, { recursive: true });
   const file = join(copy, "base", "kustomization.yaml");
   const original = readFileSync(file, "utf8");
-  const edited = original.replace(/newName: llsd-hooks\n(\s*)newTag: \S+/, "newName: registry.example.com/team/llsd-hooks\n$1newTag: 9.9.9");
+  const edited = original.replace(
+    /newName: llsd-hooks\n(\s*)newTag: \S+/,
+    "newName: registry.example.com/team/llsd-hooks\n$1newTag: 9.9.9",
+  );
 
   it.each(OVERLAYS)("is the one %s runs", (overlay) => {
     expect(edited).not.toBe(original);
     writeFileSync(file, edited);
-    const text = execFileSync("kubectl", ["kustomize", join(copy, overlay)], { encoding: "utf8", env: { ...process.env, KUBECONFIG: join(copy, "none") } });
-    const deployment = parseAllDocuments(text).map((d) => d.toJS()).find((o) => o.kind === "Deployment" && o.metadata.name === "llsd-hooks");
-    expect(deployment.spec.template.spec.containers.map((c: { image: string }) => c.image)).toEqual(["registry.example.com/team/llsd-hooks:9.9.9"]);
+    const text = execFileSync("kubectl", ["kustomize", join(copy, overlay)], {
+      encoding: "utf8",
+      env: { ...process.env, KUBECONFIG: join(copy, "none") },
+    });
+    const deployment = parseAllDocuments(text)
+      .map((d) => d.toJS())
+      .find((o) => o.kind === "Deployment" && o.metadata.name === "llsd-hooks");
+    expect(deployment.spec.template.spec.containers.map((c: { image: string }) => c.image)).toEqual([
+      "registry.example.com/team/llsd-hooks:9.9.9",
+    ]);
   });
 });

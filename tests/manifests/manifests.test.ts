@@ -29,7 +29,11 @@ const HOOKS_NAMESPACE = "llsd-hooks";
 interface KubeDoc {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>> };
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+  };
 }
 
 interface Webhook {
@@ -41,7 +45,11 @@ interface Webhook {
 interface CompositeController extends KubeDoc {
   readonly spec: {
     readonly parentResource: { readonly apiVersion: string; readonly resource: string };
-    readonly childResources: readonly { readonly apiVersion: string; readonly resource: string; readonly updateStrategy?: { readonly method?: string } }[];
+    readonly childResources: readonly {
+      readonly apiVersion: string;
+      readonly resource: string;
+      readonly updateStrategy?: { readonly method?: string };
+    }[];
     readonly generateSelector?: boolean;
     readonly resyncPeriodSeconds?: number;
     readonly hooks: { readonly [hook: string]: { readonly version?: string; readonly webhook?: Webhook } | undefined };
@@ -50,7 +58,11 @@ interface CompositeController extends KubeDoc {
 
 interface LabelSelector {
   readonly matchLabels?: { readonly [k: string]: string };
-  readonly matchExpressions?: readonly { readonly key: string; readonly operator: string; readonly values?: readonly string[] }[];
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }[];
 }
 
 /** Every child type and the update strategy it needs; PVCs are immutable after creation. */
@@ -77,8 +89,10 @@ const appDeps = {
 /** The Secret both the CompositeController and the hooks Deployment name (README: create it before applying). */
 const TOKEN_SECRET = { name: "llsd-hooks-token", namespace: "llsd-hooks", key: "token" };
 const minimalParent = {
-  apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution",
-  metadata: { name: "probe", namespace: "default" }, spec: { distribution: { name: "starter" } },
+  apiVersion: "llamastack.io/v1alpha2",
+  kind: "LlamaStackDistribution",
+  metadata: { name: "probe", namespace: "default" },
+  spec: { distribution: { name: "starter" } },
 };
 
 function kustomize(dir: string): string {
@@ -136,11 +150,16 @@ function selects(selector: LabelSelector | undefined, labels: { readonly [k: str
     matchLabels.every(([k, v]) => labels[k] === v) &&
     expressions.every(({ key, operator, values = [] }) => {
       switch (operator) {
-        case "In": return key in labels && values.includes(labels[key]!);
-        case "NotIn": return !(key in labels) || !values.includes(labels[key]!);
-        case "Exists": return key in labels;
-        case "DoesNotExist": return !(key in labels);
-        default: throw new Error(`unknown selector operator ${operator}`);
+        case "In":
+          return key in labels && values.includes(labels[key]!);
+        case "NotIn":
+          return !(key in labels) || !values.includes(labels[key]!);
+        case "Exists":
+          return key in labels;
+        case "DoesNotExist":
+          return !(key in labels);
+        default:
+          throw new Error(`unknown selector operator ${operator}`);
       }
     })
   );
@@ -171,13 +190,29 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
   it("builds offline into one of each expected object, with no duplicates", () => {
     const ids = build().objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(build().objects.map((o) => o.kind).sort()).toEqual(
-      ["CompositeController", "Deployment", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "Service", "ServiceAccount"]);
+    expect(
+      build()
+        .objects.map((o) => o.kind)
+        .sort(),
+    ).toEqual([
+      "CompositeController",
+      "Deployment",
+      "Namespace",
+      "NetworkPolicy",
+      "PodDisruptionBudget",
+      "Service",
+      "ServiceAccount",
+    ]);
   });
 
   it("has only objects the Kubernetes schemas accept", () => {
     const models: Record<string, new (data: never) => { validate(): void }> = {
-      Namespace, ServiceAccount, Service, Deployment, PodDisruptionBudget, NetworkPolicy,
+      Namespace,
+      ServiceAccount,
+      Service,
+      Deployment,
+      PodDisruptionBudget,
+      NetworkPolicy,
     };
     for (const o of build().objects) {
       if (o.kind === "CompositeController") continue;
@@ -190,15 +225,20 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
   it("puts every namespaced object in llsd-hooks and leaves the cluster-scoped ones without a namespace", () => {
     for (const o of build().objects) {
       const clusterScoped = o.kind === "Namespace" || o.kind === "CompositeController";
-      expect({ object: `${o.kind}/${o.metadata.name}`, namespace: o.metadata.namespace })
-        .toEqual({ object: `${o.kind}/${o.metadata.name}`, namespace: clusterScoped ? undefined : HOOKS_NAMESPACE });
+      expect({ object: `${o.kind}/${o.metadata.name}`, namespace: o.metadata.namespace }).toEqual({
+        object: `${o.kind}/${o.metadata.name}`,
+        namespace: clusterScoped ? undefined : HOOKS_NAMESPACE,
+      });
     }
     expect(build().one("Namespace").metadata.name).toBe(HOOKS_NAMESPACE);
   });
 
   describe("the CompositeController", () => {
     it("runs llamastackdistributions at the storage version v1alpha2", () => {
-      expect(build().controller.spec.parentResource).toEqual({ apiVersion: "llamastack.io/v1alpha2", resource: "llamastackdistributions" });
+      expect(build().controller.spec.parentResource).toEqual({
+        apiVersion: "llamastack.io/v1alpha2",
+        resource: "llamastackdistributions",
+      });
     });
 
     it("lists every child type once, InPlace, except PVCs which are OnDelete", () => {
@@ -207,7 +247,10 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
       expect(new Set(keys).size).toBe(keys.length);
       const got = strategies(cc);
       for (const [apiVersion, resource, method] of EXPECTED_CHILDREN) {
-        expect({ child: `${resource}.${apiVersion}`, method: got[`${resource}.${apiVersion}`] }).toEqual({ child: `${resource}.${apiVersion}`, method });
+        expect({ child: `${resource}.${apiVersion}`, method: got[`${resource}.${apiVersion}`] }).toEqual({
+          child: `${resource}.${apiVersion}`,
+          method,
+        });
       }
     });
 
@@ -237,8 +280,11 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
       const file = b.container.env?.find((e) => e.name === "HOOK_BEARER_TOKEN_FILE")?.value ?? "";
       const mount = (b.container.volumeMounts ?? []).find((m) => file.startsWith(`${m.mountPath}/`));
       const volume = (b.deployment.spec?.template.spec?.volumes ?? []).find((v) => v.name === mount?.name);
-      expect({ namespace: b.deployment.metadata.namespace, secret: volume?.secret?.secretName, key: file.slice((mount?.mountPath.length ?? 0) + 1) })
-        .toEqual({ namespace: TOKEN_SECRET.namespace, secret: TOKEN_SECRET.name, key: TOKEN_SECRET.key });
+      expect({
+        namespace: b.deployment.metadata.namespace,
+        secret: volume?.secret?.secretName,
+        key: file.slice((mount?.mountPath.length ?? 0) + 1),
+      }).toEqual({ namespace: TOKEN_SECRET.namespace, secret: TOKEN_SECRET.name, key: TOKEN_SECRET.key });
       expect(volume?.secret?.optional).not.toBe(true); // no Secret: the pod waits rather than serving unauthenticated
       expect(b.container.env?.some((e) => e.name === "HOOK_BEARER_TOKEN")).toBe(false);
     });
@@ -253,7 +299,12 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
         const body = name === "sync" ? { parent: minimalParent, children: {}, related: {} } : { parent: minimalParent };
         const ok = await request(authed).post(path).set("Authorization", "Bearer s3cr3t-token").send(body);
         const refused = await request(authed).post(path).send(body);
-        expect({ hook: name, path, status: ok.status, without: refused.status }).toEqual({ hook: name, path, status: 200, without: 401 });
+        expect({ hook: name, path, status: ok.status, without: refused.status }).toEqual({
+          hook: name,
+          path,
+          status: 200,
+          without: 401,
+        });
       }
     });
 
@@ -264,7 +315,11 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
         const url = new URL(hook?.webhook?.url ?? "");
         expect(url.protocol).toBe("http:");
         const service = services.find((s) => url.hostname === `${s.metadata.name}.${s.metadata.namespace}.svc`);
-        expect({ hook: name, host: url.hostname, service: service?.metadata.name }).toEqual({ hook: name, host: url.hostname, service: "llsd-hooks" });
+        expect({ hook: name, host: url.hostname, service: service?.metadata.name }).toEqual({
+          hook: name,
+          host: url.hostname,
+          service: "llsd-hooks",
+        });
         const ports = (service!.spec?.ports ?? []).map((p) => p.port);
         expect(ports).toContain(Number(url.port));
         expect(url.search + url.hash).toBe("");
@@ -285,7 +340,11 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
 
     it("caps the V8 heap at most at two thirds of the memory limit (the rest: young generation, code, buffers)", () => {
       const b = build();
-      const heapMb = Number(/^--max-old-space-size=(\d+)$/.exec(b.container.command?.find((a) => a.startsWith("--max-old-space-size=")) ?? "")?.[1]);
+      const heapMb = Number(
+        /^--max-old-space-size=(\d+)$/.exec(
+          b.container.command?.find((a) => a.startsWith("--max-old-space-size=")) ?? "",
+        )?.[1],
+      );
       const limit = String(b.container.resources?.limits?.memory ?? "");
       const limitMb = Number(/^(\d+)Mi$/.exec(limit)?.[1]) * 1.048576;
       expect({ heapMb: heapMb > 0, limit }).toEqual({ heapMb: true, limit: expect.stringMatching(/^\d+Mi$/) });
@@ -317,12 +376,18 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
     });
 
     it("has resource requests and a memory limit", () => {
-      expect(build().container.resources).toEqual({ requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "256Mi" } });
+      expect(build().container.resources).toEqual({
+        requests: { cpu: "100m", memory: "128Mi" },
+        limits: { memory: "256Mi" },
+      });
     });
 
     it("gets its namespace from the downward API and logs at info", () => {
       const env = build().container.env ?? [];
-      expect(env).toContainEqual({ name: "HOOKS_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } });
+      expect(env).toContainEqual({
+        name: "HOOKS_NAMESPACE",
+        valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } },
+      });
       expect(env).toContainEqual({ name: "LOG_LEVEL", value: "info" });
     });
 
@@ -367,10 +432,12 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
     const policy = b.one<INetworkPolicy & KubeDoc>("NetworkPolicy");
     expect(selects(policy.spec?.podSelector, b.podLabels)).toBe(true);
     expect(policy.spec?.policyTypes).toContain("Ingress");
-    expect(policy.spec?.ingress).toEqual([{
-      from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "metacontroller" } } }],
-      ports: [{ protocol: "TCP", port: 8080 }],
-    }]);
+    expect(policy.spec?.ingress).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "metacontroller" } } }],
+        ports: [{ protocol: "TCP", port: 8080 }],
+      },
+    ]);
   });
 });
 
@@ -379,7 +446,10 @@ describe("the OpenShift overlay", () => {
     const [apiVersion, resource, method] = ROUTE_CHILD;
     expect(strategies(base.controller)).not.toHaveProperty([`${resource}.${apiVersion}`]);
     expect(base.controller.spec.childResources.some((c) => c.apiVersion.startsWith("route.openshift.io/"))).toBe(false);
-    expect(strategies(openshift.controller)).toEqual({ ...strategies(base.controller), [`${resource}.${apiVersion}`]: method });
+    expect(strategies(openshift.controller)).toEqual({
+      ...strategies(base.controller),
+      [`${resource}.${apiVersion}`]: method,
+    });
   });
 
   it("changes nothing else in the CompositeController", () => {

@@ -4,7 +4,14 @@
  * messages must name the registry and never carry a credential.
  */
 import { join } from "node:path";
-import { createBaseConfigResolver, credentialLookup, parseDockerConfigJson, type BaseConfigResolverOptions, type CredentialLookup, type ResolvedBase } from "../../lib/oci";
+import {
+  createBaseConfigResolver,
+  credentialLookup,
+  parseDockerConfigJson,
+  type BaseConfigResolverOptions,
+  type CredentialLookup,
+  type ResolvedBase,
+} from "../../lib/oci";
 import { b64, configYaml } from "./support/configs";
 import { pushImage } from "./support/images";
 import { startProxy, type Proxy } from "./support/proxy";
@@ -13,7 +20,8 @@ import { startTokenServer, TOKEN_ISSUER, TOKEN_SERVICE, type TokenServer } from 
 
 const USER = "testuser";
 const PASSWORD = "testpass"; // matches tests/fixtures/oci/htpasswd (bcrypt; registry 2.8 rejects $apr1$)
-const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+const basic = (user: string, password: string): string =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 const labelled = (marker: string) => ({ labels: { "io.llamastack.config.base64": b64(configYaml(marker)) } });
 
 let basicRegistry: Registry;
@@ -31,9 +39,18 @@ beforeAll(async () => {
   await pushImage(basicTarget, "private/demo", "v2", labelled("basic-v2"));
 
   tokens = await startTokenServer({ [USER]: PASSWORD });
-  tokenRegistry = await startRegistry({ kind: "token", realm: tokens.realm, service: TOKEN_SERVICE, issuer: TOKEN_ISSUER, certificatePem: tokens.certificatePem });
+  tokenRegistry = await startRegistry({
+    kind: "token",
+    realm: tokens.realm,
+    service: TOKEN_SERVICE,
+    issuer: TOKEN_ISSUER,
+    certificatePem: tokens.certificatePem,
+  });
   tokenProxy = await startProxy(tokenRegistry.host);
-  const tokenTarget = { url: tokenRegistry.url, authorization: (repo: string) => `Bearer ${tokens.mint(`repository:${repo}:pull,push`, USER)}` };
+  const tokenTarget = {
+    url: tokenRegistry.url,
+    authorization: (repo: string) => `Bearer ${tokens.mint(`repository:${repo}:pull,push`, USER)}`,
+  };
   await pushImage(tokenTarget, "private/demo", "v1", labelled("token-v1"));
   await pushImage(tokenTarget, "private/demo", "v2", labelled("token-v2"));
   await pushImage(tokenTarget, "public/demo", "v1", labelled("token-public"));
@@ -56,12 +73,18 @@ function dockerConfig(host: string, entry: object): CredentialLookup {
 
 /** The registry behind `proxy`, and the token service it names, listed by the operator (a token realm takes the registry policy too). */
 function resolver(proxy: Proxy, options: BaseConfigResolverOptions = {}) {
-  return createBaseConfigResolver({ insecureRegistries: [proxy.host], privateRegistries: [new URL(tokens.realm).host], now: () => now, ...options });
+  return createBaseConfigResolver({
+    insecureRegistries: [proxy.host],
+    privateRegistries: [new URL(tokens.realm).host],
+    now: () => now,
+    ...options,
+  });
 }
 
 function expectNoSecret(result: ResolvedBase): void {
   const text = JSON.stringify(result);
-  for (const secret of [PASSWORD, "wrong-password", Buffer.from(`${USER}:${PASSWORD}`).toString("base64")]) expect(text).not.toContain(secret);
+  for (const secret of [PASSWORD, "wrong-password", Buffer.from(`${USER}:${PASSWORD}`).toString("base64")])
+    expect(text).not.toContain(secret);
 }
 
 describe("htpasswd (Basic) registry", () => {
@@ -87,11 +110,16 @@ describe("htpasswd (Basic) registry", () => {
   test("no credentials: RegistryAuthRequired, naming the registry and the Secret type to add", async () => {
     const result = await resolver(basicProxy).resolve(image("v1"));
     expect(result).toMatchObject({ kind: "error", reason: "RegistryAuthRequired", transient: false });
-    expect(result.kind === "error" && result.message).toMatch(new RegExp(`image "${image("v1")}".*${basicProxy.host} requires credentials.*kubernetes\\.io/dockerconfigjson`));
+    expect(result.kind === "error" && result.message).toMatch(
+      new RegExp(`image "${image("v1")}".*${basicProxy.host} requires credentials.*kubernetes\\.io/dockerconfigjson`),
+    );
   });
 
   test("wrong password: RegistryAuthFailed, and the message carries no credential", async () => {
-    const result = await resolver(basicProxy).resolve(image("v1"), dockerConfig(basicProxy.host, { username: USER, password: "wrong-password" }));
+    const result = await resolver(basicProxy).resolve(
+      image("v1"),
+      dockerConfig(basicProxy.host, { username: USER, password: "wrong-password" }),
+    );
     expect(result).toMatchObject({ kind: "error", reason: "RegistryAuthFailed", transient: false });
     expectNoSecret(result);
   });
@@ -113,13 +141,19 @@ describe("token (Bearer) registry", () => {
     const shared = resolver(tokenProxy);
     tokens.requests.splice(0);
     tokenProxy.reset();
-    expect(await shared.resolve(image("private/demo"), creds())).toMatchObject({ kind: "found", config: configYaml("token-v1") });
+    expect(await shared.resolve(image("private/demo"), creds())).toMatchObject({
+      kind: "found",
+      config: configYaml("token-v1"),
+    });
     expect(tokens.requests).toEqual([`?service=${TOKEN_SERVICE}&scope=repository%3Aprivate%2Fdemo%3Apull`]);
     // 401 challenge, then manifest and config with the token.
     expect(tokenProxy.seen.map((s) => s.kind)).toEqual(["manifest", "manifest", "blob"]);
 
     tokenProxy.reset();
-    expect(await shared.resolve(image("private/demo", "v2"), creds())).toMatchObject({ kind: "found", config: configYaml("token-v2") });
+    expect(await shared.resolve(image("private/demo", "v2"), creds())).toMatchObject({
+      kind: "found",
+      config: configYaml("token-v2"),
+    });
     expect(tokens.requests).toHaveLength(1);
     expect(tokenProxy.seen.map((s) => s.kind)).toEqual(["manifest", "blob"]);
   });
@@ -141,7 +175,10 @@ describe("token (Bearer) registry", () => {
   });
 
   test("anonymous pull of a public repository with an anonymous token", async () => {
-    expect(await resolver(tokenProxy).resolve(image("public/demo"))).toMatchObject({ kind: "found", config: configYaml("token-public") });
+    expect(await resolver(tokenProxy).resolve(image("public/demo"))).toMatchObject({
+      kind: "found",
+      config: configYaml("token-public"),
+    });
   });
 
   test("anonymous pull of a private repository: RegistryAuthRequired", async () => {
@@ -150,16 +187,25 @@ describe("token (Bearer) registry", () => {
   });
 
   test("bad credentials are refused by the token service: RegistryAuthFailed without the password", async () => {
-    const result = await resolver(tokenProxy).resolve(image("private/demo"), dockerConfig(tokenProxy.host, { username: USER, password: "wrong-password" }));
+    const result = await resolver(tokenProxy).resolve(
+      image("private/demo"),
+      dockerConfig(tokenProxy.host, { username: USER, password: "wrong-password" }),
+    );
     expect(result).toMatchObject({ kind: "error", reason: "RegistryAuthFailed" });
     expect(result.kind === "error" && result.message).toContain("token service");
     expectNoSecret(result);
   });
 
   test("a token realm at a link-local (metadata) address is never contacted", async () => {
-    tokenProxy.fault = (seen) => seen.kind === "manifest"
-      ? { respond: { status: 401, headers: { "www-authenticate": 'Bearer realm="http://169.254.169.254/token",service="x"' } } }
-      : undefined;
+    tokenProxy.fault = (seen) =>
+      seen.kind === "manifest"
+        ? {
+            respond: {
+              status: 401,
+              headers: { "www-authenticate": 'Bearer realm="http://169.254.169.254/token",service="x"' },
+            },
+          }
+        : undefined;
     try {
       const result = await resolver(tokenProxy).resolve(image("private/demo"), creds());
       expect(result).toMatchObject({ kind: "error", reason: "RegistryNotAllowed", transient: false });

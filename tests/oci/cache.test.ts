@@ -23,7 +23,10 @@ beforeAll(async () => {
   for (const name of ["one", "two", "three", "moving"]) await pushImage(target, `cache/${name}`, "v1", labelled(name));
   await pushImage(target, "cache/layered", "v1", {
     layers: [{ "etc/os-release": "x" }, { "app/config.yaml": configYaml("layered") }],
-    labels: (layers) => ({ "io.llamastack.config.layer": layers[1]?.digest ?? "", "io.llamastack.config.path": "app/config.yaml" }),
+    labels: (layers) => ({
+      "io.llamastack.config.layer": layers[1]?.digest ?? "",
+      "io.llamastack.config.path": "app/config.yaml",
+    }),
   });
 });
 
@@ -35,7 +38,8 @@ afterAll(async () => {
 beforeEach(() => proxy.reset());
 
 const ref = (name: string): string => `${proxy.host}/cache/${name}:v1`;
-const resolver = (options: BaseConfigResolverOptions = {}) => createBaseConfigResolver({ insecureRegistries: [proxy.host], now: clock, ...options });
+const resolver = (options: BaseConfigResolverOptions = {}) =>
+  createBaseConfigResolver({ insecureRegistries: [proxy.host], now: clock, ...options });
 const counts = () => ({ manifest: proxy.count("manifest"), blob: proxy.count("blob") });
 
 test("20 concurrent resolves of one uncached image: exactly one manifest and one config fetch", async () => {
@@ -73,7 +77,11 @@ test("a moved tag is noticed after the TTL (short TTL option), with the new dige
   expect(await shared.resolve(ref("moving"))).toEqual(before);
   now += 1001; // lru-cache: an entry is fresh for exactly its TTL, stale 1 ms after
 
-  expect(await shared.resolve(ref("moving"))).toMatchObject({ kind: "found", config: configYaml("moved"), digest: moved.digest });
+  expect(await shared.resolve(ref("moving"))).toMatchObject({
+    kind: "found",
+    config: configYaml("moved"),
+    digest: moved.digest,
+  });
 });
 
 test("failures are remembered with exponential backoff until the image appears", async () => {

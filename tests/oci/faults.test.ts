@@ -17,10 +17,15 @@ beforeAll(async () => {
   registry = await startRegistry();
   proxy = await startProxy(registry.host);
   const target = { url: registry.url };
-  await pushImage(target, "faults/demo", "v1", { labels: { "io.llamastack.config.base64": b64(configYaml("faults")) } });
+  await pushImage(target, "faults/demo", "v1", {
+    labels: { "io.llamastack.config.base64": b64(configYaml("faults")) },
+  });
   await pushImage(target, "faults/layered", "v1", {
     layers: [{ "app/config.yaml": configYaml("layered") }],
-    labels: (layers) => ({ "io.llamastack.config.layer": layers[0]?.digest ?? "", "io.llamastack.config.path": "app/config.yaml" }),
+    labels: (layers) => ({
+      "io.llamastack.config.layer": layers[0]?.digest ?? "",
+      "io.llamastack.config.path": "app/config.yaml",
+    }),
   });
 });
 
@@ -36,7 +41,11 @@ beforeEach(() => {
 
 const IMAGE = (): string => `${proxy.host}/faults/demo:v1`;
 
-async function resolveWith(fault: (seen: Seen, index: number) => Fault | undefined, options: BaseConfigResolverOptions = {}, image = IMAGE()): Promise<{ result: ResolvedBase; ms: number }> {
+async function resolveWith(
+  fault: (seen: Seen, index: number) => Fault | undefined,
+  options: BaseConfigResolverOptions = {},
+  image = IMAGE(),
+): Promise<{ result: ResolvedBase; ms: number }> {
   proxy.fault = fault;
   const started = performance.now();
   const result = await createBaseConfigResolver({ insecureRegistries: [proxy.host], ...options }).resolve(image);
@@ -57,10 +66,17 @@ describe("integrity and size bounds", () => {
   test.each([
     ["the config blob", IMAGE, "blob" as const, /the image config does not match its digest sha256:/],
     ["the layer", () => `${proxy.host}/faults/layered:v1`, "blob" as const, /does not match its digest/],
-    ["a tagged manifest (vs Docker-Content-Digest)", IMAGE, "manifest" as const, /the manifest v1 does not match its digest sha256:/],
+    [
+      "a tagged manifest (vs Docker-Content-Digest)",
+      IMAGE,
+      "manifest" as const,
+      /the manifest v1 does not match its digest sha256:/,
+    ],
   ])("a proxy that corrupts %s → DigestMismatch", async (_what, image, kind, message) => {
     const corruptLast = (seen: Seen): Fault | undefined =>
-      seen.kind === kind && (kind === "manifest" || !image().includes("layered") || proxy.count("blob") === 2) ? { corrupt: true } : undefined;
+      seen.kind === kind && (kind === "manifest" || !image().includes("layered") || proxy.count("blob") === 2)
+        ? { corrupt: true }
+        : undefined;
     const { result } = await resolveWith(corruptLast, {}, image());
     expect(result).toMatchObject({ kind: "error", reason: "DigestMismatch", transient: true });
     expect(result.kind === "error" && result.message).toMatch(message);
@@ -71,7 +87,13 @@ describe("integrity and size bounds", () => {
     ["chunked, without Content-Length", { "transfer-encoding": "chunked" }],
   ])("an oversized manifest (%s) is cut off at the limit", async (_how, headers) => {
     const body = JSON.stringify({ schemaVersion: 2, padding: "x".repeat(5 * 1024 * 1024) });
-    const { result } = await resolveWith(() => ({ respond: { status: 200, headers: { "content-type": "application/vnd.oci.image.manifest.v1+json", ...headers }, body } }));
+    const { result } = await resolveWith(() => ({
+      respond: {
+        status: 200,
+        headers: { "content-type": "application/vnd.oci.image.manifest.v1+json", ...headers },
+        body,
+      },
+    }));
     expect(result).toMatchObject({ kind: "error", reason: "ImageContentTooLarge", transient: false });
     expect(result.kind === "error" && result.message).toMatch(/manifest v1 is larger than the 4194304-byte limit/);
   });
@@ -98,7 +120,9 @@ describe("retries, rate limits and deadlines", () => {
   });
 
   test("429 with Retry-After: 1 is waited out, then succeeds", async () => {
-    const { result, ms } = await resolveWith(firstOf("blob", { respond: { status: 429, headers: { "retry-after": "1" } } }));
+    const { result, ms } = await resolveWith(
+      firstOf("blob", { respond: { status: 429, headers: { "retry-after": "1" } } }),
+    );
     expect(result).toMatchObject({ kind: "found" });
     expect(ms).toBeGreaterThanOrEqual(990);
     expect(proxy.count("blob")).toBe(2);
@@ -130,7 +154,9 @@ describe("retries, rate limits and deadlines", () => {
   test("a registry that is down: RegistryUnavailable, transient", async () => {
     const closed = await startProxy(registry.host);
     await closed.close();
-    const result = await createBaseConfigResolver({ insecureRegistries: [closed.host], retryBaseMs: 10 }).resolve(`${closed.host}/faults/demo:v1`);
+    const result = await createBaseConfigResolver({ insecureRegistries: [closed.host], retryBaseMs: 10 }).resolve(
+      `${closed.host}/faults/demo:v1`,
+    );
     expect(result).toMatchObject({ kind: "error", reason: "RegistryUnavailable", transient: true });
     expect(result.kind === "error" && result.message).toMatch(/cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
   });
@@ -138,19 +164,26 @@ describe("retries, rate limits and deadlines", () => {
 
 describe("redirects", () => {
   test("a redirect to a link-local (metadata) address is not followed", async () => {
-    const { result } = await resolveWith(firstOf("blob", { respond: { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data/" } } }));
+    const { result } = await resolveWith(
+      firstOf("blob", { respond: { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data/" } } }),
+    );
     expect(result).toMatchObject({ kind: "error", reason: "RegistryNotAllowed" });
   });
 
   test("a same-origin redirect (blob storage behind the registry) is followed", async () => {
-    const { result } = await resolveWith((seen) => (seen.kind === "blob" && proxy.count("blob") === 1
-      ? { respond: { status: 307, headers: { location: seen.path } } } : undefined));
+    const { result } = await resolveWith((seen) =>
+      seen.kind === "blob" && proxy.count("blob") === 1
+        ? { respond: { status: 307, headers: { location: seen.path } } }
+        : undefined,
+    );
     expect(result).toMatchObject({ kind: "found", config: configYaml("faults") });
     expect(proxy.count("blob")).toBe(2);
   });
 
   test("a redirect loop ends after 5 hops", async () => {
-    const { result } = await resolveWith((seen) => (seen.kind === "blob" ? { respond: { status: 307, headers: { location: seen.path } } } : undefined));
+    const { result } = await resolveWith((seen) =>
+      seen.kind === "blob" ? { respond: { status: 307, headers: { location: seen.path } } } : undefined,
+    );
     expect(result).toMatchObject({ kind: "error", reason: "RegistryError" });
     expect(result.kind === "error" && result.message).toMatch(/redirected more than 5 times/);
   });

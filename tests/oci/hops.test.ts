@@ -8,7 +8,13 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createBaseConfigResolver, credentialLookup, parseDockerConfigJson, type BaseConfigResolverOptions, type CredentialLookup } from "../../lib/oci";
+import {
+  createBaseConfigResolver,
+  credentialLookup,
+  parseDockerConfigJson,
+  type BaseConfigResolverOptions,
+  type CredentialLookup,
+} from "../../lib/oci";
 import { createRegistryGuard } from "../../lib/oci/ssrf";
 import { guardResolver } from "../../lib/oci/guard-resolver";
 import { b64, configYaml } from "./support/configs";
@@ -32,10 +38,14 @@ async function startRecorder(upstream: string): Promise<Recorder> {
   const seen: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(req.headers);
-    const out = httpRequest(new URL(req.url ?? "/", `http://${upstream}`), { headers: { authorization: BASIC } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = httpRequest(
+      new URL(req.url ?? "/", `http://${upstream}`),
+      { headers: { authorization: BASIC } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on("error", () => res.destroy());
     out.end();
   });
@@ -53,7 +63,9 @@ let recorder: Recorder;
 let tokens: TokenServer;
 const IMAGE = () => `${proxy.host}/private/demo:v1`;
 const creds = (): CredentialLookup => {
-  const parsed = parseDockerConfigJson(JSON.stringify({ auths: { [proxy.host]: { username: USER, password: PASSWORD } } }));
+  const parsed = parseDockerConfigJson(
+    JSON.stringify({ auths: { [proxy.host]: { username: USER, password: PASSWORD } } }),
+  );
   if (!parsed.ok) throw new Error(parsed.error.message);
   return credentialLookup(parsed.value);
 };
@@ -63,7 +75,9 @@ beforeAll(async () => {
   proxy = await startProxy(registry.host);
   recorder = await startRecorder(registry.host);
   tokens = await startTokenServer({ [USER]: PASSWORD });
-  await pushImage({ url: registry.url, authorization: () => BASIC }, "private/demo", "v1", { labels: { "io.llamastack.config.base64": b64(configYaml("hops")) } });
+  await pushImage({ url: registry.url, authorization: () => BASIC }, "private/demo", "v1", {
+    labels: { "io.llamastack.config.base64": b64(configYaml("hops")) },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -122,7 +136,9 @@ describe("redirects", () => {
     const extra = "allowedRegistries" in policy ? { allowedRegistries: [proxy.host] } : {};
     const result = await resolver(extra).resolve(IMAGE(), creds());
     expect(result).toMatchObject({ kind: "error", reason: "RegistryNotAllowed", transient: false });
-    expect(result.kind === "error" && result.message).toMatch(new RegExp(`redirected to ${recorder.host.replace(/\./g, "\\.")}, which this service does not contact`));
+    expect(result.kind === "error" && result.message).toMatch(
+      new RegExp(`redirected to ${recorder.host.replace(/\./g, "\\.")}, which this service does not contact`),
+    );
     expect(result.kind === "error" && result.message).toMatch(message);
     expect(recorder.seen).toEqual([]);
   });
@@ -138,8 +154,15 @@ describe("redirects", () => {
 
 describe("token realms from WWW-Authenticate", () => {
   const challenge = () => {
-    proxy.fault = (seen) => (seen.kind === "manifest"
-      ? { respond: { status: 401, headers: { "www-authenticate": `Bearer realm="${tokens.realm}",service="test-registry"` } } } : undefined);
+    proxy.fault = (seen) =>
+      seen.kind === "manifest"
+        ? {
+            respond: {
+              status: 401,
+              headers: { "www-authenticate": `Bearer realm="${tokens.realm}",service="test-registry"` },
+            },
+          }
+        : undefined;
   };
 
   it.each([
@@ -150,7 +173,11 @@ describe("token realms from WWW-Authenticate", () => {
     const extra = "allowedRegistries" in policy ? { allowedRegistries: [proxy.host] } : {};
     const result = await resolver(extra).resolve(IMAGE(), creds());
     expect(result).toMatchObject({ kind: "error", reason: "RegistryNotAllowed", transient: false });
-    expect(result.kind === "error" && result.message).toMatch(new RegExp(`named a token service at ${new URL(tokens.realm).host.replace(/\./g, "\\.")} that this service does not contact`));
+    expect(result.kind === "error" && result.message).toMatch(
+      new RegExp(
+        `named a token service at ${new URL(tokens.realm).host.replace(/\./g, "\\.")} that this service does not contact`,
+      ),
+    );
     expect(result.kind === "error" && result.message).toMatch(message);
     expect(tokens.requests).toEqual([]);
   });

@@ -23,20 +23,35 @@ const PASSWORD = "testpass"; // tests/fixtures/oci/htpasswd
 
 beforeAll(async () => {
   registry = await startRegistry();
-  privateRegistry = await startRegistry({ kind: "htpasswd", htpasswdFile: join(__dirname, "../fixtures/oci/htpasswd") });
+  privateRegistry = await startRegistry({
+    kind: "htpasswd",
+    htpasswdFile: join(__dirname, "../fixtures/oci/htpasswd"),
+  });
   proxy = await startProxy(registry.host);
-  const labels = { "io.llamastack.config.base64": b64(configYaml("from-label")), "com.ogx.distribution.version": "0.8.0" };
+  const labels = {
+    "io.llamastack.config.base64": b64(configYaml("from-label")),
+    "com.ogx.distribution.version": "0.8.0",
+  };
   await pushImage({ url: registry.url }, "llsd/labelled", "0.8.0", { labels });
-  await pushImage({ url: registry.url }, "llsd/plain", "0.7.1", { labels: { "org.opencontainers.image.title": "no config" } });
+  await pushImage({ url: registry.url }, "llsd/plain", "0.7.1", {
+    labels: { "org.opencontainers.image.title": "no config" },
+  });
   for (let i = 0; i < 20; i++) await pushImage({ url: registry.url }, `llsd/burst-${i}`, "0.8.0", { labels });
   const basic = `Basic ${Buffer.from(`testuser:${PASSWORD}`).toString("base64")}`;
   await pushImage({ url: privateRegistry.url, authorization: () => basic }, "private/llsd", "0.8.0", { labels });
   // As OGX publishes 1.2+ images: each distribution config as a com.ogx.config.<file> label.
   for (const name of ["starter", "postgres-demo"]) {
-    const upstream = readFileSync(join(__dirname, "../fixtures/server-schemas/v1.3.0/distributions", name, "config.yaml"), "utf8");
+    const upstream = readFileSync(
+      join(__dirname, "../fixtures/server-schemas/v1.3.0/distributions", name, "config.yaml"),
+      "utf8",
+    );
     const ogx = { "com.ogx.config.config.yaml": b64(upstream), "com.ogx.distribution.default-config": "config.yaml" };
-    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "1.3.0", { labels: { ...ogx, "com.ogx.distribution.version": "1.3.0" } });
-    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "nightly", { labels: { ...ogx, "org.opencontainers.image.version": "1.5.0" } });
+    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "1.3.0", {
+      labels: { ...ogx, "com.ogx.distribution.version": "1.3.0" },
+    });
+    await pushImage({ url: registry.url }, `ogxai/distribution-${name}`, "nightly", {
+      labels: { ...ogx, "org.opencontainers.image.version": "1.5.0" },
+    });
   }
 }, 60_000);
 
@@ -47,7 +62,11 @@ afterAll(async () => {
 });
 
 function resolver(): BaseConfigResolver {
-  return createBaseConfigResolver({ insecureRegistries: [proxy.host, privateRegistry.host, "127.0.0.1:9"], deadlineMs: 2000, requestTimeoutMs: 800 });
+  return createBaseConfigResolver({
+    insecureRegistries: [proxy.host, privateRegistry.host, "127.0.0.1:9"],
+    deadlineMs: 2000,
+    requestTimeoutMs: 800,
+  });
 }
 
 const specFor = (image: string) => ({
@@ -55,32 +74,59 @@ const specFor = (image: string) => ({
   providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
 });
 const creds = aSecret("creds", { token: "t" });
-const configOf = (r: SyncResponse): string => String(((r.children.find((c) => c.kind === "ConfigMap")?.data ?? {}) as Record<string, string>)["config.yaml"]);
-const condition = (r: SyncResponse, type: string) => (r.status.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === type);
+const configOf = (r: SyncResponse): string =>
+  String(((r.children.find((c) => c.kind === "ConfigMap")?.data ?? {}) as Record<string, string>)["config.yaml"]);
+const condition = (r: SyncResponse, type: string) =>
+  (r.status.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === type);
 
 describe("sync with base configs from image labels", () => {
   it("generates from the image's label config and records its digest and source", async () => {
-    const r = await syncWith(aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]), deps(), resolver());
+    const r = await syncWith(
+      aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]),
+      deps(),
+      resolver(),
+    );
     expect(configOf(r)).toContain("image_name: from-label");
-    expect(r.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "oci-label", digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }));
+    expect(r.status.resolvedDistribution).toEqual(
+      expect.objectContaining({ configSource: "oci-label", digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }),
+    );
   });
 
   it("without labels on an image reference, fails with MissingConfigLabels and keeps the running children", async () => {
-    const good = await syncWith(aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]), deps(), resolver());
+    const good = await syncWith(
+      aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]),
+      deps(),
+      resolver(),
+    );
     const observed = observedFrom(good.children);
-    const r = await syncWith(aRequest(aParent(specFor(`${proxy.host}/llsd/plain:0.7.1`)), observed, [creds]), deps(), resolver());
+    const r = await syncWith(
+      aRequest(aParent(specFor(`${proxy.host}/llsd/plain:0.7.1`)), observed, [creds]),
+      deps(),
+      resolver(),
+    );
     expect(r.status.phase).toBe("Failed");
-    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({
-      reason: "MissingConfigLabels",
-      message: "spec.distribution.image: Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.",
-    }));
+    expect(condition(r, "ConfigGenerated")).toEqual(
+      expect.objectContaining({
+        reason: "MissingConfigLabels",
+        message:
+          "spec.distribution.image: Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.",
+      }),
+    );
     expect(r.children.map((c) => c.metadata.name).sort()).toEqual(observed.map((c) => c.metadata.name).sort());
   });
 
   it("when the registry is down, keeps the running children, says why and asks to be called again", async () => {
-    const good = await syncWith(aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]), deps(), resolver());
+    const good = await syncWith(
+      aRequest(aParent(specFor(`${proxy.host}/llsd/labelled:0.8.0`)), [], [creds]),
+      deps(),
+      resolver(),
+    );
     const started = Date.now();
-    const r = await syncWith(aRequest(aParent(specFor("127.0.0.1:9/llsd/labelled:0.8.0")), observedFrom(good.children), [creds]), deps(), resolver());
+    const r = await syncWith(
+      aRequest(aParent(specFor("127.0.0.1:9/llsd/labelled:0.8.0")), observedFrom(good.children), [creds]),
+      deps(),
+      resolver(),
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.children).toHaveLength(good.children.length);
     expect(condition(r, "ConfigGenerated")?.reason).toBe("RegistryUnavailable");
@@ -92,9 +138,12 @@ describe("sync with base configs from image labels", () => {
     const without = await syncWith(aRequest(aParent(specFor(image)), [], [creds]), deps(), resolver());
     expect(without.status.phase).toBe("Failed");
     expect(JSON.stringify(without)).not.toContain(PASSWORD);
-    const dockerconfig = JSON.stringify({ auths: { [privateRegistry.host]: { username: "testuser", password: PASSWORD } } });
+    const dockerconfig = JSON.stringify({
+      auths: { [privateRegistry.host]: { username: "testuser", password: PASSWORD } },
+    });
     const pull: KubeObject = {
-      ...aSecret("pull", { ".dockerconfigjson": dockerconfig }), type: "kubernetes.io/dockerconfigjson",
+      ...aSecret("pull", { ".dockerconfigjson": dockerconfig }),
+      type: "kubernetes.io/dockerconfigjson",
       metadata: { name: "pull", namespace: NS, labels: { "llamastack.io/registry-credentials": "true" } },
     };
     const withSecret = await syncWith(aRequest(aParent(specFor(image)), [], [creds, pull]), deps(), resolver());
@@ -106,27 +155,38 @@ describe("sync with base configs from image labels", () => {
     const shared = resolver();
     proxy.reset();
     const image = `${proxy.host}/llsd/burst-7:0.8.0`;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      syncWith(aRequest(aParent(specFor(image), { name: `p${i}` }), [], [creds]), deps(), shared)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        syncWith(aRequest(aParent(specFor(image), { name: `p${i}` }), [], [creds]), deps(), shared),
+      ),
+    );
     expect(results.every((r) => r.status.phase === "Pending")).toBe(true);
     expect({ manifest: proxy.count("manifest"), blob: proxy.count("blob") }).toEqual({ manifest: 1, blob: 1 });
   });
 
   it("for a named distribution whose image cannot be read, fails (transient) instead of switching to the bundled config", async () => {
-    const r = await syncWith(aRequest(aParent({ ...specFor("x"), distribution: { name: "starter" } }), [], [creds]),
-      { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/llsd/starter:0.7.1", release: "0.7" }] }, resolver());
+    const r = await syncWith(
+      aRequest(aParent({ ...specFor("x"), distribution: { name: "starter" } }), [], [creds]),
+      { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/llsd/starter:0.7.1", release: "0.7" }] },
+      resolver(),
+    );
     expect(r.status.phase).toBe("Failed");
     expect(r.children).toEqual([]);
-    expect((r.status.conditions as { type: string; reason: string }[]).find((c) => c.type === "ConfigGenerated")).toMatchObject({ reason: "RegistryUnavailable" });
+    expect(
+      (r.status.conditions as { type: string; reason: string }[]).find((c) => c.type === "ConfigGenerated"),
+    ).toMatchObject({ reason: "RegistryUnavailable" });
     expect(r.resyncAfterSeconds).toBe(30);
   });
 });
 
 describe("sync with OGX 1.x images, whose labels carry their config", () => {
-  const onTable = (host: string) => ({ ...deps(), distributions: [
-    { name: "postgres-demo", image: `${host}/ogxai/distribution-postgres-demo:1.3.0`, release: "1.3" as const },
-    { name: "starter", image: `${host}/ogxai/distribution-starter:1.3.0`, release: "1.3" as const },
-  ] });
+  const onTable = (host: string) => ({
+    ...deps(),
+    distributions: [
+      { name: "postgres-demo", image: `${host}/ogxai/distribution-postgres-demo:1.3.0`, release: "1.3" as const },
+      { name: "starter", image: `${host}/ogxai/distribution-starter:1.3.0`, release: "1.3" as const },
+    ],
+  });
   const named = (name: string) => ({ ...specFor("x"), distribution: { name } });
 
   it("generates a named distribution from its labels, for the 1.3 line", async () => {
@@ -142,12 +202,22 @@ describe("sync with OGX 1.x images, whose labels carry their config", () => {
   it("adds the files provider upstream's postgres-demo label config lacks, and says so", async () => {
     const r = await syncWith(aRequest(aParent(named("postgres-demo")), [], [creds]), onTable(proxy.host), resolver());
     expect((parse(configOf(r)) as { providers: { files?: unknown[] } }).providers.files).toHaveLength(1);
-    expect(r.status.notes).toContainEqual(expect.stringMatching(/^baseConfig.providers.files: the base config has none and the responses provider builtin/));
+    expect(r.status.notes).toContainEqual(
+      expect.stringMatching(/^baseConfig.providers.files: the base config has none and the responses provider builtin/),
+    );
   });
 
   it("takes the line from the version label when the tag names none, and notes a version it does not know", async () => {
-    const r = await syncWith(aRequest(aParent(specFor(`${proxy.host}/ogxai/distribution-starter:nightly`)), [], [creds]), deps(), resolver());
-    expect(r.status.notes).toContainEqual(expect.stringContaining(`server version 1.5.0 (version label of ${proxy.host}/ogxai/distribution-starter:nightly) is not a line these hooks know`));
+    const r = await syncWith(
+      aRequest(aParent(specFor(`${proxy.host}/ogxai/distribution-starter:nightly`)), [], [creds]),
+      deps(),
+      resolver(),
+    );
+    expect(r.status.notes).toContainEqual(
+      expect.stringContaining(
+        `server version 1.5.0 (version label of ${proxy.host}/ogxai/distribution-starter:nightly) is not a line these hooks know`,
+      ),
+    );
     expect((parse(configOf(r)) as { apis: string[] }).apis).not.toContain("safety");
   });
 
@@ -155,19 +225,43 @@ describe("sync with OGX 1.x images, whose labels carry their config", () => {
     const good = await syncWith(aRequest(aParent(named("starter")), [], [creds]), onTable(proxy.host), resolver());
     expect(good.status.resolvedDistribution).toEqual(expect.objectContaining({ configSource: "oci-label" }));
     // The operator moved starter to a registry that is down (an override: running servers follow it).
-    const down = { ...deps(), distributions: withOverrides(onTable(proxy.host).distributions, { starter: "127.0.0.1:9/ogxai/distribution-starter:1.3.0" }).table };
-    const r = await syncWith(aRequest(aParent(named("starter"), { status: good.status }), observedFrom(good.children), [creds]), down, resolver());
+    const down = {
+      ...deps(),
+      distributions: withOverrides(onTable(proxy.host).distributions, {
+        starter: "127.0.0.1:9/ogxai/distribution-starter:1.3.0",
+      }).table,
+    };
+    const r = await syncWith(
+      aRequest(aParent(named("starter"), { status: good.status }), observedFrom(good.children), [creds]),
+      down,
+      resolver(),
+    );
     expect(r.status.phase).toBe("Failed");
-    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("the running config and children are kept") }));
+    expect(condition(r, "ConfigGenerated")).toEqual(
+      expect.objectContaining({
+        reason: "RegistryUnavailable",
+        message: expect.stringContaining("the running config and children are kept"),
+      }),
+    );
     expect(r.children.map((c) => c.metadata.name).sort()).toEqual(good.children.map((c) => c.metadata.name).sort());
     expect(r.resyncAfterSeconds).toBeGreaterThan(0);
   });
 
   it("a new 1.x CR whose registry cannot be read creates nothing yet, says why, and retries (no later swap to the label config)", async () => {
-    const down = { ...deps(), distributions: [{ name: "starter", image: "127.0.0.1:9/ogxai/distribution-starter:1.3.0", release: "1.3" as const }] };
+    const down = {
+      ...deps(),
+      distributions: [
+        { name: "starter", image: "127.0.0.1:9/ogxai/distribution-starter:1.3.0", release: "1.3" as const },
+      ],
+    };
     const r = await syncWith(aRequest(aParent(named("starter")), [], [creds]), down, resolver());
     expect(r.status.phase).toBe("Failed");
-    expect(condition(r, "ConfigGenerated")).toEqual(expect.objectContaining({ reason: "RegistryUnavailable", message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false") }));
+    expect(condition(r, "ConfigGenerated")).toEqual(
+      expect.objectContaining({
+        reason: "RegistryUnavailable",
+        message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false"),
+      }),
+    );
     expect(r.children).toEqual([]);
     expect(r.resyncAfterSeconds).toBeGreaterThan(0);
   });

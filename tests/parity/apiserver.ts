@@ -24,7 +24,8 @@ function converted(object: KubeObject, to: Version): KubeObject {
   return result.object as unknown as KubeObject;
 }
 
-const defaulted = (object: KubeObject): KubeObject => applyDefaults(SCHEMAS[object.apiVersion as Version], object) as KubeObject;
+const defaulted = (object: KubeObject): KubeObject =>
+  applyDefaults(SCHEMAS[object.apiVersion as Version], object) as KubeObject;
 
 /** A create or update in the object's own version: what etcd then holds (v1alpha2). */
 export function write(object: KubeObject): KubeObject {
@@ -59,7 +60,8 @@ export function storedAfter(manifest: KubeObject, path: readonly Version[]): Kub
 /** RFC 7386 JSON merge patch: what `kubectl apply` of an unchanged manifest sends for the fields it sets. */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return structuredClone(patch);
-  const out: { [k: string]: unknown } = typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as object) } : {};
+  const out: { [k: string]: unknown } =
+    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as object) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -6,7 +6,8 @@
 type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
-const named = (v: Json): v is { name: string }[] => Array.isArray(v) && v.length > 0 && v.every((i) => isObject(i) && typeof i.name === "string");
+const named = (v: Json): v is { name: string }[] =>
+  Array.isArray(v) && v.length > 0 && v.every((i) => isObject(i) && typeof i.name === "string");
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function show(value: Json): string {
@@ -28,13 +29,23 @@ export function diff(before: Json, after: Json, path = ""): string[] {
   }
   if (named(before) && named(after)) {
     const names = [...new Set([...before.map((i) => i.name), ...after.map((i) => i.name)])];
-    const lines = names.flatMap((n) => diff(before.find((i) => i.name === n), after.find((i) => i.name === n), `${path}[name=${n}]`));
-    const order = (list: { name: string }[]) => list.map((i) => i.name).filter((n) => before.some((b) => b.name === n) && after.some((a) => a.name === n));
-    if (JSON.stringify(order(before)) !== JSON.stringify(order(after))) lines.push(`~ ${path} (order): ${show(before.map((i) => i.name))} → ${show(after.map((i) => i.name))}`);
+    const lines = names.flatMap((n) =>
+      diff(
+        before.find((i) => i.name === n),
+        after.find((i) => i.name === n),
+        `${path}[name=${n}]`,
+      ),
+    );
+    const order = (list: { name: string }[]) =>
+      list.map((i) => i.name).filter((n) => before.some((b) => b.name === n) && after.some((a) => a.name === n));
+    if (JSON.stringify(order(before)) !== JSON.stringify(order(after)))
+      lines.push(`~ ${path} (order): ${show(before.map((i) => i.name))} → ${show(after.map((i) => i.name))}`);
     return lines;
   }
   if (Array.isArray(before) && Array.isArray(after)) {
-    return Array.from({ length: Math.max(before.length, after.length) }, (_, i) => diff(before[i], after[i], `${path}[${i}]`)).flat();
+    return Array.from({ length: Math.max(before.length, after.length) }, (_, i) =>
+      diff(before[i], after[i], `${path}[${i}]`),
+    ).flat();
   }
   return [`~ ${path}: ${show(before)} → ${show(after)}`];
 }

@@ -22,21 +22,36 @@ type Json = Record<string, unknown>;
 
 function objectsOf(file: string): KubeObject[] {
   const docs = parseAllDocuments(readFileSync(join(FIXTURES, file), "utf8"));
-  return (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as KubeObject).filter((o) => o && typeof o === "object")
+  return (Array.isArray(docs) ? docs : [])
+    .map((d) => d.toJS() as KubeObject)
+    .filter((o) => o && typeof o === "object")
     .map((o) => ({ ...o, metadata: { ...o.metadata, namespace: NS } }));
 }
 
 function goCr(file: string, name?: string): { cr: KubeObject; related: KubeObject[] } {
   const objects = objectsOf(file);
-  const cr = objects.find((o) => o.kind === "LlamaStackDistribution" && (name === undefined || o.metadata.name === name))!;
-  const related = [...objects.filter((o) => o.kind === "ConfigMap"), aConfigMap("custom-ca-bundle", { "ca-bundle.crt": ROOT_CA })];
+  const cr = objects.find(
+    (o) => o.kind === "LlamaStackDistribution" && (name === undefined || o.metadata.name === name),
+  )!;
+  const related = [
+    ...objects.filter((o) => o.kind === "ConfigMap"),
+    aConfigMap("custom-ca-bundle", { "ca-bundle.crt": ROOT_CA }),
+  ];
   return { cr: { ...cr, metadata: { ...cr.metadata, uid: `uid-${cr.metadata.name}`, generation: 1 } }, related };
 }
 
 /** As Metacontroller sends it: stored (converted) in v1alpha2, with the CRD default containerSpec.name. */
 function hub(cr: KubeObject): KubeObject {
   const spec = cr.spec as { server: { containerSpec?: Json } };
-  const defaulted = spec.server.containerSpec ? { ...cr, spec: { ...spec, server: { ...spec.server, containerSpec: { name: "llama-stack", ...spec.server.containerSpec } } } } : cr;
+  const defaulted = spec.server.containerSpec
+    ? {
+        ...cr,
+        spec: {
+          ...spec,
+          server: { ...spec.server, containerSpec: { name: "llama-stack", ...spec.server.containerSpec } },
+        },
+      }
+    : cr;
   const converted = toHub(defaulted);
   if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
   return converted.object as unknown as KubeObject;
@@ -47,14 +62,20 @@ const child = (r: SyncResponse, kind: string): KubeObject | undefined => r.child
 const spec = (o: KubeObject | undefined): Json => (o?.spec ?? {}) as Json;
 
 describe("the Go operator's own CRs, as issue 16 lists them", () => {
-  it.each(["example-with-configmap.yaml", "example-with-ca-bundle.yaml"])("%s: its userConfig says version: '2' (a string), and runs (item 1)", (file) => {
-    const { cr, related } = goCr(file);
-    const configMap = related.find((o) => o.metadata.name === "llama-stack-config")!;
-    expect((configMap.data as Json)["config.yaml"]).toContain("version: '2'");
-    const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
-    expect([answer.status.phase, JSON.stringify(answer.status.conditions)]).toEqual(["Pending", expect.not.stringContaining("Unsupported")]);
-    expect(child(answer, "Deployment")).toBeDefined();
-  });
+  it.each(["example-with-configmap.yaml", "example-with-ca-bundle.yaml"])(
+    "%s: its userConfig says version: '2' (a string), and runs (item 1)",
+    (file) => {
+      const { cr, related } = goCr(file);
+      const configMap = related.find((o) => o.metadata.name === "llama-stack-config")!;
+      expect((configMap.data as Json)["config.yaml"]).toContain("version: '2'");
+      const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
+      expect([answer.status.phase, JSON.stringify(answer.status.conditions)]).toEqual([
+        "Pending",
+        expect.not.stringContaining("Unsupported"),
+      ]);
+      expect(child(answer, "Deployment")).toBeDefined();
+    },
+  );
 
   it("_v1alpha1_llamastackdistribution.yaml with podDisruptionBudget: {} gets a PDB of maxUnavailable 1 (item 4)", () => {
     const { cr } = goCr("_v1alpha1_llamastackdistribution.yaml");
@@ -73,9 +94,16 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
   it("the README's network example (labels: [team=frontend]) is refused at admission with the fix, and its sync fails keeping nothing it had not (item 5)", () => {
     const { cr } = goCr("readme-examples.yaml", "my-llsd");
     const object = hub(cr) as unknown as Json;
-    const answer = review({ uid: "u1", kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" }, operation: "CREATE", object });
+    const answer = review({
+      uid: "u1",
+      kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
+      operation: "CREATE",
+      object,
+    });
     expect(answer.allowed).toBe(false);
-    expect(JSON.stringify(answer.status)).toContain('spec.networking.allowedFrom.labels[0]: \\"team=frontend\\" is not a namespace label key');
+    expect(JSON.stringify(answer.status)).toContain(
+      'spec.networking.allowedFrom.labels[0]: \\"team=frontend\\" is not a namespace label key',
+    );
     expect(JSON.stringify(answer.status)).toContain('write \\"team\\" to admit every namespace that has a team label');
     const synced = syncOf({ parent: hub(cr), children: {}, related: {} });
     expect([synced.status.phase, synced.children]).toEqual(["Failed", []]);
@@ -85,13 +113,21 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
     const { cr } = goCr("example-with-network-config.yaml", "llamastackdistribution-network-example");
     const answer = syncOf({ parent: hub(cr), children: {}, related: {} });
     const from = (spec(child(answer, "NetworkPolicy")).ingress as { from: Json[] }[])[0]!.from;
-    expect(from).toEqual(expect.arrayContaining(["myproject/lls-allowed", "team/authorized"].map((key) => ({ namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } }))));
+    expect(from).toEqual(
+      expect.arrayContaining(
+        ["myproject/lls-allowed", "team/authorized"].map((key) => ({
+          namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] },
+        })),
+      ),
+    );
   });
 
   it("a v1alpha1 parent sent to POST /sync is converted first: the same children as its v1alpha2 form, the status in v1alpha1 (item 7)", async () => {
     const { cr, related } = goCr("example-with-configmap.yaml");
     const { app } = aTestApp({ handlers: { sync: async (r) => syncOf(r) } });
-    const asV1 = await request(app).post("/sync").send({ parent: cr, children: {}, related: objectMap(related) });
+    const asV1 = await request(app)
+      .post("/sync")
+      .send({ parent: cr, children: {}, related: objectMap(related) });
     const asV2 = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
     expect(asV1.status).toBe(200);
     expect(asV1.body.children).toEqual(asV2.children);
@@ -104,25 +140,45 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   const takeover = (file: string, name?: string) => {
     const { cr, related } = goCr(file, name);
     const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
-    const first: SyncRequest = { parent: hub(cr), children: objectMap(goObserved(go, undefined, false)), related: objectMap(related) };
+    const first: SyncRequest = {
+      parent: hub(cr),
+      children: objectMap(goObserved(go, undefined, false)),
+      related: objectMap(related),
+    };
     return { cr, first, answer: syncOf(first), go };
   };
 
-  it.each([["_v1alpha1_llamastackdistribution.yaml"], ["example-with-configmap.yaml"], ["example-withoutconfigmap.yaml"]])("%s keeps its open access: no NetworkPolicy, the Deployment marked, the status says how to opt in (item 6)", (file) => {
-    const { first, answer } = takeover(file);
-    expect(child(answer, "NetworkPolicy")).toBeUndefined();
-    expect(child(answer, "Deployment")?.metadata.annotations?.[NETWORK_POLICY_ANNOTATION]).toBe(KEPT_OPEN);
-    expect(JSON.stringify(answer.status.notes)).toContain(`annotate the CR ${NETWORK_POLICY_ANNOTATION}=enabled`);
-    // The next sync sees the hooks' own Deployment: the mark, not memory, keeps it open.
-    const second = syncOf(afterApply(first, answer));
-    expect(child(second, "NetworkPolicy")).toBeUndefined();
-    expect(second.children).toEqual(answer.children);
-  });
+  it.each([
+    ["_v1alpha1_llamastackdistribution.yaml"],
+    ["example-with-configmap.yaml"],
+    ["example-withoutconfigmap.yaml"],
+  ])(
+    "%s keeps its open access: no NetworkPolicy, the Deployment marked, the status says how to opt in (item 6)",
+    (file) => {
+      const { first, answer } = takeover(file);
+      expect(child(answer, "NetworkPolicy")).toBeUndefined();
+      expect(child(answer, "Deployment")?.metadata.annotations?.[NETWORK_POLICY_ANNOTATION]).toBe(KEPT_OPEN);
+      expect(JSON.stringify(answer.status.notes)).toContain(`annotate the CR ${NETWORK_POLICY_ANNOTATION}=enabled`);
+      // The next sync sees the hooks' own Deployment: the mark, not memory, keeps it open.
+      const second = syncOf(afterApply(first, answer));
+      expect(child(second, "NetworkPolicy")).toBeUndefined();
+      expect(second.children).toEqual(answer.children);
+    },
+  );
 
   it("opted in with the annotation: the NetworkPolicy of new CRs, and the mark goes", () => {
     const { first, answer } = takeover("_v1alpha1_llamastackdistribution.yaml");
     const next = afterApply(first, answer);
-    const optedIn = { ...next, parent: { ...next.parent, metadata: { ...next.parent.metadata, annotations: { ...next.parent.metadata.annotations, [NETWORK_POLICY_ANNOTATION]: "enabled" } } } };
+    const optedIn = {
+      ...next,
+      parent: {
+        ...next.parent,
+        metadata: {
+          ...next.parent.metadata,
+          annotations: { ...next.parent.metadata.annotations, [NETWORK_POLICY_ANNOTATION]: "enabled" },
+        },
+      },
+    };
     const after = syncOf(optedIn);
     expect(child(after, "NetworkPolicy")).toBeDefined();
     expect(child(after, "Deployment")?.metadata.annotations?.[NETWORK_POLICY_ANNOTATION]).toBeUndefined();
@@ -132,14 +188,23 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   it("with the flag on (a NetworkPolicy observed), and for a new CR, the NetworkPolicy stays", () => {
     const { cr, related } = goCr("_v1alpha1_llamastackdistribution.yaml");
     const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
-    expect(child(syncOf({ parent: hub(cr), children: objectMap(goObserved(go)), related: objectMap(related) }), "NetworkPolicy")).toBeDefined();
-    expect(child(syncOf({ parent: hub(cr), children: {}, related: objectMap(related) }), "NetworkPolicy")).toBeDefined();
+    expect(
+      child(
+        syncOf({ parent: hub(cr), children: objectMap(goObserved(go)), related: objectMap(related) }),
+        "NetworkPolicy",
+      ),
+    ).toBeDefined();
+    expect(
+      child(syncOf({ parent: hub(cr), children: {}, related: objectMap(related) }), "NetworkPolicy"),
+    ).toBeDefined();
   });
 
   it("keeps the Service's endpoints: targetPort stays the number the Go pods' unnamed port listens on (item 3)", () => {
     const { answer, go } = takeover("example-with-configmap.yaml");
     const observed = goObserved(go, undefined, false);
-    const goPorts = ((spec(observed.find((o) => o.kind === "Deployment")).template as { spec: { containers: { ports: Json[] }[] } }).spec.containers[0]!.ports);
+    const goPorts = (
+      spec(observed.find((o) => o.kind === "Deployment")).template as { spec: { containers: { ports: Json[] }[] } }
+    ).spec.containers[0]!.ports;
     const [servicePort] = spec(child(answer, "Service")).ports as Json[];
     expect(goPorts).toEqual([{ containerPort: 8321 }]);
     expect(servicePort!.targetPort).toBe(8321);

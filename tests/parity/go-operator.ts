@@ -28,12 +28,29 @@ export interface GoSpec {
   replicas?: number;
   server: {
     distribution: { name?: string; image?: string };
-    containerSpec?: { name?: string; port?: number; resources?: { requests?: Json; limits?: Json }; env?: Json[]; command?: string[]; args?: string[] };
+    containerSpec?: {
+      name?: string;
+      port?: number;
+      resources?: { requests?: Json; limits?: Json };
+      env?: Json[];
+      command?: string[];
+      args?: string[];
+    };
     workers?: number;
-    podOverrides?: { serviceAccountName?: string; terminationGracePeriodSeconds?: number; volumes?: Json[]; volumeMounts?: Json[] };
+    podOverrides?: {
+      serviceAccountName?: string;
+      terminationGracePeriodSeconds?: number;
+      volumes?: Json[];
+      volumeMounts?: Json[];
+    };
     podDisruptionBudget?: { minAvailable?: number | string; maxUnavailable?: number | string };
     topologySpreadConstraints?: Json[];
-    autoscaling?: { minReplicas?: number; maxReplicas: number; targetCPUUtilizationPercentage?: number; targetMemoryUtilizationPercentage?: number };
+    autoscaling?: {
+      minReplicas?: number;
+      maxReplicas: number;
+      targetCPUUtilizationPercentage?: number;
+      targetMemoryUtilizationPercentage?: number;
+    };
     storage?: { size?: string; mountPath?: string };
     userConfig?: { configMapName: string; configMapNamespace?: string };
     tlsConfig?: { caBundle?: { configMapName: string; configMapNamespace?: string; configMapKeys?: string[] } };
@@ -51,14 +68,19 @@ export interface GoCr {
 /** The Go operator's startup script is not reproduced here; the model only marks where it goes. */
 export const GO_STARTUP_SCRIPT = "<the Go operator's version-sniffing startup script>";
 
-const COMMON = { "app.kubernetes.io/managed-by": "llama-stack-operator", "app.kubernetes.io/part-of": "llama-stack", "llamastack.io/watch": "true" };
+const COMMON = {
+  "app.kubernetes.io/managed-by": "llama-stack-operator",
+  "app.kubernetes.io/part-of": "llama-stack",
+  "llamastack.io/watch": "true",
+};
 const selector = (name: string) => ({ app: "llama-stack", "app.kubernetes.io/instance": name });
 
 export function goPort(cr: GoCr): number {
   return cr.spec.server.containerSpec?.port || 8321;
 }
 const mountPath = (cr: GoCr) => cr.spec.server.storage?.mountPath || "/.llama";
-const workers = (cr: GoCr) => (cr.spec.server.workers && cr.spec.server.workers > 0 ? cr.spec.server.workers : undefined);
+const workers = (cr: GoCr) =>
+  cr.spec.server.workers && cr.spec.server.workers > 0 ? cr.spec.server.workers : undefined;
 const replicas = (cr: GoCr) => cr.spec.replicas ?? 1;
 
 function resources(cr: GoCr): Json {
@@ -91,7 +113,8 @@ function container(cr: GoCr, caBundle: boolean): Json {
     ...structuredClone(c.env ?? []),
   ];
   const userConfig = cr.spec.server.userConfig !== undefined;
-  const command = c.command && c.command.length > 0 ? c.command : userConfig ? ["/bin/sh", "-c", GO_STARTUP_SCRIPT] : undefined;
+  const command =
+    c.command && c.command.length > 0 ? c.command : userConfig ? ["/bin/sh", "-c", GO_STARTUP_SCRIPT] : undefined;
   const args = c.args && c.args.length > 0 ? c.args : userConfig ? [] : undefined;
   return {
     name: c.name || "llama-stack",
@@ -107,7 +130,13 @@ function container(cr: GoCr, caBundle: boolean): Json {
       ...(caBundle ? [{ name: "ca-bundle", mountPath: "/etc/ssl/certs/ca-bundle", readOnly: true }] : []),
       ...structuredClone(cr.spec.server.podOverrides?.volumeMounts ?? []),
     ],
-    startupProbe: { httpGet: { path: "/v1/health", port: goPort(cr) }, initialDelaySeconds: 15, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 },
+    startupProbe: {
+      httpGet: { path: "/v1/health", port: goPort(cr) },
+      initialDelaySeconds: 15,
+      timeoutSeconds: 30,
+      failureThreshold: 3,
+      successThreshold: 1,
+    },
   };
 }
 
@@ -115,19 +144,50 @@ function podSpec(cr: GoCr, caBundle: boolean): Json {
   const s = cr.spec.server;
   const instance = { matchLabels: { "app.kubernetes.io/instance": cr.name } };
   const several = replicas(cr) > 1;
-  const spread = s.topologySpreadConstraints && s.topologySpreadConstraints.length > 0 ? structuredClone(s.topologySpreadConstraints)
-    : several ? ["topology.kubernetes.io/region", "topology.kubernetes.io/zone", "kubernetes.io/hostname"].map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: "ScheduleAnyway", labelSelector: instance }))
-      : undefined;
+  const spread =
+    s.topologySpreadConstraints && s.topologySpreadConstraints.length > 0
+      ? structuredClone(s.topologySpreadConstraints)
+      : several
+        ? ["topology.kubernetes.io/region", "topology.kubernetes.io/zone", "kubernetes.io/hostname"].map(
+            (topologyKey) => ({
+              maxSkew: 1,
+              topologyKey,
+              whenUnsatisfiable: "ScheduleAnyway",
+              labelSelector: instance,
+            }),
+          )
+        : undefined;
   return {
     serviceAccountName: s.podOverrides?.serviceAccountName ?? `${cr.name}-sa`,
-    ...(s.podOverrides?.terminationGracePeriodSeconds !== undefined ? { terminationGracePeriodSeconds: s.podOverrides.terminationGracePeriodSeconds } : {}),
+    ...(s.podOverrides?.terminationGracePeriodSeconds !== undefined
+      ? { terminationGracePeriodSeconds: s.podOverrides.terminationGracePeriodSeconds }
+      : {}),
     securityContext: { fsGroup: 1001 },
     ...(spread ? { topologySpreadConstraints: spread } : {}),
-    ...(several ? { affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: instance, topologyKey: "kubernetes.io/hostname" } }] } } } : {}),
+    ...(several
+      ? {
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                { weight: 100, podAffinityTerm: { labelSelector: instance, topologyKey: "kubernetes.io/hostname" } },
+              ],
+            },
+          },
+        }
+      : {}),
     containers: [container(cr, caBundle)],
     volumes: [
-      s.storage ? { name: "lls-storage", persistentVolumeClaim: { claimName: `${cr.name}-pvc` } } : { name: "lls-storage", emptyDir: {} },
-      ...(caBundle ? [{ name: "ca-bundle", configMap: { name: `${cr.name}-ca-bundle`, items: [{ key: "ca-bundle.crt", path: "ca-bundle.crt" }] } }] : []),
+      s.storage
+        ? { name: "lls-storage", persistentVolumeClaim: { claimName: `${cr.name}-pvc` } }
+        : { name: "lls-storage", emptyDir: {} },
+      ...(caBundle
+        ? [
+            {
+              name: "ca-bundle",
+              configMap: { name: `${cr.name}-ca-bundle`, items: [{ key: "ca-bundle.crt", path: "ca-bundle.crt" }] },
+            },
+          ]
+        : []),
       ...(s.userConfig ? [{ name: "user-config", configMap: { name: s.userConfig.configMapName } }] : []),
       ...structuredClone(s.podOverrides?.volumes ?? []),
     ],
@@ -142,8 +202,12 @@ function peers(cr: GoCr): Json[] {
     { podSelector: {} },
     byName(GO_OPERATOR_NAMESPACE),
     ...(allowed?.namespaces ?? []).map(byName),
-    ...(allowed?.labels ?? []).map((key) => ({ namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } })),
-    ...(cr.spec.network ? [{ namespaceSelector: { matchLabels: { "network.openshift.io/policy-group": "ingress" } } }] : []),
+    ...(allowed?.labels ?? []).map((key) => ({
+      namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] },
+    })),
+    ...(cr.spec.network
+      ? [{ namespaceSelector: { matchLabels: { "network.openshift.io/policy-group": "ingress" } } }]
+      : []),
   ];
 }
 
@@ -153,40 +217,65 @@ function peers(cr: GoCr): Json[] {
  */
 export function goDesired(cr: GoCr, caData?: string, networkPolicy = true): KubeObject[] {
   const s = cr.spec.server;
-  const meta = (name: string, labels: Json = COMMON): KubeObject["metadata"] => ({ name, namespace: cr.namespace, labels: labels as Record<string, string> });
+  const meta = (name: string, labels: Json = COMMON): KubeObject["metadata"] => ({
+    name,
+    namespace: cr.namespace,
+    labels: labels as Record<string, string>,
+  });
   const caBundle = goHasCaBundle(cr, caData);
-  const objects: KubeObject[] = [{
-    apiVersion: "apps/v1", kind: "Deployment", metadata: meta(cr.name),
-    spec: {
-      ...(s.autoscaling && s.autoscaling.maxReplicas > 0 ? {} : { replicas: replicas(cr) }),
-      selector: { matchLabels: selector(cr.name) },
-      ...(s.storage ? { strategy: { type: "Recreate" } } : {}),
-      template: {
-        metadata: {
-          labels: selector(cr.name),
-          annotations: {
-            ...(s.userConfig ? { "configmap.hash/user-config": `1234-${s.userConfig.configMapName}` } : {}),
-            ...(caBundle ? { "configmap.hash/ca-bundle": `5678-${cr.name}-ca-bundle` } : {}),
+  const objects: KubeObject[] = [
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: meta(cr.name),
+      spec: {
+        ...(s.autoscaling && s.autoscaling.maxReplicas > 0 ? {} : { replicas: replicas(cr) }),
+        selector: { matchLabels: selector(cr.name) },
+        ...(s.storage ? { strategy: { type: "Recreate" } } : {}),
+        template: {
+          metadata: {
+            labels: selector(cr.name),
+            annotations: {
+              ...(s.userConfig ? { "configmap.hash/user-config": `1234-${s.userConfig.configMapName}` } : {}),
+              ...(caBundle ? { "configmap.hash/ca-bundle": `5678-${cr.name}-ca-bundle` } : {}),
+            },
           },
+          spec: podSpec(cr, caBundle),
         },
-        spec: podSpec(cr, caBundle),
       },
     },
-  }];
+  ];
   // HasPorts(): a Service only when containerSpec.port or containerSpec.env is set.
   if ((s.containerSpec?.port ?? 0) !== 0 || (s.containerSpec?.env ?? []).length > 0) {
     objects.push({
-      apiVersion: "v1", kind: "Service", metadata: meta(`${cr.name}-service`),
-      spec: { type: "ClusterIP", selector: selector(cr.name), ports: [{ name: "http", protocol: "TCP", port: goPort(cr), targetPort: goPort(cr) }] },
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: meta(`${cr.name}-service`),
+      spec: {
+        type: "ClusterIP",
+        selector: selector(cr.name),
+        ports: [{ name: "http", protocol: "TCP", port: goPort(cr), targetPort: goPort(cr) }],
+      },
     });
   }
   if (s.storage) {
-    objects.push({ apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: meta(`${cr.name}-pvc`), spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: s.storage.size ?? "10Gi" } } } });
+    objects.push({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: meta(`${cr.name}-pvc`),
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: s.storage.size ?? "10Gi" } } },
+    });
   }
   if (networkPolicy) {
     objects.push({
-      apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: meta(`${cr.name}-network-policy`),
-      spec: { podSelector: { matchLabels: selector(cr.name) }, policyTypes: ["Ingress"], ingress: [{ ports: [{ protocol: "TCP", port: goPort(cr) }], from: peers(cr) }] },
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: meta(`${cr.name}-network-policy`),
+      spec: {
+        podSelector: { matchLabels: selector(cr.name) },
+        policyTypes: ["Ingress"],
+        ingress: [{ ports: [{ protocol: "TCP", port: goPort(cr) }], from: peers(cr) }],
+      },
     });
   }
   // HPA and PDB carry the base manifest's labels, whose instance label the operator never fills.
@@ -194,30 +283,74 @@ export function goDesired(cr: GoCr, caData?: string, networkPolicy = true): Kube
   if (s.podDisruptionBudget || replicas(cr) > 1) {
     // A given budget is copied field by field: `{}` gives a PDB with neither field (updatePodDisruptionBudget deletes both).
     const budget = s.podDisruptionBudget ? structuredClone(s.podDisruptionBudget) : { maxUnavailable: 1 };
-    objects.push({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", metadata: meta(`${cr.name}-pdb`, quirk), spec: { selector: { matchLabels: selector(cr.name) }, ...budget } });
+    objects.push({
+      apiVersion: "policy/v1",
+      kind: "PodDisruptionBudget",
+      metadata: meta(`${cr.name}-pdb`, quirk),
+      spec: { selector: { matchLabels: selector(cr.name) }, ...budget },
+    });
   }
   if (s.autoscaling) {
     const a = s.autoscaling;
-    const metric = (name: string, averageUtilization: number) => ({ type: "Resource", resource: { name, target: { type: "Utilization", averageUtilization } } });
+    const metric = (name: string, averageUtilization: number) => ({
+      type: "Resource",
+      resource: { name, target: { type: "Utilization", averageUtilization } },
+    });
     const metrics = [
-      ...(a.targetCPUUtilizationPercentage !== undefined || a.targetMemoryUtilizationPercentage === undefined ? [metric("cpu", a.targetCPUUtilizationPercentage ?? 80)] : []),
-      ...(a.targetMemoryUtilizationPercentage !== undefined ? [metric("memory", a.targetMemoryUtilizationPercentage)] : []),
+      ...(a.targetCPUUtilizationPercentage !== undefined || a.targetMemoryUtilizationPercentage === undefined
+        ? [metric("cpu", a.targetCPUUtilizationPercentage ?? 80)]
+        : []),
+      ...(a.targetMemoryUtilizationPercentage !== undefined
+        ? [metric("memory", a.targetMemoryUtilizationPercentage)]
+        : []),
     ];
     objects.push({
-      apiVersion: "autoscaling/v2", kind: "HorizontalPodAutoscaler", metadata: meta(`${cr.name}-hpa`, quirk),
-      spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: cr.name }, minReplicas: Math.max(1, replicas(cr), a.minReplicas ?? 1), maxReplicas: a.maxReplicas, metrics },
+      apiVersion: "autoscaling/v2",
+      kind: "HorizontalPodAutoscaler",
+      metadata: meta(`${cr.name}-hpa`, quirk),
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: cr.name },
+        minReplicas: Math.max(1, replicas(cr), a.minReplicas ?? 1),
+        maxReplicas: a.maxReplicas,
+        metrics,
+      },
     });
   }
   if (cr.spec.network?.exposeRoute) {
     objects.push({
-      apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: meta(`${cr.name}-ingress`, { "app.kubernetes.io/managed-by": "llama-stack-operator", "app.kubernetes.io/instance": cr.name }),
-      spec: { rules: [{ http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${cr.name}-service`, port: { number: goPort(cr) } } } }] } }] },
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: meta(`${cr.name}-ingress`, {
+        "app.kubernetes.io/managed-by": "llama-stack-operator",
+        "app.kubernetes.io/instance": cr.name,
+      }),
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                {
+                  path: "/",
+                  pathType: "Prefix",
+                  backend: { service: { name: `${cr.name}-service`, port: { number: goPort(cr) } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
     });
   }
   if (caBundle && caData !== undefined) {
     objects.push({
-      apiVersion: "v1", kind: "ConfigMap",
-      metadata: meta(`${cr.name}-ca-bundle`, { "app.kubernetes.io/managed-by": "llama-stack-operator", "app.kubernetes.io/instance": cr.name, "app.kubernetes.io/component": "ca-bundle", "llamastack.io/watch": "true" }),
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: meta(`${cr.name}-ca-bundle`, {
+        "app.kubernetes.io/managed-by": "llama-stack-operator",
+        "app.kubernetes.io/instance": cr.name,
+        "app.kubernetes.io/component": "ca-bundle",
+        "llamastack.io/watch": "true",
+      }),
       data: { "ca-bundle.crt": caData },
     });
   }
@@ -241,8 +374,26 @@ export function goObserved(cr: GoCr, caData?: string, networkPolicy = true): Kub
       uid: `go-${i}`,
       resourceVersion: String(1000 + i),
       creationTimestamp: "2026-01-15T08:00:00Z",
-      ownerReferences: [{ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", name: cr.name, uid: cr.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: "llamastack.io/v1alpha1",
+          kind: "LlamaStackDistribution",
+          name: cr.name,
+          uid: cr.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
-    ...(o.kind === "Deployment" ? { status: { replicas: ready(cr), readyReplicas: ready(cr), updatedReplicas: ready(cr), availableReplicas: ready(cr) } } : {}),
+    ...(o.kind === "Deployment"
+      ? {
+          status: {
+            replicas: ready(cr),
+            readyReplicas: ready(cr),
+            updatedReplicas: ready(cr),
+            availableReplicas: ready(cr),
+          },
+        }
+      : {}),
   }));
 }

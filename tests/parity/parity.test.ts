@@ -18,67 +18,150 @@ type Json = Record<string, unknown>;
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
 /** v1alpha1 specs the Go operator accepts and v1alpha2 can say (containerSpec present: the CRD default name makes it a converted CR). */
-const goSpec: fc.Arbitrary<GoSpec> = fc.record({
-  replicas: fc.integer({ min: 1, max: 4 }),
-  workers: opt(fc.integer({ min: 1, max: 4 })),
-  port: opt(fc.integer({ min: 8000, max: 9000 })),
-  env: opt(fc.uniqueArray(fc.record({ name: fc.constantFrom("OLLAMA_URL", "LLS_WORKERS", "HF_TOKEN", "INFERENCE_MODEL"), value: fc.constantFrom("a", "7", "http://x:1/v1") }), { maxLength: 3, selector: (e) => e.name })),
-  command: opt(fc.constantFrom(["llama", "stack", "run"], [] as string[])),
-  args: opt(fc.constantFrom(["--verbose"], [] as string[])),
-  resources: opt(fc.constantFrom({ requests: { cpu: "500m" } }, { requests: { cpu: "0", memory: "2Gi" }, limits: { memory: "4Gi" } }, { limits: { cpu: "2" } })),
-  storage: opt(fc.record({ size: opt(fc.constantFrom("5Gi", "20Gi")), mountPath: opt(fc.constantFrom("/data", "/home/lls/.lls")) }, { requiredKeys: [] })),
-  autoscaling: opt(fc.record({ minReplicas: opt(fc.integer({ min: 1, max: 3 })), maxReplicas: fc.integer({ min: 2, max: 6 }), targetCPUUtilizationPercentage: opt(fc.integer({ min: 50, max: 90 })), targetMemoryUtilizationPercentage: opt(fc.integer({ min: 50, max: 90 })) }, { requiredKeys: ["maxReplicas"] })),
-  pdb: opt(fc.constantFrom({ minAvailable: 1 }, { maxUnavailable: "50%" })),
-  tsc: opt(fc.constant<Json[]>([{ maxSkew: 2, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule", labelSelector: { matchLabels: { app: "llama-stack" } } }])),
-  podOverrides: opt(fc.record({
-    serviceAccountName: opt(fc.constant("custom-sa")),
-    terminationGracePeriodSeconds: opt(fc.integer({ min: 0, max: 120 })),
-    volumes: opt(fc.constant([{ name: "models", persistentVolumeClaim: { claimName: "models" } }])),
-  }, { requiredKeys: [] })),
-  userConfig: fc.boolean(),
-  caBundle: fc.boolean(),
-  network: opt(fc.record({ exposeRoute: opt(fc.boolean()), allowedFrom: opt(fc.record({ namespaces: opt(fc.constantFrom(["monitoring"], ["*"])), labels: opt(fc.constant(["team"])) }, { requiredKeys: [] })) }, { requiredKeys: [] })),
-}, { requiredKeys: ["replicas", "userConfig", "caBundle"] }).map((r): GoSpec => ({
-  replicas: r.replicas,
-  server: {
-    distribution: { name: "starter" },
-    containerSpec: {
-      name: "llama-stack",
-      ...(r.port !== undefined ? { port: r.port } : {}),
-      ...(r.env ? { env: r.env } : {}),
-      ...(r.command ? { command: r.command } : {}),
-      ...(r.args ? { args: r.args } : {}),
-      ...(r.resources ? { resources: r.resources } : {}),
+const goSpec: fc.Arbitrary<GoSpec> = fc
+  .record(
+    {
+      replicas: fc.integer({ min: 1, max: 4 }),
+      workers: opt(fc.integer({ min: 1, max: 4 })),
+      port: opt(fc.integer({ min: 8000, max: 9000 })),
+      env: opt(
+        fc.uniqueArray(
+          fc.record({
+            name: fc.constantFrom("OLLAMA_URL", "LLS_WORKERS", "HF_TOKEN", "INFERENCE_MODEL"),
+            value: fc.constantFrom("a", "7", "http://x:1/v1"),
+          }),
+          { maxLength: 3, selector: (e) => e.name },
+        ),
+      ),
+      command: opt(fc.constantFrom(["llama", "stack", "run"], [] as string[])),
+      args: opt(fc.constantFrom(["--verbose"], [] as string[])),
+      resources: opt(
+        fc.constantFrom(
+          { requests: { cpu: "500m" } },
+          { requests: { cpu: "0", memory: "2Gi" }, limits: { memory: "4Gi" } },
+          { limits: { cpu: "2" } },
+        ),
+      ),
+      storage: opt(
+        fc.record(
+          { size: opt(fc.constantFrom("5Gi", "20Gi")), mountPath: opt(fc.constantFrom("/data", "/home/lls/.lls")) },
+          { requiredKeys: [] },
+        ),
+      ),
+      autoscaling: opt(
+        fc.record(
+          {
+            minReplicas: opt(fc.integer({ min: 1, max: 3 })),
+            maxReplicas: fc.integer({ min: 2, max: 6 }),
+            targetCPUUtilizationPercentage: opt(fc.integer({ min: 50, max: 90 })),
+            targetMemoryUtilizationPercentage: opt(fc.integer({ min: 50, max: 90 })),
+          },
+          { requiredKeys: ["maxReplicas"] },
+        ),
+      ),
+      pdb: opt(fc.constantFrom({ minAvailable: 1 }, { maxUnavailable: "50%" })),
+      tsc: opt(
+        fc.constant<Json[]>([
+          {
+            maxSkew: 2,
+            topologyKey: "topology.kubernetes.io/zone",
+            whenUnsatisfiable: "DoNotSchedule",
+            labelSelector: { matchLabels: { app: "llama-stack" } },
+          },
+        ]),
+      ),
+      podOverrides: opt(
+        fc.record(
+          {
+            serviceAccountName: opt(fc.constant("custom-sa")),
+            terminationGracePeriodSeconds: opt(fc.integer({ min: 0, max: 120 })),
+            volumes: opt(fc.constant([{ name: "models", persistentVolumeClaim: { claimName: "models" } }])),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      userConfig: fc.boolean(),
+      caBundle: fc.boolean(),
+      network: opt(
+        fc.record(
+          {
+            exposeRoute: opt(fc.boolean()),
+            allowedFrom: opt(
+              fc.record(
+                { namespaces: opt(fc.constantFrom(["monitoring"], ["*"])), labels: opt(fc.constant(["team"])) },
+                { requiredKeys: [] },
+              ),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     },
-    ...(r.workers !== undefined ? { workers: r.workers } : {}),
-    ...(r.storage ? { storage: r.storage as { size?: string; mountPath?: string } } : {}),
-    ...(r.autoscaling ? { autoscaling: r.autoscaling as NonNullable<GoSpec["server"]["autoscaling"]> } : {}),
-    ...(r.pdb ? { podDisruptionBudget: r.pdb } : {}),
-    ...(r.tsc ? { topologySpreadConstraints: r.tsc } : {}),
-    ...(r.podOverrides ? { podOverrides: {
-      ...r.podOverrides,
-      ...(r.podOverrides.volumes ? { volumeMounts: [{ name: "models", mountPath: "/models", readOnly: true }] } : {}),
-    } as NonNullable<GoSpec["server"]["podOverrides"]> } : {}),
-    ...(r.userConfig ? { userConfig: { configMapName: "llama-config" } } : {}),
-    ...(r.caBundle ? { tlsConfig: { caBundle: { configMapName: "corp-ca" } } } : {}),
-  },
-  ...(r.network ? { network: r.network as NonNullable<GoSpec["network"]> } : {}),
-})).map((spec) => JSON.parse(JSON.stringify(spec)) as GoSpec); // as it travels: no undefined-valued keys
+    { requiredKeys: ["replicas", "userConfig", "caBundle"] },
+  )
+  .map((r): GoSpec => ({
+    replicas: r.replicas,
+    server: {
+      distribution: { name: "starter" },
+      containerSpec: {
+        name: "llama-stack",
+        ...(r.port !== undefined ? { port: r.port } : {}),
+        ...(r.env ? { env: r.env } : {}),
+        ...(r.command ? { command: r.command } : {}),
+        ...(r.args ? { args: r.args } : {}),
+        ...(r.resources ? { resources: r.resources } : {}),
+      },
+      ...(r.workers !== undefined ? { workers: r.workers } : {}),
+      ...(r.storage ? { storage: r.storage as { size?: string; mountPath?: string } } : {}),
+      ...(r.autoscaling ? { autoscaling: r.autoscaling as NonNullable<GoSpec["server"]["autoscaling"]> } : {}),
+      ...(r.pdb ? { podDisruptionBudget: r.pdb } : {}),
+      ...(r.tsc ? { topologySpreadConstraints: r.tsc } : {}),
+      ...(r.podOverrides
+        ? {
+            podOverrides: {
+              ...r.podOverrides,
+              ...(r.podOverrides.volumes
+                ? { volumeMounts: [{ name: "models", mountPath: "/models", readOnly: true }] }
+                : {}),
+            } as NonNullable<GoSpec["server"]["podOverrides"]>,
+          }
+        : {}),
+      ...(r.userConfig ? { userConfig: { configMapName: "llama-config" } } : {}),
+      ...(r.caBundle ? { tlsConfig: { caBundle: { configMapName: "corp-ca" } } } : {}),
+    },
+    ...(r.network ? { network: r.network as NonNullable<GoSpec["network"]> } : {}),
+  }))
+  .map((spec) => JSON.parse(JSON.stringify(spec)) as GoSpec); // as it travels: no undefined-valued keys
 
 const RELATED = [
   aConfigMap("llama-config", { "config.yaml": "version: 2\nimage_name: starter\napis: []\nproviders: {}\n" }),
   aConfigMap("corp-ca", { "ca-bundle.crt": ROOT_CA }),
 ];
 const CA_DATA = (() => {
-  const plan = planCaBundle({ tls: normalize({ distribution: { name: "starter" }, networking: { tls: { caBundle: { configMapName: "corp-ca" } } } }).networking.tls, related: objectMap(RELATED), namespace: NS });
+  const plan = planCaBundle({
+    tls: normalize({
+      distribution: { name: "starter" },
+      networking: { tls: { caBundle: { configMapName: "corp-ca" } } },
+    }).networking.tls,
+    related: objectMap(RELATED),
+    namespace: NS,
+  });
   return "bundle" in plan ? plan.bundle!.data : "";
 })();
 
 function both(spec: GoSpec): { go: KubeObject[]; ours: KubeObject[] } {
   const cr: GoCr = { name: "demo", namespace: NS, uid: "uid-1", spec };
-  const converted = toHub({ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name: "demo", namespace: NS, uid: "uid-1", generation: 1 }, spec });
+  const converted = toHub({
+    apiVersion: "llamastack.io/v1alpha1",
+    kind: "LlamaStackDistribution",
+    metadata: { name: "demo", namespace: NS, uid: "uid-1", generation: 1 },
+    spec,
+  });
   if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
-  const r = sync({ parent: converted.object as unknown as KubeObject, children: {}, related: objectMap(RELATED) }, deps());
+  const r = sync(
+    { parent: converted.object as unknown as KubeObject, children: {}, related: objectMap(RELATED) },
+    deps(),
+  );
   if (r.status.phase === "Failed") throw new Error(JSON.stringify(r.status.conditions));
   return { go: goDesired(cr, spec.server.tlsConfig ? CA_DATA : undefined), ours: r.children as KubeObject[] };
 }
@@ -97,14 +180,25 @@ const effectiveEnv = (env: Json[]) => Object.fromEntries(env.map((e) => [e.name 
 function withLimitFallback(goResources: Json, spec: GoSpec): Json {
   const user = spec.server.containerSpec?.resources ?? {};
   const requests = { ...(goResources.requests as Json) };
-  const missing = (q: unknown, zeroMeansMissing: boolean) => q === undefined || (zeroMeansMissing && Number.parseFloat(String(q)) === 0);
+  const missing = (q: unknown, zeroMeansMissing: boolean) =>
+    q === undefined || (zeroMeansMissing && Number.parseFloat(String(q)) === 0);
   if (missing(user.requests?.cpu, true) && user.limits?.cpu !== undefined) requests.cpu = user.limits.cpu;
   if (missing(user.requests?.memory, false) && user.limits?.memory !== undefined) requests.memory = user.limits.memory;
   const limits = goResources.limits as Json | undefined;
   const workers = spec.server.workers !== undefined;
   return {
     requests,
-    ...(limits ? { limits: workers ? { ...limits, ...(user.limits?.cpu === undefined ? { cpu: requests.cpu } : {}), ...(user.limits?.memory === undefined ? { memory: requests.memory } : {}) } : limits } : {}),
+    ...(limits
+      ? {
+          limits: workers
+            ? {
+                ...limits,
+                ...(user.limits?.cpu === undefined ? { cpu: requests.cpu } : {}),
+                ...(user.limits?.memory === undefined ? { memory: requests.memory } : {}),
+              }
+            : limits,
+        }
+      : {}),
   };
 }
 
@@ -113,20 +207,26 @@ function check(spec: GoSpec): void {
   const hooksNamespace = deps().hooksNamespace;
 
   // Names, kinds, apiVersions: every Go child is answered (the hooks add a Service when Go had none).
-  for (const g of go) expect(ours.find((o) => o.kind === g.kind && o.metadata.name === g.metadata.name)?.apiVersion).toBe(g.apiVersion);
-  const extra = ours.filter((o) => !go.some((g) => g.kind === o.kind && g.metadata.name === o.metadata.name)).map((o) => o.kind);
+  for (const g of go)
+    expect(ours.find((o) => o.kind === g.kind && o.metadata.name === g.metadata.name)?.apiVersion).toBe(g.apiVersion);
+  const extra = ours
+    .filter((o) => !go.some((g) => g.kind === o.kind && g.metadata.name === o.metadata.name))
+    .map((o) => o.kind);
   expect(extra.filter((k) => k !== "Service")).toEqual([]);
 
   // Deployment: selector, pod labels, replicas, strategy kind.
   const [gd, od] = [find(go, "Deployment"), find(ours, "Deployment")];
   expect(specOf(od).selector).toEqual(specOf(gd).selector);
-  expect((specOf(od).template as { metadata: Json }).metadata.labels).toEqual((specOf(gd).template as { metadata: Json }).metadata.labels);
+  expect((specOf(od).template as { metadata: Json }).metadata.labels).toEqual(
+    (specOf(gd).template as { metadata: Json }).metadata.labels,
+  );
   expect(specOf(od).replicas).toEqual(specOf(gd).replicas);
-  expect((specOf(od).strategy as Json).type).toBe(((specOf(gd).strategy as Json | undefined)?.type) ?? "RollingUpdate");
+  expect((specOf(od).strategy as Json).type).toBe((specOf(gd).strategy as Json | undefined)?.type ?? "RollingUpdate");
 
   // Pod: scheduling, grace period, fsGroup, volumes; serviceAccountName only when the user gave one.
   const [gp, op] = [pod(gd), pod(od)];
-  for (const field of ["topologySpreadConstraints", "affinity", "terminationGracePeriodSeconds", "volumes"]) expect([field, op[field]]).toEqual([field, gp[field]]);
+  for (const field of ["topologySpreadConstraints", "affinity", "terminationGracePeriodSeconds", "volumes"])
+    expect([field, op[field]]).toEqual([field, gp[field]]);
   expect((op.securityContext as Json).fsGroup).toBe((gp.securityContext as Json).fsGroup);
   expect(op.serviceAccountName).toBe(spec.server.podOverrides?.serviceAccountName);
 
@@ -139,10 +239,16 @@ function check(spec: GoSpec): void {
   const goEnv = effectiveEnv(gc.env as Json[]);
   const ourEnv = effectiveEnv(oc.env as Json[]);
   expect(Object.fromEntries(Object.keys(goEnv).map((k) => [k, ourEnv[k]]))).toEqual(goEnv);
-  expect(Object.keys(ourEnv).filter((k) => !(k in goEnv)).sort()).toEqual(["LLAMA_STACK_PORT", "OGX_PORT"].filter((k) => !(k in goEnv)));
+  expect(
+    Object.keys(ourEnv)
+      .filter((k) => !(k in goEnv))
+      .sort(),
+  ).toEqual(["LLAMA_STACK_PORT", "OGX_PORT"].filter((k) => !(k in goEnv)));
   // The Go operator's own variables come first, in its order (the user's follow).
   const own = spec.server.tlsConfig ? 5 : 4;
-  expect((oc.env as Json[]).slice(0, own).map((e) => e.name)).toEqual((gc.env as Json[]).slice(0, own).map((e) => e.name));
+  expect((oc.env as Json[]).slice(0, own).map((e) => e.name)).toEqual(
+    (gc.env as Json[]).slice(0, own).map((e) => e.name),
+  );
   const { httpGet: _g, ...goProbe } = gc.startupProbe as Json;
   const { httpGet: _o, periodSeconds, ...ourProbe } = oc.startupProbe as Json;
   expect([ourProbe, periodSeconds]).toEqual([goProbe, 10]);
@@ -153,12 +259,18 @@ function check(spec: GoSpec): void {
     const { ports: gports, ...gRest } = specOf(gs);
     const { ports: oports, ...oRest } = specOf(find(ours, "Service"));
     expect(oRest).toEqual(gRest);
-    expect((oports as Json[]).map(({ targetPort: _t, ...p }) => p)).toEqual((gports as Json[]).map(({ targetPort: _t, ...p }) => p));
+    expect((oports as Json[]).map(({ targetPort: _t, ...p }) => p)).toEqual(
+      (gports as Json[]).map(({ targetPort: _t, ...p }) => p),
+    );
   }
-  for (const kind of ["PersistentVolumeClaim", "PodDisruptionBudget", "Ingress"]) expect([kind, specOf(find(ours, kind))]).toEqual([kind, specOf(find(go, kind))]);
+  for (const kind of ["PersistentVolumeClaim", "PodDisruptionBudget", "Ingress"])
+    expect([kind, specOf(find(ours, kind))]).toEqual([kind, specOf(find(go, kind))]);
   const gh = find(go, "HorizontalPodAutoscaler");
   if (gh) {
-    const clamp = { ...specOf(gh), minReplicas: Math.min(specOf(gh).minReplicas as number, specOf(gh).maxReplicas as number) };
+    const clamp = {
+      ...specOf(gh),
+      minReplicas: Math.min(specOf(gh).minReplicas as number, specOf(gh).maxReplicas as number),
+    };
     expect(specOf(find(ours, "HorizontalPodAutoscaler"))).toEqual(clamp);
   }
   expect(find(ours, "ConfigMap")?.data).toEqual(find(go, "ConfigMap")?.data);
@@ -177,22 +289,56 @@ function check(spec: GoSpec): void {
 
 describe("README 'Parity with the Go operator': v1alpha1 CRs, the hooks against the Go operator", () => {
   it("agree on every row marked same, for 150 random v1alpha1 CRs", () => {
-    fc.assert(fc.property(goSpec, (spec) => {
-      // Refused by the hooks (an HPA with min > max, which the apiserver would refuse too): a row of its own below.
-      const a = spec.server.autoscaling;
-      fc.pre(!a || a.maxReplicas >= Math.max(spec.replicas ?? 1, a.minReplicas ?? 1));
-      check(spec);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(goSpec, (spec) => {
+        // Refused by the hooks (an HPA with min > max, which the apiserver would refuse too): a row of its own below.
+        const a = spec.server.autoscaling;
+        fc.pre(!a || a.maxReplicas >= Math.max(spec.replicas ?? 1, a.minReplicas ?? 1));
+        check(spec);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("refuses what the Go operator would have turned into an HPA the apiserver rejects (replicas above maxReplicas)", () => {
-    const spec: GoSpec = { replicas: 3, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack" }, autoscaling: { maxReplicas: 2 } } };
+    const spec: GoSpec = {
+      replicas: 3,
+      server: {
+        distribution: { name: "starter" },
+        containerSpec: { name: "llama-stack" },
+        autoscaling: { maxReplicas: 2 },
+      },
+    };
     expect(() => both(spec)).toThrow(/spec.workload.replicas: must not exceed autoscaling.maxReplicas \(2\)/);
   });
 
   it.each([
-    ["the migration guide's CR", { replicas: 2, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 }, workers: 4, storage: {}, autoscaling: { minReplicas: 2, maxReplicas: 10 }, tlsConfig: { caBundle: { configMapName: "corp-ca" } } }, network: { exposeRoute: true } }],
-    ["a userConfig CR", { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack" }, userConfig: { configMapName: "llama-config" } } }],
+    [
+      "the migration guide's CR",
+      {
+        replicas: 2,
+        server: {
+          distribution: { name: "starter" },
+          containerSpec: { name: "llama-stack", port: 8321 },
+          workers: 4,
+          storage: {},
+          autoscaling: { minReplicas: 2, maxReplicas: 10 },
+          tlsConfig: { caBundle: { configMapName: "corp-ca" } },
+        },
+        network: { exposeRoute: true },
+      },
+    ],
+    [
+      "a userConfig CR",
+      {
+        replicas: 1,
+        server: {
+          distribution: { name: "starter" },
+          containerSpec: { name: "llama-stack" },
+          userConfig: { configMapName: "llama-config" },
+        },
+      },
+    ],
   ] as [string, GoSpec][])("agree for %s", (_title, spec) => {
     check(spec);
   });

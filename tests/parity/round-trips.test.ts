@@ -18,23 +18,34 @@ import { ROOT_CA } from "../lib/sync/certificates";
 import { deps, NS, objectMap } from "../sync-builders";
 import { read, reapply, roundTripPaths, storedAfter, V1, V2, write, type Version } from "./apiserver";
 
-interface Cr { readonly title: string; readonly manifest: KubeObject; readonly related: readonly KubeObject[] }
+interface Cr {
+  readonly title: string;
+  readonly manifest: KubeObject;
+  readonly related: readonly KubeObject[];
+}
 
 const ROOT = join(__dirname, "..", "..");
 const SOURCES = [
-  ...readdirSync(join(ROOT, "samples")).filter((f) => f.endsWith(".yaml")).map((f) => join("samples", f)),
-  ...readdirSync(join(ROOT, "tests", "fixtures", "go-operator")).filter((f) => f.endsWith(".yaml")).map((f) => join("tests", "fixtures", "go-operator", f)),
+  ...readdirSync(join(ROOT, "samples"))
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => join("samples", f)),
+  ...readdirSync(join(ROOT, "tests", "fixtures", "go-operator"))
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => join("tests", "fixtures", "go-operator", f)),
 ].sort();
 
 /** Secret values a reference needs: a parseable DSN where a connection string is expected. */
-const secretValue = (key: string): string => (/connection|dsn|url/i.test(key) ? "postgresql://llama:pw@postgres:5432/llama" : "placeholder-value");
+const secretValue = (key: string): string =>
+  /connection|dsn|url/i.test(key) ? "postgresql://llama:pw@postgres:5432/llama" : "placeholder-value";
 const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
 
 /** The file's ConfigMaps and Secrets, plus any the CR references and the file lacks. */
 function relatedOf(manifest: KubeObject, inFile: readonly KubeObject[]): KubeObject[] {
   const own = inFile.map((o) => {
     const { stringData, ...rest } = o as KubeObject & { stringData?: { [k: string]: string } };
-    const data = stringData ? { ...(o.data as object), ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, b64(v)])) } : o.data;
+    const data = stringData
+      ? { ...(o.data as object), ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, b64(v)])) }
+      : o.data;
     return { ...rest, ...(data ? { data } : {}), metadata: { ...o.metadata, namespace: NS } } as KubeObject;
   });
   const spec = validate(write(manifest).spec).spec;
@@ -44,34 +55,55 @@ function relatedOf(manifest: KubeObject, inFile: readonly KubeObject[]): KubeObj
   const secrets = new Map<string, Set<string>>();
   for (const r of refs.secretKeys) secrets.set(r.name, (secrets.get(r.name) ?? new Set()).add(r.key));
   for (const s of refs.secrets) secrets.set(s.name, new Set([...(secrets.get(s.name) ?? []), ...s.keys]));
-  const made: KubeObject[] = [...secrets].filter(([name]) => !has("Secret", name)).map(([name, keys]) => ({
-    apiVersion: "v1", kind: "Secret", metadata: { name, namespace: NS }, data: Object.fromEntries([...keys].map((k) => [k, b64(secretValue(k))])),
-  }));
+  const made: KubeObject[] = [...secrets]
+    .filter(([name]) => !has("Secret", name))
+    .map(([name, keys]) => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name, namespace: NS },
+      data: Object.fromEntries([...keys].map((k) => [k, b64(secretValue(k))])),
+    }));
   for (const c of refs.configMaps.filter((c) => !has("ConfigMap", c.name))) {
-    const text = (key: string) => (key === "config.yaml" ? "version: 2\nimage_name: starter\napis: []\nproviders: {}\n" : ROOT_CA);
-    made.push({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: c.name, namespace: NS }, data: Object.fromEntries(c.keys.map((k) => [k, text(k)])) });
+    const text = (key: string) =>
+      key === "config.yaml" ? "version: 2\nimage_name: starter\napis: []\nproviders: {}\n" : ROOT_CA;
+    made.push({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: c.name, namespace: NS },
+      data: Object.fromEntries(c.keys.map((k) => [k, text(k)])),
+    });
   }
   return [...own, ...made];
 }
 
 function crsOf(file: string): Cr[] {
   const docs = parseAllDocuments(readFileSync(join(ROOT, file), "utf8"));
-  const objects = (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as KubeObject).filter((o) => o && typeof o === "object");
+  const objects = (Array.isArray(docs) ? docs : [])
+    .map((d) => d.toJS() as KubeObject)
+    .filter((o) => o && typeof o === "object");
   const inFile = objects.filter((o) => o.kind === "ConfigMap" || o.kind === "Secret");
-  return objects.filter((o) => o.kind === "LlamaStackDistribution").map((o, i) => {
-    // External providers need their images read (the pure sync has no registry): tested in tests/oci.
-    const { externalProviders: _images, ...spec } = o.spec as { externalProviders?: unknown };
-    const manifest = { ...o, spec, metadata: { ...o.metadata, namespace: NS, uid: `uid-${i}`, generation: 1 } } as KubeObject;
-    return { title: `${file} ${o.metadata.name}`, manifest, related: relatedOf(manifest, inFile) };
-  });
+  return objects
+    .filter((o) => o.kind === "LlamaStackDistribution")
+    .map((o, i) => {
+      // External providers need their images read (the pure sync has no registry): tested in tests/oci.
+      const { externalProviders: _images, ...spec } = o.spec as { externalProviders?: unknown };
+      const manifest = {
+        ...o,
+        spec,
+        metadata: { ...o.metadata, namespace: NS, uid: `uid-${i}`, generation: 1 },
+      } as KubeObject;
+      return { title: `${file} ${o.metadata.name}`, manifest, related: relatedOf(manifest, inFile) };
+    });
 }
 
 const CRS = SOURCES.flatMap(crsOf);
 /** Refused on purpose (the Go README's `labels: [team=frontend]`, issue 16): it still must not switch modes. */
 const REFUSED = new Set([`${join("tests", "fixtures", "go-operator", "readme-examples.yaml")} my-llsd`]);
 
-const syncOf = (parent: KubeObject, cr: Cr): SyncResponse => sync({ parent, children: {}, related: objectMap(cr.related) }, deps());
-const describePath = (path: readonly Version[]): string => (path.length === 0 ? "created" : `created, then read-modify-written in ${path.map((v) => v.split("/")[1]).join(", ")}`);
+const syncOf = (parent: KubeObject, cr: Cr): SyncResponse =>
+  sync({ parent, children: {}, related: objectMap(cr.related) }, deps());
+const describePath = (path: readonly Version[]): string =>
+  path.length === 0 ? "created" : `created, then read-modify-written in ${path.map((v) => v.split("/")[1]).join(", ")}`;
 
 describe.each(CRS.map((cr) => [cr.title, cr] as const))("%s through the apiserver's round trips", (_title, cr) => {
   const stored = write(cr.manifest);
@@ -85,17 +117,23 @@ describe.each(CRS.map((cr) => [cr.title, cr] as const))("%s through the apiserve
     else expect(failed).toBe("");
   });
 
-  it.each(roundTripPaths(3).map((path) => [describePath(path), path] as const))("%s: same behaviour, same children", (_p, path) => {
-    const after = read(storedAfter(cr.manifest, path), V2);
-    expect(legacyOf(after)).toEqual(legacyOf(parent));
-    expect(syncOf(after, cr).children).toEqual(baseline.children);
-  });
+  it.each(roundTripPaths(3).map((path) => [describePath(path), path] as const))(
+    "%s: same behaviour, same children",
+    (_p, path) => {
+      const after = read(storedAfter(cr.manifest, path), V2);
+      expect(legacyOf(after)).toEqual(legacyOf(parent));
+      expect(syncOf(after, cr).children).toEqual(baseline.children);
+    },
+  );
 
-  it.each([[V1], [V2]] as const)("re-applied after a read-modify-write in %s: same behaviour, same children", (version) => {
-    const after = read(reapply(storedAfter(cr.manifest, [version]), cr.manifest), V2);
-    expect(legacyOf(after)).toEqual(legacyOf(parent));
-    expect(syncOf(after, cr).children).toEqual(baseline.children);
-  });
+  it.each([[V1], [V2]] as const)(
+    "re-applied after a read-modify-write in %s: same behaviour, same children",
+    (version) => {
+      const after = read(reapply(storedAfter(cr.manifest, [version]), cr.manifest), V2);
+      expect(legacyOf(after)).toEqual(legacyOf(parent));
+      expect(syncOf(after, cr).children).toEqual(baseline.children);
+    },
+  );
 
   it("read by a Metacontroller configured for v1alpha1: the same children, the status in v1alpha1", () => {
     const answer = syncOf(read(storedAfter(cr.manifest, [V1, V2]), V1), cr);

@@ -23,34 +23,68 @@ import { goDesired, goObserved, goOutsideChildren, type GoCr, type GoSpec } from
 const UID = "5f0c3a4e-9b7d-4c1e-8a2f-7d6e5c4b3a21";
 
 function sampleCr(): { spec: GoSpec; related: KubeObject[] } {
-  const docs = parseAllDocuments(readFileSync(join(__dirname, "..", "..", "samples", "v1alpha1-migration.yaml"), "utf8"));
+  const docs = parseAllDocuments(
+    readFileSync(join(__dirname, "..", "..", "samples", "v1alpha1-migration.yaml"), "utf8"),
+  );
   const objects = (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as KubeObject);
   const cr = objects.find((o) => o.kind === "LlamaStackDistribution")!;
-  const related = objects.filter((o) => o.kind === "ConfigMap").map((o) => ({ ...o, metadata: { ...o.metadata, namespace: NS } }));
+  const related = objects
+    .filter((o) => o.kind === "ConfigMap")
+    .map((o) => ({ ...o, metadata: { ...o.metadata, namespace: NS } }));
   return { spec: cr.spec as GoSpec, related };
 }
 
-const USER_CONFIG = aConfigMap("llama-config", { "config.yaml": "version: 2\nimage_name: starter\napis: [inference]\nproviders:\n  inference: []\n" });
+const USER_CONFIG = aConfigMap("llama-config", {
+  "config.yaml": "version: 2\nimage_name: starter\napis: [inference]\nproviders:\n  inference: []\n",
+});
 
 type Scenario = { spec: GoSpec; related: KubeObject[]; networkPolicyFlag?: false };
 const SCENARIOS: [string, () => Scenario][] = [
   ["migration-sample", sampleCr],
-  ["user-config", () => ({
-    spec: {
-      server: {
-        distribution: { name: "starter" },
-        containerSpec: { name: "llama-stack", port: 8321, env: [{ name: "INFERENCE_MODEL", value: "llama3.2:1b" }] },
-        userConfig: { configMapName: "llama-config" },
+  [
+    "user-config",
+    () => ({
+      spec: {
+        server: {
+          distribution: { name: "starter" },
+          containerSpec: { name: "llama-stack", port: 8321, env: [{ name: "INFERENCE_MODEL", value: "llama3.2:1b" }] },
+          userConfig: { configMapName: "llama-config" },
+        },
+        network: { exposeRoute: false },
       },
-      network: { exposeRoute: false },
-    },
-    related: [USER_CONFIG],
-  })],
-  ["minimal", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } }, related: [] })],
+      related: [USER_CONFIG],
+    }),
+  ],
+  [
+    "minimal",
+    () => ({
+      spec: {
+        replicas: 1,
+        server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } },
+      },
+      related: [],
+    }),
+  ],
   // The Go operator's default: its enableNetworkPolicy flag off, so it made no NetworkPolicy.
-  ["minimal-network-policy-flag-off", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } } }, related: [], networkPolicyFlag: false })],
+  [
+    "minimal-network-policy-flag-off",
+    () => ({
+      spec: {
+        replicas: 1,
+        server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 } },
+      },
+      related: [],
+      networkPolicyFlag: false,
+    }),
+  ],
   // Neither containerSpec.port nor env: the Go operator made no Service (HasPorts), the hooks add one.
-  ["no-service", () => ({ spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack" } } }, related: [] })],
+  [
+    "no-service",
+    () => ({
+      spec: { replicas: 1, server: { distribution: { name: "starter" }, containerSpec: { name: "llama-stack" } } },
+      related: [],
+    }),
+  ],
 ];
 
 interface Takeover {
@@ -65,10 +99,22 @@ function takeover(name: string, make: () => Scenario): Takeover {
   const cr: GoCr = { name: "my-llsd", namespace: NS, uid: UID, spec };
   // The Go operator builds the same bundle (same certificates, re-encoded, joined by blank lines).
   const ca = spec.server.tlsConfig?.caBundle
-    ? planCaBundle({ tls: normalize({ distribution: { name: "starter" }, networking: { tls: { caBundle: { configMapName: spec.server.tlsConfig.caBundle.configMapName } } } }).networking.tls, related: objectMap(related), namespace: NS })
+    ? planCaBundle({
+        tls: normalize({
+          distribution: { name: "starter" },
+          networking: { tls: { caBundle: { configMapName: spec.server.tlsConfig.caBundle.configMapName } } },
+        }).networking.tls,
+        related: objectMap(related),
+        namespace: NS,
+      })
     : undefined;
   const caData = ca && "bundle" in ca ? ca.bundle?.data : undefined;
-  const converted = toHub({ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name: cr.name, namespace: NS, uid: UID, generation: 3 }, spec });
+  const converted = toHub({
+    apiVersion: "llamastack.io/v1alpha1",
+    kind: "LlamaStackDistribution",
+    metadata: { name: cr.name, namespace: NS, uid: UID, generation: 3 },
+    spec,
+  });
   if (!converted.ok) throw new Error(`${name}: ${JSON.stringify(converted.errors)}`);
   const observed = goObserved(cr, caData, networkPolicyFlag);
   const parent = converted.object as unknown as KubeObject;
@@ -123,7 +169,8 @@ describe.each(SCENARIOS)("taking over the Go operator's children (%s)", (name, m
       const desired = t.response.children.find((c) => id(c) === id(observed))!;
       expect([id(observed), selectorOf(desired)]).toEqual([id(observed), selectorOf(observed)]);
     }
-    const pods = (o: KubeObject) => (o.spec as { template: { metadata: { labels: unknown } } }).template.metadata.labels;
+    const pods = (o: KubeObject) =>
+      (o.spec as { template: { metadata: { labels: unknown } } }).template.metadata.labels;
     const deployment = (list: readonly KubeObject[]) => list.find((o) => o.kind === "Deployment")!;
     expect(pods(deployment(t.response.children))).toEqual(pods(deployment(t.observed)));
   });

@@ -20,15 +20,21 @@ type Obj = Record<string, unknown>;
 
 const secretName = fc.constantFrom("creds-a", "creds-b", "pg-creds");
 const secretKey = fc.constantFrom("token", "key", "url", "host");
-const secretRef = fc.tuple(secretName, secretKey, fc.boolean()).map(([name, key, nested]) => (nested ? { secretKeyRef: { name, key } } : { name, key }));
+const secretRef = fc
+  .tuple(secretName, secretKey, fc.boolean())
+  .map(([name, key, nested]) => (nested ? { secretKeyRef: { name, key } } : { name, key }));
 
 const inference = fc.oneof(
-  fc.record({
-    provider: fc.constantFrom("vllm", "openai", "remote::vllm"),
-    endpoint: fc.constantFrom("http://vllm:8000", "https://api.example.com/v1"),
-    apiKey: secretRef,
-    settings: fc.record({ max_tokens: fc.integer({ min: 1, max: 32768 }) }),
-  }, { requiredKeys: ["provider", "endpoint"] })
+  fc
+    .record(
+      {
+        provider: fc.constantFrom("vllm", "openai", "remote::vllm"),
+        endpoint: fc.constantFrom("http://vllm:8000", "https://api.example.com/v1"),
+        apiKey: secretRef,
+        settings: fc.record({ max_tokens: fc.integer({ min: 1, max: 32768 }) }),
+      },
+      { requiredKeys: ["provider", "endpoint"] },
+    )
     // max_tokens is a vLLM setting: OpenAI's config has no such key (the server would ignore it).
     .map(({ settings, ...p }) => (p.provider.endsWith("vllm") && settings !== undefined ? { ...p, settings } : p)),
   fc.record({ provider: fc.constant("ollama"), endpoint: fc.constant("http://ollama.models.svc:11434") }),
@@ -46,103 +52,198 @@ const telemetry = fc.constant({ provider: "otel", endpoint: "http://otel-collect
 
 /** One provider per API, or a list with unique ids. */
 function providersOf<T extends Obj>(item: fc.Arbitrary<T>, prefix: string): fc.Arbitrary<Obj | Obj[]> {
-  return fc.oneof(item, fc.array(item, { minLength: 1, maxLength: 3 }).map((list) => list.map((p, i) => ({ ...p, id: `${prefix}-${i + 1}` }))));
+  return fc.oneof(
+    item,
+    fc
+      .array(item, { minLength: 1, maxLength: 3 })
+      .map((list) => list.map((p, i) => ({ ...p, id: `${prefix}-${i + 1}` }))),
+  );
 }
 
 const quantity = fc.constantFrom("100m", "500m", "1", "2");
 const memory = fc.constantFrom("256Mi", "1Gi", "4Gi");
-const resources = fc.record({
-  requests: fc.record({ cpu: quantity, memory }, { requiredKeys: [] }),
-  limits: fc.record({ cpu: quantity, memory, "nvidia.com/gpu": fc.constantFrom("1", "2") }, { requiredKeys: [] }),
-}, { requiredKeys: [] });
+const resources = fc.record(
+  {
+    requests: fc.record({ cpu: quantity, memory }, { requiredKeys: [] }),
+    limits: fc.record({ cpu: quantity, memory, "nvidia.com/gpu": fc.constantFrom("1", "2") }, { requiredKeys: [] }),
+  },
+  { requiredKeys: [] },
+);
 const envVar = fc.oneof(
   fc.record({ name: fc.constantFrom("FOO", "HF_HOME", "LOG_LEVEL"), value: fc.constantFrom("x", "/data/hf", "debug") }),
-  fc.record({ name: fc.constant("FROM_SECRET"), valueFrom: fc.record({ secretKeyRef: fc.record({ name: fc.constant("creds-a"), key: fc.constant("token") }) }) }),
+  fc.record({
+    name: fc.constant("FROM_SECRET"),
+    valueFrom: fc.record({ secretKeyRef: fc.record({ name: fc.constant("creds-a"), key: fc.constant("token") }) }),
+  }),
 );
-const workload = fc.record({
-  replicas: fc.integer({ min: 0, max: 3 }),
-  workers: fc.integer({ min: 1, max: 8 }),
-  resources,
-  autoscaling: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 3, max: 10 }), fc.integer({ min: 10, max: 100 }))
-    .map(([minReplicas, maxReplicas, cpu]) => ({ minReplicas, maxReplicas, targetCPUUtilizationPercentage: cpu })),
-  storage: fc.record({ size: fc.constantFrom("10Gi", "1Gi", 5), mountPath: fc.constantFrom("/.llama", "/data") }, { requiredKeys: [] }),
-  podDisruptionBudget: fc.oneof(fc.constant({ minAvailable: 1 }), fc.constant({ maxUnavailable: "50%" }), fc.constant({ maxUnavailable: 1 })),
-  topologySpreadConstraints: fc.constant([{ maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway" }]),
-  overrides: fc.record({
-    serviceAccountName: fc.constant("llama-sa"),
-    terminationGracePeriodSeconds: fc.integer({ min: 0, max: 600 }),
-    env: fc.array(envVar, { maxLength: 2 }).map((list) => list.filter((e, i) => list.findIndex((x) => x.name === e.name) === i)),
-    command: fc.constant(["python", "-m", "llama_stack.core.server.server"]),
-    args: fc.constant(["--port", "8321"]),
-    volumes: fc.constant([{ name: "extra", emptyDir: {} }]),
-    volumeMounts: fc.constant([{ name: "extra", mountPath: "/extra" }]),
-  }, { requiredKeys: [] }),
-}, { requiredKeys: [] });
+const workload = fc.record(
+  {
+    replicas: fc.integer({ min: 0, max: 3 }),
+    workers: fc.integer({ min: 1, max: 8 }),
+    resources,
+    autoscaling: fc
+      .tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 3, max: 10 }), fc.integer({ min: 10, max: 100 }))
+      .map(([minReplicas, maxReplicas, cpu]) => ({ minReplicas, maxReplicas, targetCPUUtilizationPercentage: cpu })),
+    storage: fc.record(
+      { size: fc.constantFrom("10Gi", "1Gi", 5), mountPath: fc.constantFrom("/.llama", "/data") },
+      { requiredKeys: [] },
+    ),
+    podDisruptionBudget: fc.oneof(
+      fc.constant({ minAvailable: 1 }),
+      fc.constant({ maxUnavailable: "50%" }),
+      fc.constant({ maxUnavailable: 1 }),
+    ),
+    topologySpreadConstraints: fc.constant([
+      { maxSkew: 1, topologyKey: "kubernetes.io/hostname", whenUnsatisfiable: "ScheduleAnyway" },
+    ]),
+    overrides: fc.record(
+      {
+        serviceAccountName: fc.constant("llama-sa"),
+        terminationGracePeriodSeconds: fc.integer({ min: 0, max: 600 }),
+        env: fc
+          .array(envVar, { maxLength: 2 })
+          .map((list) => list.filter((e, i) => list.findIndex((x) => x.name === e.name) === i)),
+        command: fc.constant(["python", "-m", "llama_stack.core.server.server"]),
+        args: fc.constant(["--port", "8321"]),
+        volumes: fc.constant([{ name: "extra", emptyDir: {} }]),
+        volumeMounts: fc.constant([{ name: "extra", mountPath: "/extra" }]),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
 
-const networking = fc.record({
-  port: fc.oneof(fc.constant(8321), fc.integer({ min: 1024, max: 65535 })),
-  tls: fc.oneof(
-    fc.constant({ caBundle: { configMapName: "custom-ca" } }),
-    fc.constant({ caBundle: { configMapName: "custom-ca", configMapKeys: ["ca.crt", "extra.crt"] } }),
-    fc.constant({ enabled: true, secretName: "llama-tls" }),
-  ),
-  expose: fc.oneof(fc.boolean(), fc.constant({}), fc.constant({ hostname: "llama.example.com" }), fc.constant({ enabled: false })),
-  allowedFrom: fc.record({ namespaces: fc.subarray(["app-ns", "other", "*"]), labels: fc.subarray(["llama-access", "team"]) }, { requiredKeys: [] }),
-}, { requiredKeys: [] });
+const networking = fc.record(
+  {
+    port: fc.oneof(fc.constant(8321), fc.integer({ min: 1024, max: 65535 })),
+    tls: fc.oneof(
+      fc.constant({ caBundle: { configMapName: "custom-ca" } }),
+      fc.constant({ caBundle: { configMapName: "custom-ca", configMapKeys: ["ca.crt", "extra.crt"] } }),
+      fc.constant({ enabled: true, secretName: "llama-tls" }),
+    ),
+    expose: fc.oneof(
+      fc.boolean(),
+      fc.constant({}),
+      fc.constant({ hostname: "llama.example.com" }),
+      fc.constant({ enabled: false }),
+    ),
+    allowedFrom: fc.record(
+      { namespaces: fc.subarray(["app-ns", "other", "*"]), labels: fc.subarray(["llama-access", "team"]) },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
 
-const storage = fc.record({
-  kv: fc.oneof(fc.constant({ type: "sqlite" }), fc.constant({ type: "redis", endpoint: "redis.cache.svc:6379" })),
-  sql: fc.oneof(fc.constant({ type: "sqlite" }), fc.tuple(secretName, fc.boolean()).map(([name, nested]) => ({
-    type: "postgres", connectionString: nested ? { secretKeyRef: { name, key: "dsn" } } : { name, key: "dsn" },
-  }))),
-}, { requiredKeys: [] });
+const storage = fc.record(
+  {
+    kv: fc.oneof(fc.constant({ type: "sqlite" }), fc.constant({ type: "redis", endpoint: "redis.cache.svc:6379" })),
+    sql: fc.oneof(
+      fc.constant({ type: "sqlite" }),
+      fc.tuple(secretName, fc.boolean()).map(([name, nested]) => ({
+        type: "postgres",
+        connectionString: nested ? { secretKeyRef: { name, key: "dsn" } } : { name, key: "dsn" },
+      })),
+    ),
+  },
+  { requiredKeys: [] },
+);
 
-const generated = fc.record({
-  distribution: fc.constantFrom({ name: "starter" }, { name: "postgres-demo" }),
-  providers: fc.record({
-    inference: providersOf(inference, "inf"),
-    // No safety: a new CR runs the 1.x line, which has no Safety API (refused, tested elsewhere).
-    vectorIo: providersOf(vectorIo, "vec"),
-    toolRuntime: providersOf(toolRuntime, "tool"),
-    telemetry,
-  }, { requiredKeys: [] }),
-  storage,
-  // On 0.7 eval needs scoring and datasetio, scoring needs datasetio: disabling one alone is refused, so dependents go with it.
-  disabled: fc.subarray(["postTraining", "eval", "datasetio", "scoring", "batches", "skills", "containers", "containerRuntime"])
-    .map((list) => (list.includes("datasetio") ? [...list, "scoring", "eval"] : list.includes("scoring") ? [...list, "eval"] : list))
-    .map((list) => [...new Set(list)]),
-  networking,
-  workload,
-  externalProviders: fc.constant({ inference: [{ providerId: "custom-inference", image: "registry.example.com/custom:v1" }] }),
-}, { requiredKeys: ["distribution"] }).chain((spec) => {
-  // Models and shields that name providers that exist.
-  const providers = (spec.providers ?? {}) as Obj;
-  const ids = (api: string, fallback: string): string[] => {
-    const p = providers[api];
-    if (p === undefined) return [];
-    return Array.isArray(p) ? p.map((x) => String((x as Obj).id)) : [fallback];
-  };
-  const inferenceIds = ids("inference", String((providers.inference as Obj | undefined)?.provider ?? ""));
-  const model = inferenceIds.length === 0
-    ? fc.constantFrom("llama3.2-3b", "granite-8b")
-    : fc.oneof(fc.constantFrom("llama3.2-3b", "granite-8b"), fc.record({ name: fc.constant("pinned-model"), provider: fc.constantFrom(...inferenceIds), contextLength: fc.integer({ min: 1, max: 131072 }) }));
-  const resourcesArb = fc.record({
-    models: fc.array(model, { maxLength: 3 }).map((list) => list.filter((m, i) => list.findIndex((x) => JSON.stringify(x) === JSON.stringify(m)) === i)),
-  }, { requiredKeys: [] });
-  return resourcesArb.map((resourcesValue) => (inferenceIds.length > 0 && Object.keys(resourcesValue).length > 0 ? { ...spec, resources: resourcesValue } : spec));
-});
+const generated = fc
+  .record(
+    {
+      distribution: fc.constantFrom({ name: "starter" }, { name: "postgres-demo" }),
+      providers: fc.record(
+        {
+          inference: providersOf(inference, "inf"),
+          // No safety: a new CR runs the 1.x line, which has no Safety API (refused, tested elsewhere).
+          vectorIo: providersOf(vectorIo, "vec"),
+          toolRuntime: providersOf(toolRuntime, "tool"),
+          telemetry,
+        },
+        { requiredKeys: [] },
+      ),
+      storage,
+      // On 0.7 eval needs scoring and datasetio, scoring needs datasetio: disabling one alone is refused, so dependents go with it.
+      disabled: fc
+        .subarray([
+          "postTraining",
+          "eval",
+          "datasetio",
+          "scoring",
+          "batches",
+          "skills",
+          "containers",
+          "containerRuntime",
+        ])
+        .map((list) =>
+          list.includes("datasetio")
+            ? [...list, "scoring", "eval"]
+            : list.includes("scoring")
+              ? [...list, "eval"]
+              : list,
+        )
+        .map((list) => [...new Set(list)]),
+      networking,
+      workload,
+      externalProviders: fc.constant({
+        inference: [{ providerId: "custom-inference", image: "registry.example.com/custom:v1" }],
+      }),
+    },
+    { requiredKeys: ["distribution"] },
+  )
+  .chain((spec) => {
+    // Models and shields that name providers that exist.
+    const providers = (spec.providers ?? {}) as Obj;
+    const ids = (api: string, fallback: string): string[] => {
+      const p = providers[api];
+      if (p === undefined) return [];
+      return Array.isArray(p) ? p.map((x) => String((x as Obj).id)) : [fallback];
+    };
+    const inferenceIds = ids("inference", String((providers.inference as Obj | undefined)?.provider ?? ""));
+    const model =
+      inferenceIds.length === 0
+        ? fc.constantFrom("llama3.2-3b", "granite-8b")
+        : fc.oneof(
+            fc.constantFrom("llama3.2-3b", "granite-8b"),
+            fc.record({
+              name: fc.constant("pinned-model"),
+              provider: fc.constantFrom(...inferenceIds),
+              contextLength: fc.integer({ min: 1, max: 131072 }),
+            }),
+          );
+    const resourcesArb = fc.record(
+      {
+        models: fc
+          .array(model, { maxLength: 3 })
+          .map((list) => list.filter((m, i) => list.findIndex((x) => JSON.stringify(x) === JSON.stringify(m)) === i)),
+      },
+      { requiredKeys: [] },
+    );
+    return resourcesArb.map((resourcesValue) =>
+      inferenceIds.length > 0 && Object.keys(resourcesValue).length > 0 ? { ...spec, resources: resourcesValue } : spec,
+    );
+  });
 
 /** overrideConfig: the ConfigMap is used as is, so no providers/resources/storage/disabled. */
-const overridden = fc.record({
-  distribution: fc.constantFrom({ name: "starter" }, { image: "quay.io/acme/llama:0.7.1" }),
-  overrideConfig: fc.constant({ configMapName: "my-config" }),
-  networking,
-  workload,
-}, { requiredKeys: ["distribution", "overrideConfig"] });
+const overridden = fc.record(
+  {
+    distribution: fc.constantFrom({ name: "starter" }, { image: "quay.io/acme/llama:0.7.1" }),
+    overrideConfig: fc.constant({ configMapName: "my-config" }),
+    networking,
+    workload,
+  },
+  { requiredKeys: ["distribution", "overrideConfig"] },
+);
 
 const minimal = fc.constantFrom({ distribution: { name: "starter" } }, { distribution: { name: "postgres-demo" } });
 
-export const aValidSpec: fc.Arbitrary<Obj> = fc.oneof({ arbitrary: generated, weight: 6 }, { arbitrary: overridden, weight: 1 }, { arbitrary: minimal, weight: 1 });
+export const aValidSpec: fc.Arbitrary<Obj> = fc.oneof(
+  { arbitrary: generated, weight: 6 },
+  { arbitrary: overridden, weight: 1 },
+  { arbitrary: minimal, weight: 1 },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Request seeds
@@ -154,12 +255,37 @@ const parentOf = (object: Obj, name: string): Obj => ({
 });
 const dns = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/);
 
-const observed = fc.array(fc.tuple(fc.constantFrom("ConfigMap.v1", "Deployment.apps/v1", "Service.v1", "Secret.v1", "PersistentVolumeClaim.v1"), dns), { maxLength: 3 })
+const observed = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom("ConfigMap.v1", "Deployment.apps/v1", "Service.v1", "Secret.v1", "PersistentVolumeClaim.v1"),
+      dns,
+    ),
+    { maxLength: 3 },
+  )
   .map((entries) => {
     const map: Record<string, Record<string, Obj>> = {};
     for (const [key, name] of entries) {
       const [kind, apiVersion] = [key.slice(0, key.indexOf(".")), key.slice(key.indexOf(".") + 1)];
-      map[key] = { ...map[key], [`${NAMESPACE}/${name}`]: { apiVersion, kind, metadata: { name, namespace: NAMESPACE, annotations: { "metacontroller.k8s.io/last-applied-configuration": JSON.stringify({ apiVersion, kind, metadata: { name } }) } }, ...(kind === "Deployment" ? { status: { readyReplicas: 1 } } : {}) } };
+      map[key] = {
+        ...map[key],
+        [`${NAMESPACE}/${name}`]: {
+          apiVersion,
+          kind,
+          metadata: {
+            name,
+            namespace: NAMESPACE,
+            annotations: {
+              "metacontroller.k8s.io/last-applied-configuration": JSON.stringify({
+                apiVersion,
+                kind,
+                metadata: { name },
+              }),
+            },
+          },
+          ...(kind === "Deployment" ? { status: { readyReplicas: 1 } } : {}),
+        },
+      };
     }
     return map;
   });
@@ -167,12 +293,25 @@ const observed = fc.array(fc.tuple(fc.constantFrom("ConfigMap.v1", "Deployment.a
 /** Values of related objects, YAML anchors and aliases (`&`, `*`) included: an override config.yaml may carry any of them. */
 const relatedValue = fc.string({ maxLength: 12, unit: fc.constantFrom(..."abcxyz019 :-_./{}[]#!|>'\"\n*&".split("")) });
 
-const related = fc.array(fc.tuple(fc.constantFrom("Secret.v1", "ConfigMap.v1"), fc.constantFrom("creds-a", "creds-b", "pg-creds", "my-config", "custom-ca"), fc.dictionary(fc.constantFrom("token", "key", "url", "dsn", "config.yaml", "ca-bundle.crt"), relatedValue, { maxKeys: 2 })), { maxLength: 3 })
+const related = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom("Secret.v1", "ConfigMap.v1"),
+      fc.constantFrom("creds-a", "creds-b", "pg-creds", "my-config", "custom-ca"),
+      fc.dictionary(fc.constantFrom("token", "key", "url", "dsn", "config.yaml", "ca-bundle.crt"), relatedValue, {
+        maxKeys: 2,
+      }),
+    ),
+    { maxLength: 3 },
+  )
   .map((entries) => {
     const map: Record<string, Record<string, Obj>> = { "Secret.v1": {}, "ConfigMap.v1": {} };
     for (const [key, name, values] of entries) {
       const kind = key.slice(0, key.indexOf("."));
-      const data = kind === "Secret" ? Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v).toString("base64")])) : values;
+      const data =
+        kind === "Secret"
+          ? Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v).toString("base64")]))
+          : values;
       map[key]![`${NAMESPACE}/${name}`] = { apiVersion: "v1", kind, metadata: { name, namespace: NAMESPACE }, data };
     }
     return map;
@@ -181,31 +320,55 @@ const related = fc.array(fc.tuple(fc.constantFrom("Secret.v1", "ConfigMap.v1"), 
 /** A parent with a schema-valid (not necessarily semantically valid) spec, or a valid one. */
 const parent = fc.oneof(
   fc.tuple(aV1alpha2Object, dns).map(([o, name]) => parentOf(o as Obj, name)),
-  fc.tuple(aValidSpec, dns).map(([spec, name]) => ({ apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name, namespace: NAMESPACE, uid: "uid-1", generation: 1 }, spec })),
+  fc.tuple(aValidSpec, dns).map(([spec, name]) => ({
+    apiVersion: "llamastack.io/v1alpha2",
+    kind: "LlamaStackDistribution",
+    metadata: { name, namespace: NAMESPACE, uid: "uid-1", generation: 1 },
+    spec,
+  })),
 );
 
-export const aSyncRequest: fc.Arbitrary<Obj> = fc.record({ parent, children: observed, related, finalizing: fc.boolean() }, { requiredKeys: ["parent"] });
+export const aSyncRequest: fc.Arbitrary<Obj> = fc.record(
+  { parent, children: observed, related, finalizing: fc.boolean() },
+  { requiredKeys: ["parent"] },
+);
 
 export const aCustomizeRequest: fc.Arbitrary<Obj> = parent.map((p) => ({ parent: p }));
 
-export const anAdmissionReview: fc.Arbitrary<Obj> = fc.tuple(parent, fc.constantFrom("CREATE", "UPDATE", "DELETE", "CONNECT"), fc.uuid(), fc.option(parent, { nil: undefined }))
+export const anAdmissionReview: fc.Arbitrary<Obj> = fc
+  .tuple(
+    parent,
+    fc.constantFrom("CREATE", "UPDATE", "DELETE", "CONNECT"),
+    fc.uuid(),
+    fc.option(parent, { nil: undefined }),
+  )
   .map(([object, operation, uid, old]) => ({
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
     request: {
-      uid, operation, name: (object.metadata as Obj).name, namespace: NAMESPACE,
+      uid,
+      operation,
+      name: (object.metadata as Obj).name,
+      namespace: NAMESPACE,
       kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
       resource: { group: "llamastack.io", version: "v1alpha2", resource: "llamastackdistributions" },
-      object, ...(old === undefined ? {} : { oldObject: old }),
+      object,
+      ...(old === undefined ? {} : { oldObject: old }),
     },
   }));
 
-export const aConversionReview: fc.Arbitrary<Obj> = fc.tuple(
-  fc.array(fc.oneof(aV1alpha1Object, aV1alpha2Object), { maxLength: 3 }),
-  fc.constantFrom("llamastack.io/v1alpha1", "llamastack.io/v1alpha2"),
-  fc.uuid(),
-  fc.constantFrom("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"),
-).map(([objects, desiredAPIVersion, uid, apiVersion]) => ({ apiVersion, kind: "ConversionReview", request: { uid, desiredAPIVersion, objects } }));
+export const aConversionReview: fc.Arbitrary<Obj> = fc
+  .tuple(
+    fc.array(fc.oneof(aV1alpha1Object, aV1alpha2Object), { maxLength: 3 }),
+    fc.constantFrom("llamastack.io/v1alpha1", "llamastack.io/v1alpha2"),
+    fc.uuid(),
+    fc.constantFrom("apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"),
+  )
+  .map(([objects, desiredAPIVersion, uid, apiVersion]) => ({
+    apiVersion,
+    kind: "ConversionReview",
+    request: { uid, desiredAPIVersion, objects },
+  }));
 
 // ---------------------------------------------------------------------------------------------
 // Mutations
@@ -215,7 +378,9 @@ const nasty: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   fc.constantFrom(null, true, 0, -1, 1e308, -0, "", "\u0000", "\ud800", "../../etc/passwd", "${env.X}", "1e309", []),
   fc.constant({ __proto__: { polluted: true } }),
-  fc.constant(JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as unknown),
+  fc.constant(
+    JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as unknown,
+  ),
   fc.integer({ min: 100, max: 127 }).map((depth) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`) as unknown),
   fc.integer({ min: 1000, max: 20_000 }).map((n) => "x".repeat(n)),
   fc.integer({ min: 50, max: 400 }).map((n) => Array.from({ length: n }, (_, i) => i)),
@@ -235,21 +400,55 @@ export type Mutation =
 export const aMutation: fc.Arbitrary<Mutation> = fc.oneof(
   { arbitrary: fc.constant({ kind: "none" as const }), weight: 2 },
   { arbitrary: fc.nat().map((pick) => ({ kind: "delete" as const, pick })), weight: 3 },
-  { arbitrary: fc.tuple(fc.nat(), nasty).map(([pick, value]) => ({ kind: "replace" as const, pick, value })), weight: 5 },
-  { arbitrary: fc.tuple(fc.nat(), fc.constantFrom("__proto__", "constructor", "prototype", "x", "", "spec", "data", "kind"), nasty).map(([pick, key, value]) => ({ kind: "add" as const, pick, key, value })), weight: 2 },
+  {
+    arbitrary: fc.tuple(fc.nat(), nasty).map(([pick, value]) => ({ kind: "replace" as const, pick, value })),
+    weight: 5,
+  },
+  {
+    arbitrary: fc
+      .tuple(fc.nat(), fc.constantFrom("__proto__", "constructor", "prototype", "x", "", "spec", "data", "kind"), nasty)
+      .map(([pick, key, value]) => ({ kind: "add" as const, pick, key, value })),
+    weight: 2,
+  },
   { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((at) => ({ kind: "truncate" as const, at })), weight: 1 },
-  { arbitrary: fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "\\", "\u0000", "é", "0")).map(([at, char]) => ({ kind: "flip" as const, at, char })), weight: 1 },
-  { arbitrary: fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.string({ maxLength: 6 })).map(([at, text]) => ({ kind: "insert" as const, at, text })), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "\\", "\u0000", "é", "0"),
+      )
+      .map(([at, char]) => ({ kind: "flip" as const, at, char })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.string({ maxLength: 6 }))
+      .map(([at, text]) => ({ kind: "insert" as const, at, text })),
+    weight: 1,
+  },
   { arbitrary: fc.integer({ min: 129, max: 5000 }).map((depth) => ({ kind: "deep" as const, depth })), weight: 1 },
-  { arbitrary: fc.constantFrom("array", "string", "number", "null", "empty").map((how) => ({ kind: "wrap" as const, how: how as "array" })), weight: 1 },
+  {
+    arbitrary: fc
+      .constantFrom("array", "string", "number", "null", "empty")
+      .map((how) => ({ kind: "wrap" as const, how: how as "array" })),
+    weight: 1,
+  },
 );
 
 /** Every object and array of `root` with a way to reach it, in a fixed order. */
 function containers(root: unknown): { holder: Obj | unknown[]; key: string | number }[] {
   const out: { holder: Obj | unknown[]; key: string | number }[] = [];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach((v, i) => { out.push({ holder: value, key: i }); walk(v); });
-    else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) { out.push({ holder: value as Obj, key: k }); walk(v); }
+    if (Array.isArray(value))
+      value.forEach((v, i) => {
+        out.push({ holder: value, key: i });
+        walk(v);
+      });
+    else if (typeof value === "object" && value !== null)
+      for (const [k, v] of Object.entries(value)) {
+        out.push({ holder: value as Obj, key: k });
+        walk(v);
+      }
   };
   walk(root);
   return out;
@@ -285,7 +484,10 @@ export function mutate(seed: unknown, mutation: Mutation): string {
       // Written into the text so `__proto__` arrives as a real key, as JSON.parse reads it.
       const body = text();
       const json = JSON.stringify(target);
-      const extended = json === "{}" ? `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value) ?? "null"}}` : `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value) ?? "null"},${json.slice(1)}`;
+      const extended =
+        json === "{}"
+          ? `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value) ?? "null"}}`
+          : `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value) ?? "null"},${json.slice(1)}`;
       return body.replace(json, extended);
     }
     case "truncate": {
@@ -308,11 +510,16 @@ export function mutate(seed: unknown, mutation: Mutation): string {
     }
     case "wrap":
       switch (mutation.how) {
-        case "array": return `[${text()}]`;
-        case "string": return JSON.stringify(text());
-        case "number": return "42";
-        case "null": return "null";
-        case "empty": return "";
+        case "array":
+          return `[${text()}]`;
+        case "string":
+          return JSON.stringify(text());
+        case "number":
+          return "42";
+        case "null":
+          return "null";
+        case "empty":
+          return "";
       }
   }
 }

@@ -43,20 +43,46 @@ const HOSTILE_CONFIGS: Record<string, string> = {
   "binary-tag": "version: 2\nproviders: {}\nimage: !!binary aGVsbG8=\n",
   "set-tag": "version: 2\napis: !!set {inference}\nproviders: {}\n",
   "python-tag": "version: 2\nproviders: !!python/object:os.system {}\n",
-  "alias-bomb": ["a: &a [x,x,x,x,x,x,x,x,x,x]", ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(",")}]`), "version: 2", "providers: {}", ""].join("\n"),
-  "anchored-providers": "x: &p [{provider_id: a, provider_type: remote::vllm, config: {base_url: 'http://v'}}]\nversion: 2\nproviders:\n  inference: *p\n  safety: *p\n",
+  "alias-bomb": [
+    "a: &a [x,x,x,x,x,x,x,x,x,x]",
+    ...Array.from(
+      { length: 8 },
+      (_, i) =>
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(",")}]`,
+    ),
+    "version: 2",
+    "providers: {}",
+    "",
+  ].join("\n"),
+  "anchored-providers":
+    "x: &p [{provider_id: a, provider_type: remote::vllm, config: {base_url: 'http://v'}}]\nversion: 2\nproviders:\n  inference: *p\n  safety: *p\n",
   huge: `${configYaml("huge").trimEnd()}\n${Array.from({ length: 40_000 }, (_, i) => `# ${i} ${"x".repeat(40)}`).join("\n")}\n`,
 };
 
 /** Labels as pushed: the base64 label with each text, and a few labels that are not base64 or not UTF-8. */
 function hostileLabels(): Record<string, Record<string, string>> {
   const labels: Record<string, Record<string, string>> = {};
-  for (const [name, text] of Object.entries(HOSTILE_CONFIGS)) labels[name] = { "io.llamastack.config.base64": b64(text) };
+  for (const [name, text] of Object.entries(HOSTILE_CONFIGS))
+    labels[name] = { "io.llamastack.config.base64": b64(text) };
   labels["not-base64"] = { "io.llamastack.config.base64": "%%% not base64 !!binary" };
-  labels["binary-bytes"] = { "io.llamastack.config.base64": Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x0a, 0xc3]).toString("base64") };
-  labels["ogx-bad"] = { "com.ogx.config.config.yaml": b64(HOSTILE_CONFIGS["binary-tag"]!), "com.ogx.distribution.default-config": "config.yaml", "com.ogx.distribution.version": "1.3.0" };
-  labels["ogx-missing-default"] = { "com.ogx.config.config.yaml": b64(configYaml("ogx")), "com.ogx.distribution.default-config": "../../etc/passwd" };
-  labels["version-junk"] = { "io.llamastack.config.base64": b64(configYaml("v")), "com.ogx.distribution.version": "!!binary {}" };
+  labels["binary-bytes"] = {
+    "io.llamastack.config.base64": Buffer.from([0xff, 0xfe, 0x00, 0x80, 0x0a, 0xc3]).toString("base64"),
+  };
+  labels["ogx-bad"] = {
+    "com.ogx.config.config.yaml": b64(HOSTILE_CONFIGS["binary-tag"]!),
+    "com.ogx.distribution.default-config": "config.yaml",
+    "com.ogx.distribution.version": "1.3.0",
+  };
+  labels["ogx-missing-default"] = {
+    "com.ogx.config.config.yaml": b64(configYaml("ogx")),
+    "com.ogx.distribution.default-config": "../../etc/passwd",
+  };
+  labels["version-junk"] = {
+    "io.llamastack.config.base64": b64(configYaml("v")),
+    "com.ogx.distribution.version": "!!binary {}",
+  };
   labels.good = { "io.llamastack.config.base64": b64(configYaml("good")), "com.ogx.distribution.version": "0.8.0" };
   return labels;
 }
@@ -68,7 +94,10 @@ async function startRedirector(target: () => string): Promise<{ host: string; cl
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A loopback server nobody listed: counts what reaches it. */
@@ -79,7 +108,11 @@ async function startForbidden(): Promise<{ host: string; hits: () => number; clo
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits: () => hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 let registry: Registry;
@@ -100,15 +133,24 @@ beforeAll(async () => {
     startRedirector(() => `http://localhost:${registry.host.split(":")[1]}`),
   ]);
   const labels = hostileLabels();
-  for (const [name, l] of Object.entries(labels)) await pushImage({ url: registry.url }, `fuzz/${name}`, "0.8.0", { labels: l });
+  for (const [name, l] of Object.entries(labels))
+    await pushImage({ url: registry.url }, `fuzz/${name}`, "0.8.0", { labels: l });
   images = [
     ...Object.keys(labels).map((name) => `${registry.host}/fuzz/${name}:0.8.0`),
     `${registry.host}/fuzz/absent:0.8.0`,
     ...redirectors.map((r) => `${r.host}/fuzz/good:0.8.0`),
   ];
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void log.push(line) } });
-  const env = { INSECURE_REGISTRIES: [registry.host, ...redirectors.map((r) => r.host)].join(","), LLSD_LIVE_STATUS: "false" };
-  const app = createApp({ handlers: productionHandlers(logger, env), logger, metrics: createMetrics(), isReady: () => true });
+  const env = {
+    INSECURE_REGISTRIES: [registry.host, ...redirectors.map((r) => r.host)].join(","),
+    LLSD_LIVE_STATUS: "false",
+  };
+  const app = createApp({
+    handlers: productionHandlers(logger, env),
+    logger,
+    metrics: createMetrics(),
+    isReady: () => true,
+  });
   server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   client = httpClient((server.address() as AddressInfo).port, { timeoutMs: 20_000 });
@@ -125,25 +167,54 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 
 const awkward = fc.oneof(
-  fc.constantFrom("%", "%%", "%zz", "50%off", "!!binary aGk=", "!!set {a}", "&a x", "*a", "<<: *a", "${env.X}", "- x", "~", "\n", "\u0000", "'\"", "#"),
+  fc.constantFrom(
+    "%",
+    "%%",
+    "%zz",
+    "50%off",
+    "!!binary aGk=",
+    "!!set {a}",
+    "&a x",
+    "*a",
+    "<<: *a",
+    "${env.X}",
+    "- x",
+    "~",
+    "\n",
+    "\u0000",
+    "'\"",
+    "#",
+  ),
   fc.string({ maxLength: 20 }),
   // Long, but a request with every value this long stays well-formed: under the 8 MB body limit (a 413 otherwise).
   fc.integer({ min: 1000, max: 50_000 }).map((n) => "%".repeat(n)),
 );
 /** A Secret value: awkward text around a unique marker, as UTF-8 or with binary bytes around it. */
-const aSecretValue = fc.tuple(awkward, awkward, fc.stringMatching(/^[a-z0-9]{10}$/), fc.boolean())
+const aSecretValue = fc
+  .tuple(awkward, awkward, fc.stringMatching(/^[a-z0-9]{10}$/), fc.boolean())
   .map(([before, after, id, binary]) => {
     const marker = `SeCrEt${id}`;
     const text = Buffer.from(`${before}${marker}${after}`);
-    return { marker, bytes: binary ? Buffer.concat([Buffer.from([0xff, 0x00, 0xc3]), text, Buffer.from([0x80])]) : text };
+    return {
+      marker,
+      bytes: binary ? Buffer.concat([Buffer.from([0xff, 0x00, 0xc3]), text, Buffer.from([0x80])]) : text,
+    };
   });
-const secretWith = (name: string, key: string, bytes: Buffer): KubeObject =>
-  ({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace: NS, uid: `uid-${name}`, resourceVersion: "1" }, data: { [key]: bytes.toString("base64") } });
+const secretWith = (name: string, key: string, bytes: Buffer): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name, namespace: NS, uid: `uid-${name}`, resourceVersion: "1" },
+  data: { [key]: bytes.toString("base64") },
+});
 
 const aDsn = fc.tuple(awkward, aSecretValue).map(([user, pw]) => ({
-  marker: pw.marker, bytes: Buffer.concat([Buffer.from(`postgresql://${user}:`), pw.bytes, Buffer.from("@db:5432/llama")]),
+  marker: pw.marker,
+  bytes: Buffer.concat([Buffer.from(`postgresql://${user}:`), pw.bytes, Buffer.from("@db:5432/llama")]),
 }));
-const aConfigText = fc.oneof(fc.constantFrom(...Object.values(HOSTILE_CONFIGS).filter((t) => t.length < 10_000)), awkward.map((a) => `version: 2\nproviders: {}\nimage_name: ${a}\n`));
+const aConfigText = fc.oneof(
+  fc.constantFrom(...Object.values(HOSTILE_CONFIGS).filter((t) => t.length < 10_000)),
+  awkward.map((a) => `version: 2\nproviders: {}\nimage_name: ${a}\n`),
+);
 
 const aCase = fc.record({
   image: fc.nat(1000),
@@ -153,8 +224,11 @@ const aCase = fc.record({
   override: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: aConfigText }),
 });
 
-const unmet = (r: SyncResponse): string => (r.status.conditions as { type: string; status: string; reason: string; message: string }[])
-  .filter((x) => x.status !== "True").map((x) => `${x.type}:${x.reason}:${x.message.slice(0, 150)}`).join(" | ");
+const unmet = (r: SyncResponse): string =>
+  (r.status.conditions as { type: string; status: string; reason: string; message: string }[])
+    .filter((x) => x.status !== "True")
+    .map((x) => `${x.type}:${x.reason}:${x.message.slice(0, 150)}`)
+    .join(" | ");
 
 const post = async (body: unknown): Promise<{ status: number; response: SyncResponse; text: string }> => {
   const answer = await client.post("/sync", body);
@@ -162,86 +236,141 @@ const post = async (body: unknown): Promise<{ status: number; response: SyncResp
 };
 
 describe(`fuzzing /sync through its I/O (seed ${SEED}, ${RUNS} runs)`, () => {
-  it("hostile labels, redirects, Secrets and ConfigMaps: 200, children kept on failure, no Secret value out, no forbidden hop", async () => {
-    let ran = 0;
-    await fc.assert(fc.asyncProperty(aCase, async (c) => {
-      ran++;
-      log = [];
-      const image = images[c.image % images.length]!;
-      const providers = { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } };
-      const spec = c.override !== undefined ? { distribution: { image }, overrideConfig: { configMapName: "cm" } } : {
-        distribution: { image },
-        providers,
-        ...(c.dsn ? { storage: { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } } : {}),
-      };
-      const tame = { distribution: { name: "starter" }, providers };
-      const first = await post(aRequest(aParent(tame), [], [secretWith("creds", "token", Buffer.from("t0ken"))]));
-      expect(first.status).toBe(200);
-      const related = [
-        secretWith("creds", "token", c.token.bytes),
-        ...(c.dsn ? [secretWith("pg", "dsn", c.dsn.bytes)] : []),
-        ...(c.override !== undefined ? [aConfigMap("cm", { "config.yaml": c.override })] : []),
-      ];
-      const again = await post(aRequest(aParent(spec, { generation: 2 }), observedFrom(first.response.children), related));
+  it(
+    "hostile labels, redirects, Secrets and ConfigMaps: 200, children kept on failure, no Secret value out, no forbidden hop",
+    async () => {
+      let ran = 0;
+      await fc.assert(
+        fc.asyncProperty(aCase, async (c) => {
+          ran++;
+          log = [];
+          const image = images[c.image % images.length]!;
+          const providers = {
+            inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } },
+          };
+          const spec =
+            c.override !== undefined
+              ? { distribution: { image }, overrideConfig: { configMapName: "cm" } }
+              : {
+                  distribution: { image },
+                  providers,
+                  ...(c.dsn
+                    ? { storage: { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } }
+                    : {}),
+                };
+          const tame = { distribution: { name: "starter" }, providers };
+          const first = await post(aRequest(aParent(tame), [], [secretWith("creds", "token", Buffer.from("t0ken"))]));
+          expect(first.status).toBe(200);
+          const related = [
+            secretWith("creds", "token", c.token.bytes),
+            ...(c.dsn ? [secretWith("pg", "dsn", c.dsn.bytes)] : []),
+            ...(c.override !== undefined ? [aConfigMap("cm", { "config.yaml": c.override })] : []),
+          ];
+          const again = await post(
+            aRequest(aParent(spec, { generation: 2 }), observedFrom(first.response.children), related),
+          );
 
-      expect({ image, status: again.status, body: again.status === 200 ? "" : again.text.slice(0, 300) }).toEqual({ image, status: 200, body: "" });
-      expect(Array.isArray(again.response.children)).toBe(true);
-      const errors = log.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
-      expect(errors).toEqual([]);
-      if (again.response.status.phase === "Failed") {
-        const names = (r: SyncResponse) => r.children.map((o) => `${o.kind}/${o.metadata.name}`);
-        expect(names(again.response)).toEqual(expect.arrayContaining(names(first.response)));
-      }
-      if (process.env.FUZZ_IO_DEBUG) process.stdout.write(`${image} ${String(again.response.status.phase)} ${unmet(again.response)}\n`);
-      const configMaps = JSON.stringify(again.response.children.filter((o) => o.kind === "ConfigMap"));
-      const seen = `${JSON.stringify(again.response.status)}\n${configMaps}\n${log.join("")}`;
-      for (const marker of [c.token.marker, ...(c.dsn ? [c.dsn.marker] : [])]) expect(seen.includes(marker) ? `${marker} leaked` : "").toBe("");
-    }), { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: LIMIT_MS, endOnFailure: true });
-    expect(ran).toBeGreaterThan(Math.min(RUNS, 10));
-    expect(forbidden.hits()).toBe(0);
-  }, LIMIT_MS + 20_000);
+          expect({ image, status: again.status, body: again.status === 200 ? "" : again.text.slice(0, 300) }).toEqual({
+            image,
+            status: 200,
+            body: "",
+          });
+          expect(Array.isArray(again.response.children)).toBe(true);
+          const errors = log.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+          expect(errors).toEqual([]);
+          if (again.response.status.phase === "Failed") {
+            const names = (r: SyncResponse) => r.children.map((o) => `${o.kind}/${o.metadata.name}`);
+            expect(names(again.response)).toEqual(expect.arrayContaining(names(first.response)));
+          }
+          if (process.env.FUZZ_IO_DEBUG)
+            process.stdout.write(`${image} ${String(again.response.status.phase)} ${unmet(again.response)}\n`);
+          const configMaps = JSON.stringify(again.response.children.filter((o) => o.kind === "ConfigMap"));
+          const seen = `${JSON.stringify(again.response.status)}\n${configMaps}\n${log.join("")}`;
+          for (const marker of [c.token.marker, ...(c.dsn ? [c.dsn.marker] : [])])
+            expect(seen.includes(marker) ? `${marker} leaked` : "").toBe("");
+        }),
+        { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: LIMIT_MS, endOnFailure: true },
+      );
+      expect(ran).toBeGreaterThan(Math.min(RUNS, 10));
+      expect(forbidden.hits()).toBe(0);
+    },
+    LIMIT_MS + 20_000,
+  );
 
-  it("every Secret and ConfigMap a valid spec references, hostile, with an image from the registry: the same properties", async () => {
-    let ran = 0;
-    const values = fc.array(aSecretValue, { minLength: 16, maxLength: 16 });
-    const configMapValues = fc.record({ ca: fc.oneof(awkward, aConfigText), config: aConfigText });
-    await fc.assert(fc.asyncProperty(aValidSpec, fc.nat(1000), values, configMapValues, async (valid, pick, hostile, cm) => {
-      ran++;
-      log = [];
-      const image = images[pick % images.length]!;
-      const spec = {
-        ...valid, distribution: { image },
-        ...(valid.externalProviders ? { externalProviders: { inference: [{ providerId: "custom-inference", image: `${registry.host}/fuzz/good:0.8.0` }] } } : {}),
-      };
-      const refs = secretRefsIn(spec);
-      const secrets = (value: (i: number, path: string) => Buffer): KubeObject[] => {
-        const byName = new Map<string, Record<string, string>>();
-        refs.forEach((ref, i) => byName.set(ref.name, { ...byName.get(ref.name), [ref.key]: value(i, ref.path).toString("base64") }));
-        return [...byName].map(([name, data]) => ({ apiVersion: "v1", kind: "Secret", metadata: { name, namespace: NS }, data }));
-      };
-      const dsn = (password: Buffer): Buffer => Buffer.concat([Buffer.from("postgresql://llama:"), password, Buffer.from("@db:5432/llama")]);
-      const tameSecrets = secrets((_, path) => (path.includes("connectionString") ? dsn(Buffer.from("pw")) : Buffer.from("t0ken")));
-      const first = await post(aRequest(aParent({ ...valid, distribution: { name: "starter" } }), [], tameSecrets));
-      expect(first.status).toBe(200);
-      const used = refs.map((_, i) => hostile[i % hostile.length]!);
-      const related = [
-        ...secrets((i, path) => (path.includes("connectionString") ? dsn(used[i]!.bytes) : used[i]!.bytes)),
-        aConfigMap("custom-ca", { "ca.crt": cm.ca, "extra.crt": cm.ca, "ca-bundle.crt": cm.ca }),
-        aConfigMap("my-config", { "config.yaml": cm.config }),
-      ];
-      const again = await post(aRequest(aParent(spec, { generation: 2 }), observedFrom(first.response.children), related));
-      if (process.env.FUZZ_IO_DEBUG) process.stdout.write(`${image} ${String(again.response.status?.phase)} ${again.status === 200 ? unmet(again.response) : again.text.slice(0, 300)}\n`);
+  it(
+    "every Secret and ConfigMap a valid spec references, hostile, with an image from the registry: the same properties",
+    async () => {
+      let ran = 0;
+      const values = fc.array(aSecretValue, { minLength: 16, maxLength: 16 });
+      const configMapValues = fc.record({ ca: fc.oneof(awkward, aConfigText), config: aConfigText });
+      await fc.assert(
+        fc.asyncProperty(aValidSpec, fc.nat(1000), values, configMapValues, async (valid, pick, hostile, cm) => {
+          ran++;
+          log = [];
+          const image = images[pick % images.length]!;
+          const spec = {
+            ...valid,
+            distribution: { image },
+            ...(valid.externalProviders
+              ? {
+                  externalProviders: {
+                    inference: [{ providerId: "custom-inference", image: `${registry.host}/fuzz/good:0.8.0` }],
+                  },
+                }
+              : {}),
+          };
+          const refs = secretRefsIn(spec);
+          const secrets = (value: (i: number, path: string) => Buffer): KubeObject[] => {
+            const byName = new Map<string, Record<string, string>>();
+            refs.forEach((ref, i) =>
+              byName.set(ref.name, { ...byName.get(ref.name), [ref.key]: value(i, ref.path).toString("base64") }),
+            );
+            return [...byName].map(([name, data]) => ({
+              apiVersion: "v1",
+              kind: "Secret",
+              metadata: { name, namespace: NS },
+              data,
+            }));
+          };
+          const dsn = (password: Buffer): Buffer =>
+            Buffer.concat([Buffer.from("postgresql://llama:"), password, Buffer.from("@db:5432/llama")]);
+          const tameSecrets = secrets((_, path) =>
+            path.includes("connectionString") ? dsn(Buffer.from("pw")) : Buffer.from("t0ken"),
+          );
+          const first = await post(aRequest(aParent({ ...valid, distribution: { name: "starter" } }), [], tameSecrets));
+          expect(first.status).toBe(200);
+          const used = refs.map((_, i) => hostile[i % hostile.length]!);
+          const related = [
+            ...secrets((i, path) => (path.includes("connectionString") ? dsn(used[i]!.bytes) : used[i]!.bytes)),
+            aConfigMap("custom-ca", { "ca.crt": cm.ca, "extra.crt": cm.ca, "ca-bundle.crt": cm.ca }),
+            aConfigMap("my-config", { "config.yaml": cm.config }),
+          ];
+          const again = await post(
+            aRequest(aParent(spec, { generation: 2 }), observedFrom(first.response.children), related),
+          );
+          if (process.env.FUZZ_IO_DEBUG)
+            process.stdout.write(
+              `${image} ${String(again.response.status?.phase)} ${again.status === 200 ? unmet(again.response) : again.text.slice(0, 300)}\n`,
+            );
 
-      expect({ image, status: again.status, body: again.status === 200 ? "" : again.text.slice(0, 300) }).toEqual({ image, status: 200, body: "" });
-      expect(log.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
-      if (again.response.status.phase === "Failed") {
-        const names = (r: SyncResponse) => r.children.map((o) => `${o.kind}/${o.metadata.name}`);
-        expect(names(again.response)).toEqual(expect.arrayContaining(names(first.response)));
-      }
-      const seen = `${JSON.stringify(again.response.status)}\n${JSON.stringify(again.response.children.filter((o) => o.kind === "ConfigMap"))}\n${log.join("")}`;
-      for (const value of used) expect(seen.includes(value.marker) ? `${value.marker} leaked` : "").toBe("");
-    }), { numRuns: RUNS, seed: SEED + 1, interruptAfterTimeLimit: LIMIT_MS, endOnFailure: true });
-    expect(ran).toBeGreaterThan(Math.min(RUNS, 10));
-    expect(forbidden.hits()).toBe(0);
-  }, LIMIT_MS + 20_000);
+          expect({ image, status: again.status, body: again.status === 200 ? "" : again.text.slice(0, 300) }).toEqual({
+            image,
+            status: 200,
+            body: "",
+          });
+          expect(log.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+          if (again.response.status.phase === "Failed") {
+            const names = (r: SyncResponse) => r.children.map((o) => `${o.kind}/${o.metadata.name}`);
+            expect(names(again.response)).toEqual(expect.arrayContaining(names(first.response)));
+          }
+          const seen = `${JSON.stringify(again.response.status)}\n${JSON.stringify(again.response.children.filter((o) => o.kind === "ConfigMap"))}\n${log.join("")}`;
+          for (const value of used) expect(seen.includes(value.marker) ? `${value.marker} leaked` : "").toBe("");
+        }),
+        { numRuns: RUNS, seed: SEED + 1, interruptAfterTimeLimit: LIMIT_MS, endOnFailure: true },
+      );
+      expect(ran).toBeGreaterThan(Math.min(RUNS, 10));
+      expect(forbidden.hits()).toBe(0);
+    },
+    LIMIT_MS + 20_000,
+  );
 });

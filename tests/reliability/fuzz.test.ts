@@ -15,7 +15,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { aConversionReview, aCustomizeRequest, aMutation, anAdmissionReview, aSyncRequest, mutate, type Mutation } from "./arbitraries";
+import {
+  aConversionReview,
+  aCustomizeRequest,
+  aMutation,
+  anAdmissionReview,
+  aSyncRequest,
+  mutate,
+  type Mutation,
+} from "./arbitraries";
 import { startServiceProcess, type ServiceProcess } from "./process";
 import { httpClient, inParallel, type Answer, type Client } from "./support";
 
@@ -26,8 +34,14 @@ const SEEDS = Math.min(RUNS, 600);
 
 const CONTENT_TYPES: readonly (string | undefined)[] = [
   ...Array<string>(12).fill("application/json"),
-  "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", undefined, "application/json; charset=latin1",
-  "application/merge-patch+json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+  "application/json; charset=utf-8",
+  "APPLICATION/JSON",
+  "text/plain",
+  undefined,
+  "application/json; charset=latin1",
+  "application/merge-patch+json",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
 ];
 
 interface Case {
@@ -38,7 +52,10 @@ interface Case {
 
 function casesFor(seeds: fc.Arbitrary<Record<string, unknown>>, seed: number): Case[] {
   const pool = fc.sample(seeds, { numRuns: SEEDS, seed });
-  const shapes = fc.sample(fc.tuple(fc.nat(SEEDS - 1), aMutation, fc.nat(CONTENT_TYPES.length - 1), fc.integer({ min: 0, max: 199 })), { numRuns: RUNS, seed: seed + 1 });
+  const shapes = fc.sample(
+    fc.tuple(fc.nat(SEEDS - 1), aMutation, fc.nat(CONTENT_TYPES.length - 1), fc.integer({ min: 0, max: 199 })),
+    { numRuns: RUNS, seed: seed + 1 },
+  );
   return shapes.map(([pick, mutation, type, encoding]: [number, Mutation, number, number]) => ({
     body: mutate(pool[pick], mutation),
     contentType: CONTENT_TYPES[type],
@@ -74,7 +91,9 @@ function judge(path: string, answer: Answer): string | undefined {
     case "/customize":
       return Array.isArray(p.relatedResources) ? undefined : "200 without relatedResources";
     case "/validate":
-      return typeof (p.response as { allowed?: unknown } | undefined)?.allowed === "boolean" ? undefined : "200 without response.allowed";
+      return typeof (p.response as { allowed?: unknown } | undefined)?.allowed === "boolean"
+        ? undefined
+        : "200 without response.allowed";
     case "/convert": {
       const result = (p.response as { result?: { status?: unknown; message?: unknown } } | undefined)?.result;
       if (result?.status !== "Success" && result?.status !== "Failure") return "200 without response.result";
@@ -101,46 +120,61 @@ const ENDPOINTS: [string, fc.Arbitrary<Record<string, unknown>>][] = [
 ];
 
 describe(`fuzzing the hook endpoints over HTTP (seed ${SEED}, ${RUNS} requests each)`, () => {
-  it.each(ENDPOINTS)("POST %s: no 5xx, no hang, JSON errors with a message, no error logged", async (path, seeds) => {
-    const cases = casesFor(seeds, SEED + path.length);
-    // A client per endpoint, created after the cases: a keep-alive connection left idle while
-    // they are generated could be closed by the server just as it is reused.
-    const client: Client = httpClient(service.port, { timeoutMs: 10_000 });
-    const failures: Failure[] = [];
-    const statuses = new Map<number, number>();
-    let slowest = 0;
-    const logged = service.lines().length;
-    await inParallel(cases, 8, async (c) => {
-      const headers: Record<string, string> = {
-        ...(c.contentType === undefined ? {} : { "content-type": c.contentType }),
-        ...(c.gzip ? { "content-encoding": "gzip" } : {}),
-      };
-      let answer: Answer;
-      try {
-        answer = await client.send("POST", path, c.body, headers);
-      } catch (err) {
-        // No answer at all (hang, connection reset): recorded with the request that caused it.
-        if (failures.length < 5) failures.push({ why: `no answer: ${(err as Error).message}`, status: 0, answer: "", body: c.body.slice(0, 4000) });
-        return;
-      }
-      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      slowest = Math.max(slowest, answer.ms);
-      const why = judge(path, answer);
-      if (why === undefined) return;
-      if (failures.length < 5) failures.push({ why, status: answer.status, answer: answer.text.slice(0, 300), body: c.body.slice(0, 4000) });
-      // FUZZ_DUMP=<dir>: every failing body, whole, to replay.
-      if (process.env.FUZZ_DUMP) writeFileSync(join(process.env.FUZZ_DUMP, `${path.slice(1)}-${failures.length}-${Date.now()}.json`), c.body);
-    });
-    // Error-level lines carry the handler's stack: shown beside the request that caused them.
-    const errors = service.lines().slice(logged).filter((line) => line.level >= 50);
-    expect({ failures, errors: errors.slice(0, 3) }).toEqual({ failures: [], errors: [] });
-    expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
-    // The fuzz reached the handlers, not only the parser: some answers are 200.
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 20);
-    expect(slowest).toBeLessThan(5000);
+  it.each(ENDPOINTS)(
+    "POST %s: no 5xx, no hang, JSON errors with a message, no error logged",
+    async (path, seeds) => {
+      const cases = casesFor(seeds, SEED + path.length);
+      // A client per endpoint, created after the cases: a keep-alive connection left idle while
+      // they are generated could be closed by the server just as it is reused.
+      const client: Client = httpClient(service.port, { timeoutMs: 10_000 });
+      const failures: Failure[] = [];
+      const statuses = new Map<number, number>();
+      let slowest = 0;
+      const logged = service.lines().length;
+      await inParallel(cases, 8, async (c) => {
+        const headers: Record<string, string> = {
+          ...(c.contentType === undefined ? {} : { "content-type": c.contentType }),
+          ...(c.gzip ? { "content-encoding": "gzip" } : {}),
+        };
+        let answer: Answer;
+        try {
+          answer = await client.send("POST", path, c.body, headers);
+        } catch (err) {
+          // No answer at all (hang, connection reset): recorded with the request that caused it.
+          if (failures.length < 5)
+            failures.push({
+              why: `no answer: ${(err as Error).message}`,
+              status: 0,
+              answer: "",
+              body: c.body.slice(0, 4000),
+            });
+          return;
+        }
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        slowest = Math.max(slowest, answer.ms);
+        const why = judge(path, answer);
+        if (why === undefined) return;
+        if (failures.length < 5)
+          failures.push({ why, status: answer.status, answer: answer.text.slice(0, 300), body: c.body.slice(0, 4000) });
+        // FUZZ_DUMP=<dir>: every failing body, whole, to replay.
+        if (process.env.FUZZ_DUMP)
+          writeFileSync(join(process.env.FUZZ_DUMP, `${path.slice(1)}-${failures.length}-${Date.now()}.json`), c.body);
+      });
+      // Error-level lines carry the handler's stack: shown beside the request that caused them.
+      const errors = service
+        .lines()
+        .slice(logged)
+        .filter((line) => line.level >= 50);
+      expect({ failures, errors: errors.slice(0, 3) }).toEqual({ failures: [], errors: [] });
+      expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
+      // The fuzz reached the handlers, not only the parser: some answers are 200.
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 20);
+      expect(slowest).toBeLessThan(5000);
 
-    const health = await client.send("GET", "/healthz");
-    expect({ status: health.status, body: health.text }).toEqual({ status: 200, body: '{"status":"ok"}' });
-    client.close();
-  }, 120_000);
+      const health = await client.send("GET", "/healthz");
+      expect({ status: health.status, body: health.text }).toEqual({ status: 200, body: '{"status":"ok"}' });
+      client.close();
+    },
+    120_000,
+  );
 });

@@ -47,12 +47,22 @@ function healthy(port: number): Promise<boolean> {
   });
 }
 
-export async function startServiceProcess(env: Record<string, string>, startTimeoutMs = 20_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  startTimeoutMs = 20_000,
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "hooks", "main.ts")], {
     cwd: ROOT,
     // No registry, no running servers: the hooks answer from the request alone.
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false", ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      LLSD_READ_IMAGE_LABELS: "false",
+      LLSD_LIVE_STATUS: "false",
+      ...env,
+      PORT: String(port),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -64,7 +74,11 @@ export async function startServiceProcess(env: Record<string, string>, startTime
   child.stderr!.on("data", (chunk: Buffer) => void (out += chunk.toString("utf8")));
   // "close", not "exit": the output is complete then.
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-  const lines = () => stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { level: number; msg: string; [field: string]: unknown });
+  const lines = () =>
+    stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; [field: string]: unknown });
   const kill = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;

@@ -31,10 +31,17 @@ const DEADLINE_MS = 1500;
 beforeAll(async () => {
   registry = await startRegistry();
   proxy = await startProxy(registry.host);
-  const labels = { "io.llamastack.config.base64": b64(configYaml("from-label")), "com.ogx.distribution.version": "0.8.0" };
+  const labels = {
+    "io.llamastack.config.base64": b64(configYaml("from-label")),
+    "com.ogx.distribution.version": "0.8.0",
+  };
   image = await pushImage({ url: registry.url }, "faults/llsd", "0.8.0", { labels });
-  await pushImage({ url: registry.url }, "faults/big-label", "0.8.0", { labels: { "io.llamastack.config.base64": b64(`${configYaml("big")}# ${"x".repeat(4096)}\n`) } });
-  configBlob = Buffer.from(await (await fetch(`${registry.url}/v2/faults/llsd/blobs/${image.config.digest}`)).arrayBuffer());
+  await pushImage({ url: registry.url }, "faults/big-label", "0.8.0", {
+    labels: { "io.llamastack.config.base64": b64(`${configYaml("big")}# ${"x".repeat(4096)}\n`) },
+  });
+  configBlob = Buffer.from(
+    await (await fetch(`${registry.url}/v2/faults/llsd/blobs/${image.config.digest}`)).arrayBuffer(),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -51,7 +58,13 @@ beforeEach(() => {
 function resolver(options: BaseConfigResolverOptions = {}): BaseConfigResolver {
   const policy = { insecureRegistries: [proxy.host] };
   return guardResolver(
-    createBaseConfigResolver({ ...policy, deadlineMs: DEADLINE_MS, requestTimeoutMs: 600, retryBaseMs: 20, ...options }),
+    createBaseConfigResolver({
+      ...policy,
+      deadlineMs: DEADLINE_MS,
+      requestTimeoutMs: 600,
+      retryBaseMs: 20,
+      ...options,
+    }),
     createRegistryGuard(policy),
   );
 }
@@ -62,17 +75,25 @@ const spec = (distribution: object) => ({
   providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
 });
 const creds = aSecret("creds", { token: "t" });
-const condition = (r: SyncResponse) => (r.status.conditions as { type: string; status: string; reason: string; message: string }[]).find((c) => c.type === "ConfigGenerated");
+const condition = (r: SyncResponse) =>
+  (r.status.conditions as { type: string; status: string; reason: string; message: string }[]).find(
+    (c) => c.type === "ConfigGenerated",
+  );
 
 /** The children of a server that runs: a good sync of the image, applied. */
 async function running(): Promise<{ desired: readonly KubeObject[]; observed: KubeObject[] }> {
   const good = await syncWith(aRequest(aParent(spec({ image: IMAGE() })), [], [creds]), deps(), resolver());
   expect(good.status.phase).toBe("Pending");
-  expect(String((good.children.find((c) => c.kind === "ConfigMap")?.data as Record<string, string>)["config.yaml"])).toContain("image_name: from-label");
+  expect(
+    String((good.children.find((c) => c.kind === "ConfigMap")?.data as Record<string, string>)["config.yaml"]),
+  ).toContain("image_name: from-label");
   return { desired: good.children, observed: observedFrom(good.children) };
 }
 
-const onlyKind = (kind: Seen["kind"], fault: Fault) => (seen: Seen): Fault | undefined => (seen.kind === kind ? fault : undefined);
+const onlyKind =
+  (kind: Seen["kind"], fault: Fault) =>
+  (seen: Seen): Fault | undefined =>
+    seen.kind === kind ? fault : undefined;
 const firstOf = (kind: Seen["kind"], fault: Fault) => {
   let used = false;
   return (seen: Seen): Fault | undefined => {
@@ -92,76 +113,164 @@ interface FaultCase {
 }
 
 const FAULTS: [string, FaultCase][] = [
-  ["slow responses (past the deadline)", {
-    fault: () => () => ({ delayMs: 5000 }),
-    // Each request gives up after 600 ms (timeouts are not retried), well inside the deadline.
-    reason: "RegistryUnavailable", message: /a request to 127\.0\.0\.1:\d+ took longer than 600 ms/, transient: true,
-  }],
-  ["a registry slower than the whole deadline allows", {
-    fault: () => () => ({ delayMs: 5000 }),
-    options: { requestTimeoutMs: 5000 },
-    reason: "RegistryUnavailable", message: /did not answer within the 1500 ms deadline/, transient: true,
-  }],
-  ["a body that stalls after its headers", {
-    fault: () => onlyKind("manifest", { stallBody: true }),
-    reason: "RegistryUnavailable", message: /took longer than 600 ms/, transient: true,
-  }],
-  ["500 on every request", {
-    fault: () => () => ({ respond: { status: 500 } }),
-    reason: "RegistryUnavailable", message: /answered 500 after 3 attempts/, transient: true,
-  }],
-  ["429 with a Retry-After longer than the deadline allows", {
-    fault: () => () => ({ respond: { status: 429, headers: { "retry-after": "30" } } }),
-    reason: "RegistryUnavailable", message: /rate limiting requests \(429\).*retry after 30 s/, transient: true,
-  }],
-  ["a truncated config blob", {
-    fault: () => onlyKind("blob", { respond: { status: 200, headers: { "content-type": "application/octet-stream" }, body: configBlob.subarray(0, Math.floor(configBlob.length / 2)) } }),
-    reason: "RegistryUnavailable", message: /does not match its digest/, transient: true,
-  }],
-  ["a config blob with the wrong digest (same size, other bytes)", {
-    fault: () => onlyKind("blob", { corrupt: true }),
-    reason: "RegistryUnavailable", message: /the image config does not match its digest sha256:/, transient: true,
-  }],
-  ["a manifest that does not match Docker-Content-Digest", {
-    fault: () => onlyKind("manifest", { corrupt: true }),
-    reason: "RegistryUnavailable", message: /the manifest 0\.8\.0 does not match its digest/, transient: true,
-  }],
-  ["an oversized manifest (5 MiB)", {
-    fault: () => onlyKind("manifest", { respond: { status: 200, headers: { "content-type": "application/vnd.oci.image.manifest.v1+json" }, body: JSON.stringify({ schemaVersion: 2, padding: "x".repeat(5 * 1024 * 1024) }) } }),
-    reason: "RegistryError", message: /manifest 0\.8\.0 is larger than the 4194304-byte limit/, transient: false,
-  }],
-  ["an oversized config label", {
-    fault: () => () => undefined,
-    options: { limits: { fileBytes: 1024 } },
-    image: () => `${proxy.host}/faults/big-label:0.8.0`,
-    reason: "RegistryError", message: /label io\.llamastack\.config\.base64 decodes to more than the 1024-byte limit/, transient: false,
-  }],
-  ["a redirect to a link-local (metadata) address", {
-    fault: () => onlyKind("blob", { respond: { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data/iam/" } } }),
-    reason: "RegistryError", message: /redirected to a location this service does not follow/, transient: false,
-  }],
+  [
+    "slow responses (past the deadline)",
+    {
+      fault: () => () => ({ delayMs: 5000 }),
+      // Each request gives up after 600 ms (timeouts are not retried), well inside the deadline.
+      reason: "RegistryUnavailable",
+      message: /a request to 127\.0\.0\.1:\d+ took longer than 600 ms/,
+      transient: true,
+    },
+  ],
+  [
+    "a registry slower than the whole deadline allows",
+    {
+      fault: () => () => ({ delayMs: 5000 }),
+      options: { requestTimeoutMs: 5000 },
+      reason: "RegistryUnavailable",
+      message: /did not answer within the 1500 ms deadline/,
+      transient: true,
+    },
+  ],
+  [
+    "a body that stalls after its headers",
+    {
+      fault: () => onlyKind("manifest", { stallBody: true }),
+      reason: "RegistryUnavailable",
+      message: /took longer than 600 ms/,
+      transient: true,
+    },
+  ],
+  [
+    "500 on every request",
+    {
+      fault: () => () => ({ respond: { status: 500 } }),
+      reason: "RegistryUnavailable",
+      message: /answered 500 after 3 attempts/,
+      transient: true,
+    },
+  ],
+  [
+    "429 with a Retry-After longer than the deadline allows",
+    {
+      fault: () => () => ({ respond: { status: 429, headers: { "retry-after": "30" } } }),
+      reason: "RegistryUnavailable",
+      message: /rate limiting requests \(429\).*retry after 30 s/,
+      transient: true,
+    },
+  ],
+  [
+    "a truncated config blob",
+    {
+      fault: () =>
+        onlyKind("blob", {
+          respond: {
+            status: 200,
+            headers: { "content-type": "application/octet-stream" },
+            body: configBlob.subarray(0, Math.floor(configBlob.length / 2)),
+          },
+        }),
+      reason: "RegistryUnavailable",
+      message: /does not match its digest/,
+      transient: true,
+    },
+  ],
+  [
+    "a config blob with the wrong digest (same size, other bytes)",
+    {
+      fault: () => onlyKind("blob", { corrupt: true }),
+      reason: "RegistryUnavailable",
+      message: /the image config does not match its digest sha256:/,
+      transient: true,
+    },
+  ],
+  [
+    "a manifest that does not match Docker-Content-Digest",
+    {
+      fault: () => onlyKind("manifest", { corrupt: true }),
+      reason: "RegistryUnavailable",
+      message: /the manifest 0\.8\.0 does not match its digest/,
+      transient: true,
+    },
+  ],
+  [
+    "an oversized manifest (5 MiB)",
+    {
+      fault: () =>
+        onlyKind("manifest", {
+          respond: {
+            status: 200,
+            headers: { "content-type": "application/vnd.oci.image.manifest.v1+json" },
+            body: JSON.stringify({ schemaVersion: 2, padding: "x".repeat(5 * 1024 * 1024) }),
+          },
+        }),
+      reason: "RegistryError",
+      message: /manifest 0\.8\.0 is larger than the 4194304-byte limit/,
+      transient: false,
+    },
+  ],
+  [
+    "an oversized config label",
+    {
+      fault: () => () => undefined,
+      options: { limits: { fileBytes: 1024 } },
+      image: () => `${proxy.host}/faults/big-label:0.8.0`,
+      reason: "RegistryError",
+      message: /label io\.llamastack\.config\.base64 decodes to more than the 1024-byte limit/,
+      transient: false,
+    },
+  ],
+  [
+    "a redirect to a link-local (metadata) address",
+    {
+      fault: () =>
+        onlyKind("blob", {
+          respond: { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data/iam/" } },
+        }),
+      reason: "RegistryError",
+      message: /redirected to a location this service does not follow/,
+      transient: false,
+    },
+  ],
 ];
 
 describe("registry faults through the sync hook", () => {
-  it.each(FAULTS)("%s: bounded, Failed with the reason, running children kept", async (_title, c) => {
-    const { desired, observed } = await running();
-    proxy.fault = c.fault();
-    const started = performance.now();
-    const r = await syncWith(aRequest(aParent(spec({ image: (c.image ?? IMAGE)() }), { generation: 2 }), observed, [creds]), deps(), resolver(c.options));
-    const ms = performance.now() - started;
+  it.each(FAULTS)(
+    "%s: bounded, Failed with the reason, running children kept",
+    async (_title, c) => {
+      const { desired, observed } = await running();
+      proxy.fault = c.fault();
+      const started = performance.now();
+      const r = await syncWith(
+        aRequest(aParent(spec({ image: (c.image ?? IMAGE)() }), { generation: 2 }), observed, [creds]),
+        deps(),
+        resolver(c.options),
+      );
+      const ms = performance.now() - started;
 
-    expect(ms).toBeLessThan(DEADLINE_MS + 1000);
-    expect(r.status.phase).toBe("Failed");
-    expect(condition(r)).toMatchObject({ status: "False", reason: c.reason, message: expect.stringMatching(c.message) });
-    expect(r.children).toEqual(desired);
-    if (c.transient) expect(r.resyncAfterSeconds).toBeGreaterThan(0);
-    else expect(r.resyncAfterSeconds).toBeUndefined();
-  }, 15_000);
+      expect(ms).toBeLessThan(DEADLINE_MS + 1000);
+      expect(r.status.phase).toBe("Failed");
+      expect(condition(r)).toMatchObject({
+        status: "False",
+        reason: c.reason,
+        message: expect.stringMatching(c.message),
+      });
+      expect(r.children).toEqual(desired);
+      if (c.transient) expect(r.resyncAfterSeconds).toBeGreaterThan(0);
+      else expect(r.resyncAfterSeconds).toBeUndefined();
+    },
+    15_000,
+  );
 
   it("429 with Retry-After: 1 once is waited out, and the sync succeeds", async () => {
     proxy.fault = firstOf("manifest", { respond: { status: 429, headers: { "retry-after": "1" } } });
     const started = performance.now();
-    const r = await syncWith(aRequest(aParent(spec({ image: IMAGE() })), [], [creds]), deps(), resolver({ deadlineMs: 4000 }));
+    const r = await syncWith(
+      aRequest(aParent(spec({ image: IMAGE() })), [], [creds]),
+      deps(),
+      resolver({ deadlineMs: 4000 }),
+    );
     expect(performance.now() - started).toBeGreaterThanOrEqual(990);
     expect(r.status.phase).toBe("Pending");
     expect(proxy.count("manifest")).toBe(2);
@@ -180,34 +289,64 @@ describe("registry faults through the sync hook", () => {
     const named = { ...deps(), distributions: table };
     const good = await syncWith(aRequest(aParent(spec({ name: "starter" })), [], [creds]), named, resolver());
     const configMap = (r: SyncResponse) => r.children.find((c) => c.kind === "ConfigMap")?.metadata.name;
-    expect(String((good.children.find((c) => c.kind === "ConfigMap")?.data as Record<string, string>)["config.yaml"])).toContain("image_name: from-label");
+    expect(
+      String((good.children.find((c) => c.kind === "ConfigMap")?.data as Record<string, string>)["config.yaml"]),
+    ).toContain("image_name: from-label");
     const observed = observedFrom(good.children);
     for (const [title, c] of FAULTS.filter(([, f]) => f.image === undefined)) {
       proxy.fault = c.fault();
-      const r = await syncWith(aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]), named, resolver(c.options));
-      expect({ title, phase: r.status.phase, children: r.children }).toEqual({ title, phase: "Failed", children: good.children });
-      expect({ title, condition: condition(r) }).toEqual({ title, condition: expect.objectContaining({
-        status: "False", reason: c.reason, message: expect.stringMatching(/the running config and children are kept/),
-      }) });
+      const r = await syncWith(
+        aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]),
+        named,
+        resolver(c.options),
+      );
+      expect({ title, phase: r.status.phase, children: r.children }).toEqual({
+        title,
+        phase: "Failed",
+        children: good.children,
+      });
+      expect({ title, condition: condition(r) }).toEqual({
+        title,
+        condition: expect.objectContaining({
+          status: "False",
+          reason: c.reason,
+          message: expect.stringMatching(/the running config and children are kept/),
+        }),
+      });
       expect({ title, resync: r.resyncAfterSeconds }).toEqual({ title, resync: c.transient ? 30 : undefined });
       expect(JSON.stringify(r.status)).not.toContain("using the config bundled");
     }
     proxy.fault = undefined;
-    const back = await syncWith(aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]), named, resolver());
+    const back = await syncWith(
+      aRequest(aParent(spec({ name: "starter" }), { generation: 2 }), observed, [creds]),
+      named,
+      resolver(),
+    );
     expect(configMap(back)).toBe(configMap(good));
   }, 30_000);
 
   it("a first-time CR of a named distribution while the registry is down: Failed, nothing created, resynced with backoff", async () => {
     const table = [{ name: "starter", image: IMAGE(), release: "0.7" as const }];
     proxy.fault = () => ({ respond: { status: 503 } });
-    const first = await syncWith(aRequest(aParent(spec({ name: "starter" })), [], [creds]), { ...deps(), distributions: table }, resolver());
+    const first = await syncWith(
+      aRequest(aParent(spec({ name: "starter" })), [], [creds]),
+      { ...deps(), distributions: table },
+      resolver(),
+    );
     expect(first.status.phase).toBe("Failed");
     expect(first.children).toEqual([]);
-    expect(condition(first)).toMatchObject({ reason: "RegistryUnavailable", message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false") });
+    expect(condition(first)).toMatchObject({
+      reason: "RegistryUnavailable",
+      message: expect.stringContaining("LLSD_READ_IMAGE_LABELS=false"),
+    });
     expect(first.resyncAfterSeconds).toBe(30);
     // Still down 2 minutes later: the next resync waits as long as the failure has lasted.
     const later = new Date(deps().now().getTime() + 120_000);
-    const again = await syncWith(aRequest(aParent(spec({ name: "starter" }), { status: first.status }), [], [creds]), { ...deps(later), distributions: table }, resolver());
+    const again = await syncWith(
+      aRequest(aParent(spec({ name: "starter" }), { status: first.status }), [], [creds]),
+      { ...deps(later), distributions: table },
+      resolver(),
+    );
     expect(again.resyncAfterSeconds).toBe(120);
   }, 15_000);
 
@@ -216,8 +355,19 @@ describe("registry faults through the sync hook", () => {
     proxy.fault = () => ({ delayMs: 5000 });
     const shared = resolver();
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      syncWith(aRequest(aParent(spec({ image: IMAGE() }), { generation: 2, name: i === 0 ? "demo" : `p${i}` }), i === 0 ? observed : [], [creds]), deps(), shared)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        syncWith(
+          aRequest(
+            aParent(spec({ image: IMAGE() }), { generation: 2, name: i === 0 ? "demo" : `p${i}` }),
+            i === 0 ? observed : [],
+            [creds],
+          ),
+          deps(),
+          shared,
+        ),
+      ),
+    );
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 1000);
     expect(results.every((r) => r.status.phase === "Failed")).toBe(true);
     expect(results[0]!.children).toEqual(desired);

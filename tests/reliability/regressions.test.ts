@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 interface Answer {
-  readonly status: { readonly phase: string; readonly conditions: readonly { readonly type: string; readonly reason: string; readonly message: string }[] };
+  readonly status: {
+    readonly phase: string;
+    readonly conditions: readonly { readonly type: string; readonly reason: string; readonly message: string }[];
+  };
 }
 
 describe("an override config.yaml whose aliases do not resolve", () => {
@@ -24,11 +27,18 @@ describe("an override config.yaml whose aliases do not resolve", () => {
     ["an unresolved alias", "version: 2\napis: *nowhere\n", "an alias refers to no anchor"],
     ["too many aliases", `a: &a [x]\nb: [${Array(200).fill("*a").join(", ")}]\n`, "too many aliases (at most 100)"],
   ])("with %s is a Failed status naming the problem, not a 500", async (_what, text, problem) => {
-    const body = aRequest(aParent({ distribution: { name: "starter" }, overrideConfig: { configMapName: "cm" } }), [], [aConfigMap("cm", { "config.yaml": text })]);
+    const body = aRequest(
+      aParent({ distribution: { name: "starter" }, overrideConfig: { configMapName: "cm" } }),
+      [],
+      [aConfigMap("cm", { "config.yaml": text })],
+    );
     const answer = await harness.post("/sync", body);
     expect(answer.status).toBe(200);
     const { status } = JSON.parse(answer.text) as Answer;
     expect(status.phase).toBe("Failed");
-    expect(status.conditions.find((c) => c.type === "ConfigGenerated")).toMatchObject({ reason: "OverrideConfigInvalid", message: expect.stringContaining(`invalid YAML: ${problem}`) });
+    expect(status.conditions.find((c) => c.type === "ConfigGenerated")).toMatchObject({
+      reason: "OverrideConfigInvalid",
+      message: expect.stringContaining(`invalid YAML: ${problem}`),
+    });
   });
 });

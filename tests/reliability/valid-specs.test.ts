@@ -25,13 +25,17 @@ const BASE_CONFIG = readFileSync(join(__dirname, "../../lib/distributions/base/s
 
 /** Every object the spec refers to, present and well-formed. */
 function relatedFor(spec: object): KubeObject[] {
-  const tls = (spec as { networking?: { tls?: { caBundle?: { configMapName: string; configMapKeys?: string[] } } } }).networking?.tls;
+  const tls = (spec as { networking?: { tls?: { caBundle?: { configMapName: string; configMapKeys?: string[] } } } })
+    .networking?.tls;
   const keys = tls?.caBundle?.configMapKeys ?? ["ca-bundle.crt"];
   return [
     ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
     aConfigMap("custom-ca", Object.fromEntries(keys.map((k) => [k, CA_PEM]))),
     aConfigMap("my-config", { "config.yaml": BASE_CONFIG }),
-    { ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }), type: "kubernetes.io/tls" },
+    {
+      ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
+      type: "kubernetes.io/tls",
+    },
   ];
 }
 
@@ -45,7 +49,8 @@ afterAll(async () => {
 
 function desiredReplicas(children: readonly KubeObject[]): number {
   const deployment = children.find((c) => c.kind === "Deployment") as { spec?: { replicas?: number } } | undefined;
-  const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as { spec?: { minReplicas?: number } } | undefined;
+  const hpa = children.find((c) => c.kind === "HorizontalPodAutoscaler") as
+    { spec?: { minReplicas?: number } } | undefined;
   return deployment?.spec?.replicas ?? hpa?.spec?.minReplicas ?? 1;
 }
 
@@ -66,13 +71,18 @@ describe(`valid specs (seed ${SEED}, ${RUNS} runs)`, () => {
         const first = await harness.post("/sync", aRequest(aParent(spec), [], related));
         expect(first.status).toBe(200);
         const answer = JSON.parse(first.text) as SyncResponse;
-        expect({ phase: answer.status.phase, conditions: answer.status.conditions }).toEqual(expect.objectContaining({ phase: "Pending" }));
+        expect({ phase: answer.status.phase, conditions: answer.status.conditions }).toEqual(
+          expect.objectContaining({ phase: "Pending" }),
+        );
         expect(schemaErrors(statusSchema, answer.status)).toEqual([]);
         for (const child of answer.children) expect(() => validateChild(child)).not.toThrow();
 
         // Applied, and every pod the Deployment (or the HPA's minimum) asks for is ready.
         const replicas = desiredReplicas(answer.children);
-        const request = { ...aRequest(aParent(spec, { status: answer.status }), [], related), children: mapOf(observedFrom(answer.children, replicas)) };
+        const request = {
+          ...aRequest(aParent(spec, { status: answer.status }), [], related),
+          children: mapOf(observedFrom(answer.children, replicas)),
+        };
         const again = JSON.parse((await harness.post("/sync", request)).text) as SyncResponse;
         if (replicas > 0) expect(again.status.phase).toBe("Ready");
         expect(schemaErrors(statusSchema, again.status)).toEqual([]);

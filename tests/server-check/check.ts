@@ -59,7 +59,10 @@ export function providerIndex(tag: SchemaTag): readonly IndexEntry[] {
 
 function describe(prefix: string, errors: readonly ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
-    const extra = e.keyword === "additionalProperties" ? ` (unknown key "${String((e.params as { additionalProperty: string }).additionalProperty)}")` : "";
+    const extra =
+      e.keyword === "additionalProperties"
+        ? ` (unknown key "${String((e.params as { additionalProperty: string }).additionalProperty)}")`
+        : "";
     return `${prefix}${e.instancePath || "/"}: ${e.message ?? e.keyword}${extra}`;
   });
 }
@@ -78,8 +81,12 @@ function providerProblems(config: Record<string, unknown>, tag: SchemaTag): stri
       // An external provider (`module:`) brings its own registry entry and config class.
       if (typeof entry.module === "string" && entry.module !== "") return;
       const found = models.index.find((e) => e.api === api && e.provider_type === entry.provider_type);
-      if (!found) return problems.push(`${where}: provider_type ${String(entry.provider_type)} does not exist for ${api} at ${tag}`);
-      if (found.deprecation_error) problems.push(`${where}: ${found.provider_type} is refused at ${tag}: ${found.deprecation_error}`);
+      if (!found)
+        return problems.push(
+          `${where}: provider_type ${String(entry.provider_type)} does not exist for ${api} at ${tag}`,
+        );
+      if (found.deprecation_error)
+        problems.push(`${where}: ${found.provider_type} is refused at ${tag}: ${found.deprecation_error}`);
       let validate = models.providers.get(found.schema);
       if (!validate) {
         validate = models.ajv.compile(readJson(tag, "providers", found.schema) as object);
@@ -137,7 +144,8 @@ export function checkServerConfigs(checks: readonly ServerCheck[]): string[][] {
   if (checks.length === 0) return [];
   // In batches: the answer of one python process is read into a bounded buffer.
   const parsed: unknown[] = [];
-  for (let i = 0; i < checks.length; i += 40) parsed.push(...pyyamlLoadAll(checks.slice(i, i + 40).map((c) => c.configYaml)));
+  for (let i = 0; i < checks.length; i += 40)
+    parsed.push(...pyyamlLoadAll(checks.slice(i, i + 40).map((c) => c.configYaml)));
   return checks.map((c, i) => checkParsed(parsed[i], c.env, c.tag));
 }
 

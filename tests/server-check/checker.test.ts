@@ -27,12 +27,20 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
   });
 
   it("accepts the starter with vLLM switched on and a plausible token", () => {
-    expect(checkServerConfig(stringify(upstream(tag, "starter")), { VLLM_URL: "http://vllm:8000/v1", VLLM_API_TOKEN: "tok-1" }, tag)).toEqual([]);
+    expect(
+      checkServerConfig(
+        stringify(upstream(tag, "starter")),
+        { VLLM_URL: "http://vllm:8000/v1", VLLM_API_TOKEN: "tok-1" },
+        tag,
+      ),
+    ).toEqual([]);
   });
 
   it("finds the startup failures of upstream's postgres-demo: INFERENCE_MODEL unset, then no files provider", () => {
     const text = stringify(upstream(tag, "postgres-demo"));
-    expect(checkServerConfig(text, {}, tag)).toEqual([expect.stringMatching(/INFERENCE_MODEL is not set .*EnvVarError/)]);
+    expect(checkServerConfig(text, {}, tag)).toEqual([
+      expect.stringMatching(/INFERENCE_MODEL is not set .*EnvVarError/),
+    ]);
     expect(checkServerConfig(text, { INFERENCE_MODEL: "m" }, tag)).toEqual([
       "providers.responses builtin: required dependency 'files' is not available",
       "providers.tool_runtime file-search: required dependency 'files' is not available",
@@ -42,16 +50,87 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
   type Mutation = [string, (doc: Doc) => void, Record<string, string>, RegExp];
   const on = { VLLM_URL: "http://vllm:8000/v1" };
   const mutations: Mutation[] = [
-    ["server.port 80", (d) => { d.server.port = 80; }, {}, /\/server\/port: must be >= 1024/],
-    ["an unknown server key", (d) => { d.server.listen_all = true; }, {}, /unknown key "listen_all"/],
-    ["an int api_token on vLLM", (d) => { vllm(d).config.api_token = 12345; }, on, /vllm\)\.config\/api_token: must be string/],
-    ["vLLM url instead of base_url", (d) => { vllm(d).config.url = vllm(d).config.base_url; delete vllm(d).config.base_url; }, on, /unknown key "url"/],
-    ["a bare ${env.X} the container does not set", (d) => { vllm(d).config.api_token = "${env.NOT_SET_ANYWHERE}"; }, on, /NOT_SET_ANYWHERE is not set/],
-    ["an all-digit value in a string field", (d) => { vllm(d).config.api_token = "${env.DIGITS}"; }, { ...on, DIGITS: "12345678" }, /api_token: must be string/],
-    ["a provider type the release does not have", (d) => { vllm(d).provider_type = "remote::nonesuch"; }, on, /remote::nonesuch does not exist/],
-    ["a model on a provider that is switched off", (d) => { d.registered_resources.models = [{ model_id: "m", provider_id: "vllm", model_type: "llm" }]; }, {}, /Provider vllm not found/],
-    ["a store on an undeclared backend", (d) => { d.storage.stores.metadata.backend = "kv_missing"; }, {}, /backend "kv_missing" is not declared/],
-    ["a top-level key StackConfig does not declare", (d) => { d.models = []; }, {}, /unknown key "models"/],
+    [
+      "server.port 80",
+      (d) => {
+        d.server.port = 80;
+      },
+      {},
+      /\/server\/port: must be >= 1024/,
+    ],
+    [
+      "an unknown server key",
+      (d) => {
+        d.server.listen_all = true;
+      },
+      {},
+      /unknown key "listen_all"/,
+    ],
+    [
+      "an int api_token on vLLM",
+      (d) => {
+        vllm(d).config.api_token = 12345;
+      },
+      on,
+      /vllm\)\.config\/api_token: must be string/,
+    ],
+    [
+      "vLLM url instead of base_url",
+      (d) => {
+        vllm(d).config.url = vllm(d).config.base_url;
+        delete vllm(d).config.base_url;
+      },
+      on,
+      /unknown key "url"/,
+    ],
+    [
+      "a bare ${env.X} the container does not set",
+      (d) => {
+        vllm(d).config.api_token = "${env.NOT_SET_ANYWHERE}";
+      },
+      on,
+      /NOT_SET_ANYWHERE is not set/,
+    ],
+    [
+      "an all-digit value in a string field",
+      (d) => {
+        vllm(d).config.api_token = "${env.DIGITS}";
+      },
+      { ...on, DIGITS: "12345678" },
+      /api_token: must be string/,
+    ],
+    [
+      "a provider type the release does not have",
+      (d) => {
+        vllm(d).provider_type = "remote::nonesuch";
+      },
+      on,
+      /remote::nonesuch does not exist/,
+    ],
+    [
+      "a model on a provider that is switched off",
+      (d) => {
+        d.registered_resources.models = [{ model_id: "m", provider_id: "vllm", model_type: "llm" }];
+      },
+      {},
+      /Provider vllm not found/,
+    ],
+    [
+      "a store on an undeclared backend",
+      (d) => {
+        d.storage.stores.metadata.backend = "kv_missing";
+      },
+      {},
+      /backend "kv_missing" is not declared/,
+    ],
+    [
+      "a top-level key StackConfig does not declare",
+      (d) => {
+        d.models = [];
+      },
+      {},
+      /unknown key "models"/,
+    ],
   ];
 
   it.each(mutations)("refuses %s", (_what, mutate, env, problem) => {
@@ -98,10 +177,16 @@ describe("the substitution, as env-substitution.md tabulates it", () => {
 
   it("drops disabled providers unexpanded, and resources whose id resolves to nothing", () => {
     const config = {
-      providers: [{ provider_id: "${env.OFF:=__disabled__}", config: { key: "${env.NOPE}" } }, { provider_id: "${env.OFF:+x}", config: {} }],
+      providers: [
+        { provider_id: "${env.OFF:=__disabled__}", config: { key: "${env.NOPE}" } },
+        { provider_id: "${env.OFF:+x}", config: {} },
+      ],
       models: [{ model_id: "${env.OFF:+m}", provider_model_id: "${env.NOPE}" }, { model_id: "kept" }],
     };
-    expect(replaceEnvVars(config, {}, ids)).toEqual({ providers: [{ provider_id: null, config: {} }], models: [{ model_id: "kept" }] });
+    expect(replaceEnvVars(config, {}, ids)).toEqual({
+      providers: [{ provider_id: null, config: {} }],
+      models: [{ model_id: "kept" }],
+    });
   });
 
   it("converts like Python: floats, infinities and signs", () => {
@@ -115,7 +200,10 @@ describe("the substitution, as env-substitution.md tabulates it", () => {
   it("checks many configs with one PyYAML process, each with its own problems", () => {
     const good = stringify(upstream("v0.8.0", "starter"));
     const bad = good.replace("port: 8321", "port: 80");
-    const [a, b] = checkServerConfigs([{ configYaml: good, env: {}, tag: "v0.8.0" }, { configYaml: bad, env: {}, tag: "v0.8.0" }]);
+    const [a, b] = checkServerConfigs([
+      { configYaml: good, env: {}, tag: "v0.8.0" },
+      { configYaml: bad, env: {}, tag: "v0.8.0" },
+    ]);
     expect(a).toEqual([]);
     expect(b).toEqual([expect.stringContaining("must be >= 1024")]);
   });

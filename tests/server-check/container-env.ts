@@ -22,14 +22,15 @@ export function plausibleSecretValue(name: string): string {
 function secretData(secrets: readonly KubeObject[], name: string, key: string): string | undefined {
   const secret = secrets.find((s) => s.kind === "Secret" && s.metadata.name === name);
   const data = (secret?.data ?? {}) as Record<string, string>;
-  const stringData = ((secret as { stringData?: Record<string, string> } | undefined)?.stringData ?? {});
+  const stringData = (secret as { stringData?: Record<string, string> } | undefined)?.stringData ?? {};
   if (stringData[key] !== undefined) return stringData[key];
   return data[key] === undefined ? undefined : Buffer.from(data[key], "base64").toString("utf8");
 }
 
 /** Env of the server container of the answered Deployment (the first container). */
 export function containerEnv(children: readonly KubeObject[], secrets: readonly KubeObject[] = []): Env {
-  const deployment = children.find((c) => c.kind === "Deployment") as { spec?: { template?: { spec?: { containers?: { env?: EnvVar[] }[] } } } } | undefined;
+  const deployment = children.find((c) => c.kind === "Deployment") as
+    { spec?: { template?: { spec?: { containers?: { env?: EnvVar[] }[] } } } } | undefined;
   const vars = deployment?.spec?.template?.spec?.containers?.[0]?.env ?? [];
   return envOf(vars, secrets);
 }

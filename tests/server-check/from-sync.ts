@@ -13,7 +13,12 @@ import { containerEnv } from "./container-env";
 
 /** The same names, on `release`: a digest carries no version, so the entry's release decides. */
 export function tableFor(release: Release): DistributionTable {
-  return DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e, image: `${e.image.replace(/[:@].*$/, "")}@sha256:${"0".repeat(64)}`, release, overridden: true as const }));
+  return DEFAULT_DISTRIBUTIONS.map((e) => ({
+    ...e,
+    image: `${e.image.replace(/[:@].*$/, "")}@sha256:${"0".repeat(64)}`,
+    release,
+    overridden: true as const,
+  }));
 }
 
 type Pod = { spec?: { template?: { spec?: { volumes?: { name: string; configMap?: { name: string } }[] } } } };
@@ -28,11 +33,17 @@ function mountedConfigMap(children: readonly KubeObject[]): string | undefined {
  * The check for one answer, or undefined when the server runs its image's own config (nothing
  * mounted) or the sync failed (no Deployment).
  */
-export function serverCheckOf(answer: SyncResponse, related: ObjectMap | undefined, release: Release): ServerCheck | undefined {
+export function serverCheckOf(
+  answer: SyncResponse,
+  related: ObjectMap | undefined,
+  release: Release,
+): ServerCheck | undefined {
   const name = mountedConfigMap(answer.children);
   if (name === undefined) return undefined;
   const configMaps = [...answer.children, ...objectsOf(related, KEYS.configMap)].filter((c) => c.kind === "ConfigMap");
-  const configYaml = (configMaps.find((c) => c.metadata.name === name)?.data as { [k: string]: string } | undefined)?.["config.yaml"];
+  const configYaml = (configMaps.find((c) => c.metadata.name === name)?.data as { [k: string]: string } | undefined)?.[
+    "config.yaml"
+  ];
   if (configYaml === undefined) throw new Error(`the Deployment mounts ConfigMap ${name}, which holds no config.yaml`);
   return { configYaml, env: containerEnv(answer.children, objectsOf(related, KEYS.secret)), tag: schemaTagOf(release) };
 }

@@ -15,10 +15,16 @@ import { checkServerConfigs } from "./check";
 import { serverCheckOf, tableFor } from "./from-sync";
 
 const spec = (port: number, extra: object = {}) => ({
-  distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000/v1" } }, networking: { port }, ...extra,
+  distribution: { name: "starter" },
+  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000/v1" } },
+  networking: { port },
+  ...extra,
 });
 
-const aTlsSecret = (): KubeObject => ({ ...aSecret("tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }), type: "kubernetes.io/tls" });
+const aTlsSecret = (): KubeObject => ({
+  ...aSecret("tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
+  type: "kubernetes.io/tls",
+});
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const find = (children: readonly KubeObject[], kind: string): Any => children.find((c) => c.kind === kind);
@@ -26,9 +32,18 @@ const find = (children: readonly KubeObject[], kind: string): Any => children.fi
 describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) => {
   const ports = [80, 443, 1023];
   const answers = ports.map((port) => {
-    const request = aRequest(aParent(spec(port, { networking: { port, tls: { enabled: true, secretName: "tls" } } })), [], [aTlsSecret()]);
+    const request = aRequest(
+      aParent(spec(port, { networking: { port, tls: { enabled: true, secretName: "tls" } } })),
+      [],
+      [aTlsSecret()],
+    );
     const plain = aRequest(aParent(spec(port)), [], []);
-    return { port, plain: sync(plain, { ...deps(), distributions: tableFor(release) }), tls: sync(request, { ...deps(), distributions: tableFor(release) }), request: plain };
+    return {
+      port,
+      plain: sync(plain, { ...deps(), distributions: tableFor(release) }),
+      tls: sync(request, { ...deps(), distributions: tableFor(release) }),
+      request: plain,
+    };
   });
 
   it.each(ports)("port %i: the Service serves it, the server listens on the default port", (port) => {
@@ -38,13 +53,26 @@ describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) =
     const env = Object.fromEntries(container.env.map((e: Any) => [e.name, e.value]));
     expect(service.spec.ports).toEqual([expect.objectContaining({ port, targetPort: "http" })]);
     expect(container.ports).toEqual([expect.objectContaining({ name: "http", containerPort: DEFAULT_PORT })]);
-    expect([env.LLAMA_STACK_PORT, env.OGX_PORT, env.LLS_PORT]).toEqual([String(DEFAULT_PORT), String(DEFAULT_PORT), String(DEFAULT_PORT)]);
-    expect(find(plain.children, "NetworkPolicy").spec.ingress[0].ports).toEqual([{ protocol: "TCP", port: DEFAULT_PORT }]);
-    expect((plain.status as Any).notes).toEqual(expect.arrayContaining([expect.stringContaining(`the Service serves port ${port} and forwards to the server on ${DEFAULT_PORT}`)]));
+    expect([env.LLAMA_STACK_PORT, env.OGX_PORT, env.LLS_PORT]).toEqual([
+      String(DEFAULT_PORT),
+      String(DEFAULT_PORT),
+      String(DEFAULT_PORT),
+    ]);
+    expect(find(plain.children, "NetworkPolicy").spec.ingress[0].ports).toEqual([
+      { protocol: "TCP", port: DEFAULT_PORT },
+    ]);
+    expect((plain.status as Any).notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`the Service serves port ${port} and forwards to the server on ${DEFAULT_PORT}`),
+      ]),
+    );
   });
 
   it("and the server of this line starts with each config (with and without TLS)", () => {
-    const checks = answers.flatMap((a) => [serverCheckOf(a.plain, a.request.related, release), serverCheckOf(a.tls, a.request.related, release)]);
+    const checks = answers.flatMap((a) => [
+      serverCheckOf(a.plain, a.request.related, release),
+      serverCheckOf(a.tls, a.request.related, release),
+    ]);
     expect(checks.every((c) => c !== undefined)).toBe(true);
     expect(checkServerConfigs(checks.map((c) => c!))).toEqual(checks.map(() => []));
   });
@@ -53,13 +81,20 @@ describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) =
 describe("admission agrees: a port below 1024 is admitted with a warning, never refused", () => {
   const crd = committedCrd();
   it.each([1, 80, 443, 1023])("port %i passes the CRD schema and CEL rules, and /validate warns", (port) => {
-    const object = { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "x" }, spec: spec(port) };
+    const object = {
+      apiVersion: "llamastack.io/v1alpha2",
+      kind: "LlamaStackDistribution",
+      metadata: { name: "x" },
+      spec: spec(port),
+    };
     const schema = versionSchema(crd, "v1alpha2");
     expect(structuralErrors(schema, object)).toEqual([]);
     expect(celFailures(schema, object).failures).toEqual([]);
     const checked = validate(spec(port));
     expect(checked.errors).toEqual([]);
-    expect(checked.warnings).toEqual([{ path: "spec.networking.port", message: expect.stringContaining(`forwards to the server on ${DEFAULT_PORT}`) }]);
+    expect(checked.warnings).toEqual([
+      { path: "spec.networking.port", message: expect.stringContaining(`forwards to the server on ${DEFAULT_PORT}`) },
+    ]);
   });
 
   it("a port from 1024 up is served as is, without a warning", () => {

@@ -28,7 +28,10 @@ function relatedFor(spec: object, release: (typeof RELEASES)[number]): KubeObjec
     ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
     aConfigMap("custom-ca", Object.fromEntries(keys.map((k) => [k, CA_PEM]))),
     aConfigMap("my-config", { "config.yaml": base("starter", release) }),
-    { ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }), type: "kubernetes.io/tls" },
+    {
+      ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
+      type: "kubernetes.io/tls",
+    },
   ];
 }
 
@@ -46,7 +49,9 @@ describe.each(RELEASES)(`valid specs synced for the %s line (seed ${SEED}, ${RUN
     }
     expect(checks.length).toBeGreaterThan(specs.length / 2);
     const problems = checkServerConfigs(checks.map((c) => c.check));
-    const failures = checks.map((c, i) => describeFailure(JSON.stringify(c.spec), problems[i] ?? [])).filter((f) => f !== "");
+    const failures = checks
+      .map((c, i) => describeFailure(JSON.stringify(c.spec), problems[i] ?? []))
+      .filter((f) => f !== "");
     expect(failures.slice(0, 3)).toEqual([]);
   }, 120_000);
 });

@@ -22,11 +22,17 @@ import { describeFailure, serverCheckOf, tableFor } from "./from-sync";
 
 const ROOT = join(__dirname, "..", "..");
 const SAMPLES = join(ROOT, "samples");
-const v1alpha2 = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1")).sort();
+const v1alpha2 = readdirSync(SAMPLES)
+  .filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1"))
+  .sort();
 
 function syncRequest(file: string): SyncRequest {
   let out = "";
-  const io = { stdout: (t: string) => void (out += t), stderr: () => undefined, readFile: (p: string) => readFileSync(p, "utf8") };
+  const io = {
+    stdout: (t: string) => void (out += t),
+    stderr: () => undefined,
+    readFile: (p: string) => readFileSync(p, "utf8"),
+  };
   if (requestCommand("sync", join(SAMPLES, file), io) !== 0) throw new Error(`llsd request sync ${file} failed`);
   return JSON.parse(out) as SyncRequest;
 }
@@ -39,11 +45,17 @@ function syncOn(file: string, release: Release): { answer: SyncResponse; request
 }
 
 /** Every sample on every line; the samples that run their image's own config have nothing to check. */
-const samplesOnLines = v1alpha2.flatMap((file) => RELEASES.map((release) => ({ file, release, ...syncOn(file, release) })));
+const samplesOnLines = v1alpha2.flatMap((file) =>
+  RELEASES.map((release) => ({ file, release, ...syncOn(file, release) })),
+);
 
 describe.each(RELEASES)("samples synced for the %s line", (release) => {
   const runs = samplesOnLines.filter((r) => r.release === release);
-  const checks = runs.map((r) => ({ file: r.file, check: serverCheckOf(r.answer, r.request.related, release), phase: r.answer.status.phase }));
+  const checks = runs.map((r) => ({
+    file: r.file,
+    check: serverCheckOf(r.answer, r.request.related, release),
+    phase: r.answer.status.phase,
+  }));
   let problems: string[][] = [];
   beforeAll(() => {
     problems = checkServerConfigs(checks.flatMap((c) => (c.check ? [c.check] : [])));
@@ -56,7 +68,9 @@ describe.each(RELEASES)("samples synced for the %s line", (release) => {
 
   it("start the server of this line: every mounted config passes its schemas, substitution and startup checks", () => {
     const mounted = checks.filter((c) => c.check !== undefined);
-    const failures = mounted.map((c, i) => describeFailure(`${c.file} on ${release}`, problems[i] ?? [])).filter((f) => f !== "");
+    const failures = mounted
+      .map((c, i) => describeFailure(`${c.file} on ${release}`, problems[i] ?? []))
+      .filter((f) => f !== "");
     expect(failures).toEqual([]);
   });
 });
@@ -67,7 +81,9 @@ function sampleSecrets(file: string): KubeObject[] {
 }
 
 function sampleSpec(file: string): { spec: unknown; overridesEnv: [] } {
-  const cr = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8")).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
+  const cr = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"))
+    .map((d) => d.toJS())
+    .find((o) => o?.kind === "LlamaStackDistribution");
   return { spec: cr.spec, overridesEnv: cr.spec?.workload?.overrides?.env ?? [] };
 }
 
@@ -78,8 +94,12 @@ function releaseOfSample(file: string): Release {
 }
 
 describe("goldens, each for the line it was made for", () => {
-  const syncGoldens = readdirSync(join(ROOT, "tests/golden/sync")).filter((f) => f.endsWith(".json")).sort();
-  const renderGoldens = readdirSync(join(ROOT, "tests/golden/render")).filter((f) => f.endsWith(".yaml")).sort();
+  const syncGoldens = readdirSync(join(ROOT, "tests/golden/sync"))
+    .filter((f) => f.endsWith(".json"))
+    .sort();
+  const renderGoldens = readdirSync(join(ROOT, "tests/golden/render"))
+    .filter((f) => f.endsWith(".yaml"))
+    .sort();
 
   it("every sync golden's mounted config", () => {
     const found = syncGoldens.flatMap((golden) => {

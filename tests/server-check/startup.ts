@@ -7,12 +7,19 @@
 const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The API whose providers serve each kind of registered resource. */
-const RESOURCE_API: { readonly [kind: string]: string } = { models: "inference", shields: "safety", vector_stores: "vector_io" };
+const RESOURCE_API: { readonly [kind: string]: string } = {
+  models: "inference",
+  shields: "safety",
+  vector_stores: "vector_io",
+};
 
 function enabledIds(config: Record<string, unknown>, api: string): string[] {
   const list = isDict(config.providers) ? config.providers[api] : undefined;
   if (!Array.isArray(list)) return [];
-  return list.filter(isDict).map((p) => p.provider_id).filter((id): id is string => typeof id === "string" && id !== "" && id !== "__disabled__");
+  return list
+    .filter(isDict)
+    .map((p) => p.provider_id)
+    .filter((id): id is string => typeof id === "string" && id !== "" && id !== "__disabled__");
 }
 
 function resourceProblems(config: Record<string, unknown>): string[] {
@@ -25,7 +32,11 @@ function resourceProblems(config: Record<string, unknown>): string[] {
       const provider = r.provider_id;
       // Skipped by the server: no provider, or a disabled one; `all` is the first active model provider.
       if (!provider || provider === "__disabled__" || (kind === "models" && provider === "all")) return [];
-      return ids.includes(String(provider)) ? [] : [`registered_resources.${kind}[${i}]: Provider ${String(provider)} not found (enabled ${api} providers: ${ids.join(", ") || "none"})`];
+      return ids.includes(String(provider))
+        ? []
+        : [
+            `registered_resources.${kind}[${i}]: Provider ${String(provider)} not found (enabled ${api} providers: ${ids.join(", ") || "none"})`,
+          ];
     });
   });
 }
@@ -38,8 +49,14 @@ function backendProblems(config: Record<string, unknown>): string[] {
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
     if (!isDict(value)) return;
-    if (typeof value.backend === "string" && ("namespace" in value || "table_name" in value) && !backends.includes(value.backend)) {
-      problems.push(`${path}.backend: backend "${value.backend}" is not declared in storage.backends (${backends.join(", ") || "none"})`);
+    if (
+      typeof value.backend === "string" &&
+      ("namespace" in value || "table_name" in value) &&
+      !backends.includes(value.backend)
+    ) {
+      problems.push(
+        `${path}.backend: backend "${value.backend}" is not declared in storage.backends (${backends.join(", ") || "none"})`,
+      );
     }
     for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
   };
@@ -62,24 +79,38 @@ function dependencyProblems(config: Record<string, unknown>, index: readonly Reg
   const providers = isDict(config.providers) ? config.providers : {};
   const toServe = listed ?? new Set([...Object.keys(providers), ...ROUTED_APIS]);
   // resolve_impls: a routed API exists when served; any other API when one of its providers is enabled.
-  const served = (api: string): boolean => (ROUTED_APIS.has(api) ? toServe.has(api) : enabledIds(config, api).length > 0);
+  const served = (api: string): boolean =>
+    ROUTED_APIS.has(api) ? toServe.has(api) : enabledIds(config, api).length > 0;
   return Object.entries(providers).flatMap(([api, list]) => {
     if (!Array.isArray(list)) return [];
-    return list.filter(isDict).filter((p) => typeof p.provider_id === "string" && p.provider_id !== "" && p.provider_id !== "__disabled__").flatMap((p) => {
-      const deps = index.find((e) => e.api === api && e.provider_type === p.provider_type)?.api_dependencies ?? [];
-      return deps.filter((d) => providerApis.has(d) && !served(d)).map((d) => `providers.${api} ${String(p.provider_id)}: required dependency '${d}' is not available`);
-    });
+    return list
+      .filter(isDict)
+      .filter((p) => typeof p.provider_id === "string" && p.provider_id !== "" && p.provider_id !== "__disabled__")
+      .flatMap((p) => {
+        const deps = index.find((e) => e.api === api && e.provider_type === p.provider_type)?.api_dependencies ?? [];
+        return deps
+          .filter((d) => providerApis.has(d) && !served(d))
+          .map((d) => `providers.${api} ${String(p.provider_id)}: required dependency '${d}' is not available`);
+      });
   });
 }
 
 /** validate_safety_config: a default shield must be registered, when any shield is. */
 function defaultShieldProblems(config: Record<string, unknown>): string[] {
   const id = isDict(config.safety) ? config.safety.default_shield_id : undefined;
-  const shields = isDict(config.registered_resources) && Array.isArray(config.registered_resources.shields) ? config.registered_resources.shields.filter(isDict) : [];
+  const shields =
+    isDict(config.registered_resources) && Array.isArray(config.registered_resources.shields)
+      ? config.registered_resources.shields.filter(isDict)
+      : [];
   if (id === undefined || id === null || shields.length === 0 || shields.some((s) => s.shield_id === id)) return [];
   return [`safety.default_shield_id: Configured default_shield_id '${String(id)}' not found among registered shields`];
 }
 
 export function startupProblems(config: Record<string, unknown>, index: readonly Registered[]): string[] {
-  return [...resourceProblems(config), ...backendProblems(config), ...dependencyProblems(config, index), ...defaultShieldProblems(config)];
+  return [
+    ...resourceProblems(config),
+    ...backendProblems(config),
+    ...dependencyProblems(config, index),
+    ...defaultShieldProblems(config),
+  ];
 }

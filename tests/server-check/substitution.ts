@@ -13,8 +13,13 @@ import type { SchemaTag } from "../../lib/config/releases";
 export const SCHEMAS_DIR = join(__dirname, "..", "fixtures", "server-schemas");
 
 export class EnvVarError extends Error {
-  constructor(readonly varName: string, readonly path: string) {
-    super(`environment variable ${varName} is not set (at ${path || "<root>"}): the server refuses to start (EnvVarError)`);
+  constructor(
+    readonly varName: string,
+    readonly path: string,
+  ) {
+    super(
+      `environment variable ${varName} is not set (at ${path || "<root>"}): the server refuses to start (EnvVarError)`,
+    );
   }
 }
 
@@ -31,7 +36,10 @@ export function resourceIdFields(tag: SchemaTag): readonly string[] {
   const text = readFileSync(join(SCHEMAS_DIR, tag, "env-substitution.md"), "utf8");
   const match = /`RESOURCE_ID_FIELDS`, `[^`]*`: ([a-z_, ]+)\)/.exec(text);
   if (!match?.[1]) throw new Error(`${tag}/env-substitution.md does not list RESOURCE_ID_FIELDS`);
-  const fields = match[1].split(",").map((f) => f.trim()).filter((f) => f.length > 0);
+  const fields = match[1]
+    .split(",")
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
   idFieldsByTag.set(tag, fields);
   return fields;
 }
@@ -43,7 +51,10 @@ function expandUser(value: string): string {
 
 const DIGITS = String.raw`\p{Nd}(?:_?\p{Nd})*`;
 const PY_INT = new RegExp(String.raw`^[+-]?${DIGITS}$`, "u");
-const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:(?:${DIGITS}\.(?:${DIGITS})?|\.${DIGITS}|${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)$`, "iu");
+const PY_FLOAT = new RegExp(
+  String.raw`^[+-]?(?:(?:${DIGITS}\.(?:${DIGITS})?|\.${DIGITS}|${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)$`,
+  "iu",
+);
 
 /** `_convert_string_to_proper_type`: what a substituted string becomes. */
 export function convertLikeServer(value: string): unknown {
@@ -65,20 +76,23 @@ export function convertLikeServer(value: string): unknown {
 }
 
 function substituteString(text: string, env: Env, path: string): unknown {
-  const result = text.replace(PATTERN, (_match, name: string, operator: string | undefined, expr: string | undefined) => {
-    const value = env[name];
-    const set = value !== undefined && value !== "";
-    if (operator === "=") {
-      if (set) return expandUser(value);
-      return expr === "" || expr === undefined ? "" : expandUser(expr);
-    }
-    if (operator === "+") {
-      if (!set) return expandUser("");
-      return expr ? expandUser(expr) : "";
-    }
-    if (!set) throw new EnvVarError(name, path);
-    return expandUser(value);
-  });
+  const result = text.replace(
+    PATTERN,
+    (_match, name: string, operator: string | undefined, expr: string | undefined) => {
+      const value = env[name];
+      const set = value !== undefined && value !== "";
+      if (operator === "=") {
+        if (set) return expandUser(value);
+        return expr === "" || expr === undefined ? "" : expandUser(expr);
+      }
+      if (operator === "+") {
+        if (!set) return expandUser("");
+        return expr ? expandUser(expr) : "";
+      }
+      if (!set) throw new EnvVarError(name, path);
+      return expandUser(value);
+    },
+  );
   return result !== text ? convertLikeServer(result) : result;
 }
 
@@ -89,7 +103,8 @@ function keptInList(item: unknown, index: number, path: string, env: Env, idFiel
   if (!isDict(item)) return true;
   if ("provider_id" in item) {
     try {
-      if (replaceEnvVars(item.provider_id, env, idFields, `${path}[${index}].provider_id`) === "__disabled__") return false;
+      if (replaceEnvVars(item.provider_id, env, idFields, `${path}[${index}].provider_id`) === "__disabled__")
+        return false;
     } catch (error) {
       if (!(error instanceof EnvVarError)) throw error;
     }
@@ -105,13 +120,20 @@ function keptInList(item: unknown, index: number, path: string, env: Env, idFiel
   return true;
 }
 
-function replaceDict(config: Record<string, unknown>, env: Env, idFields: readonly string[], path: string): Record<string, unknown> {
+function replaceDict(
+  config: Record<string, unknown>,
+  env: Env,
+  idFields: readonly string[],
+  path: string,
+): Record<string, unknown> {
   const providerConfig = config.provider_config;
   if (path === "server.auth" && isDict(providerConfig) && "type" in providerConfig) {
     try {
       const type = replaceEnvVars(providerConfig.type, env, idFields, `${path}.provider_config.type`);
       if (type === null || type === "") {
-        const rest = Object.entries(config).filter(([k]) => k !== "provider_config").map(([k, v]) => [k, replaceEnvVars(v, env, idFields, at(path, k))]);
+        const rest = Object.entries(config)
+          .filter(([k]) => k !== "provider_config")
+          .map(([k, v]) => [k, replaceEnvVars(v, env, idFields, at(path, k))]);
         return { ...Object.fromEntries(rest), provider_config: null };
       }
     } catch (error) {
@@ -125,7 +147,9 @@ function replaceDict(config: Record<string, unknown>, env: Env, idFields: readon
 export function replaceEnvVars(config: unknown, env: Env, idFields: readonly string[], path = ""): unknown {
   if (isDict(config)) return replaceDict(config, env, idFields, path);
   if (Array.isArray(config)) {
-    return config.flatMap((item, i) => (keptInList(item, i, path, env, idFields) ? [replaceEnvVars(item, env, idFields, `${path}[${i}]`)] : []));
+    return config.flatMap((item, i) =>
+      keptInList(item, i, path, env, idFields) ? [replaceEnvVars(item, env, idFields, `${path}[${i}]`)] : [],
+    );
   }
   if (typeof config === "string") return substituteString(config, env, path);
   return config;

@@ -4,21 +4,32 @@ import { aSpec, aVllm } from "../../builders";
 describe("normalize()", () => {
   it("given one provider object without id, uses provider as its id (FR-035)", () => {
     const spec = normalize(aSpec({ providers: { inference: aVllm() } }));
-    expect(spec.providers).toEqual([expect.objectContaining({ api: "inference", id: "vllm", explicitId: false, path: "spec.providers.inference" })]);
+    expect(spec.providers).toEqual([
+      expect.objectContaining({ api: "inference", id: "vllm", explicitId: false, path: "spec.providers.inference" }),
+    ]);
   });
 
   it("given a list, keeps list order and indexes each path", () => {
     const spec = normalize(aSpec({ providers: { inference: [aVllm({ id: "b" }), aVllm({ id: "a" })] } }));
-    expect(spec.providers.map((p) => [p.id, p.path])).toEqual([["b", "spec.providers.inference[0]"], ["a", "spec.providers.inference[1]"]]);
+    expect(spec.providers.map((p) => [p.id, p.path])).toEqual([
+      ["b", "spec.providers.inference[0]"],
+      ["a", "spec.providers.inference[1]"],
+    ]);
   });
 
   it("given both secret-ref forms and extra secret fields, yields one flat list in a stable order", () => {
-    const spec = normalize(aSpec({ providers: { vectorIo: {
-      provider: "pgvector",
-      password: { name: "pg", key: "pw" },
-      secretRefs: { user: { secretKeyRef: { name: "pg", key: "user" } }, host: { name: "pg", key: "host" } },
-      apiKey: { name: "pg", key: "key" },
-    } } }));
+    const spec = normalize(
+      aSpec({
+        providers: {
+          vectorIo: {
+            provider: "pgvector",
+            password: { name: "pg", key: "pw" },
+            secretRefs: { user: { secretKeyRef: { name: "pg", key: "user" } }, host: { name: "pg", key: "host" } },
+            apiKey: { name: "pg", key: "key" },
+          },
+        },
+      }),
+    );
     expect(spec.providers[0]?.secrets.map((s) => [s.field, s.ref.key, s.ref.path])).toEqual([
       ["apiKey", "key", "spec.providers.vectorIo.apiKey"],
       ["host", "host", "spec.providers.vectorIo.secretRefs.host"],
@@ -28,7 +39,9 @@ describe("normalize()", () => {
   });
 
   it("given models as strings and objects, defaults modelType to llm", () => {
-    const spec = normalize(aSpec({ resources: { models: ["a", { name: "b", modelType: "embedding", embeddingDimension: 768 }] } }));
+    const spec = normalize(
+      aSpec({ resources: { models: ["a", { name: "b", modelType: "embedding", embeddingDimension: 768 }] } }),
+    );
     expect(spec.resources.models).toEqual([
       { name: "a", modelType: "llm", path: "spec.resources.models[0]" },
       { name: "b", modelType: "embedding", embeddingDimension: 768, path: "spec.resources.models[1]" },
@@ -36,8 +49,13 @@ describe("normalize()", () => {
   });
 
   it.each([
-    ["vectorIo", "vector_io"], ["toolRuntime", "tool_runtime"], ["postTraining", "post_training"],
-    ["vector_io", "vector_io"], ["fileProcessors", "file_processors"], ["datasetIo", "datasetio"], ["inference", "inference"],
+    ["vectorIo", "vector_io"],
+    ["toolRuntime", "tool_runtime"],
+    ["postTraining", "post_training"],
+    ["vector_io", "vector_io"],
+    ["fileProcessors", "file_processors"],
+    ["datasetIo", "datasetio"],
+    ["inference", "inference"],
   ])("given disabled %j, means the server API %j", (written, api) => {
     expect(normalize(aSpec({ disabled: [written] })).disabled).toEqual([{ api, written, path: "spec.disabled[0]" }]);
   });
@@ -48,7 +66,10 @@ describe("normalize()", () => {
     [true, { enabled: true }],
     [{}, { enabled: true }],
     [{ hostname: "h.example.com" }, { enabled: true, hostname: "h.example.com" }],
-    [{ enabled: false, hostname: "h" }, { enabled: false, hostname: "h" }],
+    [
+      { enabled: false, hostname: "h" },
+      { enabled: false, hostname: "h" },
+    ],
   ])("given expose %j, returns %j", (input, expected) => {
     expect(normalizeExpose(input)).toEqual(expected);
   });

@@ -5,7 +5,12 @@ import type { Schema } from "../../../lib/api/schema-parts";
 import type { LlsdSpecV1alpha1, LlsdStatusV1alpha1 } from "../../../lib/api/v1alpha1";
 
 function newAjv(options: { useDefaults?: boolean } = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, keywords: ["x-int-or-string", "x-preserve-unknown"], ...options });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    keywords: ["x-int-or-string", "x-preserve-unknown"],
+    ...options,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -41,7 +46,12 @@ const kitchenSink: LlsdSpecV1alpha1 = {
         labelSelector: { matchLabels: { "app.kubernetes.io/instance": "llamastackdistribution-sample" } },
       },
     ],
-    autoscaling: { minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 75, targetMemoryUtilizationPercentage: 70 },
+    autoscaling: {
+      minReplicas: 1,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 75,
+      targetMemoryUtilizationPercentage: 70,
+    },
     storage: { size: "20Gi", mountPath: "/home/lls/.lls" },
   },
 };
@@ -134,7 +144,12 @@ describe("V1ALPHA1_SPEC_SCHEMA", () => {
   it.each<[string, unknown, string, string]>([
     ["missing server", { replicas: 1 }, "", "required"],
     ["missing distribution", { server: { workers: 1 } }, "/server", "required"],
-    ["unknown top-level field", { server: { distribution: { name: "starter" } }, replica: 1 }, "", "additionalProperties"],
+    [
+      "unknown top-level field",
+      { server: { distribution: { name: "starter" } }, replica: 1 },
+      "",
+      "additionalProperties",
+    ],
     [
       "unknown nested field",
       { server: { distribution: { name: "starter", version: "1" } } },
@@ -153,7 +168,9 @@ describe("V1ALPHA1_SPEC_SCHEMA", () => {
       {
         server: {
           distribution: { name: "starter" },
-          tlsConfig: { caBundle: { configMapName: "ca", configMapKeys: Array.from({ length: 51 }, (_, i) => `k${i}.crt`) } },
+          tlsConfig: {
+            caBundle: { configMapName: "ca", configMapKeys: Array.from({ length: 51 }, (_, i) => `k${i}.crt`) },
+          },
         },
       },
       "/server/tlsConfig/caBundle/configMapKeys",
@@ -293,7 +310,12 @@ describe("V1ALPHA1_STATUS_SCHEMA", () => {
       "/distributionConfig/availableDistributions/starter",
       "type",
     ],
-    ["a condition with a bad status", { conditions: [{ ...condition, status: "Yes" }] }, "/conditions/0/status", "enum"],
+    [
+      "a condition with a bad status",
+      { conditions: [{ ...condition, status: "Yes" }] },
+      "/conditions/0/status",
+      "enum",
+    ],
     ["a condition without reason", { conditions: [{ ...condition, reason: undefined }] }, "/conditions/0", "required"],
     ["an unknown status field", { ready: true }, "", "additionalProperties"],
     ["a string observedGeneration", { observedGeneration: "3" }, "/observedGeneration", "type"],
@@ -329,7 +351,9 @@ describe("descriptions", () => {
 
   it("walks the whole tree", () => {
     const paths = all.map(([p]) => p);
-    expect(paths).toEqual(expect.arrayContaining(["spec.server.tlsConfig.caBundle.configMapKeys", "status.conditions[].reason"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["spec.server.tlsConfig.caBundle.configMapKeys", "status.conditions[].reason"]),
+    );
     expect(paths).toContain("status.distributionConfig.providers[].health.message");
   });
 

@@ -8,7 +8,9 @@ import type { LlsdSpecV1alpha2 } from "../../../lib/api/v1alpha2";
 import type { ChildContext, MountedConfig } from "../../../lib/children/context";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-export type ContextOverrides = Partial<Mutable<Omit<ChildContext, "spec">>> & { spec?: Partial<Mutable<LlsdSpecV1alpha2>> };
+export type ContextOverrides = Partial<Mutable<Omit<ChildContext, "spec">>> & {
+  spec?: Partial<Mutable<LlsdSpecV1alpha2>>;
+};
 
 export const NAME = "demo";
 export const NAMESPACE = "team-a";
@@ -17,7 +19,13 @@ export const IMAGE = "docker.io/llamastack/distribution-starter@sha256:" + "a".r
 export const HASH = "0123456789abcdef".repeat(4);
 
 /** Secret values planted in the full context: no child but the postgres Secret may carry them. */
-export const POSTGRES_PARTS = { host: "pg-7f3a.db.svc", port: "57341", db: "db-7f3a", user: "user-7f3a", password: "pw-7f3a:S3cr3t@/#" };
+export const POSTGRES_PARTS = {
+  host: "pg-7f3a.db.svc",
+  port: "57341",
+  db: "db-7f3a",
+  user: "user-7f3a",
+  password: "pw-7f3a:S3cr3t@/#",
+};
 
 export function aGeneratedConfig(overrides: Partial<Mutable<MountedConfig>> = {}): MountedConfig {
   return {
@@ -57,14 +65,29 @@ export function aFullSpec(): Partial<Mutable<LlsdSpecV1alpha2>> {
       replicas: 3,
       workers: 4,
       resources: { requests: { memory: "8Gi" }, limits: { memory: "16Gi" } },
-      autoscaling: { minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 85 },
+      autoscaling: {
+        minReplicas: 2,
+        maxReplicas: 6,
+        targetCPUUtilizationPercentage: 70,
+        targetMemoryUtilizationPercentage: 85,
+      },
       storage: { size: "50Gi", mountPath: "/data" },
       podDisruptionBudget: { minAvailable: 2 },
-      topologySpreadConstraints: [{ maxSkew: 2, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule", labelSelector: { matchLabels: { app: "llama-stack" } } }],
+      topologySpreadConstraints: [
+        {
+          maxSkew: 2,
+          topologyKey: "topology.kubernetes.io/zone",
+          whenUnsatisfiable: "DoNotSchedule",
+          labelSelector: { matchLabels: { app: "llama-stack" } },
+        },
+      ],
       overrides: {
         serviceAccountName: "llama-sa",
         terminationGracePeriodSeconds: 60,
-        env: [{ name: "LLS_WORKERS", value: "8" }, { name: "EXTRA", value: "1" }],
+        env: [
+          { name: "LLS_WORKERS", value: "8" },
+          { name: "EXTRA", value: "1" },
+        ],
         command: ["/usr/local/bin/ogx-entrypoint.sh"],
         args: ["--log-level", "debug"],
         volumes: [{ name: "models", persistentVolumeClaim: { claimName: "shared-models" } }],
@@ -79,12 +102,23 @@ export function aFullContext(overrides: ContextOverrides = {}): ChildContext {
     spec: aFullSpec(),
     config: aGeneratedConfig(),
     secretEnv: [
-      { name: "LLSD_VLLM_API_KEY", secretName: "vllm-creds", secretKey: "token", path: "spec.providers.inference.apiKey" },
+      {
+        name: "LLSD_VLLM_API_KEY",
+        secretName: "vllm-creds",
+        secretKey: "token",
+        path: "spec.providers.inference.apiKey",
+      },
       ...(["host", "port", "db", "user", "password"] as const).map((part) => ({
-        name: `LLSD_STORAGE_SQL_${part.toUpperCase()}`, secretName: `${NAME}-postgres`, secretKey: part, path: "spec.storage.sql.connectionString",
+        name: `LLSD_STORAGE_SQL_${part.toUpperCase()}`,
+        secretName: `${NAME}-postgres`,
+        secretKey: part,
+        path: "spec.storage.sql.connectionString",
       })),
     ],
-    plainEnv: [{ name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: "http://otel.observability:4318" }, { name: "OTEL_SERVICE_NAME", value: NAME }],
+    plainEnv: [
+      { name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: "http://otel.observability:4318" },
+      { name: "OTEL_SERVICE_NAME", value: NAME },
+    ],
     postgres: { secretName: `${NAME}-postgres`, parts: { ...POSTGRES_PARTS } },
     ...overrides,
   });

@@ -9,7 +9,8 @@ function deploymentOf(overrides: ContextOverrides = {}): V1Deployment {
 const podOf = (d: V1Deployment): V1PodSpec => d.spec!.template.spec!;
 const containerOf = (d: V1Deployment): V1Container => podOf(d).containers[0]!;
 const envNames = (d: V1Deployment): string[] => (containerOf(d).env ?? []).map((e) => e.name);
-const envValue = (d: V1Deployment, name: string): string | undefined => containerOf(d).env?.find((e) => e.name === name)?.value;
+const envValue = (d: V1Deployment, name: string): string | undefined =>
+  containerOf(d).env?.find((e) => e.name === name)?.value;
 
 describe("buildDeployment()", () => {
   it("given a minimal context, builds one container with the image, a named port and the selector labels", () => {
@@ -19,7 +20,11 @@ describe("buildDeployment()", () => {
     expect(d.spec?.template.metadata?.labels).toEqual(selectorLabels(NAME));
     expect(d.spec?.template.metadata?.annotations).toBeUndefined();
     expect(podOf(d).containers).toHaveLength(1);
-    expect(containerOf(d)).toMatchObject({ name: CONTAINER_NAME, image: IMAGE, ports: [{ name: "http", containerPort: 8321, protocol: "TCP" }] });
+    expect(containerOf(d)).toMatchObject({
+      name: CONTAINER_NAME,
+      image: IMAGE,
+      ports: [{ name: "http", containerPort: 8321, protocol: "TCP" }],
+    });
     expect(containerOf(d).command).toBeUndefined();
   });
 
@@ -27,50 +32,86 @@ describe("buildDeployment()", () => {
     it("given the full context, is in the fixed order: secrets, plain, ports, config path, operator vars, then the user's", () => {
       expect(envNames(buildDeployment(aFullContext()))).toEqual([
         "LLSD_VLLM_API_KEY",
-        "LLSD_STORAGE_SQL_HOST", "LLSD_STORAGE_SQL_PORT", "LLSD_STORAGE_SQL_DB", "LLSD_STORAGE_SQL_USER", "LLSD_STORAGE_SQL_PASSWORD",
-        "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME",
-        "LLAMA_STACK_PORT", "OGX_PORT",
-        "RUN_CONFIG_PATH", "LLAMA_STACK_CONFIG",
-        "HF_HOME", "LLS_WORKERS", "LLS_PORT",
+        "LLSD_STORAGE_SQL_HOST",
+        "LLSD_STORAGE_SQL_PORT",
+        "LLSD_STORAGE_SQL_DB",
+        "LLSD_STORAGE_SQL_USER",
+        "LLSD_STORAGE_SQL_PASSWORD",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_SERVICE_NAME",
+        "LLAMA_STACK_PORT",
+        "OGX_PORT",
+        "RUN_CONFIG_PATH",
+        "LLAMA_STACK_CONFIG",
+        "HF_HOME",
+        "LLS_WORKERS",
+        "LLS_PORT",
         "EXTRA",
       ]);
     });
 
     it("given secret env, carries only a secretKeyRef, never a value", () => {
       const env = containerOf(buildDeployment(aFullContext())).env!.find((e) => e.name === "LLSD_VLLM_API_KEY");
-      expect(env).toEqual({ name: "LLSD_VLLM_API_KEY", valueFrom: { secretKeyRef: { name: "vllm-creds", key: "token" } } });
+      expect(env).toEqual({
+        name: "LLSD_VLLM_API_KEY",
+        valueFrom: { secretKeyRef: { name: "vllm-creds", key: "token" } },
+      });
     });
 
     it.each([
       ["no config", {}, undefined],
       ["a generated config", { config: aGeneratedConfig() }, "/etc/llama-stack/config.yaml"],
-      ["an override config", { config: { source: "override", configMapName: "mine", hash: "h" } }, "/etc/llama-stack/config.yaml"],
-    ] as [string, ContextOverrides, string | undefined][])("given %s, sets RUN_CONFIG_PATH and LLAMA_STACK_CONFIG to the mounted file only when there is one", (_title, overrides, path) => {
-      const d = deploymentOf(overrides);
-      expect(envValue(d, "RUN_CONFIG_PATH")).toBe(path);
-      expect(envValue(d, "LLAMA_STACK_CONFIG")).toBe(path);
-    });
+      [
+        "an override config",
+        { config: { source: "override", configMapName: "mine", hash: "h" } },
+        "/etc/llama-stack/config.yaml",
+      ],
+    ] as [string, ContextOverrides, string | undefined][])(
+      "given %s, sets RUN_CONFIG_PATH and LLAMA_STACK_CONFIG to the mounted file only when there is one",
+      (_title, overrides, path) => {
+        const d = deploymentOf(overrides);
+        expect(envValue(d, "RUN_CONFIG_PATH")).toBe(path);
+        expect(envValue(d, "LLAMA_STACK_CONFIG")).toBe(path);
+      },
+    );
 
     it.each([
       [{}, { LLAMA_STACK_PORT: "8321", OGX_PORT: "8321", LLS_PORT: "8321", LLS_WORKERS: "1", HF_HOME: "/.llama" }],
-      [{ networking: { port: 9443 }, workload: { workers: 3, storage: { mountPath: "/state" } } },
-        { LLAMA_STACK_PORT: "9443", OGX_PORT: "9443", LLS_PORT: "9443", LLS_WORKERS: "3", HF_HOME: "/state" }],
+      [
+        { networking: { port: 9443 }, workload: { workers: 3, storage: { mountPath: "/state" } } },
+        { LLAMA_STACK_PORT: "9443", OGX_PORT: "9443", LLS_PORT: "9443", LLS_WORKERS: "3", HF_HOME: "/state" },
+      ],
     ])("given spec %j, sets %j", (spec, expected) => {
       const d = deploymentOf({ spec });
       for (const [name, value] of Object.entries(expected)) expect(envValue(d, name)).toBe(value);
     });
 
     it("given a user entry whose name the hooks set, replaces it in place without a duplicate", () => {
-      const d = deploymentOf({ spec: { workload: { overrides: { env: [
-        { name: "NEW_ONE", value: "a" }, { name: "LLAMA_STACK_PORT", value: "1234" }, { name: "HF_HOME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
-      ] } } } });
+      const d = deploymentOf({
+        spec: {
+          workload: {
+            overrides: {
+              env: [
+                { name: "NEW_ONE", value: "a" },
+                { name: "LLAMA_STACK_PORT", value: "1234" },
+                { name: "HF_HOME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+              ],
+            },
+          },
+        },
+      });
       expect(envNames(d)).toEqual(["LLAMA_STACK_PORT", "OGX_PORT", "HF_HOME", "LLS_WORKERS", "LLS_PORT", "NEW_ONE"]);
       expect(envValue(d, "LLAMA_STACK_PORT")).toBe("1234");
-      expect(containerOf(d).env![2]).toEqual({ name: "HF_HOME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } });
+      expect(containerOf(d).env![2]).toEqual({
+        name: "HF_HOME",
+        valueFrom: { fieldRef: { fieldPath: "metadata.name" } },
+      });
     });
 
     it("given a user entry that replaces a secret env var, the Secret reference is gone", () => {
-      const ctx = aFullContext({ spec: { workload: { overrides: { env: [{ name: "LLSD_VLLM_API_KEY", value: "from-user" }] } } } });
+      const ctx = aFullContext({
+        spec: { workload: { overrides: { env: [{ name: "LLSD_VLLM_API_KEY", value: "from-user" }] } } },
+      });
       const env = containerOf(buildDeployment(ctx)).env!;
       expect(env[0]).toEqual({ name: "LLSD_VLLM_API_KEY", value: "from-user" });
       expect(env.filter((e) => e.name === "LLSD_VLLM_API_KEY")).toHaveLength(1);
@@ -101,15 +142,27 @@ describe("buildDeployment()", () => {
     it("given a mounted config, annotates the pod with its hash and mounts config.yaml read-only", () => {
       const d = deploymentOf({ config: aGeneratedConfig() });
       expect(d.spec?.template.metadata?.annotations).toEqual({ [CONFIG_HASH_ANNOTATION]: HASH });
-      expect(podOf(d).volumes).toContainEqual({ name: "config", configMap: { name: `${NAME}-config-0123456789`, items: [{ key: "config.yaml", path: "config.yaml" }] } });
-      expect(containerOf(d).volumeMounts).toContainEqual({ name: "config", mountPath: "/etc/llama-stack", readOnly: true });
+      expect(podOf(d).volumes).toContainEqual({
+        name: "config",
+        configMap: { name: `${NAME}-config-0123456789`, items: [{ key: "config.yaml", path: "config.yaml" }] },
+      });
+      expect(containerOf(d).volumeMounts).toContainEqual({
+        name: "config",
+        mountPath: "/etc/llama-stack",
+        readOnly: true,
+      });
     });
   });
 
   describe("volumes", () => {
     it.each([
       ["no storage: an emptyDir", {}, { name: "lls-storage", emptyDir: {} }, "/.llama"],
-      ["storage: the PVC", { storage: { mountPath: "/data" } }, { name: "lls-storage", persistentVolumeClaim: { claimName: `${NAME}-pvc` } }, "/data"],
+      [
+        "storage: the PVC",
+        { storage: { mountPath: "/data" } },
+        { name: "lls-storage", persistentVolumeClaim: { claimName: `${NAME}-pvc` } },
+        "/data",
+      ],
     ])("given %s", (_title, workload, volume, mountPath) => {
       const d = deploymentOf({ spec: { workload } });
       expect(podOf(d).volumes?.[0]).toEqual(volume);
@@ -119,16 +172,38 @@ describe("buildDeployment()", () => {
     it("given TLS, mounts the Secret read-only", () => {
       const d = deploymentOf({ spec: { networking: { tls: { enabled: true, secretName: "srv-tls" } } } });
       expect(podOf(d).volumes).toContainEqual({ name: "tls", secret: { secretName: "srv-tls" } });
-      expect(containerOf(d).volumeMounts).toContainEqual({ name: "tls", mountPath: "/etc/llama-stack/tls", readOnly: true });
+      expect(containerOf(d).volumeMounts).toContainEqual({
+        name: "tls",
+        mountPath: "/etc/llama-stack/tls",
+        readOnly: true,
+      });
     });
 
     it("given user volumes and mounts, appends them after ours; a reused name or path replaces ours in place", () => {
-      const d = deploymentOf({ spec: { workload: { overrides: {
-        volumes: [{ name: "lls-storage", persistentVolumeClaim: { claimName: "existing" } }, { name: "extra", emptyDir: {} }],
-        volumeMounts: [{ name: "extra", mountPath: "/extra" }, { name: "lls-storage", mountPath: "/.llama", subPath: "x" }],
-      } } } });
-      expect(podOf(d).volumes).toEqual([{ name: "lls-storage", persistentVolumeClaim: { claimName: "existing" } }, { name: "extra", emptyDir: {} }]);
-      expect(containerOf(d).volumeMounts).toEqual([{ name: "lls-storage", mountPath: "/.llama", subPath: "x" }, { name: "extra", mountPath: "/extra" }]);
+      const d = deploymentOf({
+        spec: {
+          workload: {
+            overrides: {
+              volumes: [
+                { name: "lls-storage", persistentVolumeClaim: { claimName: "existing" } },
+                { name: "extra", emptyDir: {} },
+              ],
+              volumeMounts: [
+                { name: "extra", mountPath: "/extra" },
+                { name: "lls-storage", mountPath: "/.llama", subPath: "x" },
+              ],
+            },
+          },
+        },
+      });
+      expect(podOf(d).volumes).toEqual([
+        { name: "lls-storage", persistentVolumeClaim: { claimName: "existing" } },
+        { name: "extra", emptyDir: {} },
+      ]);
+      expect(containerOf(d).volumeMounts).toEqual([
+        { name: "lls-storage", mountPath: "/.llama", subPath: "x" },
+        { name: "extra", mountPath: "/extra" },
+      ]);
     });
   });
 
@@ -136,20 +211,29 @@ describe("buildDeployment()", () => {
     it.each([
       ["plain", { enabled: false }, "HTTP"],
       ["TLS", { enabled: true, secretName: "srv-tls" }, "HTTPS"],
-    ])("given %s serving, startup and readiness probe /v1/health on port http over %s; no liveness", (_title, tls, scheme) => {
-      const c = containerOf(deploymentOf({ spec: { networking: { tls } } }));
-      for (const probe of [c.startupProbe, c.readinessProbe]) expect(probe?.httpGet).toEqual({ path: "/v1/health", port: "http", scheme });
-      expect(c.livenessProbe).toBeUndefined();
-      expect(c.startupProbe!.periodSeconds! * c.startupProbe!.failureThreshold!).toBeGreaterThanOrEqual(300);
-    });
+    ])(
+      "given %s serving, startup and readiness probe /v1/health on port http over %s; no liveness",
+      (_title, tls, scheme) => {
+        const c = containerOf(deploymentOf({ spec: { networking: { tls } } }));
+        for (const probe of [c.startupProbe, c.readinessProbe])
+          expect(probe?.httpGet).toEqual({ path: "/v1/health", port: "http", scheme });
+        expect(c.livenessProbe).toBeUndefined();
+        expect(c.startupProbe!.periodSeconds! * c.startupProbe!.failureThreshold!).toBeGreaterThanOrEqual(300);
+      },
+    );
   });
 
   describe("hardening", () => {
     it("runs non-root with fsGroup 1001, RuntimeDefault seccomp, no privilege escalation and no capabilities", () => {
       const d = deploymentOf();
-      expect(podOf(d).securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, fsGroup: 1001, seccompProfile: { type: "RuntimeDefault" } }));
+      expect(podOf(d).securityContext).toEqual(
+        expect.objectContaining({ runAsNonRoot: true, fsGroup: 1001, seccompProfile: { type: "RuntimeDefault" } }),
+      );
       expect(podOf(d).securityContext?.runAsUser).not.toBe(0);
-      expect(containerOf(d).securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+      expect(containerOf(d).securityContext).toEqual({
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ["ALL"] },
+      });
     });
 
     it("turns off Service links (they would inject LLAMA_STACK_*/OGX_* look-alike variables)", () => {
@@ -162,13 +246,26 @@ describe("buildDeployment()", () => {
       ["nothing", {}, { requests: { cpu: "1", memory: "1Gi" } }],
       ["workers only", { workers: 4 }, { requests: { cpu: "4", memory: "1Gi" }, limits: { cpu: "4", memory: "1Gi" } }],
       ["a zero cpu request", { resources: { requests: { cpu: "0" } } }, { requests: { cpu: "1", memory: "1Gi" } }],
-      ["requests given", { resources: { requests: { cpu: "500m", memory: "2Gi" } } }, { requests: { cpu: "500m", memory: "2Gi" } }],
-      ["limits only (request follows the limit, never above it)", { resources: { limits: { cpu: "250m", memory: "512Mi" } } },
-        { requests: { cpu: "250m", memory: "512Mi" }, limits: { cpu: "250m", memory: "512Mi" } }],
-      ["workers with a user limit", { workers: 2, resources: { limits: { memory: "4Gi" } } },
-        { requests: { cpu: "2", memory: "4Gi" }, limits: { cpu: "2", memory: "4Gi" } }],
-      ["numeric quantities and a GPU", { resources: { requests: { cpu: 2 }, limits: { "nvidia.com/gpu": 1 } } },
-        { requests: { cpu: "2", memory: "1Gi" }, limits: { "nvidia.com/gpu": "1" } }],
+      [
+        "requests given",
+        { resources: { requests: { cpu: "500m", memory: "2Gi" } } },
+        { requests: { cpu: "500m", memory: "2Gi" } },
+      ],
+      [
+        "limits only (request follows the limit, never above it)",
+        { resources: { limits: { cpu: "250m", memory: "512Mi" } } },
+        { requests: { cpu: "250m", memory: "512Mi" }, limits: { cpu: "250m", memory: "512Mi" } },
+      ],
+      [
+        "workers with a user limit",
+        { workers: 2, resources: { limits: { memory: "4Gi" } } },
+        { requests: { cpu: "2", memory: "4Gi" }, limits: { cpu: "2", memory: "4Gi" } },
+      ],
+      [
+        "numeric quantities and a GPU",
+        { resources: { requests: { cpu: 2 }, limits: { "nvidia.com/gpu": 1 } } },
+        { requests: { cpu: "2", memory: "1Gi" }, limits: { "nvidia.com/gpu": "1" } },
+      ],
     ])("given %s, resources are %j", (_title, workload, resources) => {
       expect(containerOf(deploymentOf({ spec: { workload } })).resources).toEqual(resources);
     });
@@ -191,20 +288,35 @@ describe("buildDeployment()", () => {
         ["topology.kubernetes.io/zone", 1, "ScheduleAnyway"],
         ["kubernetes.io/hostname", 1, "ScheduleAnyway"],
       ]);
-      for (const t of pod.topologySpreadConstraints ?? []) expect(t.labelSelector?.matchLabels).toEqual(selectorLabels(NAME));
+      for (const t of pod.topologySpreadConstraints ?? [])
+        expect(t.labelSelector?.matchLabels).toEqual(selectorLabels(NAME));
       const preferred = pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution;
-      expect(preferred).toEqual([{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: selectorLabels(NAME) }, topologyKey: "kubernetes.io/hostname" } }]);
+      expect(preferred).toEqual([
+        {
+          weight: 100,
+          podAffinityTerm: {
+            labelSelector: { matchLabels: selectorLabels(NAME) },
+            topologyKey: "kubernetes.io/hostname",
+          },
+        },
+      ]);
     });
 
     it("given the user's spread constraints, uses them instead of the defaults", () => {
       const mine = [{ maxSkew: 2, topologyKey: "zone", whenUnsatisfiable: "DoNotSchedule" }];
-      expect(podOf(deploymentOf({ spec: { workload: { replicas: 3, topologySpreadConstraints: mine } } })).topologySpreadConstraints).toEqual(mine);
+      expect(
+        podOf(deploymentOf({ spec: { workload: { replicas: 3, topologySpreadConstraints: mine } } }))
+          .topologySpreadConstraints,
+      ).toEqual(mine);
     });
   });
 
   it("given overrides, sets serviceAccountName, terminationGracePeriodSeconds, command and args", () => {
     const d = buildDeployment(aFullContext());
     expect(podOf(d)).toMatchObject({ serviceAccountName: "llama-sa", terminationGracePeriodSeconds: 60 });
-    expect(containerOf(d)).toMatchObject({ command: ["/usr/local/bin/ogx-entrypoint.sh"], args: ["--log-level", "debug"] });
+    expect(containerOf(d)).toMatchObject({
+      command: ["/usr/local/bin/ogx-entrypoint.sh"],
+      args: ["--log-level", "debug"],
+    });
   });
 });

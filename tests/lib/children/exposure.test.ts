@@ -10,7 +10,19 @@ describe("buildIngress()", () => {
     expect(ingress?.metadata?.name).toBe(names.ingress(NAME));
     expect(ingress?.metadata?.annotations).toBeUndefined();
     expect(ingress?.spec).toEqual({
-      rules: [{ http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: names.service(NAME), port: { name: "http" } } } }] } }],
+      rules: [
+        {
+          http: {
+            paths: [
+              {
+                path: "/",
+                pathType: "Prefix",
+                backend: { service: { name: names.service(NAME), port: { name: "http" } } },
+              },
+            ],
+          },
+        },
+      ],
     });
   });
 
@@ -20,7 +32,9 @@ describe("buildIngress()", () => {
   });
 
   it("given TLS, tells ingress-nginx the backend speaks HTTPS", () => {
-    const ingress = buildIngress(aContext({ spec: { networking: { expose: true, tls: { enabled: true, secretName: "t" } } } }));
+    const ingress = buildIngress(
+      aContext({ spec: { networking: { expose: true, tls: { enabled: true, secretName: "t" } } } }),
+    );
     expect(ingress?.metadata?.annotations).toEqual({ "nginx.ingress.kubernetes.io/backend-protocol": "HTTPS" });
   });
 
@@ -39,13 +53,26 @@ describe("buildRoute()", () => {
     ["plain serving", { enabled: false }, { termination: "edge", insecureEdgeTerminationPolicy: "Redirect" }],
     ["TLS serving", { enabled: true, secretName: "t" }, { termination: "passthrough" }],
   ])("given %s, sends to the Service's http port with tls %j", (_title, tls, routeTls) => {
-    const route = buildRoute(aContext({ exposeWith: "route", spec: { networking: { expose: { hostname: "llama.apps.example.com" }, tls } } }));
-    expect(route).toMatchObject({ apiVersion: "route.openshift.io/v1", kind: "Route", metadata: { name: names.route(NAME) } });
-    expect(route?.spec).toEqual({ host: "llama.apps.example.com", to: { kind: "Service", name: names.service(NAME) }, port: { targetPort: "http" }, tls: routeTls });
+    const route = buildRoute(
+      aContext({ exposeWith: "route", spec: { networking: { expose: { hostname: "llama.apps.example.com" }, tls } } }),
+    );
+    expect(route).toMatchObject({
+      apiVersion: "route.openshift.io/v1",
+      kind: "Route",
+      metadata: { name: names.route(NAME) },
+    });
+    expect(route?.spec).toEqual({
+      host: "llama.apps.example.com",
+      to: { kind: "Service", name: names.service(NAME) },
+      port: { targetPort: "http" },
+      tls: routeTls,
+    });
   });
 
   it("given no hostname, leaves host to the router", () => {
-    expect(buildRoute(aContext({ exposeWith: "route", spec: { networking: { expose: true } } }))?.spec).not.toHaveProperty("host");
+    expect(
+      buildRoute(aContext({ exposeWith: "route", spec: { networking: { expose: true } } }))?.spec,
+    ).not.toHaveProperty("host");
   });
 
   it.each([

@@ -15,11 +15,14 @@ const data = (obj: KubeObject): never => structuredClone(obj) as never;
 
 /** The OpenShift Route has no model here: check the fields the router needs by hand. */
 function validateRoute(obj: KubeObject): void {
-  const spec = obj.spec as { to?: { kind?: string; name?: string }; port?: { targetPort?: unknown }; tls?: { termination?: string } } | undefined;
+  const spec = obj.spec as
+    | { to?: { kind?: string; name?: string }; port?: { targetPort?: unknown }; tls?: { termination?: string } }
+    | undefined;
   if (obj.apiVersion !== "route.openshift.io/v1") throw new Error(`Route apiVersion ${obj.apiVersion}`);
   if (spec?.to?.kind !== "Service" || !spec.to.name) throw new Error("Route spec.to must name a Service");
   if (spec.port?.targetPort === undefined) throw new Error("Route spec.port.targetPort is required");
-  if (!["edge", "passthrough", "reencrypt"].includes(spec.tls?.termination ?? "")) throw new Error("Route spec.tls.termination");
+  if (!["edge", "passthrough", "reencrypt"].includes(spec.tls?.termination ?? ""))
+    throw new Error("Route spec.tls.termination");
 }
 
 export const VALIDATORS: { readonly [kind: string]: Validator } = {

@@ -32,13 +32,36 @@ describe("buildNetworkPolicy()", () => {
   });
 
   it.each([
-    ["namespaces", { allowedFrom: { namespaces: ["frontend", "batch"] } }, [SAME_NAMESPACE, HOOKS, byName("frontend"), byName("batch")]],
-    ["label keys (Exists)", { allowedFrom: { labels: ["team.example.com/ai", "tier"] } }, [SAME_NAMESPACE, HOOKS,
-      { namespaceSelector: { matchExpressions: [{ key: "team.example.com/ai", operator: "Exists" }] } },
-      { namespaceSelector: { matchExpressions: [{ key: "tier", operator: "Exists" }] } }]],
-    ["\"*\" (every namespace, nothing else)", { allowedFrom: { namespaces: ["frontend", "*"], labels: ["tier"] }, expose: true }, [{ namespaceSelector: {} }]],
-    ["expose (routers and ingress controllers)", { expose: true }, [SAME_NAMESPACE, HOOKS, OPENSHIFT_ROUTER, INGRESS_NGINX]],
-    ["the hooks namespace again in allowedFrom (listed once)", { allowedFrom: { namespaces: [HOOKS_NAMESPACE] } }, [SAME_NAMESPACE, HOOKS]],
+    [
+      "namespaces",
+      { allowedFrom: { namespaces: ["frontend", "batch"] } },
+      [SAME_NAMESPACE, HOOKS, byName("frontend"), byName("batch")],
+    ],
+    [
+      "label keys (Exists)",
+      { allowedFrom: { labels: ["team.example.com/ai", "tier"] } },
+      [
+        SAME_NAMESPACE,
+        HOOKS,
+        { namespaceSelector: { matchExpressions: [{ key: "team.example.com/ai", operator: "Exists" }] } },
+        { namespaceSelector: { matchExpressions: [{ key: "tier", operator: "Exists" }] } },
+      ],
+    ],
+    [
+      '"*" (every namespace, nothing else)',
+      { allowedFrom: { namespaces: ["frontend", "*"], labels: ["tier"] }, expose: true },
+      [{ namespaceSelector: {} }],
+    ],
+    [
+      "expose (routers and ingress controllers)",
+      { expose: true },
+      [SAME_NAMESPACE, HOOKS, OPENSHIFT_ROUTER, INGRESS_NGINX],
+    ],
+    [
+      "the hooks namespace again in allowedFrom (listed once)",
+      { allowedFrom: { namespaces: [HOOKS_NAMESPACE] } },
+      [SAME_NAMESPACE, HOOKS],
+    ],
   ])("given %s, the peers are exactly these", (_title, networking, peers) => {
     expect(peersOf({ spec: { networking } })).toEqual(peers);
   });
@@ -48,6 +71,8 @@ describe("buildNetworkPolicy()", () => {
   });
 
   it("given a custom port, admits that port", () => {
-    expect(buildNetworkPolicy(aContext({ spec: { networking: { port: 9000 } } })).spec.ingress[0]?.ports).toEqual([{ protocol: "TCP", port: 9000 }]);
+    expect(buildNetworkPolicy(aContext({ spec: { networking: { port: 9000 } } })).spec.ingress[0]?.ports).toEqual([
+      { protocol: "TCP", port: 9000 },
+    ]);
   });
 });

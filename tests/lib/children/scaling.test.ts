@@ -4,8 +4,14 @@ import { buildPdb } from "../../../lib/children/pdb";
 import { names, selectorLabels } from "../../../lib/names";
 import { aContext, NAME } from "./context-builder";
 
-const cpu = (averageUtilization: number): object => ({ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization } } });
-const memory = (averageUtilization: number): object => ({ type: "Resource", resource: { name: "memory", target: { type: "Utilization", averageUtilization } } });
+const cpu = (averageUtilization: number): object => ({
+  type: "Resource",
+  resource: { name: "cpu", target: { type: "Utilization", averageUtilization } },
+});
+const memory = (averageUtilization: number): object => ({
+  type: "Resource",
+  resource: { name: "memory", target: { type: "Utilization", averageUtilization } },
+});
 
 describe("buildHpa()", () => {
   it("given no autoscaling, builds nothing", () => {
@@ -15,7 +21,11 @@ describe("buildHpa()", () => {
   it("targets the Deployment", () => {
     const hpa = buildHpa(aContext({ spec: { workload: { autoscaling: { maxReplicas: 3 } } } }));
     expect(hpa?.metadata?.name).toBe(names.hpa(NAME));
-    expect(hpa?.spec?.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: names.deployment(NAME) });
+    expect(hpa?.spec?.scaleTargetRef).toEqual({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      name: names.deployment(NAME),
+    });
   });
 
   it.each([
@@ -23,7 +33,12 @@ describe("buildHpa()", () => {
     ["min above replicas", { replicas: 2, autoscaling: { minReplicas: 3, maxReplicas: 5 } }, 3, 5],
     ["replicas above min", { replicas: 4, autoscaling: { minReplicas: 2, maxReplicas: 5 } }, 4, 5],
     ["replicas 0", { replicas: 0, autoscaling: { maxReplicas: 5 } }, 1, 5],
-    ["replicas above max (clamped: min > max is refused by the apiserver)", { replicas: 9, autoscaling: { maxReplicas: 5 } }, 5, 5],
+    [
+      "replicas above max (clamped: min > max is refused by the apiserver)",
+      { replicas: 9, autoscaling: { maxReplicas: 5 } },
+      5,
+      5,
+    ],
   ])("given %s, minReplicas %s and maxReplicas %s", (_title, workload, min, max) => {
     const spec = buildHpa(aContext({ spec: { workload } }))?.spec;
     expect([spec?.minReplicas, spec?.maxReplicas]).toEqual([min, max]);
@@ -35,7 +50,9 @@ describe("buildHpa()", () => {
     ["memory only", { targetMemoryUtilizationPercentage: 75 }, [memory(75)]],
     ["both", { targetCPUUtilizationPercentage: 60, targetMemoryUtilizationPercentage: 75 }, [cpu(60), memory(75)]],
   ])("given %s, the metrics are %j", (_title, targets, metrics) => {
-    expect(buildHpa(aContext({ spec: { workload: { autoscaling: { maxReplicas: 3, ...targets } } } }))?.spec?.metrics).toEqual(metrics);
+    expect(
+      buildHpa(aContext({ spec: { workload: { autoscaling: { maxReplicas: 3, ...targets } } } }))?.spec?.metrics,
+    ).toEqual(metrics);
   });
 });
 
@@ -52,7 +69,11 @@ describe("buildPdb()", () => {
     ["two replicas", { replicas: 2 }, { maxUnavailable: 1 }],
     ["an HPA that can scale out", { autoscaling: { maxReplicas: 4 } }, { maxUnavailable: 1 }],
     ["a given minAvailable", { podDisruptionBudget: { minAvailable: "50%" } }, { minAvailable: "50%" }],
-    ["a given maxUnavailable, one replica", { replicas: 1, podDisruptionBudget: { maxUnavailable: 2 } }, { maxUnavailable: 2 }],
+    [
+      "a given maxUnavailable, one replica",
+      { replicas: 1, podDisruptionBudget: { maxUnavailable: 2 } },
+      { maxUnavailable: 2 },
+    ],
     ["an empty budget", { podDisruptionBudget: {} }, { maxUnavailable: 1 }],
   ])("given %s, the budget is %j, selecting the pods", (_title, workload, budget) => {
     const pdb = buildPdb(aContext({ spec: { workload } }));

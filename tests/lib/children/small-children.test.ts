@@ -7,7 +7,10 @@ import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../../../lib/name
 import { aContext, aFullContext, aGeneratedConfig, HASH, NAME, POSTGRES_PARTS } from "./context-builder";
 
 describe("buildService()", () => {
-  it.each([[undefined, 8321], [9000, 9000]])("given port %s, exposes %s as http → targetPort http on the pod labels", (port, expected) => {
+  it.each([
+    [undefined, 8321],
+    [9000, 9000],
+  ])("given port %s, exposes %s as http → targetPort http on the pod labels", (port, expected) => {
     const service = buildService(aContext({ spec: { networking: port === undefined ? {} : { port } } }));
     expect(service.metadata?.name).toBe(names.service(NAME));
     expect(service.spec).toEqual({
@@ -30,7 +33,10 @@ describe("buildConfigMap()", () => {
 
   it.each([
     ["no config (the image's own)", aContext()],
-    ["an override ConfigMap (the user's, mounted as is)", aContext({ config: { source: "override", configMapName: "mine", hash: "h" } })],
+    [
+      "an override ConfigMap (the user's, mounted as is)",
+      aContext({ config: { source: "override", configMapName: "mine", hash: "h" } }),
+    ],
   ])("given %s, builds nothing", (_title, ctx) => {
     expect(buildConfigMap(ctx)).toBeUndefined();
   });
@@ -57,7 +63,9 @@ describe("buildPostgresSecret()", () => {
     expect(secret?.metadata?.name).toBe(`${NAME}-postgres`);
     expect(secret?.type).toBe("Opaque");
     expect(secret).not.toHaveProperty("stringData");
-    const decoded = Object.fromEntries(Object.entries(secret?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]));
+    const decoded = Object.fromEntries(
+      Object.entries(secret?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, "base64").toString("utf8")]),
+    );
     expect(decoded).toEqual(POSTGRES_PARTS);
     expect(Object.keys(secret?.data ?? {})).toEqual(["host", "port", "db", "user", "password"]);
   });

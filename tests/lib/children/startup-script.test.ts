@@ -15,7 +15,10 @@ beforeAll(() => {
   const bin = join(dir, "bin");
   mkdirSync(bin);
   // python3 -c … prints what FAKE_ENTRY says (or fails); python3 -m … shows how it was started.
-  writeFileSync(join(bin, "python3"), '#!/bin/sh\nif [ "$1" = "-c" ]; then [ "$FAKE_ENTRY" = fail ] && exit 1; echo "$FAKE_ENTRY"; else echo "python3 $*"; fi\n');
+  writeFileSync(
+    join(bin, "python3"),
+    '#!/bin/sh\nif [ "$1" = "-c" ]; then [ "$FAKE_ENTRY" = fail ] && exit 1; echo "$FAKE_ENTRY"; else echo "python3 $*"; fi\n',
+  );
   writeFileSync(join(bin, "uvicorn"), '#!/bin/sh\necho "uvicorn $*"\n');
   chmodSync(join(bin, "python3"), 0o755);
   chmodSync(join(bin, "uvicorn"), 0o755);
@@ -24,21 +27,43 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(env: Record<string, string>): string {
   const [shell, flag, script] = STARTUP_COMMAND as [string, string, string];
-  return execFileSync(shell, [flag, script], { env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin`, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  return execFileSync(shell, [flag, script], {
+    env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin`, ...env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
 }
 
 describe("the v1alpha1 startup script", () => {
   it.each([
-    ["a llama-stack older than 0.2.17", "distribution", "python3 -m llama_stack.distribution.server.server --config /etc/llama-stack/config.yaml"],
-    ["a llama-stack older than 0.3.0", "core", "python3 -m llama_stack.core.server.server /etc/llama-stack/config.yaml"],
-    ["a current llama-stack", "uvicorn", "uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 9000 --workers 4"],
-    ["a version that cannot be read", "fail", "uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 9000 --workers 4"],
+    [
+      "a llama-stack older than 0.2.17",
+      "distribution",
+      "python3 -m llama_stack.distribution.server.server --config /etc/llama-stack/config.yaml",
+    ],
+    [
+      "a llama-stack older than 0.3.0",
+      "core",
+      "python3 -m llama_stack.core.server.server /etc/llama-stack/config.yaml",
+    ],
+    [
+      "a current llama-stack",
+      "uvicorn",
+      "uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 9000 --workers 4",
+    ],
+    [
+      "a version that cannot be read",
+      "fail",
+      "uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 9000 --workers 4",
+    ],
   ])("given %s (the check says %s), starts the matching command", (_title, entry, started) => {
     expect(run({ FAKE_ENTRY: entry, LLS_PORT: "9000", LLS_WORKERS: "4" })).toBe(started);
   });
 
   it("defaults to port 8321 and one worker, like the Go operator's script", () => {
-    expect(run({ FAKE_ENTRY: "uvicorn" })).toBe("uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 8321 --workers 1");
+    expect(run({ FAKE_ENTRY: "uvicorn" })).toBe(
+      "uvicorn llama_stack.core.server.server:create_app --factory --host 0.0.0.0 --port 8321 --workers 1",
+    );
   });
 
   it("is the command of the container, args emptied", () => {
@@ -55,7 +80,10 @@ function entryFor(version: string | undefined): string {
     writeFileSync(join(info, "METADATA"), `Metadata-Version: 2.1\nName: llama_stack\nVersion: ${version}\n`);
   }
   const code = /python3 -c '([^']*)'/.exec(STARTUP_SCRIPT)![1]!;
-  const result = spawnSync("python3", ["-c", code], { env: { PYTHONPATH: site, PATH: process.env.PATH ?? "" }, encoding: "utf8" });
+  const result = spawnSync("python3", ["-c", code], {
+    env: { PYTHONPATH: site, PATH: process.env.PATH ?? "" },
+    encoding: "utf8",
+  });
   return result.status === 0 ? result.stdout.trim() : `exit ${result.status}`;
 }
 

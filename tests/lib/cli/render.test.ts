@@ -20,7 +20,9 @@ describe("llsd render", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^# demo: config.yaml for the 1.3 server line, sha256 [0-9a-f]{64}\n/);
     expect(run.stdout).toContain("api_token: ${env.LLSD_VLLM_API_KEY}");
-    expect(run.stdout).toContain("- name: LLSD_VLLM_API_KEY\n    valueFrom:\n      secretKeyRef:\n        name: creds\n        key: token");
+    expect(run.stdout).toContain(
+      "- name: LLSD_VLLM_API_KEY\n    valueFrom:\n      secretKeyRef:\n        name: creds\n        key: token",
+    );
   });
 
   it("given an invalid CR, prints every error with its field path and exits 1", () => {
@@ -40,11 +42,13 @@ describe("llsd render", () => {
     inference: [{provider: vllm}, {provider: ollama}]`);
     const run = llsd(["render", "bad.yaml"], { "bad.yaml": bad });
     expect(run.code).toBe(1);
-    expect(run.stderr.split("\n")).toEqual(expect.arrayContaining([
-      'spec.distribution.name: Unknown distribution "nope". Available distributions: "postgres-demo", "starter"',
-      expect.stringMatching(/^spec.providers.inference\[0\].id: required/),
-      expect.stringMatching(/^spec.providers.inference\[1\].id: required/),
-    ]));
+    expect(run.stderr.split("\n")).toEqual(
+      expect.arrayContaining([
+        'spec.distribution.name: Unknown distribution "nope". Available distributions: "postgres-demo", "starter"',
+        expect.stringMatching(/^spec.providers.inference\[0\].id: required/),
+        expect.stringMatching(/^spec.providers.inference\[1\].id: required/),
+      ]),
+    );
   });
 
   it("given --release 0.8, renders on the 0.8 base", () => {
@@ -61,7 +65,10 @@ describe("llsd render", () => {
   });
 
   it("given a base config with an unsupported version, exits 1 with the FR-029 message", () => {
-    const run = llsd(["render", "cr.yaml", "--base-config", "base.yaml"], { "cr.yaml": vllm, "base.yaml": "version: 3\nproviders: {}\n" });
+    const run = llsd(["render", "cr.yaml", "--base-config", "base.yaml"], {
+      "cr.yaml": vllm,
+      "base.yaml": "version: 3\nproviders: {}\n",
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("baseConfig.version: Unsupported config.yaml version 3. Supported versions: 2");
   });
@@ -70,7 +77,10 @@ describe("llsd render", () => {
     const file = `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\n---\n${vllm}\n---\n${vllm.replace("name: demo", "name: second")}`;
     const run = llsd(["render", "all.yaml"], { "all.yaml": file });
     expect(run.code).toBe(0);
-    expect(run.stdout.match(/^# (demo|second): config.yaml/gm)).toEqual(["# demo: config.yaml", "# second: config.yaml"]);
+    expect(run.stdout.match(/^# (demo|second): config.yaml/gm)).toEqual([
+      "# demo: config.yaml",
+      "# second: config.yaml",
+    ]);
   });
 
   it("given a CR that uses the image's default config, says so and prints nothing", () => {
@@ -84,7 +94,11 @@ describe("llsd render", () => {
     [["render", "cr.yaml", "--release", "0.6"], 2, /--release must be one of 0.7, 0.8, 1.3/],
     [["frobnicate"], 2, /unknown command "frobnicate"/],
     [["render", "missing.yaml"], 2, /^error: missing.yaml: no such file\nRun "llsd render --help" for usage.\n$/],
-    [["render", "broken.yaml"], 1, /^error: broken.yaml:2: invalid YAML \(BAD_INDENT\): Flow sequence in block collection must be sufficiently indented and end with a \]\n$/],
+    [
+      ["render", "broken.yaml"],
+      1,
+      /^error: broken.yaml:2: invalid YAML \(BAD_INDENT\): Flow sequence in block collection must be sufficiently indented and end with a \]\n$/,
+    ],
   ])("given %j, exits %i with a clear message", (args, code, message) => {
     const run = llsd(args, { "cr.yaml": vllm, "broken.yaml": "kind: [unclosed\n" });
     expect(run.code).toBe(code);
@@ -92,19 +106,27 @@ describe("llsd render", () => {
   });
 
   it("given v1alpha1, renders it as the cluster stores it (converted to v1alpha2) and says so", () => {
-    const old = "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: old}\nspec: {server: {distribution: {name: starter}, userConfig: {configMapName: cfg}}}\n";
+    const old =
+      "apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: old}\nspec: {server: {distribution: {name: starter}, userConfig: {configMapName: cfg}}}\n";
     const run = llsd(["render", "old.yaml"], { "old.yaml": old });
     const converted = llsd(["convert", "--to", "v1alpha2", "old.yaml"], { "old.yaml": old });
     const direct = llsd(["render", "new.yaml"], { "new.yaml": converted.stdout });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("note: old: llamastack.io/v1alpha1 converted to llamastack.io/v1alpha2, as the cluster stores it (llsd convert --to v1alpha2 old.yaml prints it");
-    expect([run.stdout, run.stderr.replace(/^note: old: llamastack.io\/v1alpha1 converted.*\n/m, "")]).toEqual([direct.stdout, direct.stderr]);
+    expect(run.stderr).toContain(
+      "note: old: llamastack.io/v1alpha1 converted to llamastack.io/v1alpha2, as the cluster stores it (llsd convert --to v1alpha2 old.yaml prints it",
+    );
+    expect([run.stdout, run.stderr.replace(/^note: old: llamastack.io\/v1alpha1 converted.*\n/m, "")]).toEqual([
+      direct.stdout,
+      direct.stderr,
+    ]);
   });
 
   it("lists the distributions with pinned images", () => {
     const run = llsd(["distributions"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^postgres-demo\tdocker.io\/ogxai\/distribution-postgres-demo:1.3.0\t\(1.3.x\)\nstarter\t/);
+    expect(run.stdout).toMatch(
+      /^postgres-demo\tdocker.io\/ogxai\/distribution-postgres-demo:1.3.0\t\(1.3.x\)\nstarter\t/,
+    );
     expect(run.stdout).not.toContain(":latest");
   });
 });
@@ -120,7 +142,9 @@ describe("llsd releases", () => {
   it.each(RELEASES.flatMap((release) => ["starter", "postgres-demo"].map((name) => [release, name] as const)))(
     "the value of row %s works with render --release (%s)",
     (release, name) => {
-      const run = llsd(["render", "cr.yaml", "--release", release], { "cr.yaml": vllm.replace("name: starter", `name: ${name}`) });
+      const run = llsd(["render", "cr.yaml", "--release", release], {
+        "cr.yaml": vllm.replace("name: starter", `name: ${name}`),
+      });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`config.yaml for the ${release} server line`);
       const config = parse(run.stdout.split("\n---\n")[0]!) as { apis: string[]; server: { insecure?: boolean } };
@@ -140,12 +164,20 @@ describe("llsd on the 1.x line", () => {
   it("render refuses the Safety API on 1.3 (the default line), naming the fields and the alternative", () => {
     const run = llsd(["render", "cr.yaml"], { "cr.yaml": shields });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("spec.providers.safety: the 1.3 server line has no Safety API (removed in OGX 1.0): remove this provider;");
-    expect(run.stderr).toContain("spec.resources.shields[0]: the 1.3 server line has no Safety API (removed in OGX 1.0), so shields cannot be registered");
+    expect(run.stderr).toContain(
+      "spec.providers.safety: the 1.3 server line has no Safety API (removed in OGX 1.0): remove this provider;",
+    );
+    expect(run.stderr).toContain(
+      "spec.resources.shields[0]: the 1.3 server line has no Safety API (removed in OGX 1.0), so shields cannot be registered",
+    );
     expect(run.stderr).toContain("moderation_endpoint");
   });
 
-  it.each([["0.8", 0], ["0.7", 0], ["1.3", 1]] as const)("render --release %s exits %i for the same spec", (release, code) => {
+  it.each([
+    ["0.8", 0],
+    ["0.7", 0],
+    ["1.3", 1],
+  ] as const)("render --release %s exits %i for the same spec", (release, code) => {
     expect(llsd(["render", "cr.yaml", "--release", release], { "cr.yaml": shields }).code).toBe(code);
   });
 
@@ -153,13 +185,23 @@ describe("llsd on the 1.x line", () => {
     const onDefault = llsd(["validate", "cr.yaml"], { "cr.yaml": shields });
     expect(onDefault.code).toBe(1);
     expect(onDefault.stdout).toContain("spec.providers.safety: the 1.3 server line has no Safety API");
-    const pinned = shields.replace("distribution: {name: starter}", "distribution: {image: \"docker.io/ogx/distribution-starter:0.8.0\"}");
+    const pinned = shields.replace(
+      "distribution: {name: starter}",
+      'distribution: {image: "docker.io/ogx/distribution-starter:0.8.0"}',
+    );
     expect(llsd(["validate", "cr.yaml"], { "cr.yaml": pinned }).stdout).toContain("valid");
     expect(llsd(["validate", "cr.yaml"], { "cr.yaml": pinned }).code).toBe(0);
   });
 
   it("notes the line it picked for an image whose tag names no known line", () => {
-    const run = llsd(["render", "cr.yaml"], { "cr.yaml": vllm.replace("distribution: {name: starter}", "distribution: {image: \"docker.io/ogxai/distribution-starter:1.5.0\"}") });
-    expect(run.stderr).toContain("server version 1.5.0 (tag of docker.io/ogxai/distribution-starter:1.5.0) is not a line these hooks know");
+    const run = llsd(["render", "cr.yaml"], {
+      "cr.yaml": vllm.replace(
+        "distribution: {name: starter}",
+        'distribution: {image: "docker.io/ogxai/distribution-starter:1.5.0"}',
+      ),
+    });
+    expect(run.stderr).toContain(
+      "server version 1.5.0 (tag of docker.io/ogxai/distribution-starter:1.5.0) is not a line these hooks know",
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { parse, parseAllDocuments } from "yaml";
 import { llsd } from "../../cli-helpers";
 
-const v2 = (spec: string, name = "demo") => `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: ${name}}\nspec:\n${spec}`;
+const v2 = (spec: string, name = "demo") =>
+  `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: ${name}}\nspec:\n${spec}`;
 const v1 = `apiVersion: llamastack.io/v1alpha1
 kind: LlamaStackDistribution
 metadata: {name: old}
@@ -22,15 +23,34 @@ describe("llsd validate", () => {
   it("given valid objects of both versions and other kinds, checks each LLSD and exits 0", () => {
     const file = `${v1}---\napiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n${v2("  distribution: {name: starter}")}`;
     const run = llsd(["validate", "a.yaml"], { "a.yaml": file });
-    expect([run.code, run.stdout]).toEqual([0, "a.yaml: llamastack.io/v1alpha1 old: valid\na.yaml: llamastack.io/v1alpha2 demo: valid\n"]);
+    expect([run.code, run.stdout]).toEqual([
+      0,
+      "a.yaml: llamastack.io/v1alpha1 old: valid\na.yaml: llamastack.io/v1alpha2 demo: valid\n",
+    ]);
   });
 
   it.each([
-    ["a schema error", v2("  distribution: {name: starter}\n  networking: {port: 0}"), /spec.networking.port: must be >= 1/],
+    [
+      "a schema error",
+      v2("  distribution: {name: starter}\n  networking: {port: 0}"),
+      /spec.networking.port: must be >= 1/,
+    ],
     ["a CEL rule", v2("  distribution: {name: starter, image: x:1}"), /spec.distribution: .*name.*image/i],
-    ["a semantic rule", v2("  distribution: {name: starter}\n  providers:\n    inference: [{provider: vllm}, {provider: ollama}]"), /spec.providers.inference\[0\].id: required/],
-    ["a v1alpha1 semantic rule, reported as stored", v1.replace("name: starter", "name: nope"), /spec.distribution.name: Unknown distribution "nope".*\(as stored in v1alpha2\)/],
-    ["a 56-character name (its Service name would be 64)", v2("  distribution: {name: starter}", "a".repeat(56)), /metadata.name: "a{56}" gives the Service "a{56}-service" of 64 characters; a DNS-1035 label is at most 63\. Use a name of at most 55 characters/],
+    [
+      "a semantic rule",
+      v2("  distribution: {name: starter}\n  providers:\n    inference: [{provider: vllm}, {provider: ollama}]"),
+      /spec.providers.inference\[0\].id: required/,
+    ],
+    [
+      "a v1alpha1 semantic rule, reported as stored",
+      v1.replace("name: starter", "name: nope"),
+      /spec.distribution.name: Unknown distribution "nope".*\(as stored in v1alpha2\)/,
+    ],
+    [
+      "a 56-character name (its Service name would be 64)",
+      v2("  distribution: {name: starter}", "a".repeat(56)),
+      /metadata.name: "a{56}" gives the Service "a{56}-service" of 64 characters; a DNS-1035 label is at most 63\. Use a name of at most 55 characters/,
+    ],
   ])("given %s, prints the field path and exits 1", (_title, file, message) => {
     const run = llsd(["validate", "bad.yaml"], { "bad.yaml": file });
     expect(run.code).toBe(1);
@@ -47,7 +67,10 @@ describe("llsd convert", () => {
   it("converts v1alpha1 to v1alpha2 and back to the same object", () => {
     const up = llsd(["convert", "--to", "v1alpha2", "old.yaml"], { "old.yaml": v1 });
     expect(up.code).toBe(0);
-    const hub = parse(up.stdout) as { apiVersion: string; spec: { networking: { port: number }; workload: { overrides: { env: unknown[] } } } };
+    const hub = parse(up.stdout) as {
+      apiVersion: string;
+      spec: { networking: { port: number }; workload: { overrides: { env: unknown[] } } };
+    };
     expect(hub.apiVersion).toBe("llamastack.io/v1alpha2");
     expect(hub.spec.networking.port).toBe(8321);
     expect(hub.spec.workload.overrides.env).toHaveLength(3);
@@ -55,11 +78,14 @@ describe("llsd convert", () => {
     expect(parse(down.stdout)).toEqual(parse(v1));
   });
 
-  it.each([[["convert", "old.yaml"]], [["convert", "--to", "v2", "old.yaml"]]])("given %j, exits 2 asking for --to", (args) => {
-    const run = llsd(args, { "old.yaml": v1 });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--to v1alpha1 or --to v1alpha2/);
-  });
+  it.each([[["convert", "old.yaml"]], [["convert", "--to", "v2", "old.yaml"]]])(
+    "given %j, exits 2 asking for --to",
+    (args) => {
+      const run = llsd(args, { "old.yaml": v1 });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--to v1alpha1 or --to v1alpha2/);
+    },
+  );
 });
 
 describe("llsd migrate", () => {
@@ -68,9 +94,15 @@ describe("llsd migrate", () => {
     expect(run.code).toBe(0);
     const [doc] = parseAllDocuments(run.stdout).map((d) => d.toJS());
     expect(doc.apiVersion).toBe("llamastack.io/v1alpha2");
-    expect(doc.spec.providers.inference).toEqual({ provider: "vllm", endpoint: "http://vllm:8000/v1", apiKey: { name: "vllm-creds", key: "token" } });
+    expect(doc.spec.providers.inference).toEqual({
+      provider: "vllm",
+      endpoint: "http://vllm:8000/v1",
+      apiKey: { name: "vllm-creds", key: "token" },
+    });
     expect(doc.spec.resources.models).toEqual(["llama3"]);
-    expect(run.stderr).toContain("changed: old: env VLLM_URL and VLLM_API_KEY → spec.providers.inference (vllm, apiKey from Secret vllm-creds)");
+    expect(run.stderr).toContain(
+      "changed: old: env VLLM_URL and VLLM_API_KEY → spec.providers.inference (vllm, apiKey from Secret vllm-creds)",
+    );
     expect(llsd(["validate", "new.yaml"], { "new.yaml": run.stdout }).code).toBe(0);
   });
 });

@@ -10,14 +10,22 @@ import { serverConfigVersion } from "../../../lib/config/config-version";
 import { checkOverrideConfig } from "../../../lib/config/override";
 import { parseYaml } from "../../../lib/config/yaml";
 
-interface Case { readonly yaml: string; readonly server: number | null }
-const FIXTURE = JSON.parse(readFileSync(join(__dirname, "..", "..", "fixtures", "server-version", "cases.json"), "utf8")) as { cases: Case[] };
+interface Case {
+  readonly yaml: string;
+  readonly server: number | null;
+}
+const FIXTURE = JSON.parse(
+  readFileSync(join(__dirname, "..", "..", "fixtures", "server-version", "cases.json"), "utf8"),
+) as { cases: Case[] };
 const CASES = FIXTURE.cases.map((c) => [c.yaml.trimEnd(), c.server] as const);
 
 function read(text: string): { value: unknown; source?: string } {
   const parsed = parseYaml(text);
   if (!parsed.ok) throw new Error(parsed.message);
-  return { value: (parsed.value as { version?: unknown }).version, ...(parsed.versionSource !== undefined ? { source: parsed.versionSource } : {}) };
+  return {
+    value: (parsed.value as { version?: unknown }).version,
+    ...(parsed.versionSource !== undefined ? { source: parsed.versionSource } : {}),
+  };
 }
 
 describe("config.yaml version, as the server reads it", () => {
@@ -35,11 +43,19 @@ describe("config.yaml version, as the server reads it", () => {
   it.each([
     ["version: '2'", undefined],
     ["version: 2.0", undefined],
-    ["version: '2.5'", 'Unsupported config.yaml version "2.5" (the server reads version as an integer and refuses this value). Supported versions: 2'],
+    [
+      "version: '2.5'",
+      'Unsupported config.yaml version "2.5" (the server reads version as an integer and refuses this value). Supported versions: 2',
+    ],
     ["version: 3", "Unsupported config.yaml version 3. Supported versions: 2"],
-    ["version: 0o2", "Unsupported config.yaml version 0o2 (the server reads version as an integer and refuses this value). Supported versions: 2"],
+    [
+      "version: 0o2",
+      "Unsupported config.yaml version 0o2 (the server reads version as an integer and refuses this value). Supported versions: 2",
+    ],
   ])("an overrideConfig with %s: %p", (text, message) => {
     const checked = checkOverrideConfig("cfg", { cfg: { "config.yaml": `${text}\nproviders: {}\n` } });
-    expect(checked.ok ? undefined : checked.error.message).toBe(message === undefined ? undefined : `ConfigMap "cfg": ${message}`);
+    expect(checked.ok ? undefined : checked.error.message).toBe(
+      message === undefined ? undefined : `ConfigMap "cfg": ${message}`,
+    );
   });
 });

@@ -42,12 +42,31 @@ const URL_KEYS = ["base_url", "url", "host", "weaviate_cluster_url", "elasticsea
 const SECRET_KEYS = ["api_key", "api_token", "password", "weaviate_api_key", "elasticsearch_api_key"];
 
 const API_OF: Record<string, string> = {
-  vllm: "inference", ollama: "inference", openai: "inference", fireworks: "inference", together: "inference", groq: "inference",
-  cerebras: "inference", nvidia: "inference", sambanova: "inference", anthropic: "inference", gemini: "inference",
-  "sentence-transformers": "inference", pgvector: "vectorIo", chromadb: "vectorIo", weaviate: "vectorIo",
-  elasticsearch: "vectorIo", infinispan: "vectorIo", faiss: "vectorIo", "sqlite-vec": "vectorIo", "tavily-search": "toolRuntime",
-  "brave-search": "toolRuntime", "model-context-protocol": "toolRuntime", "file-search": "toolRuntime",
-  "llama-guard": "safety", "code-scanner": "safety",
+  vllm: "inference",
+  ollama: "inference",
+  openai: "inference",
+  fireworks: "inference",
+  together: "inference",
+  groq: "inference",
+  cerebras: "inference",
+  nvidia: "inference",
+  sambanova: "inference",
+  anthropic: "inference",
+  gemini: "inference",
+  "sentence-transformers": "inference",
+  pgvector: "vectorIo",
+  chromadb: "vectorIo",
+  weaviate: "vectorIo",
+  elasticsearch: "vectorIo",
+  infinispan: "vectorIo",
+  faiss: "vectorIo",
+  "sqlite-vec": "vectorIo",
+  "tavily-search": "toolRuntime",
+  "brave-search": "toolRuntime",
+  "model-context-protocol": "toolRuntime",
+  "file-search": "toolRuntime",
+  "llama-guard": "safety",
+  "code-scanner": "safety",
 };
 
 describe("generated provider entries use only keys the server reads", () => {
@@ -61,26 +80,46 @@ describe("generated provider entries use only keys the server reads", () => {
       ...(keys.some((k) => SECRET_KEYS.includes(k)) ? { apiKey: aSecretRef() } : {}),
     };
     const config = doc(run(aSpec({ providers: { [API_OF[name] ?? "inference"]: p } })));
-    const entry = Object.values(config.providers).flat().find((e) => e.provider_id === p.id);
+    const entry = Object.values(config.providers)
+      .flat()
+      .find((e) => e.provider_id === p.id);
     expect(entry?.provider_type).toBe(type);
     const unknown = Object.keys(entry?.config ?? {}).filter((k) => !SERVER_KEYS[type]?.includes(k));
     expect(unknown).toEqual([]);
   });
 
   it.each(Object.keys(API_OF))("short name %s resolves to a type in the contract table", (name) => {
-    const p = { id: `s-${name}`, provider: name, ...(name === "pgvector" || name === "chromadb" ? { endpoint: "http://db:5432/x" } : {}) };
+    const p = {
+      id: `s-${name}`,
+      provider: name,
+      ...(name === "pgvector" || name === "chromadb" ? { endpoint: "http://db:5432/x" } : {}),
+    };
     const config = doc(run(aSpec({ providers: { [API_OF[name] ?? "inference"]: p } })));
-    const entry = Object.values(config.providers).flat().find((e) => e.provider_id === p.id);
+    const entry = Object.values(config.providers)
+      .flat()
+      .find((e) => e.provider_id === p.id);
     expect(Object.keys(SERVER_KEYS)).toContain(entry?.provider_type);
   });
 });
 
 describe("fields a known type cannot use", () => {
   it.each([
-    ["toolRuntime", { provider: "model-context-protocol", apiKey: aSecretRef() }, "spec.providers.toolRuntime.apiKey", /remote::model-context-protocol takes no API key/],
-    ["vectorIo", { provider: "faiss", id: "f2", endpoint: "http://f:1" }, "spec.providers.vectorIo.endpoint", /inline::faiss has no endpoint setting/],
+    [
+      "toolRuntime",
+      { provider: "model-context-protocol", apiKey: aSecretRef() },
+      "spec.providers.toolRuntime.apiKey",
+      /remote::model-context-protocol takes no API key/,
+    ],
+    [
+      "vectorIo",
+      { provider: "faiss", id: "f2", endpoint: "http://f:1" },
+      "spec.providers.vectorIo.endpoint",
+      /inline::faiss has no endpoint setting/,
+    ],
   ])("given %s %j, fails instead of letting the server ignore it", (api, p, path, message) => {
     const result = run(aSpec({ providers: { [api]: p } }));
-    expect(result).toEqual(expect.objectContaining({ ok: false, errors: [{ path, message: expect.stringMatching(message) }] }));
+    expect(result).toEqual(
+      expect.objectContaining({ ok: false, errors: [{ path, message: expect.stringMatching(message) }] }),
+    );
   });
 });

@@ -8,16 +8,37 @@ import type { ConfigDoc } from "../../../lib/config/doc";
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reverseKeys((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((k) => [k, reverseKeys((value as Record<string, unknown>)[k])]),
+  );
 }
 
 const rich = aSpec({
   providers: {
-    inference: [aVllm({ id: "a", apiKey: aSecretRef(), settings: { max_tokens: 1, network: { timeout: 3, headers: { x: "1", a: "2" } } } }), aVllm({ id: "b" })],
-    vectorIo: { provider: "pgvector", secretRefs: { password: aSecretRef("pg", "pw"), host: aSecretRef("pg", "host") } },
+    inference: [
+      aVllm({
+        id: "a",
+        apiKey: aSecretRef(),
+        settings: { max_tokens: 1, network: { timeout: 3, headers: { x: "1", a: "2" } } },
+      }),
+      aVllm({ id: "b" }),
+    ],
+    vectorIo: {
+      provider: "pgvector",
+      secretRefs: { password: aSecretRef("pg", "pw"), host: aSecretRef("pg", "host") },
+    },
   },
-  resources: { models: ["m1", { name: "m2", provider: "b", contextLength: 8192 }], shields: ["s"], tools: ["websearch"] },
-  storage: { kv: { type: "redis", endpoint: "redis:6379" }, sql: { type: "postgres", connectionString: aSecretRef("pg", "dsn") } },
+  resources: {
+    models: ["m1", { name: "m2", provider: "b", contextLength: 8192 }],
+    shields: ["s"],
+    tools: ["websearch"],
+  },
+  storage: {
+    kv: { type: "redis", endpoint: "redis:6379" },
+    sql: { type: "postgres", connectionString: aSecretRef("pg", "dsn") },
+  },
   disabled: ["eval"],
 });
 

@@ -19,18 +19,28 @@ describe("disabled", () => {
   it("given an API another enabled API needs, fails naming the dependency", () => {
     const result = run(aSpec({ disabled: ["files"] }));
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.errors[0]).toEqual({ path: "spec.disabled[0]", message: expect.stringMatching(/^cannot disable files: the (batches|file_processors|responses) API needs it; disable that too, or keep files$/) });
+    expect(!result.ok && result.errors[0]).toEqual({
+      path: "spec.disabled[0]",
+      message: expect.stringMatching(
+        /^cannot disable files: the (batches|file_processors|responses) API needs it; disable that too, or keep files$/,
+      ),
+    });
   });
 
   it("given the dependent too, disables both", () => {
     // On 0.7, eval's only provider type needs responses (the registry's api_dependencies).
-    const config = doc(run(aSpec({ disabled: ["files", "responses", "batches", "fileProcessors", "toolRuntime", "eval"] })));
+    const config = doc(
+      run(aSpec({ disabled: ["files", "responses", "batches", "fileProcessors", "toolRuntime", "eval"] })),
+    );
     expect(Object.keys(config.providers).sort()).toEqual(["datasetio", "inference", "safety", "scoring", "vector_io"]);
   });
 
   it("refuses to disable what a remaining provider type needs by the release's registry", () => {
     const result = run(aSpec({ disabled: ["datasetio"] }), "0.7");
-    expect(!result.ok && result.errors[0]).toEqual({ path: "spec.disabled[0]", message: expect.stringMatching(/^cannot disable datasetio: the (eval|scoring) provider .* needs it/) });
+    expect(!result.ok && result.errors[0]).toEqual({
+      path: "spec.disabled[0]",
+      message: expect.stringMatching(/^cannot disable datasetio: the (eval|scoring) provider .* needs it/),
+    });
   });
 
   it.each([

@@ -21,15 +21,23 @@ function accepted(configYaml: string, env: Readonly<Record<string, string>> = {}
 }
 
 /** The env the Deployment gives the container: every Secret-backed and plain variable, with a value. */
-function podEnv(g: { secretEnv: readonly { name: string }[]; plainEnv: readonly { name: string; value: string }[] }): Record<string, string> {
-  return Object.fromEntries([...g.secretEnv.map((e) => [e.name, `value-of-${e.name.toLowerCase()}`]), ...g.plainEnv.map((e) => [e.name, e.value])]);
+function podEnv(g: {
+  secretEnv: readonly { name: string }[];
+  plainEnv: readonly { name: string; value: string }[];
+}): Record<string, string> {
+  return Object.fromEntries([
+    ...g.secretEnv.map((e) => [e.name, `value-of-${e.name.toLowerCase()}`]),
+    ...g.plainEnv.map((e) => [e.name, e.value]),
+  ]);
 }
 
-const samples = readdirSync(SAMPLES).sort().flatMap((file) => {
-  const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
-  const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
-  return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
-});
+const samples = readdirSync(SAMPLES)
+  .sort()
+  .flatMap((file) => {
+    const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
+    const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
+    return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
+  });
 
 describe("bundled 1.3 bases", () => {
   it.each(["starter", "postgres-demo"])("%s is accepted by the 1.3.0 server's models", (name) => {
@@ -49,19 +57,25 @@ describe("bundled 1.3 bases", () => {
 });
 
 describe("samples rendered for 1.3", () => {
-  it.each(samples)("%s: generated configs are accepted by the 1.3.0 server's models (or the Safety API is refused)", (_file, spec) => {
-    const result = render(spec, { release: "1.3", name: "demo" });
-    if (!result.ok) {
-      expect(result.errors.map((e) => e.message).every((m) => m.includes("has no Safety API"))).toBe(true);
-      return;
-    }
-    if (result.source !== "generated") return;
-    expect(accepted(result.generated.configYaml, podEnv(result.generated))).toEqual([]);
-  });
+  it.each(samples)(
+    "%s: generated configs are accepted by the 1.3.0 server's models (or the Safety API is refused)",
+    (_file, spec) => {
+      const result = render(spec, { release: "1.3", name: "demo" });
+      if (!result.ok) {
+        expect(result.errors.map((e) => e.message).every((m) => m.includes("has no Safety API"))).toBe(true);
+        return;
+      }
+      if (result.source !== "generated") return;
+      expect(accepted(result.generated.configYaml, podEnv(result.generated))).toEqual([]);
+    },
+  );
 });
 
 describe("plain HTTP and TLS on 1.3", () => {
-  const spec = { distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } } };
+  const spec = {
+    distribution: { name: "starter" },
+    providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } },
+  };
 
   it("without TLS, tells the server to serve plain HTTP (it refuses to otherwise)", () => {
     const server = doc(run(spec, "1.3")).server;
@@ -71,7 +85,11 @@ describe("plain HTTP and TLS on 1.3", () => {
   it("with TLS, serves the mounted certificate and keeps TLS enforced", () => {
     const tls = { ...spec, networking: { tls: { enabled: true, secretName: "cert" } } };
     const g = ok(run(tls, "1.3"));
-    expect((parse(g.configYaml) as ConfigDoc).server).toEqual({ port: 8321, tls_certfile: "/etc/llama-stack/tls/tls.crt", tls_keyfile: "/etc/llama-stack/tls/tls.key" });
+    expect((parse(g.configYaml) as ConfigDoc).server).toEqual({
+      port: 8321,
+      tls_certfile: "/etc/llama-stack/tls/tls.crt",
+      tls_keyfile: "/etc/llama-stack/tls/tls.key",
+    });
     expect(accepted(g.configYaml)).toEqual([]);
   });
 
@@ -109,32 +127,73 @@ describe("1.x dialect", () => {
   });
 
   it("notes disabling safety on 1.3 as a no-op", () => {
-    expect(ok(run({ distribution: { name: "starter" }, disabled: ["safety"] }, "1.3")).notes).toContain('spec.disabled[0]: 1.3.x servers have no "safety" API; nothing to disable');
+    expect(ok(run({ distribution: { name: "starter" }, disabled: ["safety"] }, "1.3")).notes).toContain(
+      'spec.disabled[0]: 1.3.x servers have no "safety" API; nothing to disable',
+    );
   });
 });
 
 describe("a base config written for an older line, generated for 1.3", () => {
-  const spec = { distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } } };
+  const spec = {
+    distribution: { name: "starter" },
+    providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } },
+  };
 
   it.each(["0.8", "0.7"] as const)("the %s starter becomes one the 1.3.0 server accepts, each change noted", (line) => {
     const g = ok(run(spec, "1.3", bundledBaseConfig("starter", line)!));
     const config = parse(g.configYaml) as ConfigDoc;
-    expect([config.providers.safety, config.safety, config.registered_resources?.shields]).toEqual([undefined, undefined, undefined]);
-    expect(g.notes).toContain("baseConfig: the Safety API (safety providers, shields, safety:) was removed for this server line, which has none");
-    expect(g.notes).toContain("baseConfig.providers.responses: responses have no persistence.agent_state on the 1.3 line; adapted");
-    expect(g.notes).toContain("baseConfig.providers.inference: inline::transformers (transformers) was left out: the 1.3 line does not have it");
-    expect(g.notes).toContain("baseConfig.storage.stores: prompts and connectors are SQL tables on the 1.3 line; pointed at sql_default");
+    expect([config.providers.safety, config.safety, config.registered_resources?.shields]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(g.notes).toContain(
+      "baseConfig: the Safety API (safety providers, shields, safety:) was removed for this server line, which has none",
+    );
+    expect(g.notes).toContain(
+      "baseConfig.providers.responses: responses have no persistence.agent_state on the 1.3 line; adapted",
+    );
+    expect(g.notes).toContain(
+      "baseConfig.providers.inference: inline::transformers (transformers) was left out: the 1.3 line does not have it",
+    );
+    expect(g.notes).toContain(
+      "baseConfig.storage.stores: prompts and connectors are SQL tables on the 1.3 line; pointed at sql_default",
+    );
     // 0.7 has APIs 1.x lacks entirely (eval, datasetio, scoring): only the 0.8 base is otherwise 1.x-shaped.
     if (line === "0.8") expect(accepted(g.configYaml, podEnv(g))).toEqual([]);
   });
 
   it("upstream's postgres-demo, which lacks the files provider its responses provider needs, gets one", () => {
     const upstream = readFileSync(join(UPSTREAM, "postgres-demo", "config.yaml"), "utf8");
-    const g = ok(run({ distribution: { name: "postgres-demo" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } } }, "1.3", upstream));
+    const g = ok(
+      run(
+        {
+          distribution: { name: "postgres-demo" },
+          providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000" } },
+        },
+        "1.3",
+        upstream,
+      ),
+    );
     const config = parse(g.configYaml) as ConfigDoc;
-    expect(config.providers.files).toEqual([{ provider_id: "builtin-files", provider_type: "inline::localfs", config: { storage_dir: "/.llama/files", metadata_store: { table_name: "files_metadata", backend: "sql_default" } } }]);
+    expect(config.providers.files).toEqual([
+      {
+        provider_id: "builtin-files",
+        provider_type: "inline::localfs",
+        config: {
+          storage_dir: "/.llama/files",
+          metadata_store: { table_name: "files_metadata", backend: "sql_default" },
+        },
+      },
+    ]);
     expect(config.apis).toContain("files");
-    expect(g.notes.some((n) => n.startsWith("baseConfig.providers.files: the base config has none and the responses provider builtin (inline::builtin) needs one"))).toBe(true);
+    expect(
+      g.notes.some((n) =>
+        n.startsWith(
+          "baseConfig.providers.files: the base config has none and the responses provider builtin (inline::builtin) needs one",
+        ),
+      ),
+    ).toBe(true);
     expect(accepted(g.configYaml, podEnv(g))).toEqual([]);
   });
 });

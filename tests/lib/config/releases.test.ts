@@ -13,17 +13,20 @@ import { RELEASES } from "../../../lib/distributions/table";
 import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
 
 const SAMPLES = join(__dirname, "..", "..", "..", "samples");
-const generatedSamples = readdirSync(SAMPLES).sort().flatMap((file) => {
-  const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
-  const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
-  return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
-});
+const generatedSamples = readdirSync(SAMPLES)
+  .sort()
+  .flatMap((file) => {
+    const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
+    const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
+    return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
+  });
 const cases = RELEASES.flatMap((release) => generatedSamples.map(([file, spec]) => [release, file, spec] as const));
 
 describe("server lines", () => {
   it.each(cases)("on %s, %s uses only APIs and provider types of that line", (release, _file, spec) => {
     const result = render(spec, { release, name: "demo" });
-    const asksForSafety = JSON.stringify(spec.providers ?? {}).includes("\"safety\"") || (spec.resources?.shields ?? []).length > 0;
+    const asksForSafety =
+      JSON.stringify(spec.providers ?? {}).includes('"safety"') || (spec.resources?.shields ?? []).length > 0;
     if (asksForSafety && !hasSafety(release)) {
       // A line without the Safety API refuses the spec, naming each field that asks for it, and nothing else.
       expect(result.ok).toBe(false);
@@ -43,7 +46,14 @@ describe("server lines", () => {
   });
 
   it("on 0.8, keeps the distribution's Claude aliases (provider_id: all) next to the user's models", () => {
-    const result = render({ distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://v:8000" } }, resources: { models: ["llama3"] } }, { release: "0.8" });
+    const result = render(
+      {
+        distribution: { name: "starter" },
+        providers: { inference: { provider: "vllm", endpoint: "http://v:8000" } },
+        resources: { models: ["llama3"] },
+      },
+      { release: "0.8" },
+    );
     if (!result.ok || result.source !== "generated") throw new Error("expected a generated config");
     const models = (parse(result.generated.configYaml) as ConfigDoc).registered_resources?.models ?? [];
     expect(models.map((m) => m.provider_id)).toEqual(["all", "all", "all", "vllm"]);

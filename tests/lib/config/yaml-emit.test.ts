@@ -4,11 +4,71 @@ import { emitYaml, scalarText } from "../../../lib/config/yaml-emit";
 import { pyyamlLoadAll } from "../../pyyaml";
 
 const TRICKY = [
-  "yes", "No", "ON", "off", "y", "n", "null", "Null", "~", "true", "False", "1", "1.0", "-1", "+1", "0x1f", "0o17", "017",
-  "1_000", "12:30", "1:20:30", "2024-01-01", "2001-12-14t21:59:43.10-05:00", ".inf", "-.inf", ".nan", "e5", "1e5",
-  "a: b", "a #b", "#x", "- x", "-", "[x]", "{x}", "@x", "`x", "x:", "x:y", "!tag", "&anchor", "*alias", "|", ">", "%x",
-  "'q'", "\"q\"", "multi\nline", "", " lead", "trail ", "tab\there", "${env.X:=}", "${env.VLLM_URL:+vllm}", "~/.llama/x",
-  "http://a:8000/v1", "remote::vllm", "héllo", "<<", "=", "?", "? x", "x,y", "a\\b", "\u2028",
+  "yes",
+  "No",
+  "ON",
+  "off",
+  "y",
+  "n",
+  "null",
+  "Null",
+  "~",
+  "true",
+  "False",
+  "1",
+  "1.0",
+  "-1",
+  "+1",
+  "0x1f",
+  "0o17",
+  "017",
+  "1_000",
+  "12:30",
+  "1:20:30",
+  "2024-01-01",
+  "2001-12-14t21:59:43.10-05:00",
+  ".inf",
+  "-.inf",
+  ".nan",
+  "e5",
+  "1e5",
+  "a: b",
+  "a #b",
+  "#x",
+  "- x",
+  "-",
+  "[x]",
+  "{x}",
+  "@x",
+  "`x",
+  "x:",
+  "x:y",
+  "!tag",
+  "&anchor",
+  "*alias",
+  "|",
+  ">",
+  "%x",
+  "'q'",
+  '"q"',
+  "multi\nline",
+  "",
+  " lead",
+  "trail ",
+  "tab\there",
+  "${env.X:=}",
+  "${env.VLLM_URL:+vllm}",
+  "~/.llama/x",
+  "http://a:8000/v1",
+  "remote::vllm",
+  "héllo",
+  "<<",
+  "=",
+  "?",
+  "? x",
+  "x,y",
+  "a\\b",
+  "\u2028",
 ];
 
 describe("emitYaml()", () => {
@@ -24,24 +84,29 @@ describe("emitYaml()", () => {
   it.each([
     ["${env.OLLAMA_URL:=http://localhost:11434/v1}", "${env.OLLAMA_URL:=http://localhost:11434/v1}"],
     ["remote::vllm", "remote::vllm"],
-    ["yes", "\"yes\""],
-    ["2", "\"2\""],
-    ["a b", "\"a b\""],
+    ["yes", '"yes"'],
+    ["2", '"2"'],
+    ["a b", '"a b"'],
   ])("writes %j as %s, plain where the server's own files are plain", (value, text) => {
     expect(scalarText(value)).toBe(text);
   });
 
   it("writes nested maps, lists of maps, lists of lists and empty collections", () => {
     const value = { a: { b: [1, { c: [] as unknown[], d: {} }, [2, [3]]], e: null, f: true }, g: [] as unknown[] };
-    expect(emitYaml(value)).toBe("a:\n  b:\n  - 1\n  - c: []\n    d: {}\n  - - 2\n    - - 3\n  e: null\n  f: true\ng: []\n");
+    expect(emitYaml(value)).toBe(
+      "a:\n  b:\n  - 1\n  - c: []\n    d: {}\n  - - 2\n    - - 3\n  e: null\n  f: true\ng: []\n",
+    );
     expect(parse(emitYaml(value))).toEqual(value);
   });
 
   it("round-trips arbitrary JSON through the yaml parser", () => {
     // JSON has no -0: compare with what JSON data (a config) can hold.
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
-      expect(parse(emitYaml(value))).toEqual(JSON.parse(JSON.stringify(value)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
+        expect(parse(emitYaml(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("round-trips arbitrary JSON through PyYAML", () => {

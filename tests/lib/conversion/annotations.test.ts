@@ -22,13 +22,33 @@ const without = (object: Obj, path: string): Obj => {
 
 describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1alpha2 object)", () => {
   it.each([
-    ["containerSpec.name", { "spec.server.containerSpec": { name: "llama-stack", port: 8321 } }, { "spec.server.containerSpec.name": "llama-stack" }],
-    ["userConfig.configMapNamespace", { "spec.server.userConfig": { configMapName: "c", configMapNamespace: "other" } }, { "spec.server.userConfig.configMapNamespace": "other" }],
-    ["caBundle.configMapNamespace", { "spec.server.tlsConfig.caBundle": { configMapName: "ca", configMapNamespace: "x" } }, { "spec.server.tlsConfig.caBundle.configMapNamespace": "x" }],
-    ["an empty caBundle key list", { "spec.server.tlsConfig.caBundle": { configMapName: "ca", configMapKeys: [] } }, { "spec.server.tlsConfig.caBundle.configMapKeys": [] }],
+    [
+      "containerSpec.name",
+      { "spec.server.containerSpec": { name: "llama-stack", port: 8321 } },
+      { "spec.server.containerSpec.name": "llama-stack" },
+    ],
+    [
+      "userConfig.configMapNamespace",
+      { "spec.server.userConfig": { configMapName: "c", configMapNamespace: "other" } },
+      { "spec.server.userConfig.configMapNamespace": "other" },
+    ],
+    [
+      "caBundle.configMapNamespace",
+      { "spec.server.tlsConfig.caBundle": { configMapName: "ca", configMapNamespace: "x" } },
+      { "spec.server.tlsConfig.caBundle.configMapNamespace": "x" },
+    ],
+    [
+      "an empty caBundle key list",
+      { "spec.server.tlsConfig.caBundle": { configMapName: "ca", configMapKeys: [] } },
+      { "spec.server.tlsConfig.caBundle.configMapKeys": [] },
+    ],
     ["port 0 (v1alpha1's 'unset')", { "spec.server.containerSpec.port": 0 }, { "spec.server.containerSpec.port": 0 }],
     ["negative replicas", { "spec.replicas": -1 }, { "spec.replicas": -1 }],
-    ["an autoscaler without a valid maximum", { "spec.server.autoscaling": { maxReplicas: 0 } }, { "spec.server.autoscaling": { maxReplicas: 0 } }],
+    [
+      "an autoscaler without a valid maximum",
+      { "spec.server.autoscaling": { maxReplicas: 0 } },
+      { "spec.server.autoscaling": { maxReplicas: 0 } },
+    ],
     ["an empty containerSpec", { "spec.server.containerSpec": {} }, { "spec.server.containerSpec": {} }],
   ])("keeps %s", (_title, fields, annotation) => {
     const v1 = aV1(fields);
@@ -55,11 +75,16 @@ describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1al
 
   it("keeps unknown fields under a quoted path, even `__proto__`", () => {
     // JSON.parse makes `__proto__` an own field, as express's body parser does.
-    const v1 = aV1({}, { spec: JSON.parse('{"server": {"distribution": {}}, "x.y": 1, "__proto__": {"polluted": true}}') });
+    const v1 = aV1(
+      {},
+      { spec: JSON.parse('{"server": {"distribution": {}}, "x.y": 1, "__proto__": {"polluted": true}}') },
+    );
 
     const hub = ok(toHub(v1));
 
-    expect(kept(hub, V1ALPHA1_FIELDS)).toStrictEqual(JSON.parse('{"spec[\\"x.y\\"]": 1, "spec.__proto__": {"polluted": true}}'));
+    expect(kept(hub, V1ALPHA1_FIELDS)).toStrictEqual(
+      JSON.parse('{"spec[\\"x.y\\"]": 1, "spec.__proto__": {"polluted": true}}'),
+    );
     expect(ok(fromHub(hub))).toStrictEqual(v1);
     expect(({} as Obj).polluted).toBeUndefined();
   });
@@ -72,9 +97,16 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
     "spec.storage": { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } },
     "spec.disabled": ["telemetry"],
     "spec.externalProviders": { inference: [{ providerId: "x", image: "quay.io/x:1" }] },
-    "spec.networking": { port: 8321, tls: { enabled: true, secretName: "tls" }, expose: { hostname: "llsd.example.com" } },
+    "spec.networking": {
+      port: 8321,
+      tls: { enabled: true, secretName: "tls" },
+      expose: { hostname: "llsd.example.com" },
+    },
     "status.configGeneration": { configMapName: "my-llsd-config-abc", providerCount: 1 },
-    "status.resolvedDistribution": { image: "docker.io/llamastack/distribution-starter:0.6.1", configSource: "embedded" },
+    "status.resolvedDistribution": {
+      image: "docker.io/llamastack/distribution-starter:0.6.1",
+      configSource: "embedded",
+    },
     "status.notes": ["added /v1"],
   });
 
@@ -83,14 +115,27 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
 
     expect(at(spoke, "spec.network.exposeRoute")).toBe(true);
     expect(Object.keys(kept(spoke, V1ALPHA2_FIELDS) ?? {})).toEqual([
-      "spec.disabled", "spec.externalProviders", "spec.networking.expose", "spec.networking.tls.enabled", "spec.networking.tls.secretName",
-      "spec.providers", "spec.resources", "spec.storage", "status.configGeneration", "status.notes", "status.resolvedDistribution",
+      "spec.disabled",
+      "spec.externalProviders",
+      "spec.networking.expose",
+      "spec.networking.tls.enabled",
+      "spec.networking.tls.secretName",
+      "spec.providers",
+      "spec.resources",
+      "spec.storage",
+      "status.configGeneration",
+      "status.notes",
+      "status.resolvedDistribution",
     ]);
     expect(v1alpha1Errors(spoke)).toEqual([]);
     expect(ok(toHub(spoke))).toStrictEqual(rich);
   });
 
-  it.each([[{ enabled: false, hostname: "h" }, false], [{}, true], [{ enabled: true }, true]])("expose %j means exposeRoute: %s", (expose, route) => {
+  it.each([
+    [{ enabled: false, hostname: "h" }, false],
+    [{}, true],
+    [{ enabled: true }, true],
+  ])("expose %j means exposeRoute: %s", (expose, route) => {
     const spoke = ok(fromHub(aV2({ "spec.networking.expose": expose })));
 
     expect(at(spoke, "spec.network.exposeRoute")).toBe(route);
@@ -108,7 +153,11 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
 
 describe("an object edited in the other version", () => {
   it("uses the edit when exposeRoute changed, instead of the stale expose object", () => {
-    const spoke = edit(ok(fromHub(aV2({ "spec.networking.expose": { hostname: "h" } }))), "spec.network.exposeRoute", false);
+    const spoke = edit(
+      ok(fromHub(aV2({ "spec.networking.expose": { hostname: "h" } }))),
+      "spec.network.exposeRoute",
+      false,
+    );
 
     expect(at(ok(toHub(spoke)), "spec.networking.expose")).toBe(false);
   });
@@ -121,7 +170,10 @@ describe("an object edited in the other version", () => {
   });
 
   it("drops userConfig.configMapNamespace when overrideConfig was removed in v1alpha2", () => {
-    const hub = without(ok(toHub(aV1({ "spec.server.userConfig": { configMapName: "c", configMapNamespace: "ns" } }))), "spec.overrideConfig");
+    const hub = without(
+      ok(toHub(aV1({ "spec.server.userConfig": { configMapName: "c", configMapNamespace: "ns" } }))),
+      "spec.overrideConfig",
+    );
 
     const spoke = ok(fromHub(hub));
     expect(at(spoke, "spec.server.userConfig")).toBeUndefined();
@@ -129,13 +181,18 @@ describe("an object edited in the other version", () => {
   });
 
   it("uses an autoscaler added in v1alpha2 over the invalid one kept from v1alpha1", () => {
-    const hub = edit(ok(toHub(aV1({ "spec.server.autoscaling": { maxReplicas: 0 } }))), "spec.workload.autoscaling", { maxReplicas: 3 });
+    const hub = edit(ok(toHub(aV1({ "spec.server.autoscaling": { maxReplicas: 0 } }))), "spec.workload.autoscaling", {
+      maxReplicas: 3,
+    });
 
     expect(at(ok(fromHub(hub)), "spec.server.autoscaling")).toStrictEqual({ maxReplicas: 3 });
   });
 
   it("keeps containerSpec.name when the port is removed in v1alpha2", () => {
-    const hub = without(ok(toHub(aV1({ "spec.server.containerSpec": { name: "server", port: 9000 } }))), "spec.networking");
+    const hub = without(
+      ok(toHub(aV1({ "spec.server.containerSpec": { name: "server", port: 9000 } }))),
+      "spec.networking",
+    );
 
     expect(at(ok(fromHub(hub)), "spec.server.containerSpec")).toStrictEqual({ name: "server" });
   });
@@ -156,10 +213,20 @@ describe("a malformed annotation", () => {
   });
 
   it("that would pass the apiserver's 256 KiB annotation limit is an error", () => {
-    const huge = aV2({ "spec.resources": { models: Array.from({ length: 9000 }, (_, i) => `model-${i}-${"x".repeat(20)}`) } });
+    const huge = aV2({
+      "spec.resources": { models: Array.from({ length: 9000 }, (_, i) => `model-${i}-${"x".repeat(20)}`) },
+    });
 
     const result = fromHub(huge);
-    expect(result).toEqual({ ok: false, errors: [{ path: `metadata.annotations["${V1ALPHA2_FIELDS}"]`, message: expect.stringContaining(`${ANNOTATIONS_LIMIT_BYTES}`) }] });
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        {
+          path: `metadata.annotations["${V1ALPHA2_FIELDS}"]`,
+          message: expect.stringContaining(`${ANNOTATIONS_LIMIT_BYTES}`),
+        },
+      ],
+    });
   });
 });
 
@@ -169,7 +236,11 @@ describe("objects no conversion can get past", () => {
     ["the wrong version", aV2(), "apiVersion"],
     ["another kind", aV1({}, { kind: "Deployment" }), "kind"],
     ["no metadata", aV1({}, { metadata: "x" }), "metadata"],
-    ["annotations that are not strings", aV1({}, { metadata: { name: "a", annotations: { a: 1 } } }), "metadata.annotations"],
+    [
+      "annotations that are not strings",
+      aV1({}, { metadata: { name: "a", annotations: { a: 1 } } }),
+      "metadata.annotations",
+    ],
     ["no spec", aV1({}, { spec: null }), "spec"],
     ["a status that is not an object", aV1({}, { status: [] }), "status"],
   ])("%s → an error at %s", (_title, object, path) => {

@@ -17,10 +17,14 @@ const some = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (k
 const str = fc.string({ maxLength: 8 });
 const nonEmpty = fc.string({ minLength: 1, maxLength: 8 });
 const strList = fc.array(str, { maxLength: 3 });
-const date = fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString());
+const date = fc
+  .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2099-12-31T00:00:00Z"), noInvalidDate: true })
+  .map((d) => d.toISOString());
 /** JSON as it arrives over the wire (no -0, no null prototypes; keys may be anything, `__proto__` too). */
 const json = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-const freeObject = fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3, noNullPrototype: true }).map((o) => JSON.parse(JSON.stringify(o)) as Obj);
+const freeObject = fc
+  .dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3, noNullPrototype: true })
+  .map((o) => JSON.parse(JSON.stringify(o)) as Obj);
 const k8sList = (item: fc.Arbitrary<Obj> = freeObject) => fc.array(item, { maxLength: 2 });
 const quantity = fc.oneof(fc.integer(), fc.constantFrom("1", "500m", "2Gi", "10Gi", "1.5", "+1e3", ".5", "-2"));
 const intOrString = fc.oneof(fc.integer({ min: -2, max: 5 }), fc.constantFrom("50%", "1", ""));
@@ -30,7 +34,11 @@ const resources = some({
   requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
   claims: k8sList(),
 });
-const env = fc.oneof(some({ name: str, value: str }, ["name"]), some({ name: str, valueFrom: freeObject }, ["name"]), freeObject);
+const env = fc.oneof(
+  some({ name: str, value: str }, ["name"]),
+  some({ name: str, valueFrom: freeObject }, ["name"]),
+  freeObject,
+);
 const pdb = some({ minAvailable: intOrString, maxUnavailable: intOrString });
 const allowedFrom = some({ namespaces: strList, labels: strList });
 const condition = some(
@@ -53,15 +61,37 @@ const v1Spec = some(
     server: some(
       {
         distribution: some({ name: str, image: str }),
-        containerSpec: some({ name: str, port: fc.oneof(fc.constantFrom(0, 8321, 65535, 65536, -1), looseInt), resources, env: k8sList(env), command: strList, args: strList }),
+        containerSpec: some({
+          name: str,
+          port: fc.oneof(fc.constantFrom(0, 8321, 65535, 65536, -1), looseInt),
+          resources,
+          env: k8sList(env),
+          command: strList,
+          args: strList,
+        }),
         workers: fc.integer({ min: 1, max: 64 }),
-        podOverrides: some({ serviceAccountName: str, terminationGracePeriodSeconds: looseInt, volumes: k8sList(), volumeMounts: k8sList() }),
+        podOverrides: some({
+          serviceAccountName: str,
+          terminationGracePeriodSeconds: looseInt,
+          volumes: k8sList(),
+          volumeMounts: k8sList(),
+        }),
         podDisruptionBudget: pdb,
         topologySpreadConstraints: k8sList(),
-        autoscaling: some({ minReplicas: looseInt, maxReplicas: looseInt, targetCPUUtilizationPercentage: looseInt, targetMemoryUtilizationPercentage: looseInt }, ["maxReplicas"]),
+        autoscaling: some(
+          {
+            minReplicas: looseInt,
+            maxReplicas: looseInt,
+            targetCPUUtilizationPercentage: looseInt,
+            targetMemoryUtilizationPercentage: looseInt,
+          },
+          ["maxReplicas"],
+        ),
         storage: some({ size: quantity, mountPath: str }),
         userConfig: some({ configMapName: str, configMapNamespace: str }, ["configMapName"]),
-        tlsConfig: some({ caBundle: some({ configMapName: str, configMapNamespace: str, configMapKeys: strList }, ["configMapName"]) }),
+        tlsConfig: some({
+          caBundle: some({ configMapName: str, configMapNamespace: str, configMapKeys: strList }, ["configMapName"]),
+        }),
       },
       ["distribution"],
     ),
@@ -75,7 +105,19 @@ const v1Status = some({
   version: some({ operatorVersion: str, llamaStackServerVersion: str, lastUpdated: date }),
   distributionConfig: some({
     activeDistribution: str,
-    providers: fc.array(some({ api: str, provider_id: str, provider_type: str, config: freeObject, health: some({ status: str, message: str }, ["status", "message"]) }, ["api", "provider_id", "provider_type", "config", "health"]), { maxLength: 2 }),
+    providers: fc.array(
+      some(
+        {
+          api: str,
+          provider_id: str,
+          provider_type: str,
+          config: freeObject,
+          health: some({ status: str, message: str }, ["status", "message"]),
+        },
+        ["api", "provider_id", "provider_type", "config", "health"],
+      ),
+      { maxLength: 2 },
+    ),
     availableDistributions: fc.dictionary(str, str, { maxKeys: 2, noNullPrototype: true }),
   }),
   conditions: fc.array(condition, { maxLength: 2 }),
@@ -103,17 +145,40 @@ const provider = some(
 const providerList = fc.oneof(provider, fc.array(provider, { minLength: 1, maxLength: 2 }));
 const model = fc.oneof(
   nonEmpty,
-  some({ name: nonEmpty, provider: str, providerModelId: str, modelType: fc.constantFrom("llm", "embedding", "rerank"), contextLength: fc.integer({ min: 1 }), quantization: str, embeddingDimension: fc.integer({ min: 1 }), metadata: freeObject }, ["name"]),
+  some(
+    {
+      name: nonEmpty,
+      provider: str,
+      providerModelId: str,
+      modelType: fc.constantFrom("llm", "embedding", "rerank"),
+      contextLength: fc.integer({ min: 1 }),
+      quantization: str,
+      embeddingDimension: fc.integer({ min: 1 }),
+      metadata: freeObject,
+    },
+    ["name"],
+  ),
 );
 const externalProvider = some(
-  { providerId: nonEmpty, image: nonEmpty, imagePullPolicy: fc.constantFrom("Always", "Never", "IfNotPresent"), config: freeObject },
+  {
+    providerId: nonEmpty,
+    image: nonEmpty,
+    imagePullPolicy: fc.constantFrom("Always", "Never", "IfNotPresent"),
+    config: freeObject,
+  },
   ["providerId", "image"],
 );
 
 const v2Spec = some(
   {
     distribution: some({ name: nonEmpty, image: nonEmpty }),
-    providers: some({ inference: providerList, safety: providerList, vectorIo: providerList, toolRuntime: providerList, telemetry: providerList }),
+    providers: some({
+      inference: providerList,
+      safety: providerList,
+      vectorIo: providerList,
+      toolRuntime: providerList,
+      telemetry: providerList,
+    }),
     resources: some({ models: fc.array(model, { maxLength: 2 }), tools: strList, shields: strList }),
     storage: some({
       kv: some({ type: fc.constantFrom("sqlite", "redis"), endpoint: str, password: secretRef }),
@@ -122,7 +187,13 @@ const v2Spec = some(
     disabled: fc.subarray([...DISABLE_NAMES], { maxLength: 3 }),
     networking: some({
       port: fc.integer({ min: 1, max: 65535 }),
-      tls: some({ enabled: fc.boolean(), secretName: nonEmpty, caBundle: some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, ["configMapName"]) }),
+      tls: some({
+        enabled: fc.boolean(),
+        secretName: nonEmpty,
+        caBundle: some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, [
+          "configMapName",
+        ]),
+      }),
       expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
       allowedFrom,
     }),
@@ -130,13 +201,33 @@ const v2Spec = some(
       replicas: fc.nat(9),
       workers: fc.integer({ min: 1, max: 64 }),
       resources,
-      autoscaling: some({ minReplicas: fc.integer({ min: 1, max: 9 }), maxReplicas: fc.integer({ min: 1, max: 20 }), targetCPUUtilizationPercentage: fc.integer({ min: 1, max: 100 }), targetMemoryUtilizationPercentage: fc.integer({ min: 1, max: 100 }) }, ["maxReplicas"]),
+      autoscaling: some(
+        {
+          minReplicas: fc.integer({ min: 1, max: 9 }),
+          maxReplicas: fc.integer({ min: 1, max: 20 }),
+          targetCPUUtilizationPercentage: fc.integer({ min: 1, max: 100 }),
+          targetMemoryUtilizationPercentage: fc.integer({ min: 1, max: 100 }),
+        },
+        ["maxReplicas"],
+      ),
       storage: some({ size: quantity, mountPath: nonEmpty }),
       podDisruptionBudget: pdb,
       topologySpreadConstraints: k8sList(),
-      overrides: some({ serviceAccountName: str, terminationGracePeriodSeconds: fc.nat(600), env: k8sList(env), command: strList, args: strList, volumes: k8sList(), volumeMounts: k8sList() }),
+      overrides: some({
+        serviceAccountName: str,
+        terminationGracePeriodSeconds: fc.nat(600),
+        env: k8sList(env),
+        command: strList,
+        args: strList,
+        volumes: k8sList(),
+        volumeMounts: k8sList(),
+      }),
     }),
-    externalProviders: fc.dictionary(fc.constantFrom(...EXTERNAL_PROVIDER_APIS), fc.array(externalProvider, { maxLength: 2 }), { maxKeys: 2, noNullPrototype: true }),
+    externalProviders: fc.dictionary(
+      fc.constantFrom(...EXTERNAL_PROVIDER_APIS),
+      fc.array(externalProvider, { maxLength: 2 }),
+      { maxKeys: 2, noNullPrototype: true },
+    ),
     overrideConfig: some({ configMapName: nonEmpty }, ["configMapName"]),
   },
   ["distribution"],
@@ -146,17 +237,34 @@ const v2Status = some({
   phase: fc.constantFrom("Pending", "Initializing", "Ready", "Failed", "Terminating"),
   observedGeneration: fc.nat(9),
   conditions: fc.array(condition, { maxLength: 2 }),
-  configGeneration: some({ configMapName: str, generatedAt: date, providerCount: fc.nat(9), resourceCount: fc.nat(9), configVersion: fc.nat(3) }),
-  resolvedDistribution: some({ image: str, digest: str, configSource: fc.constantFrom("embedded", "oci-label", "override", "image-default"), configHash: str }),
+  configGeneration: some({
+    configMapName: str,
+    generatedAt: date,
+    providerCount: fc.nat(9),
+    resourceCount: fc.nat(9),
+    configVersion: fc.nat(3),
+  }),
+  resolvedDistribution: some({
+    image: str,
+    digest: str,
+    configSource: fc.constantFrom("embedded", "oci-label", "override", "image-default"),
+    configHash: str,
+  }),
   availableReplicas: fc.nat(9),
   serviceURL: str,
   routeURL: str,
   notes: strList,
 });
 
-const metaKey = fc.stringMatching(/^[a-z][a-z0-9.-]{0,8}(\/[a-z0-9-]{1,8})?$/).filter((k) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS);
+const metaKey = fc
+  .stringMatching(/^[a-z][a-z0-9.-]{0,8}(\/[a-z0-9-]{1,8})?$/)
+  .filter((k) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS);
 /** The apiserver never sends an empty labels or annotations map (Go `omitempty`). */
-const stringMap = fc.dictionary(metaKey, fc.string({ maxLength: 12 }), { minKeys: 1, maxKeys: 3, noNullPrototype: true });
+const stringMap = fc.dictionary(metaKey, fc.string({ maxLength: 12 }), {
+  minKeys: 1,
+  maxKeys: 3,
+  noNullPrototype: true,
+});
 const metadata = some(
   {
     name: fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
@@ -174,7 +282,12 @@ const metadata = some(
 );
 
 const object = (apiVersion: string, spec: fc.Arbitrary<Obj>, status: fc.Arbitrary<Obj>) =>
-  some({ apiVersion: fc.constant(apiVersion), kind: fc.constant(KIND), metadata, spec, status }, ["apiVersion", "kind", "metadata", "spec"]);
+  some({ apiVersion: fc.constant(apiVersion), kind: fc.constant(KIND), metadata, spec, status }, [
+    "apiVersion",
+    "kind",
+    "metadata",
+    "spec",
+  ]);
 
 export const aV1alpha1Object = object(V1ALPHA1, v1Spec, v1Status);
 export const aV1alpha2Object = object(V1ALPHA2, v2Spec, v2Status);

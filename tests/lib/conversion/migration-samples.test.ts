@@ -14,7 +14,9 @@ import { v1alpha1Errors, v1alpha2Errors } from "./object-schemas";
 
 function crOf(file: string): Obj {
   const docs = parseAllDocuments(readFileSync(join(__dirname, "..", "..", "..", "samples", file), "utf8"));
-  const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as Obj).find((o) => o?.kind === "LlamaStackDistribution");
+  const cr = (Array.isArray(docs) ? docs : [])
+    .map((d) => d.toJS() as Obj)
+    .find((o) => o?.kind === "LlamaStackDistribution");
   if (!cr) throw new Error(`${file} has no LlamaStackDistribution`);
   return cr;
 }
@@ -39,7 +41,10 @@ describe("the migration guide's sample pair", () => {
     const hub = ok(toHub(v1alpha1));
 
     expect(kept(hub, V1ALPHA1_FIELDS)).toStrictEqual({ "spec.server.containerSpec.name": "llama-stack" });
-    expect(hub.metadata).toStrictEqual({ ...(v1alpha1.metadata as Obj), annotations: { [V1ALPHA1_FIELDS]: expect.any(String) } });
+    expect(hub.metadata).toStrictEqual({
+      ...(v1alpha1.metadata as Obj),
+      annotations: { [V1ALPHA1_FIELDS]: expect.any(String) },
+    });
   });
 
   it("converts the v1alpha2 sample back to the v1alpha1 sample, except the container name it never had (and marked as a v1alpha2 CR)", () => {

@@ -13,7 +13,11 @@ import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
 import type { FieldError } from "../../../lib/errors";
 
 const stringMap = { type: "object", additionalProperties: { type: "string" } };
-const metadata = { type: "object", properties: { name: { type: "string" }, labels: stringMap, annotations: stringMap }, required: ["name"] };
+const metadata = {
+  type: "object",
+  properties: { name: { type: "string" }, labels: stringMap, annotations: stringMap },
+  required: ["name"],
+};
 
 function objectSchema(apiVersion: string, spec: Schema, status: Schema): Schema {
   return {

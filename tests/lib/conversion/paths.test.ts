@@ -14,14 +14,20 @@ describe("formatPath() / parsePath()", () => {
   });
 
   it("parses back any keys, whatever they hold", () => {
-    fc.assert(fc.property(fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }), (segments) => {
-      expect(parsePath(formatPath(segments))).toEqual(segments);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }), (segments) => {
+        expect(parsePath(formatPath(segments))).toEqual(segments);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
-  it.each(["", ".spec", "spec.", "spec..x", 'spec["x"', 'spec["server"]', "spec[1]", 'spec["\\q"]'])("refuses %j", (text) => {
-    expect(parsePath(text)).toBeUndefined();
-  });
+  it.each(["", ".spec", "spec.", "spec..x", 'spec["x"', 'spec["server"]', "spec[1]", 'spec["\\q"]'])(
+    "refuses %j",
+    (text) => {
+      expect(parsePath(text)).toBeUndefined();
+    },
+  );
 });
 
 describe("own-property access", () => {

@@ -9,7 +9,12 @@ const V1 = "llamastack.io/v1alpha1";
 const V2 = "llamastack.io/v1alpha2";
 
 function aReview(desiredAPIVersion: unknown, objects: unknown, extra: Obj = {}): Obj {
-  return { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", desiredAPIVersion, objects }, ...extra };
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "ConversionReview",
+    request: { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", desiredAPIVersion, objects },
+    ...extra,
+  };
 }
 
 describe("convertReview()", () => {
@@ -17,7 +22,11 @@ describe("convertReview()", () => {
     expect(convertReview(aReview(V2, [aV1()]))).toEqual({
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "ConversionReview",
-      response: { uid: "705ab4f5-6393-11e8-b7cc-42010a800002", result: { status: "Success" }, convertedObjects: [ok(toHub(aV1()))] },
+      response: {
+        uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+        result: { status: "Success" },
+        convertedObjects: [ok(toHub(aV1()))],
+      },
     });
   });
 
@@ -35,65 +44,123 @@ describe("convertReview()", () => {
 
   it("converts every object to the desired version in both directions", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(aV1alpha1Object, aV1alpha2Object), { maxLength: 4 }), fc.constantFrom(V1, V2), (objects, desired) => {
-        const { response } = convertReview(aReview(desired, objects));
+      fc.property(
+        fc.array(fc.oneof(aV1alpha1Object, aV1alpha2Object), { maxLength: 4 }),
+        fc.constantFrom(V1, V2),
+        (objects, desired) => {
+          const { response } = convertReview(aReview(desired, objects));
 
-        expect(response.result).toEqual({ status: "Success" });
-        expect(response.convertedObjects.map((o) => (o as Obj).apiVersion)).toEqual(objects.map(() => desired));
-        const convert = (o: Obj): Conversion<unknown> => (desired === V2 ? toHub(o) : fromHub(o));
-        const expected = objects.map((o) => (o.apiVersion === desired ? o : ok(convert(o))));
-        expect(response.convertedObjects).toStrictEqual(expected);
-      }),
+          expect(response.result).toEqual({ status: "Success" });
+          expect(response.convertedObjects.map((o) => (o as Obj).apiVersion)).toEqual(objects.map(() => desired));
+          const convert = (o: Obj): Conversion<unknown> => (desired === V2 ? toHub(o) : fromHub(o));
+          const expected = objects.map((o) => (o.apiVersion === desired ? o : ok(convert(o))));
+          expect(response.convertedObjects).toStrictEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("answers an empty object list with Success and no objects", () => {
-    expect(convertReview(aReview(V1, [])).response).toEqual({ uid: expect.any(String), result: { status: "Success" }, convertedObjects: [] });
+    expect(convertReview(aReview(V1, [])).response).toEqual({
+      uid: expect.any(String),
+      result: { status: "Success" },
+      convertedObjects: [],
+    });
   });
 
   it("answers a v1beta1 review in v1beta1", () => {
-    expect(convertReview(aReview(V2, [], { apiVersion: "apiextensions.k8s.io/v1beta1" })).apiVersion).toBe("apiextensions.k8s.io/v1beta1");
+    expect(convertReview(aReview(V2, [], { apiVersion: "apiextensions.k8s.io/v1beta1" })).apiVersion).toBe(
+      "apiextensions.k8s.io/v1beta1",
+    );
   });
 
   it.each([
     ["not an object", [1, 2], "", "the ConversionReview must be a JSON object, got a list"],
-    ["not a ConversionReview", { ...aReview(V2, []), kind: "AdmissionReview" }, "705ab4f5-6393-11e8-b7cc-42010a800002", 'kind must be "ConversionReview", got "AdmissionReview"'],
-    ["an unknown review version", { ...aReview(V2, []), apiVersion: "apiextensions.k8s.io/v2" }, "705ab4f5-6393-11e8-b7cc-42010a800002", "apiVersion must be one of"],
+    [
+      "not a ConversionReview",
+      { ...aReview(V2, []), kind: "AdmissionReview" },
+      "705ab4f5-6393-11e8-b7cc-42010a800002",
+      'kind must be "ConversionReview", got "AdmissionReview"',
+    ],
+    [
+      "an unknown review version",
+      { ...aReview(V2, []), apiVersion: "apiextensions.k8s.io/v2" },
+      "705ab4f5-6393-11e8-b7cc-42010a800002",
+      "apiVersion must be one of",
+    ],
     ["no request", { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview" }, "", "request is required"],
-    ["no uid", { apiVersion: "apiextensions.k8s.io/v1", kind: "ConversionReview", request: { desiredAPIVersion: V2, objects: [] } }, "", "request.uid must be a non-empty string"],
-    ["an unknown desiredAPIVersion", aReview("llamastack.io/v1", []), "705ab4f5-6393-11e8-b7cc-42010a800002", 'request.desiredAPIVersion must be one of "llamastack.io/v1alpha1", "llamastack.io/v1alpha2", got "llamastack.io/v1"'],
-    ["objects that are not a list", aReview(V2, { a: 1 }), "705ab4f5-6393-11e8-b7cc-42010a800002", "request.objects must be a list"],
+    [
+      "no uid",
+      {
+        apiVersion: "apiextensions.k8s.io/v1",
+        kind: "ConversionReview",
+        request: { desiredAPIVersion: V2, objects: [] },
+      },
+      "",
+      "request.uid must be a non-empty string",
+    ],
+    [
+      "an unknown desiredAPIVersion",
+      aReview("llamastack.io/v1", []),
+      "705ab4f5-6393-11e8-b7cc-42010a800002",
+      'request.desiredAPIVersion must be one of "llamastack.io/v1alpha1", "llamastack.io/v1alpha2", got "llamastack.io/v1"',
+    ],
+    [
+      "objects that are not a list",
+      aReview(V2, { a: 1 }),
+      "705ab4f5-6393-11e8-b7cc-42010a800002",
+      "request.objects must be a list",
+    ],
   ])("fails a review that is %s, with a message", (_title, review, uid, message) => {
     const answer = convertReview(review);
 
-    expect(answer.response).toEqual({ uid, result: { status: "Failure", message: expect.stringContaining(message) }, convertedObjects: [] });
+    expect(answer.response).toEqual({
+      uid,
+      result: { status: "Failure", message: expect.stringContaining(message) },
+      convertedObjects: [],
+    });
     expect(answer.kind).toBe("ConversionReview");
   });
 
   it("fails the whole review, with no partial results, when one object is of another kind", () => {
-    const deployment = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "team-a" }, spec: {} };
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "team-a" },
+      spec: {},
+    };
 
     const { response } = convertReview(aReview(V2, [aV1(), deployment]));
 
     expect(response.result).toEqual({
       status: "Failure",
-      message: 'cannot convert 1 of 2 object(s) to llamastack.io/v1alpha2: objects[1] (team-a/web): kind: must be "LlamaStackDistribution" (this webhook converts nothing else), got "Deployment"',
+      message:
+        'cannot convert 1 of 2 object(s) to llamastack.io/v1alpha2: objects[1] (team-a/web): kind: must be "LlamaStackDistribution" (this webhook converts nothing else), got "Deployment"',
     });
     expect(response.convertedObjects).toEqual([]);
   });
 
   it("names every failing object with its index, name and each problem's field path", () => {
     const noSpec = aV1({}, { metadata: { name: "no-spec" }, spec: "x" });
-    const badAnnotation = aV1({}, { metadata: { name: "bad", namespace: "ns", annotations: { "llamastack.io/v1alpha2-fields": "{" } } });
+    const badAnnotation = aV1(
+      {},
+      { metadata: { name: "bad", namespace: "ns", annotations: { "llamastack.io/v1alpha2-fields": "{" } } },
+    );
     const unknownVersion = aV1({}, { apiVersion: "llamastack.io/v9" });
 
-    const message = (convertReview(aReview(V2, [aV2(), noSpec, badAnnotation, unknownVersion])).response.result as { message: string }).message;
+    const message = (
+      convertReview(aReview(V2, [aV2(), noSpec, badAnnotation, unknownVersion])).response.result as { message: string }
+    ).message;
 
     expect(message).toMatch(/^cannot convert 3 of 4 object\(s\) to llamastack.io\/v1alpha2: /);
     expect(message).toContain("objects[1] (no-spec): spec: is required and must be an object, got a string");
-    expect(message).toContain('objects[2] (ns/bad): metadata.annotations["llamastack.io/v1alpha2-fields"]: is not valid JSON');
-    expect(message).toContain('objects[3] (team-a/my-llsd): apiVersion: must be one of "llamastack.io/v1alpha1", "llamastack.io/v1alpha2", got "llamastack.io/v9"');
+    expect(message).toContain(
+      'objects[2] (ns/bad): metadata.annotations["llamastack.io/v1alpha2-fields"]: is not valid JSON',
+    );
+    expect(message).toContain(
+      'objects[3] (team-a/my-llsd): apiVersion: must be one of "llamastack.io/v1alpha1", "llamastack.io/v1alpha2", got "llamastack.io/v9"',
+    );
   });
 
   it("says how many more failed beyond the first five", () => {

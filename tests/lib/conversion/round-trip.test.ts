@@ -21,7 +21,9 @@ function ok<T>(conversion: Conversion<T>): Obj {
 /** Metadata as the apiserver compares it: everything but the conversion's own annotations. */
 function comparable(metadata: unknown): Obj {
   const { annotations, ...rest } = metadata as { annotations?: Record<string, string> };
-  const others = Object.fromEntries(Object.entries(annotations ?? {}).filter(([k]) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS));
+  const others = Object.fromEntries(
+    Object.entries(annotations ?? {}).filter(([k]) => k !== V1ALPHA1_FIELDS && k !== V1ALPHA2_FIELDS),
+  );
   return Object.keys(others).length > 0 ? { ...rest, annotations: others } : rest;
 }
 

@@ -2,7 +2,14 @@
 import { bundledNames } from "../../../lib/distributions/bundled";
 import { RELEASES } from "../../../lib/distributions/table";
 import {
-  backendReferences, enabledId, isConditional, list, loadBase, mapping, providerEntries, text,
+  backendReferences,
+  enabledId,
+  isConditional,
+  list,
+  loadBase,
+  mapping,
+  providerEntries,
+  text,
 } from "./config-shape";
 import { AUTO_ROUTED_APIS, DEPENDENCIES, STORE_KINDS } from "./server-rules";
 
@@ -45,7 +52,9 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
       if (dependents.length === 0) return; // rule does not apply to this base
       for (const needed of rule.needs) {
         const candidates = providers.filter((p) => p.api === needed);
-        const usable = AUTO_ROUTED_APIS.includes(needed) ? candidates : candidates.filter((p) => !isConditional(p.rawId));
+        const usable = AUTO_ROUTED_APIS.includes(needed)
+          ? candidates
+          : candidates.filter((p) => !isConditional(p.rawId));
         expect({ needed, available: usable.length > 0 }).toEqual({ needed, available: true });
       }
     },
@@ -70,7 +79,11 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
   it("registers shields only on existing safety providers, and defaults to a registered one", () => {
     if (release === "1.3") {
       // 1.x has no Safety API: neither shields nor a safety section nor safety providers.
-      expect({ shields: resources["shields"], safety: config["safety"], providers: idsOf("safety") }).toEqual({ shields: undefined, safety: undefined, providers: [] });
+      expect({ shields: resources["shields"], safety: config["safety"], providers: idsOf("safety") }).toEqual({
+        shields: undefined,
+        safety: undefined,
+        providers: [],
+      });
       return;
     }
     const shields = list(resources["shields"], "shields").map((s, i) => mapping(s, `shields[${i}]`));
@@ -119,7 +132,11 @@ describe("starter on release 0.8", () => {
     const models = list(mapping(loadBase("starter", "0.8")["registered_resources"], "rr")["models"], "models");
     expect(models).toEqual(
       ["claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250514", "claude-opus-4-6-20260314"].map((modelId) => ({
-        metadata: {}, model_id: modelId, provider_id: "all", provider_model_id: "auto", model_type: "llm",
+        metadata: {},
+        model_id: modelId,
+        provider_id: "all",
+        provider_model_id: "auto",
+        model_type: "llm",
       })),
     );
   });

@@ -7,8 +7,16 @@ const BASES = RELEASES.flatMap((release) => bundledNames().map((name) => [name, 
 
 /** Top-level keys in the order upstream writes them; optional ones may be missing. */
 const TOP_LEVEL_ORDER = [
-  "version", "distro_name", "apis", "providers", "storage", "registered_resources",
-  "server", "vector_stores", "safety", "connectors",
+  "version",
+  "distro_name",
+  "apis",
+  "providers",
+  "storage",
+  "registered_resources",
+  "server",
+  "vector_stores",
+  "safety",
+  "connectors",
 ];
 
 describe("the set of bundled base configs", () => {
@@ -54,8 +62,11 @@ describe.each(BASES)("bundled base %s for release %s", (name, release) => {
 
   it("uses provider types the release registers for each API", () => {
     for (const provider of providers) {
-      expect({ api: provider.api, type: provider.type, allowed: PROVIDER_TYPES[release][provider.api]?.includes(provider.type) })
-        .toEqual({ api: provider.api, type: provider.type, allowed: true });
+      expect({
+        api: provider.api,
+        type: provider.type,
+        allowed: PROVIDER_TYPES[release][provider.api]?.includes(provider.type),
+      }).toEqual({ api: provider.api, type: provider.type, allowed: true });
     }
   });
 

@@ -62,7 +62,13 @@ export function providerEntries(config: Mapping): ProviderEntry[] {
       const fields = mapping(entry, where);
       const rawId = text(fields["provider_id"], `${where}.provider_id`);
       const config = fields["config"] === undefined ? undefined : mapping(fields["config"], `${where}.config`);
-      return { api, rawId, id: enabledId(rawId), type: text(fields["provider_type"], `${where}.provider_type`), config };
+      return {
+        api,
+        rawId,
+        id: enabledId(rawId),
+        type: text(fields["provider_type"], `${where}.provider_type`),
+        config,
+      };
     }),
   );
 }

@@ -19,18 +19,29 @@ describe("chooseLine: an image that names a supported line", () => {
 
 describe("chooseLine: a version no line names", () => {
   it.each([
-    ["1.5.0", "1.3", "older"], ["1.4.2", "1.3", "older"], ["v1.1.3", "1.3", "newer"], ["1.0.0", "1.3", "newer"],
-    ["1.2.2", "1.3", "newer"], ["0.9.0", "0.8", "older"], ["2.0.0", "1.3", "older"], ["0.6.0", "0.7", "newer"],
+    ["1.5.0", "1.3", "older"],
+    ["1.4.2", "1.3", "older"],
+    ["v1.1.3", "1.3", "newer"],
+    ["1.0.0", "1.3", "newer"],
+    ["1.2.2", "1.3", "newer"],
+    ["0.9.0", "0.8", "older"],
+    ["2.0.0", "1.3", "older"],
+    ["0.6.0", "0.7", "newer"],
   ])("tag %s → the %s line, and a note that says so", (tag, release, relation) => {
     const image = `docker.io/ogxai/distribution-starter:${tag}`;
     const choice = chooseLine({ image });
     expect(choice.release).toBe(release);
-    expect(choice.note).toContain(`server version ${tag} (tag of ${image}) is not a line these hooks know (supported lines: ${RELEASES.join(", ")})`);
-    expect(choice.note).toContain(`written for the ${release} line, the nearest that fits (${relation} than the server)`);
+    expect(choice.note).toContain(
+      `server version ${tag} (tag of ${image}) is not a line these hooks know (supported lines: ${RELEASES.join(", ")})`,
+    );
+    expect(choice.note).toContain(
+      `written for the ${release} line, the nearest that fits (${relation} than the server)`,
+    );
   });
 
   it("never renders a 1.x image as a 0.x line", () => {
-    for (const minor of [0, 1, 2, 4, 5, 9]) expect(chooseLine({ image: `quay.io/x/y:1.${minor}.0` }).release).toBe("1.3");
+    for (const minor of [0, 1, 2, 4, 5, 9])
+      expect(chooseLine({ image: `quay.io/x/y:1.${minor}.0` }).release).toBe("1.3");
   });
 
   it("reads a label version before the tag", () => {
@@ -50,7 +61,9 @@ describe("chooseLine: an image that names no version", () => {
   ])("%s → %s (%s), said in a note", (image, release, why) => {
     const choice = chooseLine({ image });
     expect(choice.release).toBe(release);
-    expect(choice.note).toBe(`${image} names no version (neither a version tag nor a version label); the config is written for the ${release} line, ${why} (supported lines: ${RELEASES.join(", ")}); use a version tag to choose`);
+    expect(choice.note).toBe(
+      `${image} names no version (neither a version tag nor a version label); the config is written for the ${release} line, ${why} (supported lines: ${RELEASES.join(", ")}); use a version tag to choose`,
+    );
   });
 
   it("follows the line of the table entry it replaced, and says so", () => {
@@ -63,7 +76,11 @@ describe("chooseLine: an image that names no version", () => {
 });
 
 describe("lineOfVersion", () => {
-  it.each([["0.7.1", "0.7"], ["1.3.0-rc1", "1.3"], ["v0.8.0+build.2", "0.8"]])("%s → %s", (version, release) => {
+  it.each([
+    ["0.7.1", "0.7"],
+    ["1.3.0-rc1", "1.3"],
+    ["v0.8.0+build.2", "0.8"],
+  ])("%s → %s", (version, release) => {
     expect(lineOfVersion(version, "test")).toEqual({ release });
   });
 

@@ -1,7 +1,14 @@
 import { parseImageRef } from "../../../lib/distributions/image-ref";
 import {
-  DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, GO_OPERATOR_DISTRIBUTIONS, RELEASES, distributionNames, findDistribution,
-  releaseOfImage, releaseOfVersion, withOverrides,
+  DEFAULT_DISTRIBUTIONS,
+  DEFAULT_RELEASE,
+  GO_OPERATOR_DISTRIBUTIONS,
+  RELEASES,
+  distributionNames,
+  findDistribution,
+  releaseOfImage,
+  releaseOfVersion,
+  withOverrides,
 } from "../../../lib/distributions/table";
 
 describe("the default distribution table", () => {
@@ -73,8 +80,18 @@ describe("releaseOfImage", () => {
 
 describe("releaseOfVersion", () => {
   it.each([
-    ["0.7.1", "0.7"], ["v0.8.0", "0.8"], ["0.8", "0.8"], ["0.8.0+build.5", "0.8"],
-    ["1.3.0", "1.3"], ["1.3", "1.3"], ["1.0.0", undefined], ["1.5.0", undefined], ["0.9.0", undefined], ["latest", undefined], ["", undefined], ["0.7.1 ", undefined],
+    ["0.7.1", "0.7"],
+    ["v0.8.0", "0.8"],
+    ["0.8", "0.8"],
+    ["0.8.0+build.5", "0.8"],
+    ["1.3.0", "1.3"],
+    ["1.3", "1.3"],
+    ["1.0.0", undefined],
+    ["1.5.0", undefined],
+    ["0.9.0", undefined],
+    ["latest", undefined],
+    ["", undefined],
+    ["0.7.1 ", undefined],
   ])("%j → %s", (version, release) => {
     expect(releaseOfVersion(version)).toBe(release);
   });
@@ -132,7 +149,12 @@ describe("withOverrides", () => {
       'image override "remote-vllm" ignored: not a distribution name (available: "postgres-demo", "starter")',
     ]);
     expect(distributionNames(table)).toEqual(["postgres-demo", "starter"]);
-    expect(findDistribution("postgres-demo", table)).toEqual({ name: "postgres-demo", image: "quay.io/acme/pg:0.8.0", release: "0.8", overridden: true });
+    expect(findDistribution("postgres-demo", table)).toEqual({
+      name: "postgres-demo",
+      image: "quay.io/acme/pg:0.8.0",
+      release: "0.8",
+      overridden: true,
+    });
   });
 
   it("never returns a :latest image, whatever the overrides", () => {

@@ -15,12 +15,26 @@ export type Behaviour =
 
 export const PROVIDERS = [
   {
-    api: "inference", provider_id: "vllm", provider_type: "remote::vllm",
+    api: "inference",
+    provider_id: "vllm",
+    provider_type: "remote::vllm",
     config: { base_url: "http://vllm:8000/v1", api_token: "********", max_tokens: 4096 },
     health: { status: "OK" },
   },
-  { api: "agents", provider_id: "meta-reference", provider_type: "inline::meta-reference", config: {}, health: { status: "Not Implemented", message: "Provider does not implement health check" } },
-  { api: "vector_io", provider_id: "faiss", provider_type: "inline::faiss", config: { persistence: { namespace: "vector_io::faiss", backend: "kv_default" } }, health: { status: "OK" } },
+  {
+    api: "agents",
+    provider_id: "meta-reference",
+    provider_type: "inline::meta-reference",
+    config: {},
+    health: { status: "Not Implemented", message: "Provider does not implement health check" },
+  },
+  {
+    api: "vector_io",
+    provider_id: "faiss",
+    provider_type: "inline::faiss",
+    config: { persistence: { namespace: "vector_io::faiss", backend: "kv_default" } },
+    health: { status: "OK" },
+  },
 ];
 
 export interface FakeServer {
@@ -52,15 +66,21 @@ export async function startFakeServer(): Promise<FakeServer> {
     }
     switch (behaviour.kind) {
       case "answer": {
-        const send = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(behaviour.body));
+        const send = () =>
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(behaviour.body));
         if (behaviour.delayMs) {
           hanging.add(res);
-          setTimeout(() => { hanging.delete(res); if (!res.destroyed) send(); }, behaviour.delayMs);
+          setTimeout(() => {
+            hanging.delete(res);
+            if (!res.destroyed) send();
+          }, behaviour.delayMs);
         } else send();
         return;
       }
       case "status":
-        res.writeHead(behaviour.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "nope" } }));
+        res
+          .writeHead(behaviour.status, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "nope" } }));
         return;
       case "raw":
         res.writeHead(200, { "content-type": "application/json" }).end(behaviour.text);
@@ -76,8 +96,13 @@ export async function startFakeServer(): Promise<FakeServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     count: (path) => counts.get(path) ?? 0,
-    set: (path, behaviour) => { behaviours[path] = behaviour; },
-    reset: () => { behaviours = DEFAULTS(); counts.clear(); },
+    set: (path, behaviour) => {
+      behaviours[path] = behaviour;
+    },
+    reset: () => {
+      behaviours = DEFAULTS();
+      counts.clear();
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -10,12 +10,19 @@ import type { LiveTarget } from "../../../lib/live/types";
 import { PROVIDERS, startFakeServer, type FakeServer } from "./fake-server";
 
 let server: FakeServer;
-beforeAll(async () => { server = await startFakeServer(); });
+beforeAll(async () => {
+  server = await startFakeServer();
+});
 afterAll(async () => server.close());
 beforeEach(() => server.reset());
 
 const OPTIONS = { timeoutMs: 300, maxBytes: 1024 * 1024 };
-const target = (fingerprint = "f1", key = "team-a/demo"): LiveTarget => ({ key, url: "http://demo-service.team-a.svc.cluster.local:8321", fingerprint, tls: false });
+const target = (fingerprint = "f1", key = "team-a/demo"): LiveTarget => ({
+  key,
+  url: "http://demo-service.team-a.svc.cluster.local:8321",
+  fingerprint,
+  tls: false,
+});
 
 /** A port nothing listens on: a server opened and closed again. */
 async function closedPort(): Promise<number> {
@@ -44,32 +51,61 @@ describe("readServerInfo()", () => {
 
   it.each([
     ["an error status", { kind: "status", status: 500 }, "GET /v1/providers: HTTP 500"],
-    ["an auth error", { kind: "status", status: 401 }, "GET /v1/providers: HTTP 401 (the server requires authentication)"],
+    [
+      "an auth error",
+      { kind: "status", status: 401 },
+      "GET /v1/providers: HTTP 401 (the server requires authentication)",
+    ],
     ["no JSON", { kind: "raw", text: "<html>" }, "GET /v1/providers: the answer is not JSON"],
-    ["the wrong shape", { kind: "answer", body: { providers: [] } }, 'GET /v1/providers: the answer has no "data" list'],
-  ] as const)("given %s from /v1/providers, keeps the version and names the problem", async (_title, behaviour, problem) => {
-    server.set("/v1/providers", behaviour);
-    const report = await readServerInfo(server.url, OPTIONS);
-    expect(report).toEqual({ url: server.url, version: "0.7.1", problems: [problem] });
-  });
+    [
+      "the wrong shape",
+      { kind: "answer", body: { providers: [] } },
+      'GET /v1/providers: the answer has no "data" list',
+    ],
+  ] as const)(
+    "given %s from /v1/providers, keeps the version and names the problem",
+    async (_title, behaviour, problem) => {
+      server.set("/v1/providers", behaviour);
+      const report = await readServerInfo(server.url, OPTIONS);
+      expect(report).toEqual({ url: server.url, version: "0.7.1", problems: [problem] });
+    },
+  );
 
   it("leaves out provider entries without api, provider_id and provider_type, and shrinks a huge config", async () => {
-    server.set("/v1/providers", { kind: "answer", body: { data: [
-      { api: "inference", provider_type: "remote::vllm" },
-      "nonsense",
-      { api: "safety", provider_id: "guard", provider_type: "inline::llama-guard", config: { blob: "x".repeat(20_000) }, health: "bad" },
-    ] } });
+    server.set("/v1/providers", {
+      kind: "answer",
+      body: {
+        data: [
+          { api: "inference", provider_type: "remote::vllm" },
+          "nonsense",
+          {
+            api: "safety",
+            provider_id: "guard",
+            provider_type: "inline::llama-guard",
+            config: { blob: "x".repeat(20_000) },
+            health: "bad",
+          },
+        ],
+      },
+    });
     const report = await readServerInfo(server.url, OPTIONS);
-    expect(report.providers).toEqual([{
-      api: "safety", provider_id: "guard", provider_type: "inline::llama-guard",
-      config: { omitted: "the server's config for this provider is larger than 16384 bytes" }, health: { status: "", message: "" },
-    }]);
+    expect(report.providers).toEqual([
+      {
+        api: "safety",
+        provider_id: "guard",
+        provider_type: "inline::llama-guard",
+        config: { omitted: "the server's config for this provider is larger than 16384 bytes" },
+        health: { status: "", message: "" },
+      },
+    ]);
     expect(report.problems).toEqual([]);
   });
 
   it("given a version answer without a version, says so", async () => {
     server.set("/v1/version", { kind: "answer", body: { name: "llama-stack" } });
-    expect((await readServerInfo(server.url, OPTIONS)).problems).toEqual(['GET /v1/version: the answer has no "version"']);
+    expect((await readServerInfo(server.url, OPTIONS)).problems).toEqual([
+      'GET /v1/version: the answer has no "version"',
+    ]);
   });
 });
 
@@ -77,21 +113,35 @@ describe("getJson()", () => {
   it("gives up on a server that does not answer, within the timeout", async () => {
     server.set("/v1/version", { kind: "hang" });
     const started = Date.now();
-    expect(await getJson(`${server.url}/v1/version`, { timeoutMs: 200, maxBytes: 1000 })).toEqual({ ok: false, problem: "no answer within 0.2 s" });
+    expect(await getJson(`${server.url}/v1/version`, { timeoutMs: 200, maxBytes: 1000 })).toEqual({
+      ok: false,
+      problem: "no answer within 0.2 s",
+    });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("cuts off an answer larger than maxBytes", async () => {
     server.set("/v1/providers", { kind: "answer", body: { data: PROVIDERS } });
-    expect(await getJson(`${server.url}/v1/providers`, { timeoutMs: 500, maxBytes: 50 })).toEqual({ ok: false, problem: "answer larger than 50 bytes" });
+    expect(await getJson(`${server.url}/v1/providers`, { timeoutMs: 500, maxBytes: 50 })).toEqual({
+      ok: false,
+      problem: "answer larger than 50 bytes",
+    });
   });
 
   it("names a refused connection and an unknown host in stable words", async () => {
     const port = await closedPort();
-    expect(await getJson(`http://127.0.0.1:${port}/v1/version`, { timeoutMs: 500, maxBytes: 1000 })).toEqual({ ok: false, problem: "connection refused" });
-    const unknown = await getJson("http://llsd-no-such-host.invalid:8321/v1/version", { timeoutMs: 2000, maxBytes: 1000 });
+    expect(await getJson(`http://127.0.0.1:${port}/v1/version`, { timeoutMs: 500, maxBytes: 1000 })).toEqual({
+      ok: false,
+      problem: "connection refused",
+    });
+    const unknown = await getJson("http://llsd-no-such-host.invalid:8321/v1/version", {
+      timeoutMs: 2000,
+      maxBytes: 1000,
+    });
     expect(unknown.ok).toBe(false);
-    expect(["host not found", "host name lookup failed", "no answer within 2 s"]).toContain((unknown as { problem: string }).problem);
+    expect(["host not found", "host name lookup failed", "no answer within 2 s"]).toContain(
+      (unknown as { problem: string }).problem,
+    );
   });
 });
 
@@ -153,7 +203,10 @@ describe("createLiveStatus()", () => {
     const started = Date.now();
     const report = await live({ timeoutMs: 250 }).check(target());
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(report.problems).toEqual(["GET /v1/version: no answer within 0.25 s", "GET /v1/providers: no answer within 0.25 s"]);
+    expect(report.problems).toEqual([
+      "GET /v1/version: no answer within 0.25 s",
+      "GET /v1/providers: no answer within 0.25 s",
+    ]);
   });
 
   it("forgets the least recently checked parent beyond maxEntries", async () => {

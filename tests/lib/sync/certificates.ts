@@ -71,7 +71,10 @@ R57ttcX9UOmG+ED5hp+OCuzNaIg/iu5ZLA==
 
 /** The base64 body of a PEM block (no armour, no line breaks). */
 export function bodyOf(pem: string): string {
-  return pem.split("\n").filter((l) => l !== "" && !l.startsWith("-----")).join("");
+  return pem
+    .split("\n")
+    .filter((l) => l !== "" && !l.startsWith("-----"))
+    .join("");
 }
 
 /** A PEM CERTIFICATE block around any base64 text. */

@@ -8,7 +8,9 @@ import { aConfigMap, aParent, aRequest, aSecret, deps, observedFrom } from "../.
 
 const goodSpec = {
   distribution: { name: "starter" },
-  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "vllm-creds", key: "token" } } },
+  providers: {
+    inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "vllm-creds", key: "token" } },
+  },
   resources: { models: ["llama3"] },
 };
 const goodSecret = aSecret("vllm-creds", { token: "s3cr3t-canary" });
@@ -19,35 +21,111 @@ function goodState(): KubeObject[] {
   return observedFrom(first.children);
 }
 
-const override = (name = "my-config") => ({ distribution: { name: "starter" }, overrideConfig: { configMapName: name } });
+const override = (name = "my-config") => ({
+  distribution: { name: "starter" },
+  overrideConfig: { configMapName: name },
+});
 
 /** class → [spec, related objects, condition type, reason, message pattern] */
 const CLASSES: [string, object, KubeObject[], string, string, RegExp][] = [
-  ["missing Secret", goodSpec, [], "SecretsResolved", "SecretNotFound", /^spec.providers.inference.apiKey: Secret not found: vllm-creds \(namespace team-a\); create it with the key "token"$/],
-  ["missing Secret key", goodSpec, [aSecret("vllm-creds", { other: "x" })], "SecretsResolved", "SecretKeyMissing", /Secret vllm-creds has no key "token" \(it has "other"\)/],
-  ["missing override ConfigMap", override(), [], "ConfigGenerated", "ConfigMapNotFound", /^spec.overrideConfig.configMapName: ConfigMap not found: my-config/],
-  ["override ConfigMap without config.yaml", override(), [aConfigMap("my-config", { "run.yaml": "version: 2" })], "ConfigGenerated", "ConfigMapNotFound", /ConfigMap my-config has no key "config.yaml" \(it has "run.yaml"\)/],
-  ["invalid spec", { ...goodSpec, providers: { inference: [{ provider: "vllm" }, { provider: "ollama" }] } }, [goodSecret], "ConfigGenerated", "InvalidSpec", /spec.providers.inference\[0\].id: required/],
-  ["schema-invalid spec", { ...goodSpec, networking: { port: "eighty" } }, [goodSecret], "ConfigGenerated", "InvalidSpec", /^spec.networking.port: must be integer$/],
-  ["base config unavailable", { ...goodSpec, distribution: { image: "quay.io/acme/llama:0.7.1" } }, [goodSecret], "ConfigGenerated", "BaseConfigUnavailable", /image quay.io\/acme\/llama:0.7.1 carries no readable config labels/],
-  ["unsupported config version", override(), [aConfigMap("my-config", { "config.yaml": "version: 3\nproviders: {}\n" })], "ConfigGenerated", "UnsupportedConfigVersion", /Unsupported config.yaml version 3. Supported versions: 2/],
-  ["unparseable Postgres DSN", { ...goodSpec, storage: { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } },
-    [goodSecret, aSecret("pg", { dsn: "not a url" })], "SecretsResolved", "InvalidConnectionString", /Secret pg key "dsn" is not a URL/],
+  [
+    "missing Secret",
+    goodSpec,
+    [],
+    "SecretsResolved",
+    "SecretNotFound",
+    /^spec.providers.inference.apiKey: Secret not found: vllm-creds \(namespace team-a\); create it with the key "token"$/,
+  ],
+  [
+    "missing Secret key",
+    goodSpec,
+    [aSecret("vllm-creds", { other: "x" })],
+    "SecretsResolved",
+    "SecretKeyMissing",
+    /Secret vllm-creds has no key "token" \(it has "other"\)/,
+  ],
+  [
+    "missing override ConfigMap",
+    override(),
+    [],
+    "ConfigGenerated",
+    "ConfigMapNotFound",
+    /^spec.overrideConfig.configMapName: ConfigMap not found: my-config/,
+  ],
+  [
+    "override ConfigMap without config.yaml",
+    override(),
+    [aConfigMap("my-config", { "run.yaml": "version: 2" })],
+    "ConfigGenerated",
+    "ConfigMapNotFound",
+    /ConfigMap my-config has no key "config.yaml" \(it has "run.yaml"\)/,
+  ],
+  [
+    "invalid spec",
+    { ...goodSpec, providers: { inference: [{ provider: "vllm" }, { provider: "ollama" }] } },
+    [goodSecret],
+    "ConfigGenerated",
+    "InvalidSpec",
+    /spec.providers.inference\[0\].id: required/,
+  ],
+  [
+    "schema-invalid spec",
+    { ...goodSpec, networking: { port: "eighty" } },
+    [goodSecret],
+    "ConfigGenerated",
+    "InvalidSpec",
+    /^spec.networking.port: must be integer$/,
+  ],
+  [
+    "base config unavailable",
+    { ...goodSpec, distribution: { image: "quay.io/acme/llama:0.7.1" } },
+    [goodSecret],
+    "ConfigGenerated",
+    "BaseConfigUnavailable",
+    /image quay.io\/acme\/llama:0.7.1 carries no readable config labels/,
+  ],
+  [
+    "unsupported config version",
+    override(),
+    [aConfigMap("my-config", { "config.yaml": "version: 3\nproviders: {}\n" })],
+    "ConfigGenerated",
+    "UnsupportedConfigVersion",
+    /Unsupported config.yaml version 3. Supported versions: 2/,
+  ],
+  [
+    "unparseable Postgres DSN",
+    { ...goodSpec, storage: { sql: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } },
+    [goodSecret, aSecret("pg", { dsn: "not a url" })],
+    "SecretsResolved",
+    "InvalidConnectionString",
+    /Secret pg key "dsn" is not a URL/,
+  ],
 ];
 
 describe("failure policy", () => {
-  it.each(CLASSES)("given %s after a good state, keeps every child unchanged and says what to fix", (_title, spec, related, type, reason, message) => {
-    const observed = goodState();
-    const response = sync(aRequest(aParent(spec, { generation: 2 }), observed, related), deps());
-    expect(response.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(observed.map((c) => `${c.kind}/${c.metadata.name}`).sort());
-    for (const child of response.children) {
-      const before = observed.find((o) => o.kind === child.kind && o.metadata.name === child.metadata.name);
-      expect(JSON.stringify(child)).toBe(before?.metadata.annotations?.["metacontroller.k8s.io/last-applied-configuration"]);
-    }
-    expect(response.status.phase).toBe("Failed");
-    const condition = (response.status.conditions as { type: string; status: string; reason: string; message: string }[]).find((c) => c.type === type);
-    expect(condition).toEqual(expect.objectContaining({ status: "False", reason, message: expect.stringMatching(message) }));
-  });
+  it.each(CLASSES)(
+    "given %s after a good state, keeps every child unchanged and says what to fix",
+    (_title, spec, related, type, reason, message) => {
+      const observed = goodState();
+      const response = sync(aRequest(aParent(spec, { generation: 2 }), observed, related), deps());
+      expect(response.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(
+        observed.map((c) => `${c.kind}/${c.metadata.name}`).sort(),
+      );
+      for (const child of response.children) {
+        const before = observed.find((o) => o.kind === child.kind && o.metadata.name === child.metadata.name);
+        expect(JSON.stringify(child)).toBe(
+          before?.metadata.annotations?.["metacontroller.k8s.io/last-applied-configuration"],
+        );
+      }
+      expect(response.status.phase).toBe("Failed");
+      const condition = (
+        response.status.conditions as { type: string; status: string; reason: string; message: string }[]
+      ).find((c) => c.type === type);
+      expect(condition).toEqual(
+        expect.objectContaining({ status: "False", reason, message: expect.stringMatching(message) }),
+      );
+    },
+  );
 
   it.each(CLASSES)("given %s the first time, creates nothing but the status", (_title, spec, related) => {
     const response = sync(aRequest(aParent(spec), [], related), deps());
@@ -77,8 +155,12 @@ describe("failure policy", () => {
 describe("an edit never deletes data: the PVC outlives workload.storage until released", () => {
   const withStorage = { ...goodSpec, workload: { storage: { size: "20Gi" } } };
   const pvcOf = (children: readonly KubeObject[]) => children.find((c) => c.kind === "PersistentVolumeClaim");
-  const claimsOf = (children: readonly KubeObject[]) => JSON.stringify(children.find((c) => c.kind === "Deployment")).match(/"claimName":"[^"]+"/g) ?? [];
-  const annotated = (value: string) => ({ ...aParent(goodSpec, { generation: 2 }), metadata: { ...aParent(goodSpec).metadata, generation: 2, annotations: { "llamastack.io/release-storage": value } } });
+  const claimsOf = (children: readonly KubeObject[]) =>
+    JSON.stringify(children.find((c) => c.kind === "Deployment")).match(/"claimName":"[^"]+"/g) ?? [];
+  const annotated = (value: string) => ({
+    ...aParent(goodSpec, { generation: 2 }),
+    metadata: { ...aParent(goodSpec).metadata, generation: 2, annotations: { "llamastack.io/release-storage": value } },
+  });
 
   function storedState() {
     const first = sync(aRequest(aParent(withStorage), [], [goodSecret]), deps());
@@ -89,28 +171,38 @@ describe("an edit never deletes data: the PVC outlives workload.storage until re
 
   it.each([
     ["no annotation", undefined, true],
-    ["release-storage: \"false\"", "false", true],
-    ["release-storage: \"yes\" (only \"true\" releases)", "yes", true],
-    ["release-storage: \"true\"", "true", false],
-  ])("storage removed, %s: PVC kept = %s, the Deployment no longer mounts it, the status says which", (_what, annotation, kept) => {
-    const { first, observed } = storedState();
-    const parent = annotation === undefined ? aParent(goodSpec, { generation: 2 }) : annotated(annotation);
-    const r = sync(aRequest(parent, observed, [goodSecret]), deps());
-    expect(r.status.phase).not.toBe("Failed");
-    expect(claimsOf(r.children)).toEqual([]);
-    if (kept) {
-      expect(pvcOf(r.children)).toEqual(pvcOf(first.children));
-      expect(r.status.notes).toContainEqual(expect.stringMatching(/PVC demo-pvc and its data are kept \(no longer mounted\)\. To delete it, annotate the CR llamastack\.io\/release-storage="true"/));
-    } else {
-      expect(pvcOf(r.children)).toBeUndefined();
-      expect(r.status.notes).toContainEqual(expect.stringContaining("PVC demo-pvc is released"));
-    }
-  });
+    ['release-storage: "false"', "false", true],
+    ['release-storage: "yes" (only "true" releases)', "yes", true],
+    ['release-storage: "true"', "true", false],
+  ])(
+    "storage removed, %s: PVC kept = %s, the Deployment no longer mounts it, the status says which",
+    (_what, annotation, kept) => {
+      const { first, observed } = storedState();
+      const parent = annotation === undefined ? aParent(goodSpec, { generation: 2 }) : annotated(annotation);
+      const r = sync(aRequest(parent, observed, [goodSecret]), deps());
+      expect(r.status.phase).not.toBe("Failed");
+      expect(claimsOf(r.children)).toEqual([]);
+      if (kept) {
+        expect(pvcOf(r.children)).toEqual(pvcOf(first.children));
+        expect(r.status.notes).toContainEqual(
+          expect.stringMatching(
+            /PVC demo-pvc and its data are kept \(no longer mounted\)\. To delete it, annotate the CR llamastack\.io\/release-storage="true"/,
+          ),
+        );
+      } else {
+        expect(pvcOf(r.children)).toBeUndefined();
+        expect(r.status.notes).toContainEqual(expect.stringContaining("PVC demo-pvc is released"));
+      }
+    },
+  );
 
   it("storage set back: the same PVC is mounted again, no note", () => {
     const { first, observed } = storedState();
     const removed = sync(aRequest(aParent(goodSpec, { generation: 2 }), observed, [goodSecret]), deps());
-    const back = sync(aRequest(aParent(withStorage, { generation: 3 }), observedFrom(removed.children), [goodSecret]), deps());
+    const back = sync(
+      aRequest(aParent(withStorage, { generation: 3 }), observedFrom(removed.children), [goodSecret]),
+      deps(),
+    );
     expect(pvcOf(back.children)).toEqual(pvcOf(first.children));
     expect(claimsOf(back.children)).toEqual(['"claimName":"demo-pvc"']);
     expect(JSON.stringify(back.status.notes ?? [])).not.toContain("demo-pvc");

@@ -16,19 +16,37 @@ import { aParent, aRequest, aSecret, deps as baseDeps, observedFrom, T0 } from "
 import { scrub, secretValuesOf } from "../../../hooks/redact";
 import { startFakeServer, type FakeServer } from "../live/fake-server";
 
-const spec = { distribution: { name: "starter" }, providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } } };
+const spec = {
+  distribution: { name: "starter" },
+  providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
+};
 const secret = aSecret("creds", { token: "tok-s3cr3t-value" });
 const URL = "http://demo-service.team-a.svc.cluster.local:8321";
 const later = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 const deps = (now: Date = T0): SyncDeps => ({ ...baseDeps(now), operatorVersion: "0.1.0" });
 const statusSchema = compile(V1ALPHA2_STATUS_SCHEMA);
 
-const PROVIDER = { api: "inference", provider_id: "vllm", provider_type: "remote::vllm", config: { base_url: "http://vllm:8000/v1" }, health: { status: "OK", message: "" } };
-const answered = (version = "0.7.1", providers = [PROVIDER]): LiveReport => ({ url: URL, version, providers, problems: [] });
-const silent: LiveReport = { url: URL, problems: ["GET /v1/version: no answer within 1.5 s", "GET /v1/providers: no answer within 1.5 s"] };
+const PROVIDER = {
+  api: "inference",
+  provider_id: "vllm",
+  provider_type: "remote::vllm",
+  config: { base_url: "http://vllm:8000/v1" },
+  health: { status: "OK", message: "" },
+};
+const answered = (version = "0.7.1", providers = [PROVIDER]): LiveReport => ({
+  url: URL,
+  version,
+  providers,
+  problems: [],
+});
+const silent: LiveReport = {
+  url: URL,
+  problems: ["GET /v1/version: no answer within 1.5 s", "GET /v1/providers: no answer within 1.5 s"],
+};
 
 type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
-const health = (r: SyncResponse): Cond | undefined => (r.status.conditions as Cond[]).find((c) => c.type === "HealthCheck");
+const health = (r: SyncResponse): Cond | undefined =>
+  (r.status.conditions as Cond[]).find((c) => c.type === "HealthCheck");
 
 /** A parent whose children were applied (ready pods), with the status of `before`. */
 function running(readyReplicas = 1, before?: SyncResponse, parentSpec: object = spec) {
@@ -40,19 +58,32 @@ function running(readyReplicas = 1, before?: SyncResponse, parentSpec: object = 
 describe("live status in the sync", () => {
   it("before any pod is ready: HealthCheck False with the Go operator's message, no providers", () => {
     const r = sync(aRequest(aParent(spec), [], [secret]), deps(), undefined, answered());
-    expect(health(r)).toEqual(expect.objectContaining({ status: "False", reason: "HealthCheckFailed", message: "Deployment not ready" }));
+    expect(health(r)).toEqual(
+      expect.objectContaining({ status: "False", reason: "HealthCheckFailed", message: "Deployment not ready" }),
+    );
     expect(r.status.distributionConfig).toEqual({
       activeDistribution: "starter",
-      availableDistributions: { "postgres-demo": "docker.io/ogxai/distribution-postgres-demo:1.3.0", starter: "docker.io/ogxai/distribution-starter:1.3.0" },
+      availableDistributions: {
+        "postgres-demo": "docker.io/ogxai/distribution-postgres-demo:1.3.0",
+        starter: "docker.io/ogxai/distribution-starter:1.3.0",
+      },
     });
     expect(r.status.version).toEqual({ operatorVersion: "0.1.0", lastUpdated: "2026-11-22T10:00:00Z" });
   });
 
   it("when the server answered: HealthCheck True, the server version and its providers", () => {
     const r = sync(running(), deps(), undefined, answered());
-    expect(health(r)).toEqual(expect.objectContaining({ status: "True", reason: "HealthCheckPassed", message: "Health check passed" }));
-    expect(r.status.version).toEqual({ operatorVersion: "0.1.0", llamaStackServerVersion: "0.7.1", lastUpdated: "2026-11-22T10:00:00Z" });
-    expect(r.status.distributionConfig).toEqual(expect.objectContaining({ activeDistribution: "starter", providers: [PROVIDER] }));
+    expect(health(r)).toEqual(
+      expect.objectContaining({ status: "True", reason: "HealthCheckPassed", message: "Health check passed" }),
+    );
+    expect(r.status.version).toEqual({
+      operatorVersion: "0.1.0",
+      llamaStackServerVersion: "0.7.1",
+      lastUpdated: "2026-11-22T10:00:00Z",
+    });
+    expect(r.status.distributionConfig).toEqual(
+      expect.objectContaining({ activeDistribution: "starter", providers: [PROVIDER] }),
+    );
     expect(r.status.phase).toBe("Ready");
     expect(r.resyncAfterSeconds).toBeUndefined();
     expect(schemaErrors(statusSchema, r.status)).toEqual([]);
@@ -67,20 +98,31 @@ describe("live status in the sync", () => {
   it("moves lastUpdated only when a version changes", () => {
     const first = sync(running(), deps(), undefined, answered("0.7.1"));
     const upgraded = sync(running(1, first), deps(later(5)), undefined, answered("0.7.2"));
-    expect(upgraded.status.version).toEqual({ operatorVersion: "0.1.0", llamaStackServerVersion: "0.7.2", lastUpdated: "2026-11-22T10:05:00Z" });
-    const newOperator = sync(running(1, upgraded), { ...deps(later(9)), operatorVersion: "0.2.0" }, undefined, answered("0.7.2"));
+    expect(upgraded.status.version).toEqual({
+      operatorVersion: "0.1.0",
+      llamaStackServerVersion: "0.7.2",
+      lastUpdated: "2026-11-22T10:05:00Z",
+    });
+    const newOperator = sync(
+      running(1, upgraded),
+      { ...deps(later(9)), operatorVersion: "0.2.0" },
+      undefined,
+      answered("0.7.2"),
+    );
     expect((newOperator.status.version as { lastUpdated: string }).lastUpdated).toBe("2026-11-22T10:09:00Z");
   });
 
   it("when the server stops answering: keeps the last version and providers, says so, and asks to be called again", () => {
     const good = sync(running(), deps(), undefined, answered());
     const r = sync(running(1, good), deps(later(5)), undefined, silent);
-    expect(health(r)).toEqual(expect.objectContaining({
-      status: "False",
-      reason: "HealthCheckFailed",
-      message: `The server did not answer at ${URL}: GET /v1/version: no answer within 1.5 s; GET /v1/providers: no answer within 1.5 s; the version and providers shown are from the last check that succeeded`,
-      lastTransitionTime: "2026-11-22T10:05:00Z",
-    }));
+    expect(health(r)).toEqual(
+      expect.objectContaining({
+        status: "False",
+        reason: "HealthCheckFailed",
+        message: `The server did not answer at ${URL}: GET /v1/version: no answer within 1.5 s; GET /v1/providers: no answer within 1.5 s; the version and providers shown are from the last check that succeeded`,
+        lastTransitionTime: "2026-11-22T10:05:00Z",
+      }),
+    );
     expect(r.status.version).toEqual(good.status.version);
     expect((r.status.distributionConfig as { providers: unknown }).providers).toEqual([PROVIDER]);
     expect(r.resyncAfterSeconds).toBe(30);
@@ -89,7 +131,11 @@ describe("live status in the sync", () => {
 
   it("takes what a half answer gives: a new version with the previous providers", () => {
     const good = sync(running(), deps(), undefined, answered());
-    const r = sync(running(1, good), deps(later(5)), undefined, { url: URL, version: "0.7.2", problems: ["GET /v1/providers: HTTP 500"] });
+    const r = sync(running(1, good), deps(later(5)), undefined, {
+      url: URL,
+      version: "0.7.2",
+      problems: ["GET /v1/providers: HTTP 500"],
+    });
     expect((r.status.version as { llamaStackServerVersion: string }).llamaStackServerVersion).toBe("0.7.2");
     expect((r.status.distributionConfig as { providers: unknown }).providers).toEqual([PROVIDER]);
     expect(health(r)?.status).toBe("False");
@@ -111,11 +157,17 @@ describe("live status in the sync", () => {
   });
 
   it("never copies a Secret value the server reports into the status", () => {
-    const leaky = { ...PROVIDER, config: { base_url: "http://vllm:8000/v1", api_token: "tok-s3cr3t-value", nested: ["Bearer tok-s3cr3t-value"] } };
+    const leaky = {
+      ...PROVIDER,
+      config: { base_url: "http://vllm:8000/v1", api_token: "tok-s3cr3t-value", nested: ["Bearer tok-s3cr3t-value"] },
+    };
     const r = sync(running(), deps(), undefined, answered("0.7.1", [leaky]));
     expect(JSON.stringify(r.status)).not.toContain("tok-s3cr3t-value");
-    expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config)
-      .toEqual({ base_url: "http://vllm:8000/v1", api_token: "[redacted]", nested: ["Bearer [redacted]"] });
+    expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config).toEqual({
+      base_url: "http://vllm:8000/v1",
+      api_token: "[redacted]",
+      nested: ["Bearer [redacted]"],
+    });
   });
 
   // One scrubber for status and logs (lib/secret-scrub.ts): the password inside a DSN, a
@@ -123,26 +175,52 @@ describe("live status in the sync", () => {
   it.each([
     ["a DSN password, bare", "postgresql://llama:pg-pass-4711@db:5432/llama", "pg-pass-4711"],
     ["a DSN password, percent-decoded", "postgresql://llama:pa%2Fss-4711@db:5432/llama", "pa/ss-4711"],
-    ["a dockerconfigjson password", JSON.stringify({ auths: { "quay.io": { username: "u", password: "pull-pass-4711" } } }), "pull-pass-4711"],
-  ])("never copies %s the server reports into the status, as the log scrubber would not log it", (_what, value, inner) => {
-    const leaky = { ...PROVIDER, config: { base_url: "http://vllm:8000/v1", password: inner, note: `uses ${inner}` } };
-    const related = [secret, aSecret("other", { value })];
-    const first = sync(aRequest(aParent(spec), [], related), deps());
-    const r = sync(aRequest(aParent(spec), observedFrom(first.children), related), deps(), undefined, answered("0.7.1", [leaky]));
-    expect(JSON.stringify(r.status)).not.toContain(inner);
-    expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config)
-      .toEqual({ base_url: "http://vllm:8000/v1", password: "[redacted]", note: "uses [redacted]" });
-    expect(scrub(JSON.stringify(leaky), secretValuesOf({ related }))).not.toContain(inner);
-  });
+    [
+      "a dockerconfigjson password",
+      JSON.stringify({ auths: { "quay.io": { username: "u", password: "pull-pass-4711" } } }),
+      "pull-pass-4711",
+    ],
+  ])(
+    "never copies %s the server reports into the status, as the log scrubber would not log it",
+    (_what, value, inner) => {
+      const leaky = {
+        ...PROVIDER,
+        config: { base_url: "http://vllm:8000/v1", password: inner, note: `uses ${inner}` },
+      };
+      const related = [secret, aSecret("other", { value })];
+      const first = sync(aRequest(aParent(spec), [], related), deps());
+      const r = sync(
+        aRequest(aParent(spec), observedFrom(first.children), related),
+        deps(),
+        undefined,
+        answered("0.7.1", [leaky]),
+      );
+      expect(JSON.stringify(r.status)).not.toContain(inner);
+      expect((r.status.distributionConfig as { providers: { config: unknown }[] }).providers[0]!.config).toEqual({
+        base_url: "http://vllm:8000/v1",
+        password: "[redacted]",
+        note: "uses [redacted]",
+      });
+      expect(scrub(JSON.stringify(leaky), secretValuesOf({ related }))).not.toContain(inner);
+    },
+  );
 
   it("shows `custom` for an image, and keeps the live parts in a failed sync (the server still runs)", () => {
     const good = sync(running(), deps(), undefined, answered());
     // The Secret is gone: a failed sync that keeps the running children.
-    const r = sync(aRequest(aParent(spec, { status: good.status }), observedFrom(good.children), []), deps(later(1)), undefined, answered());
+    const r = sync(
+      aRequest(aParent(spec, { status: good.status }), observedFrom(good.children), []),
+      deps(later(1)),
+      undefined,
+      answered(),
+    );
     expect(r.status.phase).toBe("Failed");
     expect(health(r)?.status).toBe("True");
     expect(r.status.version).toEqual(good.status.version);
-    const image = sync(aRequest(aParent({ ...spec, distribution: { image: "quay.io/acme/llama:0.7.1" } }), [], [secret]), deps());
+    const image = sync(
+      aRequest(aParent({ ...spec, distribution: { image: "quay.io/acme/llama:0.7.1" } }), [], [secret]),
+      deps(),
+    );
     expect((image.status.distributionConfig as { activeDistribution: string }).activeDistribution).toBe("custom");
   });
 
@@ -166,26 +244,54 @@ describe("liveTargetOf()", () => {
       const service = children.find((c) => c.kind === "Service") as unknown as { spec: { ports: { port: number }[] } };
       service.spec.ports[0]!.port = 9000;
     });
-    expect(liveTargetOf(withPort)).toEqual(expect.objectContaining({ key: "team-a/demo", url: "http://demo-service.team-a.svc.cluster.local:9000", tls: false }));
+    expect(liveTargetOf(withPort)).toEqual(
+      expect.objectContaining({
+        key: "team-a/demo",
+        url: "http://demo-service.team-a.svc.cluster.local:9000",
+        tls: false,
+      }),
+    );
   });
 
   it("uses https when the pods serve TLS (their probes say so)", () => {
-    const first = sync(aRequest(aParent({ ...spec, networking: { tls: { enabled: true, secretName: "tls" } } }), [], [secret, aSecret("tls", { "tls.crt": "c", "tls.key": "k" })]), deps());
+    const first = sync(
+      aRequest(
+        aParent({ ...spec, networking: { tls: { enabled: true, secretName: "tls" } } }),
+        [],
+        [secret, aSecret("tls", { "tls.crt": "c", "tls.key": "k" })],
+      ),
+      deps(),
+    );
     const target = liveTargetOf(aRequest(aParent(spec), observedFrom(first.children), []));
-    expect(target).toEqual(expect.objectContaining({ url: "https://demo-service.team-a.svc.cluster.local:8321", tls: true }));
+    expect(target).toEqual(
+      expect.objectContaining({ url: "https://demo-service.team-a.svc.cluster.local:8321", tls: true }),
+    );
   });
 
   it("asks nobody without a ready pod or a Service", () => {
     expect(liveTargetOf(observed(() => undefined, 0))).toBeUndefined();
-    expect(liveTargetOf(observed((children) => children.splice(children.findIndex((c) => c.kind === "Service"), 1)))).toBeUndefined();
+    expect(
+      liveTargetOf(
+        observed((children) =>
+          children.splice(
+            children.findIndex((c) => c.kind === "Service"),
+            1,
+          ),
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it("changes its fingerprint with the pod template, not with the parent's status", () => {
     const a = liveTargetOf(observed())!;
-    const b = liveTargetOf(observed((children) => {
-      const d = children.find((c) => c.kind === "Deployment") as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } };
-      d.spec.template.spec.containers[0]!.image = "docker.io/llamastack/distribution-starter:0.7.2";
-    }))!;
+    const b = liveTargetOf(
+      observed((children) => {
+        const d = children.find((c) => c.kind === "Deployment") as unknown as {
+          spec: { template: { spec: { containers: { image: string }[] } } };
+        };
+        d.spec.template.spec.containers[0]!.image = "docker.io/llamastack/distribution-starter:0.7.2";
+      }),
+    )!;
     expect(a.fingerprint).not.toBe(b.fingerprint);
     expect(liveTargetOf(observed())!.fingerprint).toBe(a.fingerprint);
   });
@@ -193,7 +299,9 @@ describe("liveTargetOf()", () => {
 
 describe("syncWith() against a server on loopback", () => {
   let server: FakeServer;
-  beforeAll(async () => { server = await startFakeServer(); });
+  beforeAll(async () => {
+    server = await startFakeServer();
+  });
   afterAll(async () => server.close());
   beforeEach(() => server.reset());
 
@@ -214,7 +322,9 @@ describe("syncWith() against a server on loopback", () => {
     const started = Date.now();
     const r = await syncWith(request, deps(), undefined, live);
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(health(r)).toEqual(expect.objectContaining({ status: "False", message: expect.stringContaining("no answer within 0.3 s") }));
+    expect(health(r)).toEqual(
+      expect.objectContaining({ status: "False", message: expect.stringContaining("no answer within 0.3 s") }),
+    );
     expect(r.children).toEqual(sync(request, deps()).children);
   });
 
@@ -235,7 +345,9 @@ describe("configuration from the environment", () => {
   it("turns live status off with LLSD_LIVE_STATUS=false and refuses a bad timeout", () => {
     expect(liveSettingsFromEnv({ LLSD_LIVE_STATUS: "false" })).toBeUndefined();
     expect(liveSettingsFromEnv({})).toEqual({ timeoutMs: 1500, ttlMs: 300_000 });
-    expect(() => liveSettingsFromEnv({ LLSD_LIVE_TIMEOUT_MS: "soon" })).toThrow('LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"');
+    expect(() => liveSettingsFromEnv({ LLSD_LIVE_TIMEOUT_MS: "soon" })).toThrow(
+      'LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"',
+    );
   });
 
   it("sends every call to LLSD_LIVE_BASE_URL when set (a port-forwarded server)", async () => {

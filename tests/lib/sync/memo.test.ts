@@ -14,13 +14,33 @@ import { syncMemo, syncRemembered, syncWith } from "../../../lib/sync";
 import { memoBytesFromEnv } from "../../../hooks/sync-settings";
 import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
 import type { SyncDeps } from "../../../lib/sync/sync";
-import type { KubeObject, ObjectMap, SerializedAnswer, SyncRequest, SyncResponse } from "../../../lib/wire/metacontroller";
-import { afterApply, aParent, aRequest, aSecret, deps, NS, sampleRequest, stamped, steadyState, T0 } from "../../sync-builders";
+import type {
+  KubeObject,
+  ObjectMap,
+  SerializedAnswer,
+  SyncRequest,
+  SyncResponse,
+} from "../../../lib/wire/metacontroller";
+import {
+  afterApply,
+  aParent,
+  aRequest,
+  aSecret,
+  deps,
+  NS,
+  sampleRequest,
+  stamped,
+  steadyState,
+  T0,
+} from "../../sync-builders";
 
 const SAMPLES = join(__dirname, "..", "..", "..", "samples");
-const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".yaml")).sort();
+const samples = readdirSync(SAMPLES)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 
-const newMemo = (maxBytes = 64 * 2 ** 20, now: () => number = () => 0): SyncMemo => createSyncMemo({ maxBytes, idleMs: 60_000, now });
+const newMemo = (maxBytes = 64 * 2 ** 20, now: () => number = () => 0): SyncMemo =>
+  createSyncMemo({ maxBytes, idleMs: 60_000, now });
 
 interface Io {
   readonly resolver?: BaseConfigResolver;
@@ -28,7 +48,12 @@ interface Io {
 }
 
 /** The memo's answer (its bytes as text) and, for the same request, deps and I/O, a fresh one. */
-async function both(request: SyncRequest, memo: SyncMemo, d: SyncDeps = deps(), io: Io = {}): Promise<{ remembered: { body: string; summary: SerializedAnswer["summary"] }; fresh: string }> {
+async function both(
+  request: SyncRequest,
+  memo: SyncMemo,
+  d: SyncDeps = deps(),
+  io: Io = {},
+): Promise<{ remembered: { body: string; summary: SerializedAnswer["summary"] }; fresh: string }> {
   const answer = await syncRemembered(request, d, io.resolver, io.live, memo);
   const remembered = { body: answer.body.toString("utf8"), summary: answer.summary };
   const fresh = JSON.stringify(await syncWith(request, d, io.resolver, io.live));
@@ -45,13 +70,18 @@ function withObject(map: ObjectMap | undefined, o: KubeObject): ObjectMap {
 }
 
 function edited(map: ObjectMap | undefined, kind: string, edit: (o: KubeObject) => KubeObject): ObjectMap {
-  return Object.fromEntries(Object.entries(map ?? {}).map(([group, objects]) =>
-    [group, Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, o.kind === kind ? edit(o) : o]))]));
+  return Object.fromEntries(
+    Object.entries(map ?? {}).map(([group, objects]) => [
+      group,
+      Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, o.kind === kind ? edit(o) : o])),
+    ]),
+  );
 }
 
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } };
 const SPEC = { distribution: { name: "starter" }, providers: { inference: vllm } };
-const firstRequest = (): SyncRequest => aRequest(stamped(aParent(SPEC)), [], [stamped(aSecret("creds", { token: "t0ken" }))]);
+const firstRequest = (): SyncRequest =>
+  aRequest(stamped(aParent(SPEC)), [], [stamped(aSecret("creds", { token: "t0ken" }))]);
 
 describe("syncRemembered on every sample", () => {
   it.each(samples)("%s: a resync of an unchanged parent is answered from the memo, byte for byte", async (file) => {
@@ -70,14 +100,55 @@ describe("what changed gets a fresh answer", () => {
   const report = (version: string): LiveReport => ({ url: "http://demo", version, providers: [], problems: [] });
   const liveAnswering = (answer: () => LiveReport): LiveStatus => ({ check: async () => answer() });
   const changes: [string, (r: SyncRequest) => SyncRequest, (d: SyncDeps) => SyncDeps][] = [
-    ["the spec (a new parent resourceVersion)", (r) => ({ ...r, parent: stamped({ ...r.parent, spec: { ...SPEC, workload: { replicas: 2 } } }, "8") }), (d) => d],
-    ["a child (the Deployment scaled down)", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, "43")) }), (d) => d],
-    ["a related Secret (rotated)", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => stamped({ ...aSecret("creds", { token: "n3w" }), metadata: o.metadata }, "8")) }), (d) => d],
-    ["a related object added", (r) => ({ ...r, related: withObject(r.related, stamped(aSecret("other", { a: "b" }))) }), (d) => d],
-    ["a child gone", (r) => ({ ...r, children: Object.fromEntries(Object.entries(r.children ?? {}).filter(([group]) => !group.startsWith("Service."))) }), (d) => d],
+    [
+      "the spec (a new parent resourceVersion)",
+      (r) => ({ ...r, parent: stamped({ ...r.parent, spec: { ...SPEC, workload: { replicas: 2 } } }, "8") }),
+      (d) => d,
+    ],
+    [
+      "a child (the Deployment scaled down)",
+      (r) => ({
+        ...r,
+        children: edited(r.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, "43")),
+      }),
+      (d) => d,
+    ],
+    [
+      "a related Secret (rotated)",
+      (r) => ({
+        ...r,
+        related: edited(r.related, "Secret", (o) =>
+          stamped({ ...aSecret("creds", { token: "n3w" }), metadata: o.metadata }, "8"),
+        ),
+      }),
+      (d) => d,
+    ],
+    [
+      "a related object added",
+      (r) => ({ ...r, related: withObject(r.related, stamped(aSecret("other", { a: "b" }))) }),
+      (d) => d,
+    ],
+    [
+      "a child gone",
+      (r) => ({
+        ...r,
+        children: Object.fromEntries(
+          Object.entries(r.children ?? {}).filter(([group]) => !group.startsWith("Service.")),
+        ),
+      }),
+      (d) => d,
+    ],
     ["the parent being finalized", (r) => ({ ...r, finalizing: true }), (d) => d],
-    ["the distribution table (the overrides file changed)", (r) => r, (d) => ({ ...d, distributions: DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e })) })],
-    ["an image-override problem", (r) => r, (d) => ({ ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE: not JSON"] })],
+    [
+      "the distribution table (the overrides file changed)",
+      (r) => r,
+      (d) => ({ ...d, distributions: DEFAULT_DISTRIBUTIONS.map((e) => ({ ...e })) }),
+    ],
+    [
+      "an image-override problem",
+      (r) => r,
+      (d) => ({ ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE: not JSON"] }),
+    ],
     ["the operator version", (r) => r, (d) => ({ ...d, operatorVersion: "9.9.9" })],
   ];
 
@@ -92,23 +163,35 @@ describe("what changed gets a fresh answer", () => {
   });
 
   /** The same uid and resourceVersion under another name or namespace: a copy, or a recreated object in a request put together by hand. */
-  const moved = (o: KubeObject, to: { readonly name?: string; readonly namespace?: string }): KubeObject => ({ ...o, metadata: { ...o.metadata, ...to } });
+  const moved = (o: KubeObject, to: { readonly name?: string; readonly namespace?: string }): KubeObject => ({
+    ...o,
+    metadata: { ...o.metadata, ...to },
+  });
   const sameVersionElsewhere: [string, (r: SyncRequest) => SyncRequest][] = [
     ["the parent under another name", (r) => ({ ...r, parent: moved(r.parent, { name: "other" }) })],
     ["the parent in another namespace", (r) => ({ ...r, parent: moved(r.parent, { namespace: "elsewhere" }) })],
-    ["a child under another name", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => moved(o, { name: "other" })) })],
-    ["a related Secret in another namespace", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => moved(o, { namespace: "elsewhere" })) })],
+    [
+      "a child under another name",
+      (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => moved(o, { name: "other" })) }),
+    ],
+    [
+      "a related Secret in another namespace",
+      (r) => ({ ...r, related: edited(r.related, "Secret", (o) => moved(o, { namespace: "elsewhere" })) }),
+    ],
   ];
 
-  it.each(sameVersionElsewhere)("%s, with the same uid and resourceVersion, does not share the answer", async (_, change) => {
-    const request = await steady(firstRequest());
-    const memo = newMemo();
-    await both(request, memo);
-    expect((await both(request, memo)).remembered.summary.reused).toBe(1);
-    const next = await both(change(request), memo);
-    expect(next.remembered.summary.reused).toBe(0);
-    expect(next.remembered.body).toBe(next.fresh);
-  });
+  it.each(sameVersionElsewhere)(
+    "%s, with the same uid and resourceVersion, does not share the answer",
+    async (_, change) => {
+      const request = await steady(firstRequest());
+      const memo = newMemo();
+      await both(request, memo);
+      expect((await both(request, memo)).remembered.summary.reused).toBe(1);
+      const next = await both(change(request), memo);
+      expect(next.remembered.summary.reused).toBe(0);
+      expect(next.remembered.body).toBe(next.fresh);
+    },
+  );
 
   it("a parent renamed with the same uid and resourceVersion gets its own children's names", async () => {
     const request = await steady(firstRequest());
@@ -136,7 +219,9 @@ describe("what changed gets a fresh answer", () => {
   it("the image's base config (the tag moved to another digest)", async () => {
     let digest = `sha256:${"a".repeat(64)}`;
     const config = bundledBaseConfig("starter", "0.7")!;
-    const resolver: BaseConfigResolver = { resolve: async () => ({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }) };
+    const resolver: BaseConfigResolver = {
+      resolve: async () => ({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }),
+    };
     const request = await steady(firstRequest(), deps(), { resolver });
     const memo = newMemo();
     await both(request, memo, deps(), { resolver });
@@ -151,9 +236,24 @@ describe("what changed gets a fresh answer", () => {
 
 describe("what is never reused", () => {
   const unstamped: [string, (r: SyncRequest) => SyncRequest][] = [
-    ["a parent without resourceVersion (curl, llsd request)", (r) => ({ ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, resourceVersion: undefined } } })],
-    ["a related object without uid", (r) => ({ ...r, related: edited(r.related, "Secret", (o) => ({ ...o, metadata: { ...o.metadata, uid: undefined } })) })],
-    ["a child without resourceVersion", (r) => ({ ...r, children: edited(r.children, "Deployment", (o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: "" } })) })],
+    [
+      "a parent without resourceVersion (curl, llsd request)",
+      (r) => ({ ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, resourceVersion: undefined } } }),
+    ],
+    [
+      "a related object without uid",
+      (r) => ({
+        ...r,
+        related: edited(r.related, "Secret", (o) => ({ ...o, metadata: { ...o.metadata, uid: undefined } })),
+      }),
+    ],
+    [
+      "a child without resourceVersion",
+      (r) => ({
+        ...r,
+        children: edited(r.children, "Deployment", (o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: "" } })),
+      }),
+    ],
   ];
 
   it.each(unstamped)("%s", async (_, strip) => {
@@ -234,7 +334,11 @@ describe("bounds", () => {
     expect(memo.stats().entries).toBe(fits);
   });
 
-  it.each([["0", undefined], ["-1", /SYNC_MEMO_MB must be a number of MiB/], ["lots", /SYNC_MEMO_MB must be a number of MiB/]])("SYNC_MEMO_MB=%s", (value, error) => {
+  it.each([
+    ["0", undefined],
+    ["-1", /SYNC_MEMO_MB must be a number of MiB/],
+    ["lots", /SYNC_MEMO_MB must be a number of MiB/],
+  ])("SYNC_MEMO_MB=%s", (value, error) => {
     if (error) expect(() => memoBytesFromEnv({ SYNC_MEMO_MB: value })).toThrow(error);
     else expect(syncMemo(memoBytesFromEnv({ SYNC_MEMO_MB: value }))).toBeUndefined();
   });
@@ -245,22 +349,41 @@ describe("property: whatever happens in the cluster, the memo answers as a fresh
   const step = fc.constantFrom<Step>("resync", "apply", "scaleDown", "editSpec", "rotateSecret", "tick");
 
   it("for any sequence of events", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-      const memo = newMemo();
-      let now = T0.getTime();
-      let version = 100;
-      let request = firstRequest();
-      for (const s of steps) {
-        const d = deps(new Date(now));
-        const { remembered, fresh } = await both(request, memo, d);
-        expect(remembered.body).toBe(fresh);
-        const v = String(++version);
-        if (s === "apply") request = afterApply(request, JSON.parse(fresh) as SyncResponse, v);
-        if (s === "scaleDown") request = { ...request, children: edited(request.children, "Deployment", (o) => stamped({ ...o, status: { readyReplicas: 0 } }, v)) };
-        if (s === "editSpec") request = { ...request, parent: stamped({ ...request.parent, spec: { ...SPEC, workload: { replicas: version % 3 + 1 } } }, v) };
-        if (s === "rotateSecret") request = { ...request, related: edited(request.related, "Secret", (o) => stamped({ ...o, data: { token: Buffer.from(v).toString("base64") } }, v)) };
-        if (s === "tick") now += 60_000;
-      }
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const memo = newMemo();
+        let now = T0.getTime();
+        let version = 100;
+        let request = firstRequest();
+        for (const s of steps) {
+          const d = deps(new Date(now));
+          const { remembered, fresh } = await both(request, memo, d);
+          expect(remembered.body).toBe(fresh);
+          const v = String(++version);
+          if (s === "apply") request = afterApply(request, JSON.parse(fresh) as SyncResponse, v);
+          if (s === "scaleDown")
+            request = {
+              ...request,
+              children: edited(request.children, "Deployment", (o) =>
+                stamped({ ...o, status: { readyReplicas: 0 } }, v),
+              ),
+            };
+          if (s === "editSpec")
+            request = {
+              ...request,
+              parent: stamped({ ...request.parent, spec: { ...SPEC, workload: { replicas: (version % 3) + 1 } } }, v),
+            };
+          if (s === "rotateSecret")
+            request = {
+              ...request,
+              related: edited(request.related, "Secret", (o) =>
+                stamped({ ...o, data: { token: Buffer.from(v).toString("base64") } }, v),
+              ),
+            };
+          if (s === "tick") now += 60_000;
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });

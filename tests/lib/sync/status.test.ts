@@ -30,7 +30,10 @@ describe("status", () => {
   it("keeps lastTransitionTime and generatedAt while the values stay, even as the clock moves", () => {
     const { first, observed } = firstAndObserved();
     const again = sync(aRequest(aParent(spec, { status: first.status }), observed, [secret]), deps(later));
-    const byType = (s: typeof first.status) => Object.fromEntries((s.conditions as { type: string; lastTransitionTime: string }[]).map((c) => [c.type, c.lastTransitionTime]));
+    const byType = (s: typeof first.status) =>
+      Object.fromEntries(
+        (s.conditions as { type: string; lastTransitionTime: string }[]).map((c) => [c.type, c.lastTransitionTime]),
+      );
     expect(byType(again.status).ConfigGenerated).toBe(byType(first.status).ConfigGenerated);
     expect(byType(again.status).SecretsResolved).toBe(byType(first.status).SecretsResolved);
     expect(byType(again.status).DeploymentReady).toBe("2026-11-22T11:00:00Z");
@@ -58,14 +61,23 @@ describe("status", () => {
   it("fills serviceURL, routeURL, resolvedDistribution and configGeneration from what was observed", () => {
     const { observed } = firstAndObserved();
     const status = sync(aRequest(aParent(spec, { generation: 7 }), observed, [secret]), deps()).status;
-    expect(status).toEqual(expect.objectContaining({
-      observedGeneration: 7,
-      availableReplicas: 1,
-      serviceURL: "http://demo-service.team-a.svc.cluster.local:8321",
-      routeURL: "http://llama.example.com",
-      resolvedDistribution: { image: "docker.io/ogxai/distribution-starter:1.3.0", configSource: "embedded", configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
-      configGeneration: expect.objectContaining({ configMapName: expect.stringMatching(/^demo-config-[0-9a-f]{10}$/), configVersion: 2 }),
-    }));
+    expect(status).toEqual(
+      expect.objectContaining({
+        observedGeneration: 7,
+        availableReplicas: 1,
+        serviceURL: "http://demo-service.team-a.svc.cluster.local:8321",
+        routeURL: "http://llama.example.com",
+        resolvedDistribution: {
+          image: "docker.io/ogxai/distribution-starter:1.3.0",
+          configSource: "embedded",
+          configHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        },
+        configGeneration: expect.objectContaining({
+          configMapName: expect.stringMatching(/^demo-config-[0-9a-f]{10}$/),
+          configVersion: 2,
+        }),
+      }),
+    );
   });
 
   it.each([
@@ -106,21 +118,48 @@ describe("rollout safety", () => {
 
   it("given whitespace-only spec changes, produces the same ConfigMap name (no restart)", () => {
     const a = sync(aRequest(aParent(spec), [], [secret]), deps());
-    const reordered = { resources: spec.resources, networking: spec.networking, providers: spec.providers, distribution: spec.distribution };
+    const reordered = {
+      resources: spec.resources,
+      networking: spec.networking,
+      providers: spec.providers,
+      distribution: spec.distribution,
+    };
     const b = sync(aRequest(aParent(reordered), [], [secret]), deps());
     expect(b.children).toEqual(a.children);
   });
 });
 
 describe("conditions follow the Kubernetes convention", () => {
-  const earlier: Condition = { type: "ConfigGenerated", status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 1 providers", lastTransitionTime: "2026-11-22T09:00:00Z" };
+  const earlier: Condition = {
+    type: "ConfigGenerated",
+    status: "True",
+    reason: "ConfigGenerationSucceeded",
+    message: "Generated config.yaml with 1 providers",
+    lastTransitionTime: "2026-11-22T09:00:00Z",
+  };
   // lastTransitionTime is when `status` last changed: a new message or reason alone is no transition.
   it.each([
-    ["the same condition", { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 1 providers" }, "2026-11-22T09:00:00Z"],
-    ["only the message changes", { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 2 providers" }, "2026-11-22T09:00:00Z"],
-    ["only the reason changes", { status: "True", reason: "UsingOverrideConfig", message: "Using config.yaml from ConfigMap cm" }, "2026-11-22T09:00:00Z"],
+    [
+      "the same condition",
+      { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 1 providers" },
+      "2026-11-22T09:00:00Z",
+    ],
+    [
+      "only the message changes",
+      { status: "True", reason: "ConfigGenerationSucceeded", message: "Generated config.yaml with 2 providers" },
+      "2026-11-22T09:00:00Z",
+    ],
+    [
+      "only the reason changes",
+      { status: "True", reason: "UsingOverrideConfig", message: "Using config.yaml from ConfigMap cm" },
+      "2026-11-22T09:00:00Z",
+    ],
     ["status True → False", { status: "False", reason: "InvalidSpec", message: "spec.x: bad" }, "2026-11-22T10:00:00Z"],
-    ["status True → Unknown", { status: "Unknown", reason: "NotChecked", message: "not checked" }, "2026-11-22T10:00:00Z"],
+    [
+      "status True → Unknown",
+      { status: "Unknown", reason: "NotChecked", message: "not checked" },
+      "2026-11-22T10:00:00Z",
+    ],
   ] as const)("%s", (_what, now, expected) => {
     const [c] = toConditions([{ type: "ConfigGenerated", ...now }], [earlier], () => T0, 3);
     expect(c).toEqual({ type: "ConfigGenerated", ...now, lastTransitionTime: expected, observedGeneration: 3 });
@@ -129,27 +168,45 @@ describe("conditions follow the Kubernetes convention", () => {
   it("through the sync: a spec edit that only changes a condition's message keeps its lastTransitionTime", () => {
     const { first, observed } = firstAndObserved();
     const edited = { ...spec, resources: { models: ["llama3", "llama3-big"] } };
-    const again = sync(aRequest(aParent(edited, { status: first.status, generation: 2 }), observed, [secret]), deps(later));
-    const configOf = (s: typeof first.status) => (s.conditions as Condition[]).find((c) => c.type === "ConfigGenerated")!;
+    const again = sync(
+      aRequest(aParent(edited, { status: first.status, generation: 2 }), observed, [secret]),
+      deps(later),
+    );
+    const configOf = (s: typeof first.status) =>
+      (s.conditions as Condition[]).find((c) => c.type === "ConfigGenerated")!;
     expect(configOf(again.status).message).not.toBe(configOf(first.status).message);
-    expect(configOf(again.status)).toMatchObject({ status: "True", lastTransitionTime: configOf(first.status).lastTransitionTime });
+    expect(configOf(again.status)).toMatchObject({
+      status: "True",
+      lastTransitionTime: configOf(first.status).lastTransitionTime,
+    });
   });
 });
 
 describe("a failed sync reports only what it checked", () => {
-  const conditionOf = (r: ReturnType<typeof sync>, type: string) => (r.status.conditions as Condition[]).find((c) => c.type === type);
+  const conditionOf = (r: ReturnType<typeof sync>, type: string) =>
+    (r.status.conditions as Condition[]).find((c) => c.type === type);
 
   it("an invalid spec: SecretsResolved Unknown (not checked), no config source claimed", () => {
-    const r = sync(aRequest(aParent({ ...spec, resources: { models: [{ name: "m", modelType: "nonsense" }] } }), [], [secret]), deps());
+    const r = sync(
+      aRequest(aParent({ ...spec, resources: { models: [{ name: "m", modelType: "nonsense" }] } }), [], [secret]),
+      deps(),
+    );
     expect(r.status.phase).toBe("Failed");
     expect(conditionOf(r, "SecretsResolved")).toMatchObject({ status: "Unknown", reason: "NotChecked" });
   });
 
   it("a failure after the Secrets were checked: SecretsResolved counts the references the spec has", () => {
     // The base config comes back unusable: the Secrets were found first.
-    const r = sync(aRequest(aParent(spec), [], [secret]), deps(), { base: { text: "version: 3\nproviders: {}\n", source: "oci-label", digest: "sha256:0" }, notes: [] });
+    const r = sync(aRequest(aParent(spec), [], [secret]), deps(), {
+      base: { text: "version: 3\nproviders: {}\n", source: "oci-label", digest: "sha256:0" },
+      notes: [],
+    });
     expect(r.status.phase).toBe("Failed");
-    expect(conditionOf(r, "SecretsResolved")).toMatchObject({ status: "True", reason: "AllSecretsFound", message: "Resolved 1 secret references" });
+    expect(conditionOf(r, "SecretsResolved")).toMatchObject({
+      status: "True",
+      reason: "AllSecretsFound",
+      message: "Resolved 1 secret references",
+    });
     expect(r.status.resolvedDistribution).toEqual({ image: expect.any(String) });
   });
 

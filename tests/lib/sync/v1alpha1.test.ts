@@ -16,13 +16,25 @@ import { ROOT_CA } from "./certificates";
 
 /** A v1alpha1 CR as stored and sent to the hooks: converted, annotation included. */
 function v1alpha1(spec: object, name = "demo"): KubeObject {
-  const converted = toHub({ apiVersion: "llamastack.io/v1alpha1", kind: "LlamaStackDistribution", metadata: { name, namespace: NS, uid: "uid-1", generation: 1 }, spec });
+  const converted = toHub({
+    apiVersion: "llamastack.io/v1alpha1",
+    kind: "LlamaStackDistribution",
+    metadata: { name, namespace: NS, uid: "uid-1", generation: 1 },
+    spec,
+  });
   if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
   return converted.object as unknown as KubeObject;
 }
 
-const server = (extra: object = {}) => ({ distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 }, ...extra });
-const userConfig = aConfigMap("my-config", { "config.yaml": "version: 2\nimage_name: starter\napis: []\nproviders: {}\n", "extra.txt": "x" });
+const server = (extra: object = {}) => ({
+  distribution: { name: "starter" },
+  containerSpec: { name: "llama-stack", port: 8321 },
+  ...extra,
+});
+const userConfig = aConfigMap("my-config", {
+  "config.yaml": "version: 2\nimage_name: starter\napis: []\nproviders: {}\n",
+  "extra.txt": "x",
+});
 const syncOf = (parent: KubeObject, related: KubeObject[] = []) => sync(aRequest(parent, [], related), deps());
 const deploymentOf = (r: SyncResponse) => only(r.children, "Deployment") as unknown as V1Deployment;
 const podOf = (r: SyncResponse): V1PodSpec => deploymentOf(r).spec!.template.spec!;
@@ -33,10 +45,19 @@ const specOf = (r: SyncResponse, kind: string) => only(r.children, kind).spec as
 describe("legacyOf(): which parents are v1alpha1 CRs", () => {
   it("a converted v1alpha1 CR (annotation present, nothing v1alpha2-only): yes, with what v1alpha2 cannot hold", () => {
     const parent = v1alpha1({
-      server: { ...server({ containerSpec: { name: "server", port: 8321 } }), userConfig: { configMapName: "c", configMapNamespace: "other" }, tlsConfig: { caBundle: { configMapName: "ca", configMapNamespace: NS } } },
+      server: {
+        ...server({ containerSpec: { name: "server", port: 8321 } }),
+        userConfig: { configMapName: "c", configMapNamespace: "other" },
+        tlsConfig: { caBundle: { configMapName: "ca", configMapNamespace: NS } },
+      },
       network: { exposeRoute: false },
     });
-    expect(legacyOf(parent)).toEqual({ containerName: "server", networkSet: true, userConfigNamespace: "other", caBundleNamespace: NS });
+    expect(legacyOf(parent)).toEqual({
+      containerName: "server",
+      networkSet: true,
+      userConfigNamespace: "other",
+      caBundleNamespace: NS,
+    });
   });
 
   it("spec.network given empty still counts as set (it rides in the annotation)", () => {
@@ -56,20 +77,42 @@ describe("legacyOf(): which parents are v1alpha1 CRs", () => {
 
   it("a converted CR since given v1alpha2-only fields (providers): no, it is a v1alpha2 CR now", () => {
     const parent = v1alpha1({ server: server() });
-    const edited = { ...parent, spec: { ...(parent.spec as object), providers: { inference: { provider: "vllm", endpoint: "http://v:8000" } } } };
+    const edited = {
+      ...parent,
+      spec: { ...(parent.spec as object), providers: { inference: { provider: "vllm", endpoint: "http://v:8000" } } },
+    };
     expect(legacyOf(edited)).toBeUndefined();
   });
 
   it("an annotation that cannot be read: no", () => {
     const parent = v1alpha1({ server: server() });
-    expect(legacyOf({ ...parent, metadata: { ...parent.metadata, annotations: { [V1ALPHA1_FIELDS]: "{nope" } } })).toBeUndefined();
+    expect(
+      legacyOf({ ...parent, metadata: { ...parent.metadata, annotations: { [V1ALPHA1_FIELDS]: "{nope" } } }),
+    ).toBeUndefined();
   });
 });
 
 describe("the children of a v1alpha1 CR", () => {
   it("env in the Go operator's order (HF_HOME, SSL_CERT_FILE, LLS_WORKERS, LLS_PORT, LLAMA_STACK_CONFIG), our port variables, then the user's", () => {
-    const r = syncOf(v1alpha1({ server: { ...server({ containerSpec: { name: "llama-stack", port: 9000, env: [{ name: "OLLAMA_URL", value: "http://o:11434/v1" }, { name: "LLS_WORKERS", value: "3" }] } }), workers: 2, tlsConfig: { caBundle: { configMapName: "ca" } } } }),
-      [aConfigMap("ca", { "ca-bundle.crt": ROOT_CA })]);
+    const r = syncOf(
+      v1alpha1({
+        server: {
+          ...server({
+            containerSpec: {
+              name: "llama-stack",
+              port: 9000,
+              env: [
+                { name: "OLLAMA_URL", value: "http://o:11434/v1" },
+                { name: "LLS_WORKERS", value: "3" },
+              ],
+            },
+          }),
+          workers: 2,
+          tlsConfig: { caBundle: { configMapName: "ca" } },
+        },
+      }),
+      [aConfigMap("ca", { "ca-bundle.crt": ROOT_CA })],
+    );
     expect(containerOf(r).env).toEqual([
       { name: "HF_HOME", value: "/.llama" },
       { name: "SSL_CERT_FILE", value: "/etc/ssl/certs/ca-bundle/ca-bundle.crt" },
@@ -93,22 +136,49 @@ describe("the children of a v1alpha1 CR", () => {
     expect(containerOf(r).command).toEqual(["/bin/sh", "-c", STARTUP_SCRIPT]);
     expect(containerOf(r).args).toEqual([]);
     expect(envNames(r)).not.toContain("RUN_CONFIG_PATH");
-    expect(deploymentOf(r).spec!.template.metadata!.annotations).toEqual({ "llamastack.io/config-hash": expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(deploymentOf(r).spec!.template.metadata!.annotations).toEqual({
+      "llamastack.io/config-hash": expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     for (const child of r.children) validateChild(child);
   });
 
   it("a user command or args replace the script's (non-empty ones only, as in the Go operator)", () => {
-    const withCommand = syncOf(v1alpha1({ server: { ...server({ containerSpec: { name: "llama-stack", command: ["llama", "stack", "run"], args: [] } }), userConfig: { configMapName: "my-config" } } }), [userConfig]);
+    const withCommand = syncOf(
+      v1alpha1({
+        server: {
+          ...server({ containerSpec: { name: "llama-stack", command: ["llama", "stack", "run"], args: [] } }),
+          userConfig: { configMapName: "my-config" },
+        },
+      }),
+      [userConfig],
+    );
     expect(containerOf(withCommand)).toEqual(expect.objectContaining({ command: ["llama", "stack", "run"], args: [] }));
-    const withArgs = syncOf(v1alpha1({ server: { ...server({ containerSpec: { name: "llama-stack", args: ["--verbose"] } }), userConfig: { configMapName: "my-config" } } }), [userConfig]);
-    expect(containerOf(withArgs)).toEqual(expect.objectContaining({ command: ["/bin/sh", "-c", STARTUP_SCRIPT], args: ["--verbose"] }));
+    const withArgs = syncOf(
+      v1alpha1({
+        server: {
+          ...server({ containerSpec: { name: "llama-stack", args: ["--verbose"] } }),
+          userConfig: { configMapName: "my-config" },
+        },
+      }),
+      [userConfig],
+    );
+    expect(containerOf(withArgs)).toEqual(
+      expect.objectContaining({ command: ["/bin/sh", "-c", STARTUP_SCRIPT], args: ["--verbose"] }),
+    );
   });
 
   it("without userConfig, the image entrypoint runs (no command) and LLAMA_STACK_CONFIG is still set, as the Go operator did", () => {
     const r = syncOf(v1alpha1({ server: server() }));
     expect(containerOf(r).command).toBeUndefined();
     expect(containerOf(r).args).toBeUndefined();
-    expect(envNames(r)).toEqual(["HF_HOME", "LLS_WORKERS", "LLS_PORT", "LLAMA_STACK_CONFIG", "LLAMA_STACK_PORT", "OGX_PORT"]);
+    expect(envNames(r)).toEqual([
+      "HF_HOME",
+      "LLS_WORKERS",
+      "LLS_PORT",
+      "LLAMA_STACK_CONFIG",
+      "LLAMA_STACK_PORT",
+      "OGX_PORT",
+    ]);
   });
 
   it("the container keeps containerSpec.name, and the startup probe has the Go operator's timings", () => {
@@ -116,20 +186,31 @@ describe("the children of a v1alpha1 CR", () => {
     expect(containerOf(r).name).toBe("server");
     expect(containerOf(r).startupProbe).toEqual({
       httpGet: { path: "/v1/health", port: "http", scheme: "HTTP" },
-      initialDelaySeconds: 15, periodSeconds: 10, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1,
+      initialDelaySeconds: 15,
+      periodSeconds: 10,
+      timeoutSeconds: 30,
+      failureThreshold: 3,
+      successThreshold: 1,
     });
   });
 
   it("replicas > 1: PDB maxUnavailable 1, spread over region/zone/host and preferred anti-affinity, on the instance label", () => {
     const r = syncOf(v1alpha1({ replicas: 3, server: server() }));
-    expect(specOf(r, "PodDisruptionBudget")).toEqual({ selector: { matchLabels: { app: "llama-stack", "app.kubernetes.io/instance": "demo" } }, maxUnavailable: 1 });
+    expect(specOf(r, "PodDisruptionBudget")).toEqual({
+      selector: { matchLabels: { app: "llama-stack", "app.kubernetes.io/instance": "demo" } },
+      maxUnavailable: 1,
+    });
     expect(podOf(r).topologySpreadConstraints!.map((t) => [t.topologyKey, t.labelSelector])).toEqual([
       ["topology.kubernetes.io/region", { matchLabels: { "app.kubernetes.io/instance": "demo" } }],
       ["topology.kubernetes.io/zone", { matchLabels: { "app.kubernetes.io/instance": "demo" } }],
       ["kubernetes.io/hostname", { matchLabels: { "app.kubernetes.io/instance": "demo" } }],
     ]);
     expect(podOf(r).affinity!.podAntiAffinity!.preferredDuringSchedulingIgnoredDuringExecution![0]).toEqual({
-      weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { "app.kubernetes.io/instance": "demo" } }, topologyKey: "kubernetes.io/hostname" },
+      weight: 100,
+      podAffinityTerm: {
+        labelSelector: { matchLabels: { "app.kubernetes.io/instance": "demo" } },
+        topologyKey: "kubernetes.io/hostname",
+      },
     });
   });
 
@@ -137,8 +218,12 @@ describe("the children of a v1alpha1 CR", () => {
     const legacy = syncOf(v1alpha1({ replicas: 1, server: { ...server(), autoscaling: { maxReplicas: 5 } } }));
     expect(legacy.children.some((c) => c.kind === "PodDisruptionBudget")).toBe(false);
     expect(podOf(legacy).topologySpreadConstraints).toBeUndefined();
-    expect(specOf(legacy, "HorizontalPodAutoscaler")).toEqual(expect.objectContaining({ minReplicas: 1, maxReplicas: 5 }));
-    const ours = syncOf(aParent({ distribution: { name: "starter" }, workload: { replicas: 1, autoscaling: { maxReplicas: 5 } } }));
+    expect(specOf(legacy, "HorizontalPodAutoscaler")).toEqual(
+      expect.objectContaining({ minReplicas: 1, maxReplicas: 5 }),
+    );
+    const ours = syncOf(
+      aParent({ distribution: { name: "starter" }, workload: { replicas: 1, autoscaling: { maxReplicas: 5 } } }),
+    );
     expect(ours.children.some((c) => c.kind === "PodDisruptionBudget")).toBe(true);
   });
 
@@ -147,35 +232,65 @@ describe("the children of a v1alpha1 CR", () => {
     ["network: {}", true, false, { network: {} }],
     ["network: {exposeRoute: true}", true, true, { network: { exposeRoute: true } }],
     ["no network", false, false, {}],
-  ])("given %s, the NetworkPolicy admits the OpenShift router: %s, ingress-nginx: %s", (_title, router, nginx, extra) => {
-    const r = syncOf(v1alpha1({ server: server(), ...extra }));
-    const peers = JSON.stringify((specOf(r, "NetworkPolicy").ingress as { from: unknown[] }[])[0]!.from);
-    expect(peers.includes('"network.openshift.io/policy-group":"ingress"')).toBe(router);
-    expect(peers.includes('"kubernetes.io/metadata.name":"ingress-nginx"')).toBe(nginx);
-  });
+  ])(
+    "given %s, the NetworkPolicy admits the OpenShift router: %s, ingress-nginx: %s",
+    (_title, router, nginx, extra) => {
+      const r = syncOf(v1alpha1({ server: server(), ...extra }));
+      const peers = JSON.stringify((specOf(r, "NetworkPolicy").ingress as { from: unknown[] }[])[0]!.from);
+      expect(peers.includes('"network.openshift.io/policy-group":"ingress"')).toBe(router);
+      expect(peers.includes('"kubernetes.io/metadata.name":"ingress-nginx"')).toBe(nginx);
+    },
+  );
 
   it("exposeRoute: the Ingress backend port is the number, as in the Go operator's Ingress", () => {
     const r = syncOf(v1alpha1({ server: server(), network: { exposeRoute: true } }));
-    expect(JSON.stringify(specOf(r, "Ingress").rules)).toContain('"service":{"name":"demo-service","port":{"number":8321}}');
+    expect(JSON.stringify(specOf(r, "Ingress").rules)).toContain(
+      '"service":{"name":"demo-service","port":{"number":8321}}',
+    );
   });
 
   it.each([
-    ["userConfig", { userConfig: { configMapName: "my-config", configMapNamespace: "shared" } }, [userConfig], "spec.server.userConfig.configMapNamespace: ConfigMap my-config is in namespace shared"],
-    ["caBundle", { tlsConfig: { caBundle: { configMapName: "ca", configMapNamespace: "shared" } } }, [aConfigMap("ca", { "ca-bundle.crt": ROOT_CA })], "spec.server.tlsConfig.caBundle.configMapNamespace: ConfigMap ca is in namespace shared"],
-  ])("a %s ConfigMap in another namespace fails with what to do; the CR's own namespace is fine", (_title, extra, related, message) => {
-    const r = syncOf(v1alpha1({ server: { ...server(), ...extra } }), related);
-    expect(r.status.phase).toBe("Failed");
-    expect((r.status.conditions as { type: string; reason: string; message: string }[])[0]).toEqual(expect.objectContaining({
-      type: "ConfigGenerated", reason: "ConfigMapNamespaceUnsupported",
-      message: `${message}, but only ConfigMaps in the CR's own namespace (${NS}) are supported; copy it into ${NS} and remove configMapNamespace`,
-    }));
-    const here = JSON.parse(JSON.stringify(extra).replace('"shared"', `"${NS}"`)) as object;
-    expect(syncOf(v1alpha1({ server: { ...server(), ...here } }), related).status.phase).toBe("Pending");
-  });
+    [
+      "userConfig",
+      { userConfig: { configMapName: "my-config", configMapNamespace: "shared" } },
+      [userConfig],
+      "spec.server.userConfig.configMapNamespace: ConfigMap my-config is in namespace shared",
+    ],
+    [
+      "caBundle",
+      { tlsConfig: { caBundle: { configMapName: "ca", configMapNamespace: "shared" } } },
+      [aConfigMap("ca", { "ca-bundle.crt": ROOT_CA })],
+      "spec.server.tlsConfig.caBundle.configMapNamespace: ConfigMap ca is in namespace shared",
+    ],
+  ])(
+    "a %s ConfigMap in another namespace fails with what to do; the CR's own namespace is fine",
+    (_title, extra, related, message) => {
+      const r = syncOf(v1alpha1({ server: { ...server(), ...extra } }), related);
+      expect(r.status.phase).toBe("Failed");
+      expect((r.status.conditions as { type: string; reason: string; message: string }[])[0]).toEqual(
+        expect.objectContaining({
+          type: "ConfigGenerated",
+          reason: "ConfigMapNamespaceUnsupported",
+          message: `${message}, but only ConfigMaps in the CR's own namespace (${NS}) are supported; copy it into ${NS} and remove configMapNamespace`,
+        }),
+      );
+      const here = JSON.parse(JSON.stringify(extra).replace('"shared"', `"${NS}"`)) as object;
+      expect(syncOf(v1alpha1({ server: { ...server(), ...here } }), related).status.phase).toBe("Pending");
+    },
+  );
 
   it("every child validates and the selectors are the Go operator's", () => {
-    const r = syncOf(v1alpha1({ replicas: 2, server: { ...server(), storage: {}, autoscaling: { maxReplicas: 4 }, podDisruptionBudget: { minAvailable: 1 } }, network: { exposeRoute: true, allowedFrom: { namespaces: ["*"] } } }));
+    const r = syncOf(
+      v1alpha1({
+        replicas: 2,
+        server: { ...server(), storage: {}, autoscaling: { maxReplicas: 4 }, podDisruptionBudget: { minAvailable: 1 } },
+        network: { exposeRoute: true, allowedFrom: { namespaces: ["*"] } },
+      }),
+    );
     for (const child of r.children) validateChild(child);
-    expect((deploymentOf(r).spec!.selector.matchLabels)).toEqual({ app: "llama-stack", "app.kubernetes.io/instance": "demo" });
+    expect(deploymentOf(r).spec!.selector.matchLabels).toEqual({
+      app: "llama-stack",
+      "app.kubernetes.io/instance": "demo",
+    });
   });
 });

@@ -23,7 +23,12 @@ const SHA256_RSA = seq(oid("2a864886f70d01010b"), der(0x05));
 
 function utcTime(date: Date): Buffer {
   const iso = date.toISOString(); // 2026-01-02T03:04:05.000Z → 260102030405Z
-  return der(0x17, Buffer.from(`${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`));
+  return der(
+    0x17,
+    Buffer.from(
+      `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`,
+    ),
+  );
 }
 
 function name(commonName: string): Buffer {
@@ -43,7 +48,11 @@ export function selfSignedCertificate(commonName: string): TestCertificate {
   const serial = randomBytes(8);
   serial[0] = (serial[0] ?? 0) & 0x7f; // positive INTEGER
   const now = Date.now();
-  const basicConstraints = seq(oid("551d13"), der(0x01, Buffer.from([0xff])), der(0x04, seq(der(0x01, Buffer.from([0xff])))));
+  const basicConstraints = seq(
+    oid("551d13"),
+    der(0x01, Buffer.from([0xff])),
+    der(0x04, seq(der(0x01, Buffer.from([0xff])))),
+  );
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))),
     der(0x02, serial),

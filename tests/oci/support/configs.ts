@@ -19,7 +19,11 @@ export function configYaml(marker: string): string {
 export function largeConfigYaml(marker: string, minBytes: number): string {
   const lines = [configYaml(marker).trimEnd()];
   for (let i = 0; lines.join("\n").length < minBytes; i++) {
-    lines.push(`  - provider_id: filler-${i}`, "    provider_type: remote::openai", `    config: {api_key: "\${env.FILLER_${i}_API_KEY:=}", note: "${"x".repeat(64)}"}`);
+    lines.push(
+      `  - provider_id: filler-${i}`,
+      "    provider_type: remote::openai",
+      `    config: {api_key: "\${env.FILLER_${i}_API_KEY:=}", note: "${"x".repeat(64)}"}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -36,7 +36,10 @@ export async function tarOf(files: Readonly<Record<string, string | Buffer>>, tr
   return truncated ? whole.subarray(0, lastEnd) : whole;
 }
 
-export async function layerOf(files: Readonly<Record<string, string | Buffer>>, options: { gzip?: boolean; truncated?: boolean } = {}): Promise<Buffer> {
+export async function layerOf(
+  files: Readonly<Record<string, string | Buffer>>,
+  options: { gzip?: boolean; truncated?: boolean } = {},
+): Promise<Buffer> {
   const raw = await tarOf(files, options.truncated);
   return options.gzip === false ? raw : gzipSync(raw);
 }
@@ -50,18 +53,49 @@ function headers(target: PushTarget, repository: string, extra: Record<string, s
   return target.authorization === undefined ? extra : { ...extra, authorization: target.authorization(repository) };
 }
 
-export async function pushBlob(target: PushTarget, repository: string, bytes: Buffer, mediaType: string): Promise<Descriptor> {
+export async function pushBlob(
+  target: PushTarget,
+  repository: string,
+  bytes: Buffer,
+  mediaType: string,
+): Promise<Descriptor> {
   const digest = sha256(bytes);
-  const started = await ok(await fetch(`${target.url}/v2/${repository}/blobs/uploads/`, { method: "POST", headers: headers(target, repository) }), "start upload");
+  const started = await ok(
+    await fetch(`${target.url}/v2/${repository}/blobs/uploads/`, {
+      method: "POST",
+      headers: headers(target, repository),
+    }),
+    "start upload",
+  );
   const location = new URL(started.headers.get("location") ?? "", target.url);
   location.searchParams.set("digest", digest);
-  await ok(await fetch(location, { method: "PUT", body: bytes, headers: headers(target, repository, { "content-type": "application/octet-stream" }) }), "upload blob");
+  await ok(
+    await fetch(location, {
+      method: "PUT",
+      body: bytes,
+      headers: headers(target, repository, { "content-type": "application/octet-stream" }),
+    }),
+    "upload blob",
+  );
   return { mediaType, digest, size: bytes.length };
 }
 
-export async function pushManifest(target: PushTarget, repository: string, tag: string, manifest: object, mediaType: string): Promise<Descriptor> {
+export async function pushManifest(
+  target: PushTarget,
+  repository: string,
+  tag: string,
+  manifest: object,
+  mediaType: string,
+): Promise<Descriptor> {
   const bytes = Buffer.from(JSON.stringify(manifest));
-  await ok(await fetch(`${target.url}/v2/${repository}/manifests/${tag}`, { method: "PUT", body: bytes, headers: headers(target, repository, { "content-type": mediaType }) }), "put manifest");
+  await ok(
+    await fetch(`${target.url}/v2/${repository}/manifests/${tag}`, {
+      method: "PUT",
+      body: bytes,
+      headers: headers(target, repository, { "content-type": mediaType }),
+    }),
+    "put manifest",
+  );
   return { mediaType, digest: sha256(bytes), size: bytes.length };
 }
 
@@ -80,8 +114,15 @@ export interface PushedImage extends Descriptor {
   readonly layers: readonly Descriptor[];
 }
 
-export async function pushImage(target: PushTarget, repository: string, tag: string, spec: ImageSpec = {}): Promise<PushedImage> {
-  const layerType = spec.docker ? "application/vnd.docker.image.rootfs.diff.tar.gzip" : "application/vnd.oci.image.layer.v1.tar+gzip";
+export async function pushImage(
+  target: PushTarget,
+  repository: string,
+  tag: string,
+  spec: ImageSpec = {},
+): Promise<PushedImage> {
+  const layerType = spec.docker
+    ? "application/vnd.docker.image.rootfs.diff.tar.gzip"
+    : "application/vnd.oci.image.layer.v1.tar+gzip";
   const layers: Descriptor[] = [];
   for (const layer of spec.layers ?? [{ "etc/hostname": "fixture\n" }]) {
     const bytes = Buffer.isBuffer(layer) ? layer : await layerOf(layer);
@@ -90,20 +131,40 @@ export async function pushImage(target: PushTarget, repository: string, tag: str
   const labels = typeof spec.labels === "function" ? spec.labels(layers) : spec.labels;
   const platform = spec.platform ?? { os: "linux", architecture: "amd64" };
   const configJson = {
-    ...platform, created: "2026-01-01T00:00:00Z",
+    ...platform,
+    created: "2026-01-01T00:00:00Z",
     config: labels === undefined ? {} : { Labels: labels },
     rootfs: { type: "layers", diff_ids: layers.map((l) => l.digest) },
   };
-  const configType = spec.docker ? "application/vnd.docker.container.image.v1+json" : "application/vnd.oci.image.config.v1+json";
+  const configType = spec.docker
+    ? "application/vnd.docker.container.image.v1+json"
+    : "application/vnd.oci.image.config.v1+json";
   const config = await pushBlob(target, repository, Buffer.from(JSON.stringify(configJson)), configType);
   const mediaType = spec.docker ? MEDIA.dockerManifest : MEDIA.ociManifest;
-  const pushed = await pushManifest(target, repository, tag, { schemaVersion: 2, mediaType, config, layers }, mediaType);
+  const pushed = await pushManifest(
+    target,
+    repository,
+    tag,
+    { schemaVersion: 2, mediaType, config, layers },
+    mediaType,
+  );
   return { ...pushed, platform, config, layers };
 }
 
 /** An index / manifest list over already pushed images, in the order given. */
-export async function pushIndex(target: PushTarget, repository: string, tag: string, images: readonly Descriptor[], docker = false): Promise<Descriptor> {
+export async function pushIndex(
+  target: PushTarget,
+  repository: string,
+  tag: string,
+  images: readonly Descriptor[],
+  docker = false,
+): Promise<Descriptor> {
   const mediaType = docker ? MEDIA.dockerList : MEDIA.ociIndex;
-  const manifests = images.map(({ mediaType: m, digest, size, platform }) => ({ mediaType: m, digest, size, platform }));
+  const manifests = images.map(({ mediaType: m, digest, size, platform }) => ({
+    mediaType: m,
+    digest,
+    size,
+    platform,
+  }));
   return pushManifest(target, repository, tag, { schemaVersion: 2, mediaType, manifests }, mediaType);
 }

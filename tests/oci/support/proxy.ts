@@ -68,7 +68,9 @@ export async function startProxy(upstream: string): Promise<Proxy> {
     if (fault !== undefined && "respond" in fault) {
       res.writeHead(fault.respond.status, fault.respond.headers ?? {}).end(fault.respond.body ?? "");
     } else if (fault !== undefined && "stallBody" in fault) {
-      res.writeHead(200, { "content-type": "application/vnd.oci.image.manifest.v1+json", "content-length": "1000" }).write("{\"schemaVersion\":");
+      res
+        .writeHead(200, { "content-type": "application/vnd.oci.image.manifest.v1+json", "content-length": "1000" })
+        .write('{"schemaVersion":');
     } else if (fault !== undefined && "delayMs" in fault) {
       const timer = setTimeout(() => {
         timers.delete(timer);

@@ -11,7 +11,13 @@ import { join } from "node:path";
 export type RegistryAuth =
   | { readonly kind: "none" }
   | { readonly kind: "htpasswd"; readonly htpasswdFile: string }
-  | { readonly kind: "token"; readonly realm: string; readonly service: string; readonly issuer: string; readonly certificatePem: string };
+  | {
+      readonly kind: "token";
+      readonly realm: string;
+      readonly service: string;
+      readonly issuer: string;
+      readonly certificatePem: string;
+    };
 
 export interface Registry {
   /** host:port, e.g. 127.0.0.1:40123. */
@@ -20,7 +26,8 @@ export interface Registry {
   stop(): Promise<void>;
 }
 
-export const INSTALL_HINT = "The OCI e2e tests need Debian's docker-registry: run `apt-get install -y docker-registry`.";
+export const INSTALL_HINT =
+  "The OCI e2e tests need Debian's docker-registry: run `apt-get install -y docker-registry`.";
 
 export function requireDockerRegistry(): void {
   const probe = spawnSync("docker-registry", ["--version"], { encoding: "utf8" });
@@ -45,19 +52,25 @@ export async function startRegistry(auth: RegistryAuth = { kind: "none" }): Prom
   requireDockerRegistry();
   const dir = mkdtempSync(join(tmpdir(), "llsd-oci-registry-"));
   const config = join(dir, "config.yml");
-  writeFileSync(config, [
-    "version: 0.1",
-    "log:\n  level: info\n  accesslog: {disabled: true}",
-    `storage:\n  filesystem: {rootdirectory: ${join(dir, "data")}}\n  delete: {enabled: true}`,
-    "http:\n  addr: 127.0.0.1:0\n  secret: not-a-secret-test-only",
-    authSection(auth, dir),
-  ].join("\n"));
+  writeFileSync(
+    config,
+    [
+      "version: 0.1",
+      "log:\n  level: info\n  accesslog: {disabled: true}",
+      `storage:\n  filesystem: {rootdirectory: ${join(dir, "data")}}\n  delete: {enabled: true}`,
+      "http:\n  addr: 127.0.0.1:0\n  secret: not-a-secret-test-only",
+      authSection(auth, dir),
+    ].join("\n"),
+  );
   const child: ChildProcess = spawn("docker-registry", ["serve", config], { stdio: ["ignore", "pipe", "pipe"] });
   const log: string[] = [];
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
   try {
     const port = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`docker-registry did not start within 10 s:\n${log.join("")}`)), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`docker-registry did not start within 10 s:\n${log.join("")}`)),
+        10_000,
+      );
       const onData = (chunk: Buffer): void => {
         log.push(chunk.toString());
         if (log.length > 200) log.shift(); // the registry keeps logging; keep reading so its pipe never fills

@@ -42,8 +42,14 @@ export async function startTokenServer(users: Readonly<Record<string, string>>):
     const now = Math.floor(Date.now() / 1000);
     const header = { typ: "JWT", alg: "RS256", x5c: [cert.x5c] };
     const claims = {
-      iss: TOKEN_ISSUER, sub: user ?? "", aud: TOKEN_SERVICE, exp: now + server.expiresIn + 60, nbf: now - 10, iat: now,
-      jti: randomUUID(), access: [{ type, name: repository, actions: grantedActions(repository, actions.split(","), user) }],
+      iss: TOKEN_ISSUER,
+      sub: user ?? "",
+      aud: TOKEN_SERVICE,
+      exp: now + server.expiresIn + 60,
+      nbf: now - 10,
+      iat: now,
+      jti: randomUUID(),
+      access: [{ type, name: repository, actions: grantedActions(repository, actions.split(","), user) }],
     };
     const signingInput = `${b64url(header)}.${b64url(claims)}`;
     return `${signingInput}.${b64url(sign("sha256", Buffer.from(signingInput), cert.privateKey))}`;
@@ -59,8 +65,14 @@ export async function startTokenServer(users: Readonly<Record<string, string>>):
       return;
     }
     const token = mint(url.searchParams.get("scope") ?? "", user);
-    res.writeHead(200, { "content-type": "application/json" })
-      .end(JSON.stringify({ token, access_token: token, expires_in: server.expiresIn, issued_at: new Date().toISOString() }));
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        token,
+        access_token: token,
+        expires_in: server.expiresIn,
+        issued_at: new Date().toISOString(),
+      }),
+    );
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
