@@ -27,7 +27,7 @@ export interface SecretField {
 
 export interface Provider {
   readonly api: ProviderApi;
-  /** Explicit `id`, or `provider` when a lone provider has none (FR-035). */
+  /** Explicit `id`, or `provider` when a lone provider has none. */
   readonly id: string;
   readonly explicitId: boolean;
   readonly provider: string;

@@ -1,21 +1,23 @@
 /**
- * Polymorphic v1alpha2 spec → one canonical shape (DESIGN §4). Pure and total: it never
+ * Polymorphic v1alpha2 spec → one canonical shape (docs/spec-reference.md). Pure and total: it never
  * throws on schema-valid input, and keeps each element's field path for later errors.
  */
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
-import { serverApiName } from "./apis";
-import { EXTERNAL_PROVIDER_APIS } from "./schema-v1alpha2";
+import { isMap } from "../config/doc";
+import { EXTERNAL_PROVIDER_APIS, PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
-import {
-  PROVIDER_APIS,
-  type ExposeObject,
-  type LlsdSpecV1alpha2,
-  type ModelInput,
-  type ProviderInput,
-  type ProviderApi,
-  type SecretRefInput,
-  type TlsInput,
+import type {
+  ExposeObject,
+  KvStorageInput,
+  LlsdSpecV1alpha2,
+  ModelInput,
+  ProviderInput,
+  ProviderApi,
+  ProviderListInput,
+  SecretRefInput,
+  SqlStorageInput,
+  TlsInput,
 } from "./v1alpha2";
 
 const PROVIDER_KEYS = new Set(["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"]);
@@ -25,11 +27,11 @@ export function toSecretRef(input: SecretRefInput, path: string): C.SecretRef {
   return { name: flat.name, key: flat.key, path };
 }
 
+/** Extra provider fields are typed `unknown` (the schema makes them Secret references). */
 function isSecretRefInput(value: unknown): value is SecretRefInput {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const flat = (v.secretKeyRef ?? v) as Record<string, unknown>;
-  return typeof flat.name === "string" && typeof flat.key === "string";
+  if (!isMap(value)) return false;
+  const flat = value.secretKeyRef ?? value;
+  return isMap(flat) && typeof flat.name === "string" && typeof flat.key === "string";
 }
 
 function secretFields(p: ProviderInput, path: string): C.SecretField[] {
@@ -49,13 +51,16 @@ function secretFields(p: ProviderInput, path: string): C.SecretField[] {
   return out;
 }
 
+/** `Array.isArray` does not narrow a readonly array out of a union; this does. */
+const isProviderList = (section: ProviderListInput): section is readonly ProviderInput[] => Array.isArray(section);
+
 function providersOf(api: ProviderApi, input: LlsdSpecV1alpha2["providers"]): C.Provider[] {
   const section = input?.[api];
   if (section === undefined) return [];
   const base = child("spec.providers", api);
-  const list: readonly ProviderInput[] = Array.isArray(section) ? section : [section as ProviderInput];
+  const list = isProviderList(section) ? section : [section];
   return list.map((p, i) => {
-    const path = Array.isArray(section) ? child(base, i) : base;
+    const path = isProviderList(section) ? child(base, i) : base;
     return {
       api,
       id: p.id ?? p.provider,
@@ -86,38 +91,36 @@ function resources(spec: LlsdSpecV1alpha2): C.Resources {
   };
 }
 
+function kvStorage(kv: KvStorageInput): C.KvStorage {
+  const path = "spec.storage.kv";
+  if (kv.type !== "redis") return { type: "sqlite", path };
+  return {
+    type: "redis",
+    ...(kv.endpoint !== undefined ? { endpoint: kv.endpoint } : {}),
+    ...(kv.password ? { password: toSecretRef(kv.password, `${path}.password`) } : {}),
+    path,
+  };
+}
+
+function sqlStorage(sql: SqlStorageInput): C.SqlStorage {
+  const path = "spec.storage.sql";
+  if (sql.type !== "postgres") return { type: "sqlite", path };
+  return {
+    type: "postgres",
+    ...(sql.connectionString
+      ? { connectionString: toSecretRef(sql.connectionString, `${path}.connectionString`) }
+      : {}),
+    path,
+  };
+}
+
 function storage(spec: LlsdSpecV1alpha2): C.Storage | undefined {
   if (spec.storage === undefined) return undefined;
   const { kv, sql } = spec.storage;
-  const kvPath = "spec.storage.kv";
-  const sqlPath = "spec.storage.sql";
-  const kvOut: C.KvStorage | undefined =
-    kv === undefined
-      ? undefined
-      : kv.type === "redis"
-        ? {
-            type: "redis",
-            ...(kv.endpoint !== undefined ? { endpoint: kv.endpoint } : {}),
-            ...(kv.password ? { password: toSecretRef(kv.password, `${kvPath}.password`) } : {}),
-            path: kvPath,
-          }
-        : { type: "sqlite", path: kvPath };
-  const sqlOut: C.SqlStorage | undefined =
-    sql === undefined
-      ? undefined
-      : sql.type === "postgres"
-        ? {
-            type: "postgres",
-            ...(sql.connectionString
-              ? { connectionString: toSecretRef(sql.connectionString, `${sqlPath}.connectionString`) }
-              : {}),
-            path: sqlPath,
-          }
-        : { type: "sqlite", path: sqlPath };
-  return { ...(kvOut ? { kv: kvOut } : {}), ...(sqlOut ? { sql: sqlOut } : {}) };
+  return { ...(kv ? { kv: kvStorage(kv) } : {}), ...(sql ? { sql: sqlStorage(sql) } : {}) };
 }
 
-/** `true`, `{}` and `{enabled: true}` all mean exposed (OQ-001); absent or `false` means not. */
+/** `true`, `{}` and `{enabled: true}` all mean exposed; absent or `false` means not. */
 export function normalizeExpose(expose: boolean | ExposeObject | undefined): C.Expose {
   if (expose === undefined || typeof expose === "boolean") return { enabled: expose === true };
   return { enabled: expose.enabled ?? true, ...(expose.hostname !== undefined ? { hostname: expose.hostname } : {}) };

@@ -1,18 +1,15 @@
 /**
- * The v1alpha2 status the sync hook writes (DESIGN §8). Metacontroller replaces the parent's
- * status with it and adds `observedGeneration`, so every key here must be in the CRD's status
- * schema or the apiserver prunes it and Metacontroller writes forever.
- */
-import { int, obj, str, strList, type Schema } from "./schema-parts";
-import { V1ALPHA1_STATUS_SCHEMA } from "./schema-v1alpha1";
-
-/**
+ * The v1alpha2 status the sync hook writes (docs/spec-reference.md, "Status"; its type is
+ * status-v1alpha2.ts). Metacontroller replaces the parent's status with it and adds
+ * `observedGeneration`, so every key here must be in the CRD's status schema or the apiserver
+ * prunes it and Metacontroller writes forever.
+ *
  * `version` and `distributionConfig` are the Go operator's (v1alpha1) fields, with exactly
  * their schema: the conversion moves them whole, so `kubectl get` shows the same columns in
  * both versions.
  */
-const v1alpha1Status = (field: "version" | "distributionConfig"): Schema =>
-  (V1ALPHA1_STATUS_SCHEMA.properties as { readonly [k: string]: Schema })[field] as Schema;
+import { int, obj, str, strList, type Schema } from "./schema-parts";
+import { DISTRIBUTION_CONFIG_STATUS_SCHEMA, VERSION_STATUS_SCHEMA } from "./schema-v1alpha1";
 
 const condition = obj(
   "A standard Kubernetes condition.",
@@ -43,8 +40,8 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
     description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.",
     items: condition,
   },
-  version: v1alpha1Status("version"),
-  distributionConfig: v1alpha1Status("distributionConfig"),
+  version: VERSION_STATUS_SCHEMA,
+  distributionConfig: DISTRIBUTION_CONFIG_STATUS_SCHEMA,
   configGeneration: obj("The config.yaml in use.", {
     configMapName: str("ConfigMap holding it."),
     generatedAt: str("When this config was first generated.", { format: "date-time" }),

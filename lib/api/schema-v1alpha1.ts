@@ -163,28 +163,34 @@ const condition = obj(
   ["type", "status", "reason", "message", "lastTransitionTime"],
 );
 
+/** `status.version`; v1alpha2 has the same field with this very schema. */
+export const VERSION_STATUS_SCHEMA: Schema = obj("Versions of the operator and the running server.", {
+  operatorVersion: str("Version of the operator that last reconciled the resource."),
+  llamaStackServerVersion: str("Version reported by the server's `/v1/version` endpoint."),
+  lastUpdated: str("When the version information was last updated.", RFC3339),
+});
+
+/** `status.distributionConfig`; v1alpha2 has the same field with this very schema. */
+export const DISTRIBUTION_CONFIG_STATUS_SCHEMA: Schema = obj("Active distribution and the providers it runs.", {
+  activeDistribution: str("Running distribution name, or `custom` when an image is given."),
+  providers: {
+    type: "array",
+    description: "Providers reported by the server's `/v1/providers` endpoint.",
+    items: provider,
+  },
+  availableDistributions: {
+    type: "object",
+    description: "Distribution names known to the operator and their images.",
+    additionalProperties: { type: "string" },
+  },
+});
+
 export const V1ALPHA1_STATUS_SCHEMA: Schema = obj("Observed state of the LlamaStackDistribution.", {
   phase: str("Lifecycle phase of the distribution.", {
     enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"],
   }),
-  version: obj("Versions of the operator and the running server.", {
-    operatorVersion: str("Version of the operator that last reconciled the resource."),
-    llamaStackServerVersion: str("Version reported by the server's `/v1/version` endpoint."),
-    lastUpdated: str("When the version information was last updated.", RFC3339),
-  }),
-  distributionConfig: obj("Active distribution and the providers it runs.", {
-    activeDistribution: str("Running distribution name, or `custom` when an image is given."),
-    providers: {
-      type: "array",
-      description: "Providers reported by the server's `/v1/providers` endpoint.",
-      items: provider,
-    },
-    availableDistributions: {
-      type: "object",
-      description: "Distribution names known to the operator and their images.",
-      additionalProperties: { type: "string" },
-    },
-  }),
+  version: VERSION_STATUS_SCHEMA,
+  distributionConfig: DISTRIBUTION_CONFIG_STATUS_SCHEMA,
   conditions: { type: "array", description: "Standard conditions of the resource.", items: condition },
   availableReplicas: int("Number of ready server pods."),
   serviceURL: str("In-cluster URL of the server Service."),

@@ -1,5 +1,5 @@
 /**
- * JSON Schema of `llamastack.io/v1alpha2` (DESIGN §4): the single source of truth. It accepts
+ * JSON Schema of `llamastack.io/v1alpha2` (docs/spec-reference.md): what the apiserver enforces. It accepts
  * every polymorphic form (`oneOf`) and rejects everything else; the CRD's structural schema
  * is derived from it. Cross-field rules live in `validate.ts`.
  */
@@ -18,36 +18,10 @@ import {
   type Schema,
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
-import { serverApiName } from "./apis";
+import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 
-/** API names accepted in `disabled[]`, camelCase or snake_case (DESIGN §4). */
-export const DISABLE_NAMES: readonly string[] = [
-  "inference",
-  "safety",
-  "vectorIo",
-  "vector_io",
-  "toolRuntime",
-  "tool_runtime",
-  "telemetry",
-  "agents",
-  "responses",
-  "files",
-  "batches",
-  "fileProcessors",
-  "file_processors",
-  "eval",
-  "datasetio",
-  "datasetIo",
-  "scoring",
-  "postTraining",
-  "post_training",
-  "messages",
-  "interactions",
-  "skills",
-  "containers",
-  "containerRuntime",
-  "container_runtime",
-];
+/** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
+export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
 
 const flatRef = obj(
   "A key of a Secret in the CR's namespace.",
@@ -93,18 +67,6 @@ const providerList: Schema = {
   description: "One provider object, or a list of them.",
   oneOf: [provider, { type: "array", minItems: 1, items: provider }],
 };
-
-/** API sections `externalProviders` accepts. */
-export const EXTERNAL_PROVIDER_APIS: readonly string[] = [
-  "inference",
-  "safety",
-  "vectorIo",
-  "toolRuntime",
-  "responses",
-  "files",
-  "batches",
-  "fileProcessors",
-];
 
 /** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
 export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(

@@ -6,8 +6,10 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { fieldError, type FieldError } from "../errors";
+import { isMap } from "../config/doc";
 import { INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "./schema-parts";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
+import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 
 function objectSchema(apiVersion: string, spec: Schema): Schema {
   return {
@@ -82,7 +84,7 @@ function describeError(e: ErrorObject): string {
     case "required":
       return `required field "${String(e.params.missingProperty)}" is missing`;
     case "enum":
-      return `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
+      return `must be one of: ${allowedValues(e).map(String).join(", ")}`;
     case "minItems":
       return `must list at least ${String(e.params.limit)} item(s)`;
     case "const":
@@ -92,14 +94,20 @@ function describeError(e: ErrorObject): string {
   }
 }
 
+/** ajv types an error's params as `any`; an `enum` error lists the allowed values. */
+function allowedValues(e: ErrorObject): readonly unknown[] {
+  const values: unknown = e.params.allowedValues;
+  return Array.isArray(values) ? values : [];
+}
+
 /** What a failed `oneOf` expected, in the user's terms. */
 function shapeMessage(one: ErrorObject): string {
-  const schema = one.parentSchema as { description?: string } | undefined;
+  const description: unknown = one.parentSchema?.description;
   if (one.schemaPath.endsWith("/additionalProperties/oneOf")) {
     const field = one.instancePath.split("/").pop();
     return `unknown field "${field}": provider fields are id, provider, endpoint, apiKey, secretRefs and settings; any other field must be a Secret reference {name, key} (put other config under settings)`;
   }
-  return `has the wrong shape for this field${schema?.description ? ` (expected: ${schema.description})` : ""}`;
+  return `has the wrong shape for this field${typeof description === "string" && description !== "" ? ` (expected: ${description})` : ""}`;
 }
 
 /** Errors of a failed `oneOf` come from every branch; keep the branches whose type matched. */
@@ -155,8 +163,16 @@ export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
   // compiling the spec schema a second time inside the object schema.
   const valid =
     compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true &&
-    compile(V1ALPHA2_SPEC_SCHEMA).fast((object as { spec: unknown }).spec) === true;
+    compile(V1ALPHA2_SPEC_SCHEMA).fast(isMap(object) ? object.spec : undefined) === true;
   return valid ? [] : everyErrorOf(compile(V1ALPHA2_OBJECT_SCHEMA).full, object, "");
+}
+
+/**
+ * A bare v1alpha2 spec the schema accepts, parsed rather than cast: the schema and the type say
+ * the same thing (tests/lib/api/types-schemas.test.ts checks every field).
+ */
+export function isV1alpha2Spec(spec: unknown): spec is LlsdSpecV1alpha2 {
+  return compile(V1ALPHA2_SPEC_SCHEMA).fast(spec) === true;
 }
 
 /** Schema errors of a bare v1alpha2 spec (paths start at `spec.`). */

@@ -5,7 +5,7 @@
  * reconcile time, not the CRD. Kubernetes sub-objects are kept loose: the CRD carries their
  * full schema, the hooks pass them through.
  */
-import type { IntOrString, KIND, ObjectMeta } from "./v1alpha2";
+import type { IntOrString, KIND, ObjectMeta, ResourceRequirements } from "./v1alpha2";
 
 export const V1ALPHA1 = "llamastack.io/v1alpha1";
 
@@ -20,16 +20,6 @@ export interface EnvVar {
   readonly value?: string;
   /** Source for the value (secretKeyRef, configMapKeyRef, fieldRef, resourceFieldRef, fileKeyRef). */
   readonly valueFrom?: KubeObject;
-}
-
-/** corev1.ResourceRequirements. */
-export interface ResourceRequirements {
-  /** Maximum compute resources allowed (`cpu`, `memory`…). */
-  readonly limits?: { readonly [resource: string]: IntOrString };
-  /** Minimum compute resources required. */
-  readonly requests?: { readonly [resource: string]: IntOrString };
-  /** Dynamic resource claims used by the container. */
-  readonly claims?: readonly KubeObject[];
 }
 
 /** Which server image to run. CEL: only one of `name` or `image` may be set. */

@@ -1,9 +1,14 @@
 /**
- * `llamastack.io/v1alpha2` LlamaStackDistribution, as users write it (DESIGN §4).
+ * `llamastack.io/v1alpha2` LlamaStackDistribution, as users write it (docs/spec-reference.md).
  * Several fields are polymorphic; `normalize()` turns them into the canonical shape of
- * `canonical.ts`. Kubernetes sub-objects (resources, env, volumes…) are kept loose here:
- * the CRD carries their full schema, the hooks pass them through.
+ * `canonical.ts`. Kubernetes sub-objects (env, volumes…) are kept loose here: the CRD carries
+ * their full schema, the hooks pass them through. The JSON Schema (schema-v1alpha2.ts) is what
+ * the apiserver enforces; tests/lib/api/types-schemas.test.ts checks these types agree with it.
  */
+import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
+
+/** Spec sections by name (the list itself is in apis.ts). */
+export type { ProviderApi };
 
 export const GROUP = "llamastack.io";
 export const KIND = "LlamaStackDistribution";
@@ -42,8 +47,6 @@ export interface ProviderInput {
 /** One provider object, or a list of them. */
 export type ProviderListInput = ProviderInput | readonly ProviderInput[];
 
-export const PROVIDER_APIS = ["inference", "safety", "vectorIo", "toolRuntime", "telemetry"] as const;
-export type ProviderApi = (typeof PROVIDER_APIS)[number];
 export type ProvidersInput = { readonly [api in ProviderApi]?: ProviderListInput };
 
 export type ModelType = "llm" | "embedding" | "rerank";
@@ -147,11 +150,20 @@ export interface WorkloadOverridesInput {
   readonly volumes?: readonly JsonObject[];
   readonly volumeMounts?: readonly JsonObject[];
 }
+/** corev1.ResourceRequirements (the same type in both API versions). */
+export interface ResourceRequirements {
+  /** Maximum compute resources allowed (`cpu`, `memory`…). */
+  readonly limits?: { readonly [resource: string]: IntOrString };
+  /** Minimum compute resources required. */
+  readonly requests?: { readonly [resource: string]: IntOrString };
+  /** Dynamic resource claims used by the container. */
+  readonly claims?: readonly JsonObject[];
+}
 export interface WorkloadInput {
   /** @default 1 */
   readonly replicas?: number;
   readonly workers?: number;
-  readonly resources?: JsonObject;
+  readonly resources?: ResourceRequirements;
   readonly autoscaling?: AutoscalingInput;
   readonly storage?: WorkloadStorageInput;
   readonly podDisruptionBudget?: PodDisruptionBudgetInput;
@@ -166,7 +178,7 @@ export interface ExternalProviderInput {
   readonly imagePullPolicy?: "Always" | "Never" | "IfNotPresent";
   readonly config?: JsonObject;
 }
-export type ExternalProvidersInput = { readonly [api: string]: readonly ExternalProviderInput[] };
+export type ExternalProvidersInput = { readonly [api in ExternalProviderApi]?: readonly ExternalProviderInput[] };
 
 export interface DistributionInput {
   readonly name?: string;
@@ -179,7 +191,7 @@ export interface LlsdSpecV1alpha2 {
   readonly resources?: ResourcesInput;
   readonly storage?: StorageInput;
   /** API names, camelCase or snake_case. */
-  readonly disabled?: readonly string[];
+  readonly disabled?: readonly DisableName[];
   readonly networking?: NetworkingInput;
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;
@@ -201,5 +213,6 @@ export interface LlamaStackDistributionV1alpha2 {
   readonly kind: typeof KIND;
   readonly metadata: ObjectMeta;
   readonly spec: LlsdSpecV1alpha2;
+  /** Read back from the apiserver, not trusted: its shape is `LlsdStatusV1alpha2` (status-v1alpha2.ts). */
   readonly status?: JsonObject;
 }

@@ -34,7 +34,7 @@ export function isLabelValue(value: string): boolean {
 }
 
 function labelError(index: number, entry: string): FieldError {
-  const [key, value] = entry.split("=", 2) as [string, string | undefined];
+  const [key = entry, value] = entry.split("=", 2);
   const hint =
     value !== undefined && isLabelKey(key.trim())
       ? ` A key=value selector is not supported: write "${key.trim()}" to admit every namespace that has a ${key.trim()} label (any value), or list the namespaces in allowedFrom.namespaces.`

@@ -1,10 +1,10 @@
-/** Provider rules a structural schema cannot express (DESIGN §4). */
+/** Provider rules a structural schema cannot express (docs/spec-reference.md, "Checks"). */
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import { providerSecretEnvNames, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
 import type { CanonicalSpec, Provider } from "./canonical";
-import { PROVIDER_APIS } from "./v1alpha2";
+import { PROVIDER_APIS } from "./apis";
 
-/** Several providers for one API: every one needs an explicit, distinct `id` (FR-034). */
+/** Several providers for one API: every one needs an explicit, distinct `id`. */
 export function missingIds(providers: readonly Provider[]): FieldError[] {
   return PROVIDER_APIS.flatMap((api) => {
     const list = providers.filter((p) => p.api === api);
@@ -20,7 +20,7 @@ export function missingIds(providers: readonly Provider[]): FieldError[] {
   });
 }
 
-/** Provider ids are unique across every API (FR-072); the message lists every place a duplicate is used. */
+/** Provider ids are unique across every API; the message lists every place a duplicate is used. */
 export function duplicateIds(providers: readonly Provider[]): FieldError[] {
   const byId = new Map<string, Provider[]>();
   for (const p of providers) byId.set(p.id, [...(byId.get(p.id) ?? []), p]);
@@ -88,16 +88,25 @@ export function telemetryRules(providers: readonly Provider[]): FieldError[] {
   );
 }
 
-/** Two secret fields that would land in one env var would silently shadow each other. */
-export function envCollisions(spec: CanonicalSpec): FieldError[] {
-  const names = providerSecretEnvNames(spec.providers);
-  if (spec.storage?.kv?.type === "redis" && spec.storage.kv.password) {
-    names.push({ name: storageSecretEnv("kv", "password"), path: spec.storage.kv.password.path });
-  }
-  if (spec.storage?.sql?.type === "postgres" && spec.storage.sql.connectionString) {
-    const path = spec.storage.sql.connectionString.path;
+type EnvName = { readonly name: string; readonly path: string };
+
+/** The env vars the storage Secrets become: the redis password, the postgres DSN's parts. */
+function storageEnvNames(spec: CanonicalSpec): EnvName[] {
+  const kv = spec.storage?.kv;
+  const sql = spec.storage?.sql;
+  const names: EnvName[] = [];
+  if (kv?.type === "redis" && kv.password)
+    names.push({ name: storageSecretEnv("kv", "password"), path: kv.password.path });
+  if (sql?.type === "postgres" && sql.connectionString) {
+    const path = sql.connectionString.path;
     for (const part of POSTGRES_PARTS) names.push({ name: storageSecretEnv("sql", part), path });
   }
+  return names;
+}
+
+/** Two secret fields that would land in one env var would silently shadow each other. */
+export function envCollisions(spec: CanonicalSpec): FieldError[] {
+  const names: readonly EnvName[] = [...providerSecretEnvNames(spec.providers), ...storageEnvNames(spec)];
   const firstPath = new Map<string, string>();
   const errors: FieldError[] = [];
   for (const { name, path } of names) {

@@ -2,9 +2,9 @@
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import { DEFAULT_REDIS_PORT } from "../defaults";
 import { SERVER_API } from "./apis";
-import type { CanonicalSpec } from "./canonical";
+import type { CanonicalSpec, KvStorage, SqlStorage } from "./canonical";
 
-/** Tool names users may list, and the tool_runtime provider types that serve each (research §4.3). */
+/** Tool names users may list, and the tool_runtime provider types that serve each. */
 export const TOOL_PROVIDERS: { readonly [tool: string]: readonly string[] } = {
   websearch: ["remote::tavily-search", "remote::brave-search", "remote::bing-search"],
   rag: ["inline::file-search"],
@@ -42,38 +42,45 @@ export function modelRules(spec: CanonicalSpec, inferenceIds: readonly string[] 
   return errors;
 }
 
-export function storageRules(
-  spec: CanonicalSpec,
-  raw: { kv?: { endpoint?: string; password?: unknown }; sql?: { connectionString?: unknown } } | undefined,
-): FieldError[] {
-  const errors: FieldError[] = [];
-  const kv = spec.storage?.kv;
-  if (kv?.type === "redis" && kv.endpoint === undefined) {
-    errors.push(fieldError(`${kv.path}.endpoint`, "required for type redis, e.g. redis://redis.db.svc:6379"));
-  }
-  if (kv?.type === "redis" && kv.endpoint !== undefined && parseRedisEndpoint(kv.endpoint) === undefined) {
-    errors.push(fieldError(`${kv.path}.endpoint`, `"${kv.endpoint}" is not host:port or redis://host:port`));
-  }
-  if (kv?.type === "sqlite" && (raw?.kv?.endpoint !== undefined || raw?.kv?.password !== undefined)) {
-    errors.push(
+/** What the user wrote under `storage`: the canonical form drops the fields a sqlite store ignores. */
+interface RawStorage {
+  readonly kv?: { readonly endpoint?: string; readonly password?: unknown };
+  readonly sql?: { readonly connectionString?: unknown };
+}
+
+function redisRules(kv: KvStorage & { readonly type: "redis" }): FieldError[] {
+  if (kv.endpoint === undefined)
+    return [fieldError(`${kv.path}.endpoint`, "required for type redis, e.g. redis://redis.db.svc:6379")];
+  if (parseRedisEndpoint(kv.endpoint) === undefined)
+    return [fieldError(`${kv.path}.endpoint`, `"${kv.endpoint}" is not host:port or redis://host:port`)];
+  return [];
+}
+
+function kvRules(kv: KvStorage | undefined, raw: RawStorage["kv"]): FieldError[] {
+  if (kv?.type === "redis") return redisRules(kv);
+  if (kv?.type === "sqlite" && (raw?.endpoint !== undefined || raw?.password !== undefined))
+    return [
       fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them"),
-    );
-  }
-  const sql = spec.storage?.sql;
+    ];
+  return [];
+}
+
+function sqlRules(sql: SqlStorage | undefined, raw: RawStorage["sql"]): FieldError[] {
   if (sql?.type === "postgres" && sql.connectionString === undefined) {
-    errors.push(
+    return [
       fieldError(
         `${sql.path}.connectionString`,
         "required for type postgres: a Secret key holding postgresql://user:password@host:port/db",
       ),
-    );
+    ];
   }
-  if (sql?.type === "sqlite" && raw?.sql?.connectionString !== undefined) {
-    errors.push(
-      fieldError(sql.path, "connectionString is only used with type: postgres; set type: postgres or remove it"),
-    );
-  }
-  return errors;
+  if (sql?.type === "sqlite" && raw?.connectionString !== undefined)
+    return [fieldError(sql.path, "connectionString is only used with type: postgres; set type: postgres or remove it")];
+  return [];
+}
+
+export function storageRules(spec: CanonicalSpec, raw: RawStorage | undefined): FieldError[] {
+  return [...kvRules(spec.storage?.kv, raw?.kv), ...sqlRules(spec.storage?.sql, raw?.sql)];
 }
 
 /** `redis://host:port`, `rediss://…` or `host:port` → parts; undefined when unparseable. */
@@ -101,7 +108,7 @@ function parseRedis(endpoint: string): { host: string; port: number } | undefine
   }
 }
 
-/** `disabled` wins over providers of the same API: a warning, not an error (DESIGN §4). */
+/** `disabled` wins over providers of the same API: a warning, not an error. */
 export function disabledConflicts(spec: CanonicalSpec): FieldError[] {
   return spec.disabled.flatMap((d) => {
     const providers = spec.providers.filter((p) => SERVER_API[p.api] === d.api);
@@ -115,7 +122,7 @@ export function disabledConflicts(spec: CanonicalSpec): FieldError[] {
   });
 }
 
-/** Two external providers with one id are an error listing both images (FR-092 is for inline ids). */
+/** Two external providers with one id are an error listing both images (inline ids: `duplicateIds` in validate-providers.ts). */
 export function externalProviderRules(spec: CanonicalSpec): FieldError[] {
   const seen = new Map<string, { image: string; path: string }>();
   const errors: FieldError[] = [];

@@ -1,5 +1,5 @@
 /**
- * `validate()`: every rule the CRD schema cannot express, as FieldErrors (DESIGN §4).
+ * `validate()`: every rule the CRD schema cannot express, as FieldErrors (docs/spec-reference.md, "Checks").
  * Errors block; warnings are reported (status, admission `warnings`) and the spec proceeds.
  */
 import { fieldError, listOf, type FieldError } from "../errors";
@@ -8,7 +8,7 @@ import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable, type 
 import { dialectErrors } from "../config/dialect";
 import type { CanonicalSpec } from "./canonical";
 import { normalize } from "./normalize";
-import { v1alpha2SpecSchemaErrors } from "./schema";
+import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "./schema";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
@@ -56,7 +56,7 @@ function distributionRules(spec: CanonicalSpec, table: DistributionTable): Field
   return [];
 }
 
-/** overrideConfig replaces generation, so the generation inputs cannot be set beside it (FR-070). */
+/** overrideConfig replaces generation, so the generation inputs cannot be set beside it. */
 function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
   if (!spec.overrideConfig) return [];
   const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
@@ -178,8 +178,6 @@ function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
 
 /** Schema, then semantic rules. A spec that fails the schema is not normalized. */
 export function validate(rawSpec: unknown, ctx: ValidateContext = {}): ValidationResult {
-  const schemaErrors = v1alpha2SpecSchemaErrors(rawSpec);
-  if (schemaErrors.length > 0) return { errors: schemaErrors, warnings: [] };
-  const raw = rawSpec as LlsdSpecV1alpha2;
-  return validateCanonical(normalize(raw), raw, ctx);
+  if (!isV1alpha2Spec(rawSpec)) return { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] };
+  return validateCanonical(normalize(rawSpec), rawSpec, ctx);
 }
