@@ -19,7 +19,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   const rules: RelatedResourceRule[] = [];
   const secrets = secretNames(refs);
   // The namespace's OpenDataHub trusted-CA ConfigMap joins the managed CA bundle when it exists
-  // (research operator.md §4.3); a name that matches nothing is simply absent from `related`.
+  // (as the Go operator does); a name that matches nothing is simply absent from `related`.
   const configMaps = [...new Set([...configMapNames(refs), ODH_TRUSTED_CA_BUNDLE])].sort();
   // An empty `names` would select every object of the kind: only emit rules that name something.
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
@@ -38,6 +38,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   return { relatedResources: rules };
 }
 
-export async function customizeHook(request: CustomizeRequest): Promise<CustomizeResponse> {
-  return customize(request);
+/** `customize` as the service calls it: a promise, rejected (not thrown) when it fails. */
+export function customizeHook(request: CustomizeRequest): Promise<CustomizeResponse> {
+  return new Promise((resolve) => resolve(customize(request)));
 }

@@ -41,11 +41,46 @@ function statusProblem(status: number): string {
   return `HTTP ${status}`;
 }
 
+type Finish = (answer: JsonAnswer) => void;
+
+function parsed(chunks: readonly Buffer[]): JsonAnswer {
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return { ok: true, value };
+  } catch {
+    return { ok: false, problem: "the answer is not JSON" };
+  }
+}
+
+/** Reads one answer: its status, then at most `maxBytes` of body. `abort` drops the connection. */
+function onResponse(res: IncomingMessage, maxBytes: number, finish: Finish, abort: () => void): void {
+  const status = res.statusCode ?? 0;
+  if (status !== 200) {
+    res.resume();
+    finish({ ok: false, problem: statusProblem(status) });
+    abort();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      finish({ ok: false, problem: `answer larger than ${maxBytes} bytes` });
+      abort();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  res.on("end", () => finish(parsed(chunks)));
+  res.on("error", () => finish({ ok: false, problem: "connection closed" }));
+}
+
 export function getJson(url: string, options: GetJsonOptions): Promise<JsonAnswer> {
   return new Promise((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (answer: JsonAnswer): void => {
+    // Called only from callbacks, which run once `timer` is set.
+    const finish: Finish = (answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -61,36 +96,9 @@ export function getJson(url: string, options: GetJsonOptions): Promise<JsonAnswe
         headers: { accept: "application/json" },
         ...(https ? { rejectUnauthorized: false } : {}),
       },
-      (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) {
-          res.resume();
-          finish({ ok: false, problem: statusProblem(status) });
-          req.destroy();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            finish({ ok: false, problem: `answer larger than ${options.maxBytes} bytes` });
-            req.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on("end", () => {
-          try {
-            finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown });
-          } catch {
-            finish({ ok: false, problem: "the answer is not JSON" });
-          }
-        });
-        res.on("error", () => finish({ ok: false, problem: "connection closed" }));
-      },
+      (res: IncomingMessage) => onResponse(res, options.maxBytes, finish, () => req.destroy()),
     );
-    timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       finish({ ok: false, problem: `no answer within ${seconds(options.timeoutMs)}` });
       req.destroy();
     }, options.timeoutMs);

@@ -10,6 +10,9 @@ import { readServerInfo } from "./server-info";
 import type { LiveReport, LiveStatus, LiveTarget } from "./types";
 import { seconds } from "./http-json";
 
+/** What a rejection says (readServerInfo does not reject: this is the backstop). */
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 export type { LiveReport, LiveStatus, LiveTarget, ProviderInfo } from "./types";
 export { readServerInfo, PROVIDERS_PATH, VERSION_PATH } from "./server-info";
 
@@ -61,7 +64,7 @@ export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
       );
     });
     const answer = readServerInfo(url, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes }).catch(
-      (error: unknown): LiveReport => ({ url, problems: [`the check failed (${(error as Error).message})`] }),
+      (error: unknown): LiveReport => ({ url, problems: [`the check failed (${messageOf(error)})`] }),
     );
     try {
       return await Promise.race([answer, deadline]);

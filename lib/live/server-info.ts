@@ -1,6 +1,6 @@
 /**
- * Ask a running server the two questions the status shows (research llamastack-config.md
- * §6.4): `GET /v1/version` → `{version}` and `GET /v1/providers` → `{data: [...]}`. Both are
+ * Ask a running server the two questions the status shows (the server's own API):
+ * `GET /v1/version` → `{version}` and `GET /v1/providers` → `{data: [...]}`. Both are
  * asked at once; an answer of the wrong shape is a problem like no answer at all.
  */
 import { getJson, type GetJsonOptions } from "./http-json";

@@ -1,6 +1,6 @@
 /**
- * What the hooks learn from a running server (research llamastack-config.md §6.4) and where
- * they ask it. Shapes follow the Go operator's status (research operator.md §1.3), so a
+ * What the hooks learn from a running server (`GET /v1/version`, `GET /v1/providers`) and where
+ * they ask it. Shapes follow the Go operator's status (`status.distributionConfig`), so a
  * v1alpha1 reader sees the same fields.
  */
 

@@ -2,13 +2,26 @@
  * Conditions from one vocabulary. `lastTransitionTime` moves only when a condition's status
  * flips, so identical syncs give identical status (no churn, no Metacontroller hot loop).
  */
-
 import type { Condition } from "../api/v1alpha1";
+import { isPlainObject } from "../conversion/paths";
 
 /** metav1.Condition: the same type in both API versions. */
 export type { Condition };
 
 export type ConditionInput = Omit<Condition, "lastTransitionTime" | "observedGeneration">;
+
+const TEXT_FIELDS = ["type", "reason", "message", "lastTransitionTime"] as const;
+const STATUSES: readonly unknown[] = ["True", "False", "Unknown"];
+
+/** A condition of a previous status, in the shape we write them (a status is the cluster's word, not ours). */
+export function isCondition(value: unknown): value is Condition {
+  if (!isPlainObject(value) || !STATUSES.includes(value.status)) return false;
+  const generation = value.observedGeneration;
+  return (
+    TEXT_FIELDS.every((field) => typeof value[field] === "string") &&
+    (generation === undefined || typeof generation === "number")
+  );
+}
 
 export const CONDITION_TYPES = {
   configGenerated: "ConfigGenerated",

@@ -4,8 +4,7 @@
  * Deployment runs its init container (same name, same pinned image) and is rolled out;
  * Pending otherwise (rolling out, or the registry could not be read this time).
  */
-import { names } from "../names";
-import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
+import type { ObservedContainer } from "../sync/observed";
 
 /** What the sync learned about one external provider (lib/sync/external-providers.ts). */
 export interface ExternalProviderReport {
@@ -35,24 +34,14 @@ export interface ExternalProviderStatus {
 }
 
 export interface ObservedRollout {
-  readonly children?: ObjectMap;
-  readonly namespace: string;
-  readonly name: string;
+  /** The observed Deployment's init containers (lib/sync/observed.ts). */
+  readonly initContainers: readonly ObservedContainer[];
   /** The Deployment has every wanted replica ready. */
   readonly ready: boolean;
 }
 
-type InitContainer = { name?: string; image?: string };
-
-function observedInitContainers(o: ObservedRollout): readonly InitContainer[] {
-  const deployment = lookup(o.children, KEYS.deployment, o.namespace, names.deployment(o.name));
-  const spec = deployment?.spec as { template?: { spec?: { initContainers?: unknown } } } | undefined;
-  const list = spec?.template?.spec?.initContainers;
-  return Array.isArray(list) ? (list as InitContainer[]) : [];
-}
-
 /** The observed pods run this provider: its init container, with the image it resolves to now (or, unknown, the CR's). */
-function running(r: ExternalProviderReport, init: readonly InitContainer[]): boolean {
+function running(r: ExternalProviderReport, init: readonly ObservedContainer[]): boolean {
   const c = init.find((i) => i.name === r.initContainer);
   if (c?.image === undefined) return false;
   return r.pinnedImage !== undefined
@@ -72,7 +61,7 @@ export function externalProvidersStatus(
   reports: readonly ExternalProviderReport[],
   observed: ObservedRollout,
 ): ExternalProviderStatus[] {
-  const init = observedInitContainers(observed);
+  const init = observed.initContainers;
   return reports.map((r) => {
     if (r.problem !== undefined) return entry(r, "Failed", r.problem);
     const replaced = r.replaced !== undefined ? `; ${r.replaced}` : "";

@@ -1,10 +1,11 @@
 /**
- * The status parts the running server contributes (research operator.md §1.3, §5 step 7):
+ * The status parts the running server contributes, in the Go operator's shape:
  * `version`, `distributionConfig` and the `HealthCheck` condition. Pure: the server's answer
  * (`LiveReport`) was fetched before the sync ran. When it could not be had, the previous
  * status's values stay and the condition says so; `lastUpdated` moves only when a version does.
  */
 import type { LiveReport, ProviderInfo } from "../live/types";
+import { isPlainObject } from "../conversion/paths";
 import { scrubbable, scrubDeep } from "../secret-scrub";
 import { CONDITION_TYPES as T, timestamp, type ConditionInput } from "./conditions";
 
@@ -56,12 +57,10 @@ export interface LiveStatusParts {
   readonly retrySoon: boolean;
 }
 
-const isObject = (value: unknown): value is { [k: string]: unknown } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const optionalText = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function isProvider(value: unknown): value is ProviderInfo {
-  if (!isObject(value) || !isObject(value.config) || !isObject(value.health)) return false;
+  if (!isPlainObject(value) || !isPlainObject(value.config) || !isPlainObject(value.health)) return false;
   return (
     ["api", "provider_id", "provider_type"].every((k) => typeof value[k] === "string") &&
     typeof value.health.status === "string" &&
@@ -69,33 +68,36 @@ function isProvider(value: unknown): value is ProviderInfo {
   );
 }
 
+function previousVersionOf(value: unknown): PreviousLive["version"] {
+  if (!isPlainObject(value)) return undefined;
+  const fields = {
+    operatorVersion: optionalText(value.operatorVersion),
+    llamaStackServerVersion: optionalText(value.llamaStackServerVersion),
+    lastUpdated: optionalText(value.lastUpdated),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
 /** Only what a previous status can contribute, and only in the shape we write it. */
 export function previousLiveOf(status: unknown): PreviousLive {
-  if (!isObject(status)) return {};
-  const version = isObject(status.version) ? status.version : undefined;
-  const providers = isObject(status.distributionConfig) ? status.distributionConfig.providers : undefined;
+  if (!isPlainObject(status)) return {};
+  const version = previousVersionOf(status.version);
+  const providers = isPlainObject(status.distributionConfig) ? status.distributionConfig.providers : undefined;
   return {
-    ...(version
-      ? {
-          version: {
-            ...(optionalText(version.operatorVersion) !== undefined
-              ? { operatorVersion: version.operatorVersion as string }
-              : {}),
-            ...(optionalText(version.llamaStackServerVersion) !== undefined
-              ? { llamaStackServerVersion: version.llamaStackServerVersion as string }
-              : {}),
-            ...(optionalText(version.lastUpdated) !== undefined ? { lastUpdated: version.lastUpdated as string } : {}),
-          },
-        }
-      : {}),
+    ...(version ? { version } : {}),
     ...(Array.isArray(providers) && providers.every(isProvider) ? { providers } : {}),
   };
 }
 
-/** The running server's provider configs with every Secret value of the request scrubbed (lib/secret-scrub.ts, as in logs). */
+/**
+ * The running server's provider configs with every Secret value of the request scrubbed
+ * (lib/secret-scrub.ts, as in logs). A provider that scrubbing bent out of shape (a Secret value
+ * that is one of its field names) is left out rather than shown.
+ */
 function scrubbed(providers: readonly ProviderInfo[], secretValues: readonly string[]): ProviderInfo[] {
   const secrets = scrubbable(secretValues);
-  return providers.map((p) => (secrets.length === 0 ? structuredClone(p) : (scrubDeep(p, secrets) as ProviderInfo)));
+  if (secrets.length === 0) return providers.map((p) => structuredClone(p));
+  return providers.map((p) => scrubDeep(p, secrets)).filter(isProvider);
 }
 
 function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInput {
@@ -125,33 +127,52 @@ function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInp
   return failed(`The server did not answer at ${report.url}: ${report.problems.join("; ")}${kept}`);
 }
 
-export function liveStatus(input: LiveInput, previous: PreviousLive, now: () => Date): LiveStatusParts {
-  const report = input.readyReplicas > 0 && input.serviceObserved ? input.report : undefined;
-  const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
-  const before = previous.version;
-  const unchanged =
-    before?.lastUpdated !== undefined &&
-    before.operatorVersion === input.operatorVersion &&
-    before.llamaStackServerVersion === serverVersion;
-  const version: VersionStatus | undefined =
-    input.operatorVersion === undefined && serverVersion === undefined
-      ? undefined
-      : {
-          ...(input.operatorVersion !== undefined ? { operatorVersion: input.operatorVersion } : {}),
-          ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
-          lastUpdated: unchanged ? before.lastUpdated! : timestamp(now()),
-        };
-  // No ready pod: nothing serves these providers now (the Go operator clears them too).
-  const providers = input.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
+/** `lastUpdated` moves only when a version does. */
+function versionStatus(
+  operatorVersion: string | undefined,
+  serverVersion: string | undefined,
+  before: PreviousLive["version"] = {},
+  now: () => Date,
+): VersionStatus | undefined {
+  if (operatorVersion === undefined && serverVersion === undefined) return undefined;
+  const last = before.lastUpdated;
+  const unchanged = before.operatorVersion === operatorVersion && before.llamaStackServerVersion === serverVersion;
+  return {
+    ...(operatorVersion !== undefined ? { operatorVersion } : {}),
+    ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
+    lastUpdated: last !== undefined && unchanged ? last : timestamp(now()),
+  };
+}
+
+function distributionConfig(
+  input: LiveInput,
+  providers: readonly ProviderInfo[] | undefined,
+): { [key: string]: unknown } {
   const names = Object.keys(input.availableDistributions).sort();
+  return {
+    ...(input.activeDistribution !== undefined ? { activeDistribution: input.activeDistribution } : {}),
+    ...(providers !== undefined ? { providers: scrubbed(providers, input.secretValues()) } : {}),
+    availableDistributions: Object.fromEntries(names.map((n) => [n, input.availableDistributions[n]])),
+  };
+}
+
+/** The server's answer, when a ready pod behind an observed Service gave it. */
+const answered = (input: LiveInput): LiveReport | undefined =>
+  input.readyReplicas > 0 && input.serviceObserved ? input.report : undefined;
+
+/** No ready pod: nothing serves these providers now (the Go operator clears them too). */
+const shownProviders = (input: LiveInput, report: LiveReport | undefined, previous: PreviousLive) =>
+  input.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
+
+export function liveStatus(input: LiveInput, previous: PreviousLive, now: () => Date): LiveStatusParts {
+  const report = answered(input);
+  const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
+  const version = versionStatus(input.operatorVersion, serverVersion, previous.version, now);
+  const providers = shownProviders(input, report, previous);
   return {
     condition: healthCondition(input, previous),
     ...(version ? { version } : {}),
-    distributionConfig: {
-      ...(input.activeDistribution !== undefined ? { activeDistribution: input.activeDistribution } : {}),
-      ...(providers !== undefined ? { providers: scrubbed(providers, input.secretValues()) } : {}),
-      availableDistributions: Object.fromEntries(names.map((n) => [n, input.availableDistributions[n]])),
-    },
+    distributionConfig: distributionConfig(input, providers),
     retrySoon: report !== undefined && report.problems.length > 0,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { formatErrors, type FieldError } from "../errors";
 import { names } from "../names";
-import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
+import type { Observed } from "../sync/observed";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
 import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
 import { liveStatus, type LiveInput, type PreviousLive } from "./live";
@@ -40,7 +40,8 @@ export interface StatusInput {
   readonly notes: readonly string[];
   /** One per external provider, in CR order (absent when the spec has none). */
   readonly externalProviders?: readonly ExternalProviderReport[];
-  readonly children?: ObjectMap;
+  /** The observed children, parsed once per sync (lib/sync/observed.ts). */
+  readonly observed: Observed;
   readonly previous?: {
     readonly conditions?: readonly Condition[];
     readonly configGeneration?: { configMapName?: string; generatedAt?: string };
@@ -55,11 +56,10 @@ export interface StatusInput {
 type Rollout = { phase: "Pending" | "Initializing" | "Ready"; ready: number; message: string };
 
 function rollout(input: StatusInput): Rollout {
-  const deployment = lookup(input.children, KEYS.deployment, input.namespace, names.deployment(input.name));
+  const deployment = input.observed.deployment;
   if (!deployment) return { phase: "Pending", ready: 0, message: "Deployment is pending" };
-  const status = (deployment.status ?? {}) as { readyReplicas?: number };
-  const wanted = ((deployment.spec ?? {}) as { replicas?: number }).replicas ?? 1;
-  const ready = status.readyReplicas ?? 0;
+  const wanted = deployment.replicas ?? 1;
+  const ready = deployment.readyReplicas;
   if (ready === 0) return { phase: "Initializing", ready, message: "Deployment is pending" };
   if (ready < wanted)
     return { phase: "Initializing", ready, message: `Deployment is scaling: ${ready}/${wanted} replicas ready` };
@@ -143,83 +143,100 @@ function generatedAt(input: StatusInput, configMapName: string): string {
   return before?.configMapName === configMapName && before.generatedAt ? before.generatedAt : timestamp(input.now());
 }
 
-/** The status, and whether it asks to be computed again soon (a server that did not answer). */
-export function buildStatus(input: StatusInput): { status: { [k: string]: unknown }; retrySoon: boolean } {
-  const r = rollout(input);
-  const service = lookup(input.children, KEYS.service, input.namespace, names.service(input.name));
-  const live = liveStatus(
+/** What the running server contributes (lib/status/live.ts), given the rollout. */
+function liveParts(input: StatusInput, r: Rollout): ReturnType<typeof liveStatus> {
+  return liveStatus(
     {
       ...input.live,
       readyReplicas: r.ready,
       serviceName: names.service(input.name),
-      serviceObserved: service !== undefined,
+      serviceObserved: input.observed.service !== undefined,
     },
     input.previous?.live ?? {},
     input.now,
   );
+}
+
+function configGeneration(input: StatusInput): { configGeneration?: { [k: string]: unknown } } {
+  const c = input.config;
+  if (!c || c.source === "image-default") return {};
+  return {
+    configGeneration: {
+      configMapName: c.configMapName,
+      generatedAt: generatedAt(input, c.configMapName),
+      ...(c.providerCount !== undefined
+        ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion }
+        : {}),
+    },
+  };
+}
+
+function resolvedDistribution(input: StatusInput): { resolvedDistribution?: { [k: string]: unknown } } {
+  if (!input.image) return {};
+  const c = input.config;
+  return {
+    resolvedDistribution: {
+      image: input.image,
+      ...(input.digest ? { digest: input.digest } : {}),
+      // A failed sync resolved no config: no source is claimed for it.
+      ...(input.failure ? {} : { configSource: c?.source ?? "image-default" }),
+      ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
+    },
+  };
+}
+
+/** The URLs the server is reached at: the observed Service's, then the Route's or Ingress's. */
+function urls(input: StatusInput): { serviceURL?: string; routeURL?: string } {
+  return {
+    ...(input.observed.service
+      ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` }
+      : {}),
+    ...routeURL(input.observed),
+  };
+}
+
+function externalProviders(input: StatusInput, r: Rollout): { externalProviders?: unknown[] } {
+  if (!input.externalProviders || input.externalProviders.length === 0) return {};
+  const initContainers = input.observed.deployment?.initContainers ?? [];
+  return {
+    externalProviders: externalProvidersStatus(input.externalProviders, { initContainers, ready: r.phase === "Ready" }),
+  };
+}
+
+/** The status, and whether it asks to be computed again soon (a server that did not answer). */
+export function buildStatus(input: StatusInput): { status: { [k: string]: unknown }; retrySoon: boolean } {
+  const r = rollout(input);
+  const live = liveParts(input, r);
   const conditions = toConditions(
     [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition],
     input.previous?.conditions,
     input.now,
     input.generation,
   );
-  const c = input.config;
   const status = {
     phase: input.failure ? "Failed" : r.phase,
     ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}),
     conditions,
     ...(live.version ? { version: live.version } : {}),
     distributionConfig: live.distributionConfig,
-    ...(c && c.source !== "image-default"
-      ? {
-          configGeneration: {
-            configMapName: c.configMapName,
-            generatedAt: generatedAt(input, c.configMapName),
-            ...(c.providerCount !== undefined
-              ? { providerCount: c.providerCount, resourceCount: c.resourceCount, configVersion: c.configVersion }
-              : {}),
-          },
-        }
-      : {}),
-    ...(input.image
-      ? {
-          resolvedDistribution: {
-            image: input.image,
-            ...(input.digest ? { digest: input.digest } : {}),
-            // A failed sync resolved no config: no source is claimed for it.
-            ...(input.failure ? {} : { configSource: c?.source ?? "image-default" }),
-            ...(c && c.hash ? { configHash: `sha256:${c.hash}` } : {}),
-          },
-        }
-      : {}),
+    ...configGeneration(input),
+    ...resolvedDistribution(input),
     availableReplicas: r.ready,
-    ...(service
-      ? { serviceURL: `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}` }
-      : {}),
-    ...routeURL(input),
-    ...(input.externalProviders && input.externalProviders.length > 0
-      ? {
-          externalProviders: externalProvidersStatus(input.externalProviders, { ...input, ready: r.phase === "Ready" }),
-        }
-      : {}),
+    ...urls(input),
+    ...externalProviders(input, r),
     ...(input.notes.length > 0 ? { notes: [...input.notes] } : {}),
   };
   return { status, retrySoon: live.retrySoon };
 }
 
-/** http(s)://<host> from the observed Ingress (load balancer first, then the rule's host). */
-function routeURL(input: StatusInput): { routeURL?: string } {
-  const ingress = lookup(input.children, KEYS.ingress, input.namespace, names.ingress(input.name));
-  const route = lookup(input.children, KEYS.route, input.namespace, names.route(input.name));
+/** http(s)://<host> from the observed Route (its host, then the admitted one) or Ingress (load balancer first, then the rule's host). */
+function routeURL(observed: Observed): { routeURL?: string } {
+  const { route, ingress } = observed;
   if (route) {
-    const host =
-      ((route.spec ?? {}) as { host?: string }).host ??
-      ((route.status ?? {}) as { ingress?: { host?: string }[] }).ingress?.[0]?.host;
-    return host ? { routeURL: `https://${host}` } : { routeURL: "" };
+    const host = route.host ?? route.admittedHost;
+    return { routeURL: host ? `https://${host}` : "" };
   }
   if (!ingress) return {};
-  const lb = ((ingress.status ?? {}) as { loadBalancer?: { ingress?: { hostname?: string; ip?: string }[] } })
-    .loadBalancer?.ingress?.[0];
-  const host = lb?.hostname ?? lb?.ip ?? ((ingress.spec ?? {}) as { rules?: { host?: string }[] }).rules?.[0]?.host;
+  const host = ingress.loadBalancerHostname ?? ingress.loadBalancerIp ?? ingress.ruleHost;
   return { routeURL: host ? `http://${host}` : "" };
 }

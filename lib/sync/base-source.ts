@@ -15,7 +15,7 @@ import {
   type BaseConfigResolver,
   type CredentialLookup,
 } from "../oci";
-import { objectsOf, KEYS, type ObjectMap } from "../wire/metacontroller";
+import { objectsOf, KEYS, stringEntries, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
 import type { ResolvedBaseConfig } from "./config-plan";
 import type { ExternalLookup } from "./external-providers";
@@ -41,7 +41,7 @@ export function namespaceCredentials(related: ObjectMap | undefined): Credential
       (s) => s.type === "kubernetes.io/dockerconfigjson" && s.metadata.labels?.[REGISTRY_CREDENTIALS_LABEL] === "true",
     )
     .flatMap((s) => {
-      const encoded = (s.data as { [k: string]: string } | undefined)?.[".dockerconfigjson"];
+      const encoded = stringEntries(s.data)[".dockerconfigjson"];
       const parsed =
         encoded === undefined ? undefined : parseDockerConfigJson(Buffer.from(encoded, "base64").toString("utf8"));
       return parsed?.ok ? [parsed.value] : [];
@@ -49,18 +49,30 @@ export function namespaceCredentials(related: ObjectMap | undefined): Credential
   return maps.length > 0 ? credentialLookup(...maps) : undefined;
 }
 
-/** The base config of the image the server runs (lib/sync/target.ts), read before the pure sync. */
-export async function findBase(
-  spec: CanonicalSpec,
-  target: TargetImage,
-  resolver: BaseConfigResolver,
-  related: ObjectMap | undefined,
-): Promise<BaseOutcome> {
-  if (configSource(spec) !== "generated") return { notes: [] };
-  const d = spec.distribution;
-  const image = target.image;
-  if (image === undefined) return { notes: [] };
-  const found = await resolver.resolve(image, namespaceCredentials(related));
+type Resolved = Awaited<ReturnType<BaseConfigResolver["resolve"]>>;
+
+/** The registry could not be read; a named distribution keeps what runs until it can. */
+function registryFailure(found: Extract<Resolved, { kind: "error" }>, d: CanonicalSpec["distribution"]): BaseOutcome {
+  const named = d.kind === "name";
+  // Not "no labels": switching to the bundled config now would roll the pods, and roll them
+  // back once the registry answers. The running children and config stay; the sync retries.
+  const message = named
+    ? `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); ` +
+      "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks"
+    : found.message;
+  return {
+    failure: {
+      type: "ConfigGenerated",
+      reason: found.transient ? "RegistryUnavailable" : "RegistryError",
+      errors: [fieldError(named ? "spec.distribution.name" : "spec.distribution.image", message)],
+    },
+    transient: found.transient,
+    notes: [],
+  };
+}
+
+/** What the image's labels gave: the base config, the bundled one for a named distribution, or why not. */
+function outcomeOf(found: Resolved, d: CanonicalSpec["distribution"]): BaseOutcome {
   if (found.kind === "found") {
     return {
       base: {
@@ -72,44 +84,30 @@ export async function findBase(
       notes: [],
     };
   }
-  if (found.kind === "no-labels" && d.kind === "name") {
+  if (found.kind === "error") return registryFailure(found, d);
+  if (d.kind === "name")
     return {
       notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`],
     };
-  }
-  if (found.kind === "error" && d.kind === "name") {
-    // Not "no labels": switching to the bundled config now would roll the pods, and roll them
-    // back once the registry answers. The running children and config stay; the sync retries.
-    const message =
-      `${found.message}. Nothing changes until the image's config labels can be read: the running config and children are kept (a new CR starts then); ` +
-      "to use the bundled configs without reading the registry, set LLSD_READ_IMAGE_LABELS=false on the hooks";
-    return {
-      failure: {
-        type: "ConfigGenerated",
-        reason: found.transient ? "RegistryUnavailable" : "RegistryError",
-        errors: [fieldError("spec.distribution.name", message)],
-      },
-      transient: found.transient,
-      notes: [],
-    };
-  }
-  if (found.kind === "no-labels") {
-    return {
-      failure: {
-        type: "ConfigGenerated",
-        reason: MISSING_CONFIG_LABELS_REASON,
-        errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)],
-      },
-      notes: [],
-    };
-  }
   return {
     failure: {
       type: "ConfigGenerated",
-      reason: found.transient ? "RegistryUnavailable" : "RegistryError",
-      errors: [fieldError("spec.distribution.image", found.message)],
+      reason: MISSING_CONFIG_LABELS_REASON,
+      errors: [fieldError("spec.distribution.image", MISSING_CONFIG_LABELS_MESSAGE)],
     },
-    transient: found.transient,
     notes: [],
   };
+}
+
+/** The base config of the image the server runs (lib/sync/target.ts), read before the pure sync. */
+export async function findBase(
+  spec: CanonicalSpec,
+  target: TargetImage,
+  resolver: BaseConfigResolver,
+  related: ObjectMap | undefined,
+): Promise<BaseOutcome> {
+  if (configSource(spec) !== "generated") return { notes: [] };
+  const image = target.image;
+  if (image === undefined) return { notes: [] };
+  return outcomeOf(await resolver.resolve(image, namespaceCredentials(related)), spec.distribution);
 }

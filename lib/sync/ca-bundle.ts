@@ -1,5 +1,5 @@
 /**
- * The managed CA bundle (research operator.md §4.3): the PEM certificates of the keys
+ * The managed CA bundle, as the Go operator builds it: the PEM certificates of the keys
  * `networking.tls.caBundle` lists, plus every key of the namespace's `odh-trusted-ca-bundle`
  * ConfigMap when it exists, each parsed as X.509, re-encoded and joined into one
  * `ca-bundle.crt`. A bad certificate the user listed fails the sync with which key, which
@@ -9,7 +9,8 @@ import { createHash, X509Certificate } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { fieldError, listOf, type FieldError } from "../errors";
 import type { Tls } from "../api/canonical";
-import { KEYS, lookup, type ObjectMap } from "../wire/metacontroller";
+import { isPlainObject } from "../conversion/paths";
+import { KEYS, lookup, stringEntries, type ObjectMap } from "../wire/metacontroller";
 import type { SyncFailure } from "../status/status";
 
 /** Injected by OpenDataHub / OpenShift AI into namespaces: cluster-wide trusted CAs. */
@@ -90,8 +91,8 @@ function parseCertificates(text: string): KeyResult {
 /** OpenSSL's reason, without anything of the input. */
 function parseError(error: unknown): string {
   // Node tries DER, then PEM, and reports the PEM attempt: the DER did not parse.
-  if ((error as { code?: string }).code === "ERR_OSSL_PEM_NO_START_LINE") return "its DER encoding does not parse";
-  const message = (error as Error).message ?? "";
+  if (isPlainObject(error) && error.code === "ERR_OSSL_PEM_NO_START_LINE") return "its DER encoding does not parse";
+  const message = error instanceof Error ? error.message : "";
   const reason = /::([^:]+)$/.exec(message)?.[1] ?? message.split(":").pop() ?? "";
   return reason.trim().slice(0, 200) || "unparseable";
 }
@@ -142,54 +143,52 @@ class Collector {
   }
 }
 
-const dataOf = (object: { data?: unknown } | undefined): { [key: string]: string } => {
-  const data = object?.data;
-  return typeof data === "object" && data !== null ? (data as { [key: string]: string }) : {};
-};
-
 export interface CaBundleInput {
   readonly tls: Tls;
   readonly related?: ObjectMap;
   readonly namespace: string;
 }
 
-export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_BUNDLE_LIMITS): CaBundleOutcome {
-  const collector = new Collector(limits);
-  const notes: string[] = [];
-  const fail = (errors: FieldError[], reason = "InvalidCABundle"): CaBundleOutcome => ({
-    failure: { type: "ConfigGenerated", reason, errors },
-  });
-  const limit = (path: string): CaBundleOutcome | undefined => {
-    const problem = collector.limitProblem();
-    return problem ? fail([fieldError(path, `${problem}; trust fewer CAs`)], "CABundleTooLarge") : undefined;
-  };
+const fail = (errors: FieldError[], reason = "InvalidCABundle"): { readonly failure: SyncFailure } => ({
+  failure: { type: "ConfigGenerated", reason, errors },
+});
 
+function tooLarge(collector: Collector, path: string): { readonly failure: SyncFailure } | undefined {
+  const problem = collector.limitProblem();
+  return problem ? fail([fieldError(path, `${problem}; trust fewer CAs`)], "CABundleTooLarge") : undefined;
+}
+
+/** The certificates of the keys the spec lists: a bad one fails the sync with which key and why. */
+function addWanted(input: CaBundleInput, collector: Collector): { readonly failure: SyncFailure } | undefined {
   const wanted = input.tls.caBundle;
-  if (wanted) {
-    // Presence of the ConfigMap and its keys was checked with every other reference.
-    const data = dataOf(
-      lookup(input.related, KEYS.configMap, input.namespace, wanted.configMapName) as { data?: unknown } | undefined,
-    );
-    for (const [i, key] of wanted.configMapKeys.entries()) {
-      const result = certificatesIn(data[key] ?? "");
-      const path = `${CAPATH}.configMapKeys[${i}]`;
-      if (!result.ok) {
-        return fail([
-          fieldError(
-            path,
-            `ConfigMap ${wanted.configMapName} key "${key}": ${result.message}; put PEM-encoded CA certificates there`,
-          ),
-        ]);
-      }
-      collector.add(result.certificates);
-      const over = limit(path);
-      if (over) return over;
+  if (!wanted) return undefined;
+  // Presence of the ConfigMap and its keys was checked with every other reference.
+  const data = stringEntries(lookup(input.related, KEYS.configMap, input.namespace, wanted.configMapName)?.data);
+  for (const [i, key] of wanted.configMapKeys.entries()) {
+    const result = certificatesIn(data[key] ?? "");
+    const path = `${CAPATH}.configMapKeys[${i}]`;
+    if (!result.ok) {
+      return fail([
+        fieldError(
+          path,
+          `ConfigMap ${wanted.configMapName} key "${key}": ${result.message}; put PEM-encoded CA certificates there`,
+        ),
+      ]);
     }
+    collector.add(result.certificates);
+    const over = tooLarge(collector, path);
+    if (over) return over;
   }
+  return undefined;
+}
 
-  const odh = lookup(input.related, KEYS.configMap, input.namespace, ODH_TRUSTED_CA_BUNDLE) as
-    { data?: unknown } | undefined;
-  const odhData = dataOf(odh);
+/** Every key of the namespace's ODH bundle: a bad one is skipped with a note. */
+function addOdh(
+  input: CaBundleInput,
+  collector: Collector,
+  notes: string[],
+): { readonly failure: SyncFailure } | undefined {
+  const odhData = stringEntries(lookup(input.related, KEYS.configMap, input.namespace, ODH_TRUSTED_CA_BUNDLE)?.data);
   for (const key of Object.keys(odhData).sort()) {
     const result = certificatesIn(odhData[key] ?? "");
     if (!result.ok) {
@@ -197,10 +196,20 @@ export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_B
       continue;
     }
     collector.add(result.certificates);
-    const over = limit(`ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`);
+    const over = tooLarge(collector, `ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`);
     if (over) return over;
   }
+  return undefined;
+}
 
+/** The bundle of what was collected, unless it holds nothing the spec asked for or exceeds a ConfigMap. */
+function bundleOf(
+  input: CaBundleInput,
+  collector: Collector,
+  limits: CaBundleLimits,
+  notes: string[],
+): CaBundleOutcome {
+  const wanted = input.tls.caBundle;
   if (collector.pems.length === 0) {
     if (!wanted) return { notes };
     return fail([
@@ -226,4 +235,10 @@ export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_B
     bundle: { data, hash: createHash("sha256").update(data).digest("hex"), certificates: collector.pems.length },
     notes,
   };
+}
+
+export function planCaBundle(input: CaBundleInput, limits: CaBundleLimits = CA_BUNDLE_LIMITS): CaBundleOutcome {
+  const collector = new Collector(limits);
+  const notes: string[] = [];
+  return addWanted(input, collector) ?? addOdh(input, collector, notes) ?? bundleOf(input, collector, limits, notes);
 }

@@ -7,7 +7,7 @@ import type { CanonicalSpec } from "../api/canonical";
 import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { generate, type Generated } from "../config/generate";
-import type { PostgresPart } from "../config/env-names";
+import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
 import { checkOverrideConfig } from "../config/override";
 import { overrideWithExternal } from "./override-external";
@@ -57,45 +57,60 @@ function overrideEnvNotes(configMapName: string, configYaml: string, spec: Canon
   );
 }
 
-function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
-  const release = input.release;
+type Failed = { failure: SyncFailure };
+
+/** The base config to generate from: the image's, else the one bundled for a named distribution. */
+function baseText(input: PlanInput): string | Failed {
   const d = input.spec.distribution;
-  const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
-  if (base === undefined) {
-    const what =
-      d.kind === "image"
-        ? `image ${d.image} carries no readable config labels`
-        : `no bundled base config for the ${release} line`;
-    return fail("ConfigGenerated", "BaseConfigUnavailable", [
-      fieldError(
-        "spec.distribution",
-        `${what}: use distribution.name (${input.distributions
-          .map((e) => e.name)
-          .sort()
-          .join(", ")}) or overrideConfig`,
-      ),
+  const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, input.release) : undefined);
+  if (base !== undefined) return base;
+  const what =
+    d.kind === "image"
+      ? `image ${d.image} carries no readable config labels`
+      : `no bundled base config for the ${input.release} line`;
+  return fail("ConfigGenerated", "BaseConfigUnavailable", [
+    fieldError(
+      "spec.distribution",
+      `${what}: use distribution.name (${input.distributions
+        .map((e) => e.name)
+        .sort()
+        .join(", ")}) or overrideConfig`,
+    ),
+  ]);
+}
+
+/** The Postgres connection string's parts, for the derived Secret (absent: no Postgres store). */
+function postgresOf(input: PlanInput, g: Generated): { postgres?: ChildContext["postgres"] } | Failed {
+  if (!g.postgres) return {};
+  const src = g.postgres.sourceSecret;
+  const parsed = parsePostgresDsn(secretValue(input.related, input.namespace, src.name, src.key) ?? "");
+  if (!parsed.ok)
+    return fail("SecretsResolved", "InvalidConnectionString", [
+      fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`),
     ]);
-  }
-  const g = generate(input.spec, base, release, {
+  return { postgres: { secretName: g.postgres.secretName, parts: parsed.parts } };
+}
+
+function generated(input: PlanInput, base: string): Generated | Failed {
+  const g = generate(input.spec, base, input.release, {
     name: input.name,
     ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}),
   });
-  if (!g.ok) {
-    const reason = g.errors.some((e) => e.path === "baseConfig.version")
-      ? "UnsupportedConfigVersion"
-      : "ConfigGenerationFailed";
-    return fail("ConfigGenerated", reason, g.errors);
-  }
-  let postgres: ChildContext["postgres"];
-  if (g.postgres) {
-    const src = g.postgres.sourceSecret;
-    const parsed = parsePostgresDsn(secretValue(input.related, input.namespace, src.name, src.key) ?? "");
-    if (!parsed.ok)
-      return fail("SecretsResolved", "InvalidConnectionString", [
-        fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`),
-      ]);
-    postgres = { secretName: g.postgres.secretName, parts: parsed.parts };
-  }
+  if (g.ok) return g;
+  const reason = g.errors.some((e) => e.path === "baseConfig.version")
+    ? "UnsupportedConfigVersion"
+    : "ConfigGenerationFailed";
+  return fail("ConfigGenerated", reason, g.errors);
+}
+
+function generatedPlan(input: PlanInput): ConfigPlan | Failed {
+  const base = baseText(input);
+  if (typeof base !== "string") return base;
+  const g = generated(input, base);
+  if ("failure" in g) return g;
+  const pg = postgresOf(input, g);
+  if ("failure" in pg) return pg;
+  const postgres = pg.postgres;
   const misread = misreadValues(input, g, postgres);
   if (misread.length > 0) return fail("SecretsResolved", "SecretValueMisread", misread);
   const configMapName = names.config(input.name, g.hash);
@@ -116,17 +131,20 @@ function generatedPlan(input: PlanInput): ConfigPlan | { failure: SyncFailure } 
   };
 }
 
+const postgresPart = (key: string): PostgresPart | undefined => POSTGRES_PARTS.find((part) => part === key);
+
 /** Secret values the server would misread (lib/sync/secret-values.ts); the Postgres parts as the derived Secret holds them. */
 function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
   const source = g.postgres?.sourceSecret;
   const isPart = (e: SecretEnv): boolean => postgres !== undefined && e.secretName === postgres.secretName;
+  const partValue = (e: SecretEnv): string | undefined => {
+    const part = postgresPart(e.secretKey);
+    return part !== undefined ? postgres?.parts[part] : undefined;
+  };
   return misreadSecrets(
     g.secretEnv,
     g.secretTargets,
-    (e) =>
-      isPart(e)
-        ? postgres!.parts[e.secretKey as PostgresPart]
-        : secretValue(input.related, input.namespace, e.secretName, e.secretKey),
+    (e) => (isPart(e) ? partValue(e) : secretValue(input.related, input.namespace, e.secretName, e.secretKey)),
     (e) =>
       isPart(e) && source
         ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"`

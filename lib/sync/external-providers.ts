@@ -2,7 +2,7 @@
  * External providers around the pure sync: `findExternal` reads every provider image's
  * metadata file (concurrently; each read bounded by the resolver's deadline, cached by digest,
  * single-flight), and `planExternal` turns what was read into resolved providers — or into a
- * failure that names the field and the image (DESIGN §9: running children are kept).
+ * failure that names the field and the image (running children are kept: docs/failure-policy.md).
  */
 import type { CanonicalSpec, ExternalProvider } from "../api/canonical";
 import { child, fieldError, type FieldError } from "../errors";
@@ -100,8 +100,7 @@ export function planExternal(spec: CanonicalSpec, lookup: ExternalLookup | undef
   const problems = outcomes.flatMap((o, i) =>
     o.ok ? [] : [{ ...o.problem, path: child(spec.externalProviders[i]!.path, "image") }],
   );
-  if (problems.length === 0)
-    return { resolved: outcomes.map((o) => (o as { value: ResolvedExternalProvider }).value), report };
+  if (problems.length === 0) return { resolved: outcomes.flatMap((o) => (o.ok ? [o.value] : [])), report };
   // A lasting problem is the one to fix; a passing one only when there is nothing else.
   const lead = problems.find((p) => !p.transient) ?? problems[0]!;
   const errors: FieldError[] = problems.map((p) => fieldError(p.path, p.message));

@@ -12,6 +12,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { parse } from "yaml";
+import { isPlainObject } from "../conversion/paths";
 import { withOverrides, type DistributionTable } from "../distributions/table";
 
 export interface ImageOverrides {
@@ -38,16 +39,14 @@ export function parseImageOverrides(
   try {
     value = parse(text);
   } catch (error) {
-    return { ok: false, error: `is not YAML or JSON (${(error as Error).message.split("\n")[0]})` };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `is not YAML or JSON (${message.split("\n")[0]})` };
   }
   if (value === null || value === undefined) return { ok: true, overrides: {}, problems: [] };
-  if (typeof value !== "object" || Array.isArray(value))
-    return { ok: false, error: "must be a map of distribution name → image" };
+  if (!isPlainObject(value)) return { ok: false, error: "must be a map of distribution name → image" };
   const overrides: Record<string, string> = {};
   const problems: string[] = [];
-  for (const [name, image] of Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  )) {
+  for (const [name, image] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (typeof image === "string" && image.trim() !== "") overrides[name] = image.trim();
     else problems.push(`image override "${name}" ignored: the image must be a non-empty string`);
   }
@@ -90,7 +89,7 @@ export function createImageOverrides(
       if (stamp === seen) return;
       text = readFileSync(path!, "utf8");
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      const code = isPlainObject(error) && typeof error.code === "string" ? error.code : "error";
       const problem = `${FILE_VARIABLE} ${path} cannot be read (${code}); using ${loaded ? "the images it named before" : "the built-in images"}`;
       if (!state.problems.includes(problem))
         log("warn", "Distribution image overrides unreadable", { file: path, code });

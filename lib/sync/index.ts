@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isPlainObject } from "../conversion/paths";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
 import {
@@ -23,20 +24,24 @@ import type { SyncDeps } from "./sync";
 import { syncRemembered, syncWith } from "./with-io";
 
 export { sync, type SyncDeps } from "./sync";
-export { syncRemembered, syncWith } from "./with-io";
+export { syncRemembered, syncWith, type RememberedIo, type SyncIo } from "./with-io";
+
+/** The `version` of `file` when it is llsd-hooks' package.json. */
+function ourVersion(file: string): string | undefined {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
+    return isPlainObject(pkg) && pkg.name === "llsd-hooks" && typeof pkg.version === "string" ? pkg.version : undefined;
+  } catch {
+    return undefined; // Not JSON: keep looking up.
+  }
+}
 
 /** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
 export function packageVersion(from: string = __dirname): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const file = join(dir, "package.json");
-    if (existsSync(file)) {
-      try {
-        const pkg = JSON.parse(readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
-        if (pkg.name === "llsd-hooks" && typeof pkg.version === "string") return pkg.version;
-      } catch {
-        // Not ours or not JSON: keep looking up.
-      }
-    }
+    const version = existsSync(file) ? ourVersion(file) : undefined;
+    if (version !== undefined) return version;
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -125,6 +130,6 @@ export function createSyncHook(
       distributions: current.table,
       ...(current.problems.length > 0 ? { imageOverrideProblems: current.problems } : {}),
     };
-    return memo ? syncRemembered(request, deps, resolver, live, memo) : syncWith(request, deps, resolver, live);
+    return memo ? syncRemembered(request, deps, { resolver, live, memo }) : syncWith(request, deps, resolver, live);
   };
 }

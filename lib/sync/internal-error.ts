@@ -5,37 +5,24 @@
  * child (as every other Failed path does, keep.ts), keeps the last status it reported, and
  * says what happened in `ConfigGenerated` (reason `InternalError`).
  */
+import { isPlainObject } from "../conversion/paths";
 import { scrub, secretValuesOf } from "../secret-scrub";
-import { CONDITION_TYPES as T, toConditions, type Condition, type ConditionInput } from "../status/conditions";
+import { CONDITION_TYPES as T, isCondition, toConditions, type ConditionInput } from "../status/conditions";
 import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { keptChildren } from "./keep";
 
 export const INTERNAL_ERROR_REASON = "InternalError";
 
-const isObject = (value: unknown): value is { [k: string]: unknown } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-function isCondition(value: unknown): value is Condition {
-  return (
-    isObject(value) &&
-    typeof value.type === "string" &&
-    typeof value.status === "string" &&
-    typeof value.reason === "string" &&
-    typeof value.message === "string" &&
-    typeof value.lastTransitionTime === "string"
-  );
-}
-
 /** What the error says, with every Secret value of the request replaced (never a stack). */
 function describe(err: unknown, request: SyncRequest): string {
-  const { message } = (isObject(err) ? err : {}) as { message?: unknown };
+  const message = isPlainObject(err) ? err.message : undefined;
   const text = typeof message === "string" && message !== "" ? message : "a non-error value was thrown";
   return scrub(text, secretValuesOf(request));
 }
 
 /** The Failed answer for an exception in the sync of `request`: children kept, last status kept, the error named. */
 export function internalFailure(request: SyncRequest, err: unknown, now: () => Date): SyncResponse {
-  const before = isObject(request.parent.status) ? request.parent.status : {};
+  const before = isPlainObject(request.parent.status) ? request.parent.status : {};
   const previous = Array.isArray(before.conditions) ? before.conditions.filter(isCondition) : [];
   const generation =
     typeof request.parent.metadata.generation === "number" ? request.parent.metadata.generation : undefined;

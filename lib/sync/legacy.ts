@@ -47,7 +47,7 @@ export function legacyOf(parent: KubeObject): LegacyV1alpha1 | undefined {
   });
   if (!converted.ok) return undefined;
   if (own(converted.object.metadata.annotations, V1ALPHA2_FIELDS) !== undefined) return undefined;
-  const spec = converted.object.spec as unknown as { [k: string]: unknown };
+  const spec = converted.object.spec;
   const server = own(spec, "server");
   const userConfigNamespace = text(own(own(server, "userConfig"), "configMapNamespace"));
   const caBundleNamespace = text(own(own(own(server, "tlsConfig"), "caBundle"), "configMapNamespace"));

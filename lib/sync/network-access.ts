@@ -10,19 +10,20 @@
  * mark that later syncs read back from the observed children.
  */
 import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION, NETWORK_POLICY_OPT_IN as OPT_IN } from "../children/network-policy";
-import { names } from "../names";
-import { KEYS, lookup, type SyncRequest } from "../wire/metacontroller";
+import type { KubeObject } from "../wire/metacontroller";
+import type { Observed } from "./observed";
+
 /** The Go operator's `app.kubernetes.io/managed-by` on every child it made. */
 export const GO_OPERATOR_MANAGER = "llama-stack-operator";
 
 export const KEPT_OPEN_NOTE = `networking: no NetworkPolicy, as under the Go operator (its enableNetworkPolicy flag was off when this CR was taken over), so clients in every namespace still reach the server; to allow only the same namespace, the hooks' namespace and networking.allowedFrom, as for new CRs, annotate the CR ${NETWORK_POLICY_ANNOTATION}=${OPT_IN}`;
 
 /** True when this CR keeps the open access it had under the Go operator. */
-export function keptOpen(request: SyncRequest, name: string, namespace: string): boolean {
-  if (request.parent.metadata.annotations?.[NETWORK_POLICY_ANNOTATION] === OPT_IN) return false;
-  const deployment = lookup(request.children, KEYS.deployment, namespace, names.deployment(name));
+export function keptOpen(parent: KubeObject, observed: Observed): boolean {
+  if (parent.metadata.annotations?.[NETWORK_POLICY_ANNOTATION] === OPT_IN) return false;
+  const deployment = observed.deployment;
   if (!deployment) return false;
-  if (deployment.metadata.annotations?.[NETWORK_POLICY_ANNOTATION] === KEPT_OPEN) return true;
-  const goMade = deployment.metadata.labels?.["app.kubernetes.io/managed-by"] === GO_OPERATOR_MANAGER;
-  return goMade && !lookup(request.children, KEYS.networkPolicy, namespace, names.networkPolicy(name));
+  if (deployment.annotations[NETWORK_POLICY_ANNOTATION] === KEPT_OPEN) return true;
+  const goMade = deployment.labels["app.kubernetes.io/managed-by"] === GO_OPERATOR_MANAGER;
+  return goMade && !observed.networkPolicy;
 }

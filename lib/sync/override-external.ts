@@ -1,7 +1,7 @@
 /**
  * overrideConfig with external providers: the user's config.yaml is the base and the external
- * providers are merged into it (research deploy-time-providers.md: base, or the user's override
- * config, then external providers). The result is a generated ConfigMap, hash-named like any
+ * providers are merged into it (docs/external-providers.md: the base, or the user's override
+ * config, then the external providers). The result is a generated ConfigMap, hash-named like any
  * other; the user's ConfigMap itself is never changed.
  */
 import { readBase } from "../config/base";

@@ -5,9 +5,9 @@
  * writes the status to the version it reads, and that version's schema prunes the rest.
  */
 import { V1ALPHA1 } from "../api/v1alpha1";
-import type { FieldError } from "../errors";
+import { fieldError, type FieldError } from "../errors";
 import { fromHub, toHub } from "../conversion/v1alpha1";
-import type { KubeObject } from "../wire/metacontroller";
+import { isKubeObject, type KubeObject } from "../wire/metacontroller";
 
 export type HubParent =
   | { readonly ok: true; readonly parent: KubeObject; readonly spoke: boolean }
@@ -25,7 +25,11 @@ export function hubParent(parent: KubeObject): HubParent {
         message: `${e.message} (the v1alpha1 parent could not be converted to v1alpha2)`,
       })),
     };
-  return { ok: true, parent: converted.object as unknown as KubeObject, spoke: true };
+  const hub = converted.object;
+  // The conversion keeps the envelope it was given; a parent that came as a KubeObject stays one.
+  if (!isKubeObject(hub))
+    return { ok: false, errors: [fieldError("metadata", "the converted parent lost its metadata")] };
+  return { ok: true, parent: hub, spoke: true };
 }
 
 /** The parent's spec in v1alpha2 (for validation before the sync), or the spec as sent. */
@@ -46,5 +50,5 @@ export function spokeStatus(
     spec: hub.spec,
     status,
   });
-  return back.ok && back.object.status ? (back.object.status as unknown as { readonly [k: string]: unknown }) : status;
+  return back.ok && back.object.status ? back.object.status : status;
 }

@@ -13,32 +13,40 @@ export interface References {
   readonly configMaps: readonly { readonly name: string; readonly keys: readonly string[]; readonly path: string }[];
 }
 
-export function referencesOf(spec: CanonicalSpec): References {
+function secretKeysOf(spec: CanonicalSpec): SecretRef[] {
   const secretKeys: SecretRef[] = spec.providers.flatMap((p) => p.secrets.map((s) => s.ref));
   const kv = spec.storage?.kv;
   if (kv?.type === "redis" && kv.password) secretKeys.push(kv.password);
   const sql = spec.storage?.sql;
   if (sql?.type === "postgres" && sql.connectionString) secretKeys.push(sql.connectionString);
-  const tls = spec.networking.tls;
-  const secrets =
-    tls.enabled && tls.secretName
-      ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
-      : [];
-  const configMaps = [
+  return secretKeys;
+}
+
+function configMapsOf(spec: CanonicalSpec): References["configMaps"] {
+  const caBundle = spec.networking.tls.caBundle;
+  return [
     ...(spec.overrideConfig
       ? [{ name: spec.overrideConfig.configMapName, keys: ["config.yaml"], path: "spec.overrideConfig.configMapName" }]
       : []),
-    ...(tls.caBundle
+    ...(caBundle
       ? [
           {
-            name: tls.caBundle.configMapName,
-            keys: tls.caBundle.configMapKeys,
+            name: caBundle.configMapName,
+            keys: caBundle.configMapKeys,
             path: "spec.networking.tls.caBundle.configMapName",
           },
         ]
       : []),
   ];
-  return { secretKeys, secrets, configMaps };
+}
+
+export function referencesOf(spec: CanonicalSpec): References {
+  const tls = spec.networking.tls;
+  const secrets =
+    tls.enabled && tls.secretName
+      ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
+      : [];
+  return { secretKeys: secretKeysOf(spec), secrets, configMaps: configMapsOf(spec) };
 }
 
 /** Sorted, de-duplicated names: what a customize rule lists. */

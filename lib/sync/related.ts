@@ -3,13 +3,14 @@
  * `related`. Messages name the object, the key and the field path, never a value.
  */
 import { fieldError, listOf, type FieldError } from "../errors";
-import { KEYS, lookup, type KubeObject, type ObjectMap } from "../wire/metacontroller";
+import { isPlainObject } from "../conversion/paths";
+import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { References } from "./references";
 
 function keysOf(object: KubeObject | undefined): string[] {
   if (!object) return [];
-  const data = { ...(object.data as object | undefined), ...(object.binaryData as object | undefined) };
-  return Object.keys(data).sort();
+  const keys = (map: unknown): string[] => (isPlainObject(map) ? Object.keys(map) : []);
+  return [...new Set([...keys(object.data), ...keys(object.binaryData)])].sort();
 }
 
 export interface RelatedProblems {
@@ -77,8 +78,8 @@ export function secretValue(
   key: string,
 ): string | undefined {
   const secret = lookup(related, KEYS.secret, namespace, name);
-  const data = secret?.data as { [k: string]: string } | undefined;
-  const encoded = data?.[key];
+  const data = stringEntries(secret?.data);
+  const encoded = Object.hasOwn(data, key) ? data[key] : undefined;
   return encoded === undefined ? undefined : Buffer.from(encoded, "base64").toString("utf8");
 }
 
@@ -86,7 +87,7 @@ export function secretValue(
 export function configMapData(related: ObjectMap | undefined): { [name: string]: { [key: string]: string } } {
   const out: { [name: string]: { [key: string]: string } } = {};
   for (const object of Object.values(related?.[KEYS.configMap] ?? {})) {
-    out[object.metadata.name] = (object.data ?? {}) as { [key: string]: string };
+    out[object.metadata.name] = { ...stringEntries(object.data) };
   }
   return out;
 }

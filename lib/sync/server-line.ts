@@ -9,7 +9,19 @@ import { refusesPlainHttp } from "../config/releases";
 import { chooseLine, knownBelow } from "../distributions/detect";
 import type { DistributionTable, Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
+import type { Observed } from "./observed";
 import { targetOfRequest } from "./target";
+
+export interface ServerInput {
+  readonly request: SyncRequest;
+  readonly spec: CanonicalSpec;
+  readonly table: DistributionTable;
+  readonly source: ConfigSource;
+  /** The server version the image's labels declare, when they were read. */
+  readonly labelVersion?: string;
+  /** The observed children (lib/sync/observed.ts): a running server keeps its image. */
+  readonly observed?: Observed;
+}
 
 export interface ServerChoice {
   readonly image?: string;
@@ -27,27 +39,17 @@ const INSECURE_FLAG_SINCE = "1.2.0";
  * 1.2's entrypoint does not pass `--insecure` (1.3's does; twice is harmless): without TLS the
  * server then stops with "TLS required". Generated configs set `server.insecure` themselves.
  */
-function insecureArgs(
-  spec: CanonicalSpec,
-  source: ConfigSource,
-  release: Release,
-  image: string | undefined,
-  labelVersion: string | undefined,
-): string[] {
+function insecureArgs(input: ServerInput, release: Release, image: string | undefined): string[] {
+  const { spec, source, labelVersion } = input;
   if (!refusesPlainHttp(release) || spec.networking.tls.enabled || source === "generated") return [];
   if (knownBelow({ ...(image ? { image } : {}), ...(labelVersion ? { labelVersion } : {}) }, INSECURE_FLAG_SINCE))
     return [];
   return ["--insecure"];
 }
 
-export function serverChoice(
-  request: SyncRequest,
-  spec: CanonicalSpec,
-  table: DistributionTable,
-  source: ConfigSource,
-  labelVersion?: string,
-): ServerChoice {
-  const target = targetOfRequest(request, spec, table);
+export function serverChoice(input: ServerInput): ServerChoice {
+  const { labelVersion } = input;
+  const target = targetOfRequest(input.request, input.spec, input.table, input.observed);
   const line = chooseLine({
     ...(target.image ? { image: target.image } : {}),
     ...(labelVersion ? { labelVersion } : {}),
@@ -57,6 +59,6 @@ export function serverChoice(
     ...(target.image ? { image: target.image } : {}),
     release: line.release,
     notes: [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : [])],
-    args: insecureArgs(spec, source, line.release, target.image, labelVersion),
+    args: insecureArgs(input, line.release, target.image),
   };
 }

@@ -19,9 +19,11 @@ import {
   type DistributionTable,
   type Release,
 } from "../distributions/table";
-import { CONTAINER_NAME, names } from "../names";
-import { KEYS, lookup, type KubeObject, type ObjectMap, type SyncRequest } from "../wire/metacontroller";
+import { isPlainObject } from "../conversion/paths";
+import { CONTAINER_NAME } from "../names";
+import type { KubeObject, SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
+import { observedOf, type Observed } from "./observed";
 
 export const FOLLOW_DEFAULT_ANNOTATION = "llamastack.io/follow-default-image";
 
@@ -34,26 +36,19 @@ export interface TargetImage {
 
 export interface TargetInput {
   readonly parent: KubeObject;
-  readonly children?: ObjectMap;
+  /** The observed children (lib/sync/observed.ts); absent outside a sync (admission, `llsd validate`). */
+  readonly observed?: Observed;
   readonly spec: CanonicalSpec;
   readonly table: DistributionTable;
   /** The server container's name of a v1alpha1 CR (lib/sync/legacy.ts); absent for v1alpha2. */
   readonly legacyContainer?: string;
 }
 
-type Json = { readonly [k: string]: unknown };
-const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 /** The server container's image in the observed Deployment, if there is one. */
 function deploymentImage(input: TargetInput): string | undefined {
-  const m = input.parent.metadata;
-  const deployment = lookup(input.children, KEYS.deployment, m.namespace ?? "default", names.deployment(m.name));
-  const pod =
-    isJson(deployment?.spec) && isJson(deployment.spec.template) && isJson(deployment.spec.template.spec)
-      ? deployment.spec.template.spec
-      : undefined;
-  const containers = Array.isArray(pod?.containers) ? pod.containers.filter(isJson) : [];
+  const containers = input.observed?.deployment?.containers ?? [];
   const wanted = input.legacyContainer ?? CONTAINER_NAME;
   const server = containers.find((c) => c.name === wanted) ?? containers[0];
   return text(server?.image);
@@ -61,9 +56,11 @@ function deploymentImage(input: TargetInput): string | undefined {
 
 /** What the previous status says was resolved, and for which distribution name (ours and the Go operator's field). */
 function previousOf(parent: KubeObject): { active?: string; image?: string } {
-  const status = isJson(parent.status) ? parent.status : {};
-  const active = isJson(status.distributionConfig) ? text(status.distributionConfig.activeDistribution) : undefined;
-  const image = isJson(status.resolvedDistribution) ? text(status.resolvedDistribution.image) : undefined;
+  const status = isPlainObject(parent.status) ? parent.status : {};
+  const active = isPlainObject(status.distributionConfig)
+    ? text(status.distributionConfig.activeDistribution)
+    : undefined;
+  const image = isPlainObject(status.resolvedDistribution) ? text(status.resolvedDistribution.image) : undefined;
   return { ...(active ? { active } : {}), ...(image ? { image } : {}) };
 }
 
@@ -95,37 +92,44 @@ export function targetImage(input: TargetInput): TargetImage {
   if (entry.overridden) return { image: entry.image, tableRelease: entry.release, notes: [] };
   if (input.parent.metadata.annotations?.[FOLLOW_DEFAULT_ANNOTATION] === "true")
     return { image: entry.image, notes: [] };
-  const running = runningImage(input, d.name);
-  if (running !== undefined && running !== entry.image) {
+  return keptImage(input, d.name, entry.image) ?? { image: entry.image, notes: [] };
+}
+
+/** The image a named distribution keeps instead of the table's: the one running, or the Go operator's for a new v1alpha1 CR. */
+function keptImage(input: TargetInput, name: string, tableImage: string): TargetImage | undefined {
+  const running = runningImage(input, name);
+  if (running !== undefined && running !== tableImage) {
     return {
       image: running,
       notes: [
-        `spec.distribution.name: ${d.name} keeps running ${running}, the image this server was started with; the current default for ${d.name} is ${entry.image}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
+        `spec.distribution.name: ${name} keeps running ${running}, the image this server was started with; the current default for ${name} is ${tableImage}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
       ],
     };
   }
-  if (running === undefined && input.legacyContainer !== undefined) {
-    const go = findDistribution(d.name, GO_OPERATOR_DISTRIBUTIONS);
-    if (go !== undefined) {
-      return {
-        image: go.image,
-        notes: [
-          `spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${d.name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${entry.image})`,
-        ],
-      };
-    }
-  }
-  return { image: entry.image, notes: [] };
+  if (running !== undefined || input.legacyContainer === undefined) return undefined;
+  const go = findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
+  if (go === undefined) return undefined;
+  return {
+    image: go.image,
+    notes: [
+      `spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${tableImage})`,
+    ],
+  };
 }
 
 /** The target image of the CR a sync request is about (v1alpha1 CRs recognised as lib/sync/legacy.ts does). */
-export function targetOfRequest(request: SyncRequest, spec: CanonicalSpec, table: DistributionTable): TargetImage {
+export function targetOfRequest(
+  request: SyncRequest,
+  spec: CanonicalSpec,
+  table: DistributionTable,
+  observed: Observed = observedOf(request),
+): TargetImage {
   const legacy = legacyOf(request.parent);
   return targetImage({
     parent: request.parent,
     spec,
     table,
-    ...(request.children ? { children: request.children } : {}),
+    observed,
     ...(legacy ? { legacyContainer: legacy.containerName } : {}),
   });
 }

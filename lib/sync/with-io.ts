@@ -1,7 +1,8 @@
 /**
  * The sync hook around the pure `sync()`: validation, then the I/O (registry, running server)
  * concurrently and bounded, then `sync()` — directly (`syncWith`) or through the
- * unchanged-parent memo (`syncRemembered`, lib/sync/memo.ts).
+ * unchanged-parent memo (`syncRemembered`, lib/sync/memo.ts). The observed children are parsed
+ * once, here, and passed to every step that reads them.
  */
 import type { ValidationResult } from "../api/validate";
 import { deepFreeze } from "../json-copy";
@@ -11,8 +12,9 @@ import { SerializedAnswer, type SyncRequest, type SyncResponse } from "../wire/m
 import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
-import { ioKey, observedKey, parentKey, type SyncMemo } from "./memo";
-import { checkedSpec, sync, type SyncDeps } from "./sync";
+import { ioKey, observedKey, parentKey, type MemoEntry, type SyncMemo } from "./memo";
+import { observedOf, type Observed } from "./observed";
+import { checkedSpec, syncWithInputs, type SyncDeps } from "./sync";
 import { targetOfRequest } from "./target";
 
 /** What the I/O before the pure sync found. */
@@ -21,29 +23,42 @@ interface Gathered {
   readonly live?: LiveReport;
 }
 
+/** Who the I/O asks: the registry (absent: bundled base configs only) and the running servers (absent: not asked). */
+export interface SyncIo {
+  readonly resolver?: BaseConfigResolver | undefined;
+  readonly live?: LiveStatus | undefined;
+}
+
+/** One sync's request, what it was checked as and what was observed, with who the I/O asks. */
+interface Gathering extends SyncIo {
+  readonly request: SyncRequest;
+  readonly deps: SyncDeps;
+  readonly checked: ValidationResult;
+  readonly observed: Observed;
+}
+
+function baseConfig(g: Gathering, valid: ValidationResult["spec"]): Promise<BaseOutcome | undefined> {
+  if (!g.resolver || !valid) return Promise.resolve(undefined);
+  const target = targetOfRequest(g.request, valid, g.deps.distributions, g.observed);
+  return findBase(valid, target, g.resolver, g.request.related);
+}
+
+function serverAnswer(g: Gathering): Promise<LiveReport | undefined> {
+  const target = g.live ? liveTargetOf(g.request, g.observed) : undefined;
+  return g.live && target ? g.live.check(target) : Promise.resolve(undefined);
+}
+
 /**
  * The I/O before the pure sync, concurrently: the base config from the image (when the spec
  * generates one), external providers' metadata, and the running server's answer (when a pod is
  * ready). None can fail the sync; each is bounded (registry 4 s, server `timeoutMs`).
  */
-async function gather(
-  request: SyncRequest,
-  deps: SyncDeps,
-  resolver: BaseConfigResolver | undefined,
-  live: LiveStatus | undefined,
-  checked: ValidationResult,
-): Promise<Gathered> {
-  const valid = checked.spec && checked.errors.length === 0 ? checked.spec : undefined;
-  const base: Promise<BaseOutcome | undefined> =
-    resolver && valid
-      ? findBase(valid, targetOfRequest(request, valid, deps.distributions), resolver, request.related)
-      : Promise.resolve(undefined);
-  const target = live ? liveTargetOf(request) : undefined;
-  const report: Promise<LiveReport | undefined> = live && target ? live.check(target) : Promise.resolve(undefined);
+async function gather(g: Gathering): Promise<Gathered> {
+  const valid = g.checked.spec && g.checked.errors.length === 0 ? g.checked.spec : undefined;
   const external: Promise<ExternalLookup | undefined> = valid
-    ? findExternal(valid, resolver, namespaceCredentials(request.related))
+    ? findExternal(valid, g.resolver, namespaceCredentials(g.request.related))
     : Promise.resolve(undefined);
-  const [found, answer, providers] = await Promise.all([base, report, external]);
+  const [found, answer, providers] = await Promise.all([baseConfig(g, valid), serverAnswer(g), external]);
   return {
     found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) },
     ...(answer ? { live: answer } : {}),
@@ -61,8 +76,57 @@ export async function syncWith(
   live?: LiveStatus,
 ): Promise<SyncResponse> {
   const checked = validated(request, deps);
-  const io = await gather(request, deps, resolver, live, checked);
-  return sync(request, deps, io.found, io.live, checked);
+  const observed = observedOf(request);
+  const io = await gather({ request, deps, checked, observed, resolver, live });
+  return syncWithInputs(request, deps, { ...io, checked, observed });
+}
+
+/** The memo's entry for this parent when its parent key still matches. */
+function knownEntry(
+  memo: SyncMemo,
+  uid: string,
+  parent: string | undefined,
+  observed: string | undefined,
+): MemoEntry | undefined {
+  const entry = observed === undefined ? undefined : memo.get(uid);
+  return entry?.parentKey === parent ? entry : undefined;
+}
+
+/** Where an answer is remembered: the parent's entry, under the keys it was computed for. */
+interface Remembering {
+  readonly memo: SyncMemo;
+  readonly uid: string;
+  /** parentKey; undefined: not memoizable. */
+  readonly parent: string | undefined;
+  /** observedKey + ioKey; undefined: not memoizable. */
+  readonly key: string | undefined;
+}
+
+/** The pure sync, remembered: the validated spec always, the answer unless it read the clock (its timestamps would be reused). */
+function syncAndRemember(
+  request: SyncRequest,
+  deps: SyncDeps,
+  inputs: Gathered & { readonly checked: ValidationResult; readonly observed: Observed },
+  r: Remembering,
+): SerializedAnswer {
+  let clockRead = false;
+  const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
+  const response = syncWithInputs(request, clocked, inputs);
+  const body = Buffer.from(JSON.stringify(response), "utf8");
+  if (r.parent !== undefined && r.key !== undefined) {
+    deepFreeze(inputs.checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
+    r.memo.set(r.uid, {
+      parentKey: r.parent,
+      checked: inputs.checked,
+      ...(clockRead ? {} : { answer: { key: r.key, body, children: response.children.length } }),
+    });
+  }
+  return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
+}
+
+/** Who the I/O asks, and the memo answers are remembered in. */
+export interface RememberedIo extends SyncIo {
+  readonly memo: SyncMemo;
 }
 
 /**
@@ -74,31 +138,17 @@ export async function syncWith(
 export async function syncRemembered(
   request: SyncRequest,
   deps: SyncDeps,
-  resolver: BaseConfigResolver | undefined,
-  live: LiveStatus | undefined,
-  memo: SyncMemo,
+  io: RememberedIo,
 ): Promise<SerializedAnswer> {
   const parent = parentKey(request, deps);
-  const observed = parent === undefined ? undefined : observedKey(request);
+  const observedText = parent === undefined ? undefined : observedKey(request);
   const uid = request.parent.metadata.uid ?? "";
-  const entry = observed === undefined ? undefined : memo.get(uid);
-  const known = entry?.parentKey === parent ? entry : undefined;
+  const known = knownEntry(io.memo, uid, parent, observedText);
   const checked = known?.checked ?? validated(request, deps);
-  const io = await gather(request, deps, resolver, live, checked);
-  const key = observed === undefined ? undefined : `${observed}\n${ioKey(io.found, io.live)}`;
+  const observed = observedOf(request);
+  const found = await gather({ request, deps, checked, observed, resolver: io.resolver, live: io.live });
+  const key = observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}`;
   if (known?.answer && known.answer.key === key)
     return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
-  let clockRead = false;
-  const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
-  const response = sync(request, clocked, io.found, io.live, checked);
-  const body = Buffer.from(JSON.stringify(response), "utf8");
-  if (parent !== undefined && key !== undefined) {
-    deepFreeze(checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
-    memo.set(uid, {
-      parentKey: parent,
-      checked,
-      ...(clockRead ? {} : { answer: { key, body, children: response.children.length } }),
-    });
-  }
-  return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
+  return syncAndRemember(request, deps, { ...found, checked, observed }, { memo: io.memo, uid, parent, key });
 }

@@ -1,8 +1,9 @@
 /**
- * Metacontroller's hook wire format (research metacontroller.md §2–3), hand-written and
- * readonly. Children and related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook
- * version v1, `namespace/name` for v2); both keyings are accepted.
+ * Metacontroller's hook wire format (docs/hook-api.md), hand-written and readonly. Children and
+ * related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook version v1, `namespace/name`
+ * for v2); both keyings are accepted.
  */
+import { isPlainObject } from "../conversion/paths";
 
 /** Any Kubernetes object as it travels over the wire. */
 export interface KubeObject {
@@ -18,6 +19,35 @@ export interface KubeObject {
     readonly [k: string]: unknown;
   };
   readonly [k: string]: unknown;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isStringMap = (value: unknown): boolean => isPlainObject(value) && Object.values(value).every(isString);
+const absentOr = (value: unknown, check: (value: unknown) => boolean): boolean => value === undefined || check(value);
+
+function isMetadata(value: unknown): value is KubeObject["metadata"] {
+  if (!isPlainObject(value) || !isString(value.name)) return false;
+  const { namespace, uid, generation, labels, annotations } = value;
+  return (
+    absentOr(namespace, isString) &&
+    absentOr(uid, isString) &&
+    absentOr(generation, (g) => typeof g === "number") &&
+    absentOr(labels, isStringMap) &&
+    absentOr(annotations, isStringMap)
+  );
+}
+
+/** The string entries of a map (labels, annotations, a ConfigMap's or Secret's data); anything else reads as absent. */
+export function stringEntries(value: unknown): { readonly [key: string]: string } {
+  if (!isPlainObject(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}
+
+/** A value of the shape `KubeObject` declares (e.g. one parsed from an annotation). */
+export function isKubeObject(value: unknown): value is KubeObject {
+  return isPlainObject(value) && isString(value.apiVersion) && isString(value.kind) && isMetadata(value.metadata);
 }
 
 /** `"Deployment.apps/v1"` → (`"name"` | `"ns/name"`) → object. */

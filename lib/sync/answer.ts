@@ -1,0 +1,83 @@
+/**
+ * How a sync answers: what it depends on (`SyncDeps`), the status it reports, and the answer of a
+ * sync that stops — every observed child kept as it is (docs/failure-policy.md), the status
+ * saying what to fix, first-time failures creating nothing.
+ */
+import type { DistributionTable } from "../distributions/table";
+import { buildStatus, type StatusInput, type SyncFailure } from "../status/status";
+import type { KubeObject, SyncRequest, SyncResponse } from "../wire/metacontroller";
+import { transientResync } from "./backoff";
+import { keptChildren } from "./keep";
+import type { Observed } from "./observed";
+import type { Parent } from "./parent";
+
+export interface SyncDeps {
+  readonly now: () => Date;
+  readonly distributions: DistributionTable;
+  /** Namespace of the hooks and Metacontroller, admitted by every NetworkPolicy. */
+  readonly hooksNamespace: string;
+  readonly exposeWith: "ingress" | "route";
+  /** `status.version.operatorVersion` (OPERATOR_VERSION or the package version). */
+  readonly operatorVersion?: string;
+  /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */
+  readonly imageOverrideProblems?: readonly string[];
+}
+
+/** One sync of one parent: the request (its parent in v1alpha2), the parent as it states it, its observed children. */
+export interface SyncContext {
+  readonly request: SyncRequest;
+  readonly deps: SyncDeps;
+  readonly parent: Parent;
+  readonly observed: Observed;
+}
+
+/** What the status says besides the outcome. */
+export interface Extra {
+  readonly port: number;
+  readonly image?: string;
+  readonly notes: readonly string[];
+  readonly live: StatusInput["live"];
+  readonly externalProviders?: StatusInput["externalProviders"];
+  /** Secret references checked; absent when the sync stopped before checking them. */
+  readonly secretCount?: number;
+}
+
+/** A sync that stops: what failed, what the status can still say, and whether it may pass by itself. */
+export interface Stop {
+  readonly failure: SyncFailure;
+  readonly extra: Extra;
+  readonly transient?: boolean;
+}
+
+/** Re-check soon while pods come up, so status follows the rollout without waiting for the resync period. */
+export const ROLLOUT_RESYNC_SECONDS = 15;
+/** Ask a server that did not answer again after this long (lib/live caches the failure as long). */
+const LIVE_RETRY_SECONDS = 30;
+
+export function respond(
+  status: ReturnType<typeof buildStatus>,
+  children: KubeObject[],
+  resync: number | undefined,
+): SyncResponse {
+  const retry = status.retrySoon ? LIVE_RETRY_SECONDS : undefined;
+  const after = [resync, retry].filter((s): s is number => s !== undefined);
+  return { status: status.status, children, ...(after.length > 0 ? { resyncAfterSeconds: Math.min(...after) } : {}) };
+}
+
+/** A failed sync: keep every observed child as it is, say what to fix. */
+export function failed(ctx: SyncContext, stop: Stop): SyncResponse {
+  const { parent: p, deps } = ctx;
+  const status = buildStatus({
+    ...p,
+    ...stop.extra,
+    failure: stop.failure,
+    secretCount: stop.extra.secretCount,
+    observed: ctx.observed,
+    now: deps.now,
+  });
+  return respond(
+    status,
+    keptChildren(ctx.request.children),
+    stop.transient ? transientResync(p.previous?.conditions, stop.failure, deps.now) : undefined,
+  );
+}

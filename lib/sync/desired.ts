@@ -1,0 +1,94 @@
+/**
+ * The answer of a sync that got through: the desired children (with the storage and the
+ * ConfigMap the running pods still need) and the status that describes them.
+ */
+import type { CanonicalSpec } from "../api/canonical";
+import { desiredChildren, type CaBundleMount, type LegacyProfile } from "../children";
+import { names } from "../names";
+import { buildStatus } from "../status/status";
+import type { KubeObject, SyncResponse } from "../wire/metacontroller";
+import { respond, ROLLOUT_RESYNC_SECONDS, type Extra, type SyncContext } from "./answer";
+import type { CaBundle } from "./ca-bundle";
+import type { ConfigPlan } from "./config-plan";
+import { withReplaced, type ExternalPlan } from "./external-providers";
+import { reemit, retainedStorage } from "./keep";
+import type { LegacyV1alpha1 } from "./legacy";
+import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
+import type { ServerChoice } from "./server-line";
+
+/** Everything planned for a sync that got through. */
+export interface Planned {
+  readonly spec: CanonicalSpec;
+  readonly external: ExternalPlan;
+  readonly server: ServerChoice;
+  readonly legacy: LegacyV1alpha1 | undefined;
+  /** The status's extras, with the Secret references counted. */
+  readonly base: Extra;
+  readonly ca: { readonly bundle?: CaBundle; readonly notes: readonly string[] };
+  readonly plan: ConfigPlan;
+  /** Digest the image reference resolved to, when the registry was read. */
+  readonly digest?: string;
+}
+
+function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObject[] {
+  const { name, namespace } = ctx.parent;
+  const { spec, server, plan, ca, legacy, external } = planned;
+  const caBundle: CaBundleMount | undefined = ca.bundle
+    ? { configMapName: names.caBundle(name), data: ca.bundle.data, hash: ca.bundle.hash }
+    : undefined;
+  const profile: LegacyProfile | undefined = legacy
+    ? { containerName: legacy.containerName, networkSet: legacy.networkSet }
+    : undefined;
+  return desiredChildren({
+    name,
+    namespace,
+    spec,
+    image: planned.base.image ?? "",
+    serverArgs: server.args,
+    ...(plan.mounted ? { config: plan.mounted } : {}),
+    secretEnv: plan.secretEnv,
+    plainEnv: plan.plainEnv,
+    ...(plan.postgres ? { postgres: plan.postgres } : {}),
+    hooksNamespace: ctx.deps.hooksNamespace,
+    exposeWith: ctx.deps.exposeWith,
+    ...(caBundle ? { caBundle } : {}),
+    ...(profile ? { legacy: profile } : {}),
+    ...(external.resolved ? { externalProviders: external.resolved } : {}),
+    ...(open ? { keptOpen: true } : {}),
+  });
+}
+
+/** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */
+function withPreviousConfigMap(ctx: SyncContext, children: KubeObject[]): KubeObject[] {
+  const inUse = ctx.observed.mountedConfigMap;
+  if (!inUse || children.some((c) => c.kind === "ConfigMap" && c.metadata.name === inUse.metadata.name))
+    return children;
+  const all = [...children, reemit(inUse)];
+  return all.sort((a, b) =>
+    a.kind === b.kind ? (a.metadata.name < b.metadata.name ? -1 : 1) : a.kind < b.kind ? -1 : 1,
+  );
+}
+
+export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
+  const { base, ca, plan } = planned;
+  const open = keptOpen(ctx.request.parent, ctx.observed);
+  const children = childrenOf(ctx, planned, open);
+  const storage = retainedStorage(ctx.request.parent, ctx.observed, children);
+  const status = buildStatus({
+    ...ctx.parent,
+    ...base,
+    externalProviders: withReplaced(planned.external.report, plan.notes),
+    notes: [...base.notes, ...ca.notes, ...plan.notes, ...storage.notes, ...(open ? [KEPT_OPEN_NOTE] : [])],
+    secretCount: base.secretCount,
+    config: plan.inUse,
+    observed: ctx.observed,
+    now: ctx.deps.now,
+    ...(planned.digest ? { digest: planned.digest } : {}),
+  });
+  const phase = status.status.phase;
+  return respond(
+    status,
+    withPreviousConfigMap(ctx, [...children, ...storage.children]),
+    phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined,
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * What a sync request says about its parent: name, namespace, generation, the distribution as
+ * written, and what its previous status can contribute. The parent's status and spec are the
+ * cluster's word: read through guards, in the shape we write them, never cast.
+ */
+import { isPlainObject } from "../conversion/paths";
+import { isCondition, type Condition } from "../status/conditions";
+import { previousLiveOf, type PreviousLive } from "../status/live";
+import type { SyncRequest } from "../wire/metacontroller";
+
+export interface PreviousStatus {
+  readonly conditions?: readonly Condition[];
+  readonly configGeneration?: { readonly configMapName?: string; readonly generatedAt?: string };
+  readonly live?: PreviousLive;
+}
+
+export interface Parent {
+  readonly name: string;
+  readonly namespace: string;
+  readonly generation?: number;
+  readonly previous?: PreviousStatus;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+function configGenerationOf(value: unknown): PreviousStatus["configGeneration"] {
+  if (!isPlainObject(value)) return undefined;
+  return { configMapName: text(value.configMapName), generatedAt: text(value.generatedAt) };
+}
+
+/** Only what a previous status can contribute (timestamps, the server's last answer), and only in the shape we wrote it. */
+function previousOf(status: unknown): PreviousStatus | undefined {
+  if (!isPlainObject(status)) return undefined;
+  const { conditions } = status;
+  const configGeneration = configGenerationOf(status.configGeneration);
+  return {
+    ...(Array.isArray(conditions) ? { conditions: conditions.filter(isCondition) } : {}),
+    ...(configGeneration ? { configGeneration } : {}),
+    live: previousLiveOf(status),
+  };
+}
+
+export function parentOf(request: SyncRequest): Parent {
+  const m = request.parent.metadata;
+  const previous = previousOf(request.parent.status);
+  return {
+    name: m.name,
+    namespace: m.namespace ?? "default",
+    ...(typeof m.generation === "number" ? { generation: m.generation } : {}),
+    ...(previous ? { previous } : {}),
+  };
+}
+
+/** The spec's distribution as written (also for a spec that does not validate). */
+export function distributionOf(request: SyncRequest): { name?: string; image?: string } {
+  const spec = request.parent.spec;
+  const d = isPlainObject(spec) ? spec.distribution : undefined;
+  if (!isPlainObject(d)) return {};
+  const name = text(d.name);
+  const image = text(d.image);
+  return { ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) };
+}
