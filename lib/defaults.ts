@@ -1,4 +1,4 @@
-/** Every default, named once (style rule 3). Where the CRD also declares a default, a test checks they agree. */
+/** Every default, named once. Where the CRD also declares a default, a test checks they agree. */
 
 /** The server's port when `networking.port` is absent (Go operator DefaultServerPort). */
 export const DEFAULT_PORT = 8321;
@@ -25,9 +25,9 @@ export const CONFIG_FILE_NAME = "config.yaml";
 export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 /** Where the TLS Secret is mounted when `networking.tls.enabled`. */
 export const TLS_MOUNT_DIR = "/etc/llama-stack/tls";
-/** config.yaml `version:` values this service can generate from (research llamastack-config §1.3). */
+/** config.yaml `version:` values this service can generate from: every supported server line reads version 2. */
 export const SUPPORTED_CONFIG_VERSIONS: readonly number[] = [2];
-/** Storage backend names every store of the real server points at; never renamed (research §3.2). */
+/** Storage backend names every store of the real server points at; never renamed, so the base's stores stay valid. */
 export const KV_BACKEND = "kv_default";
 export const SQL_BACKEND = "sql_default";
 /** Redis port when the kv endpoint names none. */

@@ -1,6 +1,6 @@
 /**
  * Errors are values: every problem found in a spec or a config carries the field path it is
- * about and a message that says how to fix it (DESIGN §4, NFR-004).
+ * about and a message that says how to fix it (docs/failure-policy.md).
  */
 export interface FieldError {
   /** Dotted path with list indices, e.g. `spec.providers.inference[1].id`. */
@@ -27,4 +27,11 @@ export function formatErrors(errors: readonly FieldError[]): string {
 /** Quote-and-join a list for messages: `"a", "b"`, or `(none)` when empty. */
 export function listOf(items: readonly string[]): string {
   return items.length === 0 ? "(none)" : items.map((i) => `"${i}"`).join(", ");
+}
+
+/** The `code` of a Node.js system error (`ENOENT`, `EACCES`, …); undefined for anything else thrown. */
+export function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
 }

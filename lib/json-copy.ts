@@ -9,6 +9,7 @@
 export function copyJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return structuredClone(value); // primitives as is; functions and symbols throw
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a copy of `value`, member for member: the same shape, so the same type (structuredClone is typed the same way)
     return copy(value, new Map()) as T;
   } catch (err) {
     if (err === NOT_PLAIN || err instanceof RangeError) return structuredClone(value); // RangeError: nested too deep for this recursion
@@ -16,7 +17,20 @@ export function copyJson<T>(value: T): T {
   }
 }
 
-const NOT_PLAIN = Symbol("not plain JSON data");
+/** Thrown (one shared instance, no stack per throw) when a value is not plain data: structuredClone decides then. */
+const NOT_PLAIN = new Error("not plain JSON data");
+
+/**
+ * An object made by a literal or a parser (JSON.parse, YAML): no class instance (a Date, a Map)
+ * whose own keys would not be all it holds. Arrays are not records. Its prototype is
+ * `Object.prototype` of some realm (structuredClone and test runners make objects in another
+ * one), which alone has no prototype, or none.
+ */
+export function isPlainRecord(value: unknown): value is { [key: string]: unknown } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || (typeof proto === "object" && Object.getPrototypeOf(proto) === null);
+}
 
 function copy(value: unknown, seen: Map<object, unknown>): unknown {
   if (typeof value !== "object" || value === null) {
@@ -25,19 +39,24 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
   }
   const known = seen.get(value);
   if (known !== undefined) return known;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) throw NOT_PLAIN; // holes or extra keys
-    const out: unknown[] = new Array(value.length);
-    seen.set(value, out);
-    for (let i = 0; i < value.length; i++) out[i] = copy(value[i], seen);
-    return out;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  if (Array.isArray(value)) return copyArray(value, seen);
+  if (!isPlainRecord(value)) throw NOT_PLAIN;
+  return copyRecord(value, seen);
+}
+
+function copyArray(value: readonly unknown[], seen: Map<object, unknown>): unknown[] {
+  if (Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) throw NOT_PLAIN; // holes or extra keys
+  const out: unknown[] = new Array(value.length);
+  seen.set(value, out);
+  for (let i = 0; i < value.length; i++) out[i] = copy(value[i], seen);
+  return out;
+}
+
+function copyRecord(value: { [key: string]: unknown }, seen: Map<object, unknown>): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   seen.set(value, out);
   for (const key of Object.keys(value)) {
-    const v = copy((value as { [key: string]: unknown })[key], seen);
+    const v = copy(value[key], seen);
     if (key === "__proto__")
       Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;

@@ -10,3 +10,8 @@ export function upsertBy<T extends object>(ours: readonly T[], theirs: readonly 
   }
   return out;
 }
+
+/** True when `value` is a list of strings: for lists read from files, labels or requests. */
+export function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}

@@ -1,6 +1,6 @@
 /**
- * Names and labels of everything the hooks create for a parent, in one place (style rule 3).
- * Names and selector labels follow the Go operator, so a takeover keeps selectors (DESIGN §7).
+ * Names and labels of everything the hooks create for a parent, in one place.
+ * Names and selector labels follow the Go operator, so a takeover keeps selectors (docs/migrating-from-go-operator.md).
  */
 
 import { createHash } from "node:crypto";
@@ -31,7 +31,7 @@ export const SERVICE_PORT_NAME = "http";
 export const names = {
   deployment: (parent: string): string => parent,
   service: (parent: string): string => `${parent}-service`,
-  /** Hash-named and immutable: a new config is a new ConfigMap (FR-023/024, NFR-005). */
+  /** Hash-named and immutable: a new config is a new ConfigMap; pods mid-rollout keep the one they mount (docs/design.md). */
   config: (parent: string, hash: string): string => `${parent}-config-${hash.slice(0, 10)}`,
   pvc: (parent: string): string => `${parent}-pvc`,
   networkPolicy: (parent: string): string => `${parent}-network-policy`,
@@ -72,7 +72,7 @@ export function commonLabels(parent: string): { readonly [k: string]: string } {
  */
 export const RELEASE_STORAGE_ANNOTATION = "llamastack.io/release-storage";
 
-/** Pod-template annotation that changes with the config content, so a new config rolls the pods (FR-026). */
+/** Pod-template annotation that changes with the config content, so a new config rolls the pods. */
 export const CONFIG_HASH_ANNOTATION = "llamastack.io/config-hash";
 
 // ---------------------------------------------------------------------------------------------
@@ -102,39 +102,33 @@ export type NameFormat = keyof typeof NAME_FORMATS;
 /** The longest ConfigMap name: a full hash (the name keeps 10 characters of it). */
 const ANY_HASH = "0".repeat(64);
 
-/**
- * What each derived name is, and the format its kind requires. Keyed like `names`, so a new
- * name cannot be added without its rule (the compiler says so).
- */
-const NAME_RULES: { readonly [K in keyof typeof names]: { readonly what: string; readonly format: NameFormat } } = {
-  deployment: { what: "Deployment", format: "DNS-1123 subdomain" },
-  service: { what: "Service", format: "DNS-1035 label" },
-  config: { what: "ConfigMap", format: "DNS-1123 subdomain" },
-  pvc: { what: "PersistentVolumeClaim", format: "DNS-1123 subdomain" },
-  networkPolicy: { what: "NetworkPolicy", format: "DNS-1123 subdomain" },
-  ingress: { what: "Ingress", format: "DNS-1123 subdomain" },
-  route: { what: "Route", format: "DNS-1123 subdomain" },
-  hpa: { what: "HorizontalPodAutoscaler", format: "DNS-1123 subdomain" },
-  pdb: { what: "PodDisruptionBudget", format: "DNS-1123 subdomain" },
-  caBundle: { what: "CA bundle ConfigMap", format: "DNS-1123 subdomain" },
-  postgres: { what: "derived Postgres Secret", format: "DNS-1123 subdomain" },
-};
-
 export interface DerivedName {
   readonly what: string;
   readonly format: NameFormat;
   readonly of: (parent: string) => string;
 }
 
+/**
+ * What each derived name is, the format its kind requires, and how it is made. Keyed like
+ * `names`, so a new name cannot be added without its rule (the compiler says so).
+ */
+const NAME_RULES: { readonly [K in keyof typeof names]: DerivedName } = {
+  deployment: { what: "Deployment", format: "DNS-1123 subdomain", of: names.deployment },
+  service: { what: "Service", format: "DNS-1035 label", of: names.service },
+  config: { what: "ConfigMap", format: "DNS-1123 subdomain", of: (parent) => names.config(parent, ANY_HASH) },
+  pvc: { what: "PersistentVolumeClaim", format: "DNS-1123 subdomain", of: names.pvc },
+  networkPolicy: { what: "NetworkPolicy", format: "DNS-1123 subdomain", of: names.networkPolicy },
+  ingress: { what: "Ingress", format: "DNS-1123 subdomain", of: names.ingress },
+  route: { what: "Route", format: "DNS-1123 subdomain", of: names.route },
+  hpa: { what: "HorizontalPodAutoscaler", format: "DNS-1123 subdomain", of: names.hpa },
+  pdb: { what: "PodDisruptionBudget", format: "DNS-1123 subdomain", of: names.pdb },
+  caBundle: { what: "CA bundle ConfigMap", format: "DNS-1123 subdomain", of: names.caBundle },
+  postgres: { what: "derived Postgres Secret", format: "DNS-1123 subdomain", of: names.postgres },
+};
+
 /** Every name and label value derived from a CR's name, with its format. */
 export const DERIVED_NAMES: readonly DerivedName[] = [
-  ...(Object.keys(NAME_RULES) as (keyof typeof names)[]).map((key) => ({
-    ...NAME_RULES[key],
-    of:
-      key === "config"
-        ? (parent: string) => names.config(parent, ANY_HASH)
-        : (names[key] as (parent: string) => string),
-  })),
+  ...Object.values(NAME_RULES),
   ...Object.keys(commonLabels("x")).map((label) => ({
     what: `label ${label}`,
     format: "label value" as const,

@@ -38,24 +38,29 @@ function partsOf(text: string, into: Set<string>): void {
   into.add(text);
   const trimmed = text.trim();
   if (trimmed !== text) into.add(trimmed);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    try {
-      const url = new URL(trimmed);
-      if (url.password !== "") {
-        into.add(url.password);
-        const decoded = safeDecodeURIComponent(url.password);
-        if (decoded !== undefined) into.add(decoded);
-      }
-    } catch {
-      // Not a URL after all: the whole value is already in the set.
-    }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) urlPassword(trimmed, into);
+  if (trimmed.startsWith("{")) jsonStrings(trimmed, into);
+}
+
+/** The password of a URL (a DSN), raw and percent-decoded. */
+function urlPassword(text: string, into: Set<string>): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return; // Not a URL after all: the whole value is already in the set.
   }
-  if (trimmed.startsWith("{")) {
-    try {
-      collectStrings(JSON.parse(trimmed) as unknown, into);
-    } catch {
-      // Not JSON: the whole value is already in the set.
-    }
+  if (url.password === "") return;
+  into.add(url.password);
+  const decoded = safeDecodeURIComponent(url.password);
+  if (decoded !== undefined) into.add(decoded);
+}
+
+function jsonStrings(text: string, into: Set<string>): void {
+  try {
+    collectStrings(JSON.parse(text), into);
+  } catch {
+    // Not JSON: the whole value is already in the set.
   }
 }
 
@@ -75,25 +80,28 @@ function collectStrings(value: unknown, into: Set<string>): void {
   }
 }
 
+/** The string values of a Secret's `data` or `stringData` map; anything else there holds nothing. */
+function stringValues(map: unknown): string[] {
+  return isObject(map) ? Object.values(map).filter((v): v is string => typeof v === "string") : [];
+}
+
+function secretParts(secret: Json, into: Set<string>): void {
+  for (const encoded of stringValues(secret.data)) {
+    into.add(encoded);
+    const decoded = decodeBase64(encoded);
+    if (decoded !== undefined) partsOf(decoded, into);
+  }
+  for (const plain of stringValues(secret.stringData)) partsOf(plain, into);
+}
+
 function collectSecrets(value: unknown, into: Set<string>): void {
   if (Array.isArray(value)) {
     for (const item of value) collectSecrets(item, into);
     return;
   }
   if (!isObject(value)) return;
-  if (value.kind === "Secret") {
-    for (const encoded of Object.values(isObject(value.data) ? value.data : {})) {
-      if (typeof encoded !== "string") continue;
-      into.add(encoded);
-      const decoded = decodeBase64(encoded);
-      if (decoded !== undefined) partsOf(decoded, into);
-    }
-    for (const plain of Object.values(isObject(value.stringData) ? value.stringData : {})) {
-      if (typeof plain === "string") partsOf(plain, into);
-    }
-    return;
-  }
-  for (const child of Object.values(value)) collectSecrets(child, into);
+  if (value.kind === "Secret") secretParts(value, into);
+  else for (const child of Object.values(value)) collectSecrets(child, into);
 }
 
 /** Every Secret value `body` carries, longest first (so a value is replaced before its parts). */

@@ -7,10 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isPlainObject, type JsonMap as Schema } from "../lib/conversion/paths";
 import { SCHEMA_TAGS } from "../lib/config/releases";
 import type { TypeFields } from "../lib/config/provider-fields-types";
-
-type Schema = { [k: string]: unknown };
+import { isStringList } from "../lib/lists";
 
 export const SCHEMAS_DIR = join(__dirname, "..", "tests", "fixtures", "server-schemas");
 export const TARGET = join("lib", "config", "provider-fields.generated.ts");
@@ -28,34 +28,63 @@ const KEY_RULES: readonly (string | RegExp)[] = [
   "password",
 ];
 
+/** The JSON Schema type names, as kind letters. */
+const LETTER: { readonly [t: string]: string } = {
+  string: "s",
+  integer: "i",
+  number: "n",
+  boolean: "b",
+  null: "z",
+  object: "o",
+  array: "a",
+};
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+function schemaFile(path: string): Schema {
+  const schema = readJson(path);
+  if (!isPlainObject(schema)) throw new Error(`${path}: expected a JSON Schema object`);
+  return schema;
+}
+
+/** `parent[key]` when it is a schema (an object); the files are pydantic's output, read here as any JSON. */
+function member(parent: unknown, key: string): Schema | undefined {
+  const value = isPlainObject(parent) ? parent[key] : undefined;
+  return isPlainObject(value) ? value : undefined;
+}
+
+function schemasIn(value: unknown): Schema[] {
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+}
+
 function resolve(schema: Schema, root: Schema): Schema {
   const ref = schema.$ref;
   if (typeof ref !== "string") return schema;
-  const defs = root.$defs as { [k: string]: Schema };
-  return resolve(defs[ref.split("/").pop()!]!, root);
+  const target = member(root.$defs, ref.split("/").pop() ?? "");
+  if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
+  return resolve(target, root);
+}
+
+const constKind = (value: unknown): string => (typeof value === "string" ? "s" : typeof value === "number" ? "n" : "*");
+
+function typeKinds(s: Schema): string {
+  const types: unknown[] = Array.isArray(s.type) ? s.type : typeof s.type === "string" ? [s.type] : [];
+  if (types.length === 0) return s.properties || s.additionalProperties ? "o" : "*";
+  return types
+    .map((t) => (typeof t === "string" ? LETTER[t] : undefined) ?? "*")
+    .sort()
+    .join("");
 }
 
 /** Scalar kinds a property accepts: s string, i integer, n number, b boolean, z null, o object, a array, * anything. */
 export function kindsOf(schema: Schema, root: Schema): string {
   const s = resolve(schema, root);
-  const branches = [...((s.anyOf as Schema[] | undefined) ?? []), ...((s.oneOf as Schema[] | undefined) ?? [])];
+  const branches = [...schemasIn(s.anyOf), ...schemasIn(s.oneOf)];
   if (branches.length > 0) return [...new Set(branches.map((b) => kindsOf(b, root)).join(""))].sort().join("");
-  if ("const" in s) return typeof s.const === "string" ? "s" : typeof s.const === "number" ? "n" : "*";
-  const letter: { [t: string]: string } = {
-    string: "s",
-    integer: "i",
-    number: "n",
-    boolean: "b",
-    null: "z",
-    object: "o",
-    array: "a",
-  };
-  const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === "string" ? [s.type] : [];
-  if (types.length === 0) return s.properties || s.additionalProperties ? "o" : "*";
-  return types
-    .map((t) => letter[t] ?? "*")
-    .sort()
-    .join("");
+  if ("const" in s) return constKind(s.const);
+  return typeKinds(s);
 }
 
 const textual = (kinds: string): boolean => kinds.includes("s") || kinds === "*";
@@ -87,13 +116,72 @@ interface IndexEntry {
   readonly schema: string;
 }
 
+function isIndexEntry(value: unknown): value is IndexEntry {
+  return (
+    isPlainObject(value) &&
+    typeof value.api === "string" &&
+    typeof value.provider_type === "string" &&
+    isStringList(value.api_dependencies) &&
+    (value.deprecation_error === null || typeof value.deprecation_error === "string") &&
+    typeof value.schema === "string"
+  );
+}
+
+function readIndex(path: string): IndexEntry[] {
+  const index = readJson(path);
+  if (!Array.isArray(index) || !index.every(isIndexEntry)) throw new Error(`${path}: expected a list of providers`);
+  return index;
+}
+
 function fieldsOf(schema: Schema): { [k: string]: string } {
-  const props = (schema.properties ?? {}) as { [k: string]: Schema };
+  const props = member(schema, "properties") ?? {};
   return Object.fromEntries(
     Object.keys(props)
       .sort()
-      .map((k) => [k, kindsOf(props[k]!, schema)]),
+      .map((k) => [k, kindsOf(member(props, k) ?? {}, schema)]),
   );
+}
+
+/** What the generator needs to know about one provider type, from its config class's schema. */
+function typeFieldsOf(e: IndexEntry, schema: Schema, providerApis: ReadonlySet<string>): TypeFields {
+  const fields = fieldsOf(schema);
+  const required = [...(isStringList(schema.required) ? schema.required : [])].sort();
+  const needs = e.api_dependencies.filter((d) => providerApis.has(d));
+  const url = urlKey(fields);
+  const key = keyField(fields);
+  return {
+    ...(url ? { url } : {}),
+    ...(key ? { key } : {}),
+    ...(needs.length > 0 ? { needs } : {}),
+    ...(e.deprecation_error ? { refused: true as const } : {}),
+    ...(required.length > 0 ? { required } : {}),
+    fields,
+  };
+}
+
+function providersOf(dir: string, tag: string): { [api: string]: { [type: string]: TypeFields } } {
+  const index = readIndex(join(dir, tag, "providers", "index.json"));
+  const providerApis = new Set(index.map((e) => e.api));
+  const providers: { [api: string]: { [type: string]: TypeFields } } = {};
+  const sorted = [...index].sort((a, b) => `${a.api} ${a.provider_type}`.localeCompare(`${b.api} ${b.provider_type}`));
+  for (const e of sorted) {
+    const schema = schemaFile(join(dir, tag, "providers", e.schema));
+    providers[e.api] ??= {};
+    providers[e.api]![e.provider_type] = typeFieldsOf(e, schema, providerApis);
+  }
+  return providers;
+}
+
+/** The `kv_*` and `sql_*` storage backend types of StackConfig, with the kinds of their keys, sorted by type. */
+function backendsOf(dir: string, tag: string): { [type: string]: { [k: string]: string } } {
+  const stack = schemaFile(join(dir, tag, "stack-config.schema.json"));
+  const backends: { [type: string]: { [k: string]: string } } = {};
+  for (const def of Object.values(member(stack, "$defs") ?? {})) {
+    const type = member(member(def, "properties"), "type")?.const;
+    if (isPlainObject(def) && typeof type === "string" && /^(kv|sql)_/.test(type))
+      backends[type] = fieldsOf({ ...def, $defs: stack.$defs });
+  }
+  return Object.fromEntries(Object.entries(backends).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function tagData(
@@ -103,35 +191,7 @@ function tagData(
   providers: { [api: string]: { [type: string]: TypeFields } };
   backends: { [type: string]: { [k: string]: string } };
 } {
-  const index = JSON.parse(readFileSync(join(dir, tag, "providers", "index.json"), "utf8")) as IndexEntry[];
-  const providerApis = new Set(index.map((e) => e.api));
-  const providers: { [api: string]: { [type: string]: TypeFields } } = {};
-  for (const e of [...index].sort((a, b) =>
-    `${a.api} ${a.provider_type}`.localeCompare(`${b.api} ${b.provider_type}`),
-  )) {
-    const schema = JSON.parse(readFileSync(join(dir, tag, "providers", e.schema), "utf8")) as Schema;
-    const fields = fieldsOf(schema);
-    const required = [...((schema.required as string[] | undefined) ?? [])].sort();
-    const needs = e.api_dependencies.filter((d) => providerApis.has(d));
-    const url = urlKey(fields);
-    const key = keyField(fields);
-    providers[e.api] ??= {};
-    providers[e.api]![e.provider_type] = {
-      ...(url ? { url } : {}),
-      ...(key ? { key } : {}),
-      ...(needs.length > 0 ? { needs } : {}),
-      ...(e.deprecation_error ? { refused: true as const } : {}),
-      ...(required.length > 0 ? { required } : {}),
-      fields,
-    };
-  }
-  const stack = JSON.parse(readFileSync(join(dir, tag, "stack-config.schema.json"), "utf8")) as Schema;
-  const backends: { [type: string]: { [k: string]: string } } = {};
-  for (const def of Object.values(stack.$defs as { [k: string]: Schema })) {
-    const type = ((def.properties ?? {}) as { [k: string]: Schema }).type?.const;
-    if (typeof type === "string" && /^(kv|sql)_/.test(type)) backends[type] = fieldsOf({ ...def, $defs: stack.$defs });
-  }
-  return { providers, backends: Object.fromEntries(Object.entries(backends).sort(([a], [b]) => a.localeCompare(b))) };
+  return { providers: providersOf(dir, tag), backends: backendsOf(dir, tag) };
 }
 
 /** The module text: one line per provider type, so a regenerated file diffs by type. */

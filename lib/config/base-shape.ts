@@ -1,6 +1,6 @@
 /**
  * The shape a base config.yaml must have before the generator edits it: a parser that returns a
- * typed `ConfigDoc` or field errors (style rule 9), never a cast. Base configs come from image
+ * typed `ConfigDoc` or field errors, never a cast. Base configs come from image
  * labels and users' ConfigMaps, so any shape can arrive; the generator steps (providers,
  * disabled, resources, storage) then rely on these types.
  *
@@ -12,7 +12,8 @@
  * `registered_resources` maps): the generator may edit those in place; nested values stay shared.
  */
 import { fieldError, type FieldError } from "../errors";
-import { isMap, type ConfigDoc, type Json, type JsonMap, type ProviderEntry } from "./doc";
+import { isPlainRecord } from "../json-copy";
+import { isJsonScalar, isMap, type ConfigDoc, type Json, type JsonMap, type ProviderEntry } from "./doc";
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: FieldError };
 
@@ -27,13 +28,23 @@ const bad = (path: string, what: string): { ok: false; error: FieldError } => ({
 /** The maps the generator reads by key. */
 const MAP_KEYS = ["storage", "vector_stores", "safety", "server"] as const;
 
+/** A key written with no value (`module:` → null) counts as absent. */
+const isAbsent = (value: Json | undefined): value is null | undefined => value === undefined || value === null;
+
+function optionalFieldProblem(entry: JsonMap, path: string): { ok: false; error: FieldError } | undefined {
+  const { module, config } = entry;
+  if (!isAbsent(module) && typeof module !== "string") return bad(`${path}.module`, "a string");
+  if (!isAbsent(config) && !isMap(config)) return bad(`${path}.config`, "a map");
+  return undefined;
+}
+
 function providerEntry(value: Json, path: string): Parsed<ProviderEntry> {
   if (!isMap(value)) return bad(path, "a map with provider_id and provider_type");
   const { provider_id: id, provider_type: type, module, config } = value;
   if (typeof id !== "string") return bad(`${path}.provider_id`, "a string");
   if (typeof type !== "string") return bad(`${path}.provider_type`, "a string");
-  if (module !== undefined && module !== null && typeof module !== "string") return bad(`${path}.module`, "a string");
-  if (config !== undefined && config !== null && !isMap(config)) return bad(`${path}.config`, "a map");
+  const problem = optionalFieldProblem(value, path);
+  if (problem) return problem;
   const { config: _config, module: _module, ...rest } = value;
   const entry: ProviderEntry = {
     ...rest,
@@ -81,7 +92,8 @@ const mapItem = (v: Json, path: string): Parsed<JsonMap> => (isMap(v) ? { ok: tr
 const stringItem = (v: Json, path: string): Parsed<string> =>
   typeof v === "string" ? { ok: true, value: v } : bad(path, "a string");
 
-function resources(value: JsonMap, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
+function resources(value: Json, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
+  if (!isMap(value)) return bad(path, "a map of resource lists");
   const out: { [kind: string]: JsonMap[] } = {};
   for (const [kind, list] of Object.entries(value)) {
     if (list === null) continue;
@@ -92,6 +104,14 @@ function resources(value: JsonMap, path: string): Parsed<{ [kind: string]: JsonM
   return { ok: true, value: out };
 }
 
+/** A present value parsed; an absent one (or one written with no value) stays undefined. */
+function ifPresent<T>(value: Json | undefined, parse: (value: Json) => Parsed<T>): Parsed<T | undefined> {
+  return isAbsent(value) ? { ok: true, value: undefined } : parse(value);
+}
+
+/** Keys that a base may write with no value: removed from the result, as if absent. */
+const NULLABLE_KEYS = ["apis", "registered_resources", ...MAP_KEYS] as const;
+
 /** `value` (a parsed config.yaml mapping) as a `ConfigDoc`, or the first field that does not fit. */
 export function parseConfigDoc(
   value: JsonMap,
@@ -100,36 +120,31 @@ export function parseConfigDoc(
   const fail = (error: FieldError) => ({ ok: false as const, errors: [error] });
   const parsedProviders = providers(value.providers, `${path}.providers`);
   if (!parsedProviders.ok) return fail(parsedProviders.error);
+  const apis = ifPresent(value.apis, (v) => listOf(v, `${path}.apis`, stringItem, "a list of API names"));
+  if (!apis.ok) return fail(apis.error);
+  const rr = ifPresent(value.registered_resources, (v) => resources(v, `${path}.registered_resources`));
+  if (!rr.ok) return fail(rr.error);
+  const notMap = MAP_KEYS.find((key) => !isAbsent(value[key]) && !isMap(value[key]));
+  if (notMap !== undefined) return fail(bad(`${path}.${notMap}`, "a map").error);
   const doc: ConfigDoc = { ...value, providers: parsedProviders.value };
-  if (value.apis === null) delete doc.apis;
-  else if (value.apis !== undefined) {
-    const apis = listOf(value.apis, `${path}.apis`, stringItem, "a list of API names");
-    if (!apis.ok) return fail(apis.error);
-    doc.apis = apis.value;
-  }
-  const rr = value.registered_resources;
-  if (rr === null) delete doc.registered_resources;
-  else if (rr !== undefined) {
-    if (!isMap(rr)) return fail(bad(`${path}.registered_resources`, "a map of resource lists").error);
-    const parsed = resources(rr, `${path}.registered_resources`);
-    if (!parsed.ok) return fail(parsed.error);
-    doc.registered_resources = parsed.value;
-  }
-  for (const key of MAP_KEYS) {
-    const v = value[key];
-    if (v === null) delete doc[key];
-    else if (v !== undefined && !isMap(v)) return fail(bad(`${path}.${key}`, "a map").error);
-  }
+  if (apis.value !== undefined) doc.apis = apis.value;
+  if (rr.value !== undefined) doc.registered_resources = rr.value;
+  for (const key of NULLABLE_KEYS) if (value[key] === null) delete doc[key];
   return { ok: true, doc };
 }
 
 /** True when `value` is JSON data all the way down (what a YAML parse of ours gives); an object passed in by a caller may not be. */
 export function isJson(value: unknown, depth = 0): value is Json {
   if (depth > 200) return false;
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number")
-    return true;
+  if (isJsonScalar(value)) return true;
   if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
-  if (typeof value !== "object") return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isJson(v, depth + 1));
+  return isPlainRecord(value) && Object.values(value).every((v) => isJson(v, depth + 1));
+}
+
+/** The error for a free-form field that holds something other than plain data. */
+export const NOT_PLAIN_DATA = "must be a map of plain data (strings, numbers, booleans, null, lists, maps)";
+
+/** A map of JSON data: what a CR's free-form fields (`settings`, `metadata`, `config`) hold once parsed from JSON. */
+export function isJsonMap(value: unknown): value is JsonMap {
+  return isMap(value) && isJson(value);
 }

@@ -10,19 +10,31 @@ import { parseYaml, type ParsedYaml } from "./yaml";
 
 export const BASE_PATH = "baseConfig";
 
+/** The version as the user wrote it, for the message: its source text, or the parsed value as JSON. */
+function versionText(version: unknown, plainSource: string | undefined): string {
+  if (plainSource !== undefined) return plainSource;
+  if (version === undefined) return "2";
+  // JSON data always stringifies; a symbol or a function (not data) is named as JavaScript names it.
+  return typeof version === "symbol" || typeof version === "function" ? String(version) : JSON.stringify(version);
+}
+
+function writtenVersion(version: unknown, plainSource: string | undefined): string {
+  const text = versionText(version, plainSource);
+  return text.length > 24 ? `${text.slice(0, 21)}...` : text;
+}
+
 /**
- * FR-029, word for word. The version is read as the server reads it (`version: '2'` and
- * `2.0` are 2; a missing one is the default, 2); `plainSource` is its text when unquoted.
+ * The error for a version the server refuses, in the wording docs/spec-reference.md gives. The
+ * version is read as the server reads it (`version: '2'` and `2.0` are 2; a missing one is the
+ * default, 2); `plainSource` is its text when unquoted.
  */
 export function versionError(version: unknown, plainSource?: string): FieldError | undefined {
   const read = serverConfigVersion(version, plainSource);
   if (read !== undefined && SUPPORTED_CONFIG_VERSIONS.includes(Number(read))) return undefined;
-  const text = plainSource ?? (version === undefined ? "2" : (JSON.stringify(version) ?? String(version)));
-  const written = text.length > 24 ? `${text.slice(0, 21)}...` : text;
   const why = read === undefined ? " (the server reads version as an integer and refuses this value)" : "";
   return fieldError(
     `${BASE_PATH}.version`,
-    `Unsupported config.yaml version ${written}${why}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`,
+    `Unsupported config.yaml version ${writtenVersion(version, plainSource)}${why}. Supported versions: ${SUPPORTED_CONFIG_VERSIONS.join(", ")}`,
   );
 }
 

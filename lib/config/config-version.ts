@@ -20,10 +20,10 @@ export function laxInt(value: unknown): bigint | undefined {
   if (typeof value === "boolean") return value ? 1n : 0n;
   if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : undefined;
   if (typeof value !== "string") return undefined;
-  const match = PYDANTIC_INT.exec(value);
-  if (!match) return undefined;
-  const magnitude = BigInt((match[2] as string).replace(/_/g, ""));
-  return match[1] === "-" ? -magnitude : magnitude;
+  const [, sign, digits] = PYDANTIC_INT.exec(value) ?? [];
+  if (digits === undefined) return undefined;
+  const magnitude = BigInt(digits.replace(/_/g, ""));
+  return sign === "-" ? -magnitude : magnitude;
 }
 
 // PyYAML's implicit resolvers (yaml/resolver.py) for the scalars that can hold a number.
@@ -38,6 +38,22 @@ function sexagesimal(text: string): number {
   return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
 }
 
+/** An unsigned, underscore-free PyYAML float body: `.inf`, `.nan`, sexagesimal `1:30.5`, or decimal. */
+function pyyamlFloat(body: string): number {
+  if (/^\.(?:inf)$/i.test(body)) return Infinity;
+  if (/^\.nan$/i.test(body)) return Number.NaN;
+  return body.includes(":") ? sexagesimal(body) : Number(body);
+}
+
+/** An unsigned, underscore-free PyYAML int body: `0b…`, `0x…`, sexagesimal, `0…` octal, or decimal. */
+function pyyamlInt(body: string): number {
+  if (body.startsWith("0b")) return Number.parseInt(body.slice(2), 2);
+  if (body.startsWith("0x")) return Number.parseInt(body.slice(2), 16);
+  if (body.includes(":")) return sexagesimal(body);
+  if (body.length > 1 && body.startsWith("0")) return Number.parseInt(body, 8);
+  return Number(body);
+}
+
 /** A plain scalar as PyYAML's safe loader constructs it (bool, null, int, float or string). */
 export function pyyamlPlainScalar(source: string): unknown {
   if (PY_BOOL.test(source)) return /^(?:yes|true|on)$/i.test(source);
@@ -46,16 +62,7 @@ export function pyyamlPlainScalar(source: string): unknown {
   if (!float && !PY_INT.test(source)) return source;
   const sign = source.startsWith("-") ? -1 : 1;
   const body = source.replace(/_/g, "").replace(/^[-+]/, "");
-  if (float) {
-    if (/^\.(?:inf)$/i.test(body)) return sign * Infinity;
-    if (/^\.nan$/i.test(body)) return Number.NaN;
-    return sign * (body.includes(":") ? sexagesimal(body) : Number(body));
-  }
-  if (body.startsWith("0b")) return sign * Number.parseInt(body.slice(2), 2);
-  if (body.startsWith("0x")) return sign * Number.parseInt(body.slice(2), 16);
-  if (body.includes(":")) return sign * sexagesimal(body);
-  if (body.length > 1 && body.startsWith("0")) return sign * Number.parseInt(body, 8);
-  return sign * Number(body);
+  return sign * (float ? pyyamlFloat(body) : pyyamlInt(body));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
 import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
-import { API_DEPENDENCIES, hasSafety, PROVIDER_DEPENDENCIES, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
+import { hasSafety, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
 
 /** The spec's requests the line cannot serve. */
 export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError[] {
@@ -34,35 +34,55 @@ function withoutKey(map: JsonMap, key: string): JsonMap {
   return rest;
 }
 
-/** Provider configs whose shape changed in 1.x: batches keep state in SQL, messages need a KV store, no agent_state. */
-function adaptProviderConfig(api: string, entry: ProviderEntry): { entry: ProviderEntry; change?: string } {
-  const config = isMap(entry.config) ? entry.config : undefined;
-  if (api === "batches" && entry.provider_type === "inline::reference" && config && !isMap(config.sqlstore)) {
-    return {
-      entry: {
-        ...entry,
-        config: { ...withoutKey(config, "kvstore"), sqlstore: { table_name: "batches", backend: SQL_BACKEND } },
-      },
-      change: "batches keep their state in a sqlstore (sql_default)",
-    };
-  }
-  if (api === "messages" && entry.provider_type === "inline::builtin" && !isMap(config?.kvstore)) {
-    return {
-      entry: {
-        ...entry,
-        config: { ...(config ?? {}), kvstore: { namespace: "message_batches", backend: "kv_default" } },
-      },
-      change: "messages need a kvstore (kv_default)",
-    };
-  }
+type Adapted = { entry: ProviderEntry; change?: string };
+
+/** Batches keep their state in SQL on 1.x. */
+function batchesInSql(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
+  if (api !== "batches" || entry.provider_type !== "inline::reference" || !config || isMap(config.sqlstore))
+    return undefined;
+  return {
+    entry: {
+      ...entry,
+      config: { ...withoutKey(config, "kvstore"), sqlstore: { table_name: "batches", backend: SQL_BACKEND } },
+    },
+    change: "batches keep their state in a sqlstore (sql_default)",
+  };
+}
+
+/** Messages need a KV store on 1.x. */
+function messagesWithKv(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
+  if (api !== "messages" || entry.provider_type !== "inline::builtin" || isMap(config?.kvstore)) return undefined;
+  return {
+    entry: {
+      ...entry,
+      config: { ...(config ?? {}), kvstore: { namespace: "message_batches", backend: "kv_default" } },
+    },
+    change: "messages need a kvstore (kv_default)",
+  };
+}
+
+/** Responses keep no agent_state on 1.x. */
+function responsesWithoutAgentState(
+  api: string,
+  entry: ProviderEntry,
+  config: JsonMap | undefined,
+): Adapted | undefined {
   const persistence = config && isMap(config.persistence) ? config.persistence : undefined;
-  if (api === "responses" && persistence && "agent_state" in persistence) {
-    return {
-      entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } },
-      change: "responses have no persistence.agent_state",
-    };
-  }
-  return { entry };
+  if (api !== "responses" || !persistence || !("agent_state" in persistence)) return undefined;
+  return {
+    entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } },
+    change: "responses have no persistence.agent_state",
+  };
+}
+
+/** Provider configs whose shape changed in 1.x: batches keep state in SQL, messages need a KV store, no agent_state. */
+function adaptProviderConfig(api: string, entry: ProviderEntry): Adapted {
+  const config = isMap(entry.config) ? entry.config : undefined;
+  return (
+    batchesInSql(api, entry, config) ??
+    messagesWithKv(api, entry, config) ??
+    responsesWithoutAgentState(api, entry, config) ?? { entry }
+  );
 }
 
 function dropSafety(doc: ConfigDoc, notes: string[]): void {
@@ -81,8 +101,8 @@ function dropSafety(doc: ConfigDoc, notes: string[]): void {
   );
 }
 
-/** Removed provider types and whatever registered on them go, each said. */
-function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): void {
+/** Providers of types the line removed leave `doc.providers`, each said; their effective ids are returned. */
+function removeProviders(doc: ConfigDoc, release: Release, notes: string[]): Set<string> {
   const removedIds = new Set<string>();
   for (const [api, list] of Object.entries(doc.providers)) {
     const removed = (list ?? []).filter((p) => REMOVED_TYPES[release].has(p.provider_type));
@@ -95,28 +115,35 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
     }
     doc.providers[api] = (list ?? []).filter((p) => !removed.includes(p));
   }
-  if (removedIds.size === 0) return;
+  return removedIds;
+}
+
+/** Registered resources and default vector-store models on the removed providers go too. */
+function dropReferences(doc: ConfigDoc, removedIds: ReadonlySet<string>): void {
   const rr = doc.registered_resources;
   if (rr)
     for (const kind of Object.keys(rr))
       rr[kind] = (rr[kind] ?? []).filter((e) => !removedIds.has(effectiveId(e.provider_id)));
-  if (isMap(doc.vector_stores)) {
-    const vs: JsonMap = { ...doc.vector_stores };
-    for (const key of ["default_embedding_model", "default_reranker_model"]) {
-      const ref = vs[key];
-      if (isMap(ref) && removedIds.has(effectiveId(ref.provider_id))) delete vs[key];
-    }
-    doc.vector_stores = vs;
+  if (!isMap(doc.vector_stores)) return;
+  const vs: JsonMap = { ...doc.vector_stores };
+  for (const key of ["default_embedding_model", "default_reranker_model"]) {
+    const ref = vs[key];
+    if (isMap(ref) && removedIds.has(effectiveId(ref.provider_id))) delete vs[key];
   }
+  doc.vector_stores = vs;
+}
+
+/** Removed provider types and whatever registered on them go, each said. */
+function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): void {
+  const removedIds = removeProviders(doc, release, notes);
+  if (removedIds.size > 0) dropReferences(doc, removedIds);
 }
 
 /** 1.x keeps prompts and connectors in SQL tables; the older `{namespace, backend: kv_…}` form is migrated by the server, written here as 1.x reads it. */
 function adaptStores(doc: ConfigDoc, release: Release, notes: string[]): void {
   const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
   if (!stores) return;
-  const moved = ["prompts", "connectors"].filter(
-    (name) => isMap(stores[name]) && !("table_name" in (stores[name] as JsonMap)),
-  );
+  const moved = ["prompts", "connectors"].filter((name) => isMap(stores[name]) && !("table_name" in stores[name]));
   if (moved.length === 0) return;
   const next: JsonMap = { ...stores };
   for (const name of moved) next[name] = { table_name: name, backend: SQL_BACKEND };
@@ -145,45 +172,4 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
     notes.push(`baseConfig.server: cors and quota were removed; the ${release} line has neither setting`);
   }
   return notes;
-}
-
-/** The first provider that cannot start without a `files` provider, if any. */
-function needsFiles(doc: ConfigDoc): string | undefined {
-  for (const [api, list] of Object.entries(doc.providers)) {
-    for (const p of list ?? []) {
-      if (
-        (API_DEPENDENCIES[api] ?? []).includes("files") ||
-        (PROVIDER_DEPENDENCIES[p.provider_type] ?? []).includes("files")
-      ) {
-        return `${api} provider ${effectiveId(p.provider_id)} (${p.provider_type})`;
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * A base config with a provider that needs `files` but no `files` provider (upstream's
- * postgres-demo) stops the server at startup; add the one the bundled bases have, with its
- * files on the workload's storage and its metadata in sql_default.
- */
-export function ensureFiles(doc: ConfigDoc, mountPath: string): string[] {
-  if ((doc.providers.files ?? []).length > 0) return [];
-  const needer = needsFiles(doc);
-  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
-  if (needer === undefined || !isMap(backends[SQL_BACKEND])) return [];
-  doc.providers.files = [
-    {
-      provider_id: "builtin-files",
-      provider_type: "inline::localfs",
-      config: {
-        storage_dir: `${mountPath}/files`,
-        metadata_store: { table_name: "files_metadata", backend: SQL_BACKEND },
-      },
-    },
-  ];
-  if (doc.apis && !doc.apis.includes("files")) doc.apis = [...doc.apis, "files"];
-  return [
-    `baseConfig.providers.files: the base config has none and the ${needer} needs one (the server would stop at startup); added builtin-files (inline::localfs) under ${mountPath}/files`,
-  ];
 }

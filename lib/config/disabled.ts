@@ -1,6 +1,6 @@
 /**
  * `disabled` removes APIs from `apis` and `providers`, then everything that pointed at the
- * removed providers (DESIGN §5). Disabling what an enabled API needs is an error.
+ * removed providers (docs/spec-reference.md). Disabling what an enabled API needs is an error.
  */
 import { fieldError, type FieldError } from "../errors";
 import type { DisabledApi } from "../api/canonical";
@@ -30,6 +30,28 @@ function dependent(doc: ConfigDoc, api: string, remaining: readonly string[], re
   return undefined;
 }
 
+/** The default shield goes with the shield it names. */
+function pruneSafety(doc: ConfigDoc, shields: readonly JsonMap[]): void {
+  const shieldIds = new Set(shields.map((s) => s.shield_id));
+  if (isMap(doc.safety) && doc.safety.default_shield_id !== undefined && !shieldIds.has(doc.safety.default_shield_id))
+    delete doc.safety;
+}
+
+/** No vector_io left: no vector_stores; otherwise the default models go with their providers. */
+function pruneVectorStores(doc: ConfigDoc, exists: (providerId: unknown) => boolean): void {
+  if (!isMap(doc.vector_stores)) return;
+  if (!(doc.providers.vector_io ?? []).length) {
+    delete doc.vector_stores;
+    return;
+  }
+  const vs: JsonMap = { ...doc.vector_stores };
+  for (const key of ["default_embedding_model", "default_reranker_model"]) {
+    const ref = vs[key];
+    if (isMap(ref) && !exists(ref.provider_id)) delete vs[key];
+  }
+  doc.vector_stores = vs;
+}
+
 function pruneResources(doc: ConfigDoc): void {
   const rr = doc.registered_resources;
   if (!rr) return;
@@ -39,21 +61,8 @@ function pruneResources(doc: ConfigDoc): void {
   const exists = (providerId: unknown): boolean => ids.has(effectiveId(providerId));
   const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : exists(e.provider_id));
   for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter(keep);
-  const shieldIds = new Set((rr.shields ?? []).map((s) => s.shield_id));
-  if (isMap(doc.safety) && doc.safety.default_shield_id !== undefined && !shieldIds.has(doc.safety.default_shield_id)) {
-    delete doc.safety;
-  }
-  if (isMap(doc.vector_stores)) {
-    if (!(doc.providers.vector_io ?? []).length) delete doc.vector_stores;
-    else {
-      const vs: JsonMap = { ...doc.vector_stores };
-      for (const key of ["default_embedding_model", "default_reranker_model"]) {
-        const ref = vs[key];
-        if (isMap(ref) && !exists(ref.provider_id)) delete vs[key];
-      }
-      doc.vector_stores = vs;
-    }
-  }
+  pruneSafety(doc, rr.shields ?? []);
+  pruneVectorStores(doc, exists);
 }
 
 export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], release: Release): DisabledOutcome {

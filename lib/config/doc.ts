@@ -22,6 +22,10 @@ export interface ConfigDoc {
   [key: string]: unknown;
 }
 
+export function isJsonScalar(value: unknown): value is null | boolean | number | string {
+  return value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number";
+}
+
 export function isMap(value: unknown): value is JsonMap {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -36,12 +40,19 @@ export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
   return out;
 }
 
+/** An id as text: a number written unquoted is its digits; a list or map is never a real id, so only its tag. */
+function idText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return value === null || value === undefined ? "" : Object.prototype.toString.call(value);
+}
+
 /**
  * The id a provider answers to. Distribution configs switch providers on with
  * `${env.VLLM_URL:+vllm}`; for matching and references that provider is `vllm`.
  */
 export function effectiveId(providerId: unknown): string {
-  const text = typeof providerId === "string" ? providerId : String(providerId ?? "");
+  const text = idText(providerId);
   if (!text.startsWith("${")) return text; // the common case, without the regex
   const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
   return conditional ? (conditional[1] ?? "") : text;
@@ -49,7 +60,12 @@ export function effectiveId(providerId: unknown): string {
 
 /** True when the id only resolves when an env var is set (`${env.X:+id}`). */
 export function isConditional(providerId: unknown): boolean {
-  return effectiveId(providerId) !== String(providerId ?? "");
+  return typeof providerId === "string" && effectiveId(providerId) !== providerId;
+}
+
+/** Adds `api` to a non-empty `apis` that lacks it; an empty or absent list is left as it is. */
+export function addApi(doc: ConfigDoc, api: string): void {
+  if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];
 }
 
 export function allProviders(doc: ConfigDoc): { api: string; entry: ProviderEntry }[] {

@@ -7,6 +7,7 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
+import { bareRefs, pathOf } from "./env-refs";
 import { isMap, type ConfigDoc, type JsonMap } from "./doc";
 
 const REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
@@ -18,12 +19,11 @@ const RESOURCE_ID_FIELDS = ["model_id", "shield_id", "vector_store_id"];
 /** The variables the container sets to something non-empty: ours, then the user's `workload.overrides.env`. */
 export function providedEnv(spec: CanonicalSpec, ours: readonly { readonly name: string }[]): Set<string> {
   const names = new Set(ours.map((e) => e.name));
-  for (const raw of spec.workload.overrides?.env ?? []) {
-    const e = raw as { name?: unknown; value?: unknown; valueFrom?: unknown };
-    if (typeof e.name !== "string") continue;
+  for (const { name, value, valueFrom } of spec.workload.overrides?.env ?? []) {
+    if (typeof name !== "string") continue;
     // The server treats an empty value as unset; a reference's value cannot be seen here.
-    if ((typeof e.value === "string" && e.value !== "") || e.valueFrom !== undefined) names.add(e.name);
-    else names.delete(e.name);
+    if ((typeof value === "string" && value !== "") || valueFrom !== undefined) names.add(name);
+    else names.delete(name);
   }
   return names;
 }
@@ -34,38 +34,9 @@ export function missingBare(
   provided: ReadonlySet<string>,
   path: string,
 ): { name: string; path: string }[] {
-  const found: { name: string; path: string }[] = [];
-  // Every string of a config is walked on each sync: the path is built only for a reference found.
-  const steps: (string | number)[] = [];
-  const pathHere = (): string =>
-    steps.reduce<string>(
-      (at, step) => (typeof step === "number" ? `${at}[${step}]` : at ? `${at}.${step}` : step),
-      path,
-    );
-  const walk = (node: unknown): void => {
-    if (typeof node === "string") {
-      if (!node.includes("${env.")) return;
-      for (const m of node.matchAll(REF))
-        if (m[2] === undefined && !provided.has(m[1]!)) found.push({ name: m[1]!, path: pathHere() });
-      return;
-    }
-    if (Array.isArray(node)) {
-      node.forEach((v, i) => {
-        steps.push(i);
-        walk(v);
-        steps.pop();
-      });
-      return;
-    }
-    if (!isMap(node)) return;
-    for (const k of Object.keys(node)) {
-      steps.push(k);
-      walk(node[k]);
-      steps.pop();
-    }
-  };
-  walk(value);
-  return found;
+  return bareRefs(value)
+    .filter((ref) => !provided.has(ref.name))
+    .map((ref) => ({ name: ref.name, path: pathOf(path, ref.steps) }));
 }
 
 /** What a string resolves to as far as this can tell (set or unset, not values); undefined when a value decides it. */
@@ -108,23 +79,25 @@ export interface EnvCheck {
   readonly errors: FieldError[];
 }
 
-/**
- * Drops the registered resources that need a missing variable (unless `keepResources`: a
- * config mounted as is is only reported on); reports every other bare reference as an error.
- */
-export function requireProvidedEnv(doc: ConfigDoc, provided: ReadonlySet<string>, keepResources = false): EnvCheck {
-  const out: EnvCheck = { notes: [], errors: [] };
-  const missing: { name: string; path: string }[] = [];
-  for (const [api, list] of Object.entries(doc.providers)) {
-    (list ?? []).forEach((entry, i) => {
-      if (!skippedProvider(entry, provided)) missing.push(...missingBare(entry, provided, `providers.${api}[${i}]`));
-    });
-  }
+type Missing = { name: string; path: string }[];
+
+/** Bare references in the providers the server will start. */
+function providerRefs(doc: ConfigDoc, provided: ReadonlySet<string>): Missing {
+  return Object.entries(doc.providers).flatMap(([api, list]) =>
+    (list ?? []).flatMap((entry, i) =>
+      skippedProvider(entry, provided) ? [] : missingBare(entry, provided, `providers.${api}[${i}]`),
+    ),
+  );
+}
+
+/** Registered resources needing a missing variable are dropped with a note, or (`keep`) reported as missing. */
+function resourceRefs(doc: ConfigDoc, provided: ReadonlySet<string>, keep: boolean, out: EnvCheck): Missing {
+  const missing: Missing = [];
   const rr = doc.registered_resources ?? {};
   for (const kind of Object.keys(rr)) {
     rr[kind] = (rr[kind] ?? []).filter((entry, i) => {
       if (!isMap(entry) || skippedResource(entry, provided)) return true;
-      if (keepResources) {
+      if (keep) {
         missing.push(...missingBare(entry, provided, `registered_resources.${kind}[${i}]`));
         return true;
       }
@@ -136,21 +109,37 @@ export function requireProvidedEnv(doc: ConfigDoc, provided: ReadonlySet<string>
       return false;
     });
   }
-  for (const [key, value] of Object.entries(doc)) {
-    if (key === "providers" || key === "registered_resources") continue;
-    if (
-      key === "server" &&
-      isMap(value) &&
-      isMap(value.auth) &&
-      isMap(value.auth.provider_config) &&
-      resolvedWithout(value.auth.provider_config.type, provided) === ""
-    ) {
-      const { provider_config: _off, ...auth } = value.auth;
-      missing.push(...missingBare({ ...value, auth }, provided, "server"));
-      continue;
-    }
-    missing.push(...missingBare(value, provided, key));
-  }
+  return missing;
+}
+
+/** `server` with an auth provider whose `type` resolves to nothing (switched off by env): its provider_config is left out of the check. */
+function serverRefs(server: JsonMap, provided: ReadonlySet<string>): Missing | undefined {
+  if (!isMap(server.auth) || !isMap(server.auth.provider_config)) return undefined;
+  if (resolvedWithout(server.auth.provider_config.type, provided) !== "") return undefined;
+  const { provider_config: _off, ...auth } = server.auth;
+  return missingBare({ ...server, auth }, provided, "server");
+}
+
+/** Bare references in every other top-level key. */
+function otherRefs(doc: ConfigDoc, provided: ReadonlySet<string>): Missing {
+  return Object.entries(doc).flatMap(([key, value]) => {
+    if (key === "providers" || key === "registered_resources") return [];
+    const server = key === "server" && isMap(value) ? serverRefs(value, provided) : undefined;
+    return server ?? missingBare(value, provided, key);
+  });
+}
+
+/**
+ * Drops the registered resources that need a missing variable (unless `keepResources`: a
+ * config mounted as is is only reported on); reports every other bare reference as an error.
+ */
+export function requireProvidedEnv(doc: ConfigDoc, provided: ReadonlySet<string>, keepResources = false): EnvCheck {
+  const out: EnvCheck = { notes: [], errors: [] };
+  const missing = [
+    ...providerRefs(doc, provided),
+    ...resourceRefs(doc, provided, keepResources, out),
+    ...otherRefs(doc, provided),
+  ];
   out.errors.push(...missingError(missing));
   return out;
 }

@@ -1,6 +1,7 @@
 /**
- * Names of the environment variables that carry Secret values into the server (FR-032,
- * OQ-003). The ConfigMap only ever holds `${env.NAME}`; the Deployment gets a secretKeyRef.
+ * Names of the environment variables that carry Secret values into the server
+ * (docs/spec-reference.md). The ConfigMap only ever holds `${env.NAME}`; the Deployment gets a
+ * secretKeyRef.
  */
 import { SECRET_ENV_PREFIX } from "../defaults";
 import type { Provider } from "../api/canonical";
@@ -26,7 +27,7 @@ export function providerSecretEnv(providerId: string, field: string): string {
   return `${SECRET_ENV_PREFIX}_${upperSnake(providerId)}_${upperSnake(field)}`;
 }
 
-/** The parts of a Postgres DSN the server takes as discrete fields (research §3.1). */
+/** The parts of a Postgres DSN the server's `sql_postgres` backend takes as discrete fields. */
 export const POSTGRES_PARTS = ["host", "port", "db", "user", "password"] as const;
 export type PostgresPart = (typeof POSTGRES_PARTS)[number];
 

@@ -1,13 +1,13 @@
 /**
- * External providers merged into config.yaml after the inline ones (FR-014, FR-090..092): each
+ * External providers merged into config.yaml after the inline ones (docs/external-providers.md): each
  * becomes `{provider_id, provider_type, module, config}` with the type and module from the
  * image's metadata and `config` from the CR. An id already in the API (inline or base) is
  * replaced in place, with a note; the server imports `module` from the packages the init
  * containers installed (lib/children/external-providers.ts). Pure: the metadata is an input.
  */
 import type { CanonicalSpec, ExternalProvider } from "../api/canonical";
-import type { JsonObject } from "../api/v1alpha2";
-import { effectiveId, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { isJsonMap } from "./base-shape";
+import { addApi, effectiveId, type ConfigDoc, type ProviderEntry } from "./doc";
 import type { ProviderPackage } from "./provider-package";
 
 /** An external provider with what its image said about itself. */
@@ -24,11 +24,13 @@ export function pinImage(image: string, digest: string): string {
 }
 
 export function externalEntry(r: ResolvedExternalProvider): ProviderEntry {
+  const config = structuredClone(r.provider.config ?? {});
   return {
     provider_id: r.provider.providerId,
     provider_type: r.package.providerType,
     module: r.package.packageName,
-    config: structuredClone((r.provider.config ?? {}) as JsonObject) as JsonMap,
+    // The CR's config was parsed from JSON (or YAML of plain data), so the guard always holds.
+    config: isJsonMap(config) ? config : {},
   };
 }
 
@@ -56,7 +58,7 @@ export function mergeExternalProviders(
       list[at] = entry;
     } else list.push(entry);
     doc.providers[api] = list;
-    if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];
+    addApi(doc, api);
   }
   return notes;
 }

@@ -1,6 +1,6 @@
 /**
  * `generate(spec, baseConfig, release)`: the config.yaml the real server accepts, the env that
- * carries Secrets into it, and a content hash (DESIGN §5). Pure: no I/O, no clock.
+ * carries Secrets into it, and a content hash (docs/spec-reference.md). Pure: no I/O, no clock.
  */
 import type { FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
@@ -12,10 +12,12 @@ import { readBase } from "./base";
 import { providedEnv, requireProvidedEnv } from "./env-check";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
-import { adaptBase, dialectErrors, ensureFiles } from "./dialect";
+import { adaptBase, dialectErrors } from "./dialect";
+import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
-import { buildProviders, missingRequired, overlayProviders, type SecretEnv } from "./providers";
+import { missingRequired, overlayProviders } from "./overlay";
+import { buildProviders, type SecretEnv } from "./providers";
 import { hasSafety, refusesPlainHttp } from "./releases";
 import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
@@ -91,43 +93,50 @@ function externalNotes(
   ];
 }
 
-export function generate(
-  spec: CanonicalSpec,
-  baseConfig: string | object,
-  release: Release,
-  options: GenerateOptions = {},
-): GenerateResult {
-  const base = readBase(baseConfig);
-  if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
-  const doc = base.doc;
+function servedProviders(spec: CanonicalSpec, release: Release): CanonicalSpec["providers"] {
+  const disabledApis = new Set(spec.disabled.map((d) => d.api));
+  return spec.providers.filter(
+    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
+  );
+}
+
+function applyResources(doc: ConfigDoc, spec: CanonicalSpec, release: Release): ResourceOutcome {
+  const resources: ResourceOutcome = { notes: [], errors: [] };
+  applyModels(doc, spec, resources);
+  if (hasSafety(release)) applyShields(doc, spec, resources);
+  checkTools(doc, spec, resources);
+  return resources;
+}
+
+/** The derived Postgres Secret's parts, each read into its own variable. */
+function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
+  if (postgres === undefined) return [];
+  return postgres.env.map((e) => ({
+    name: e.name,
+    secretName: postgres.secretName,
+    secretKey: e.key,
+    path: postgres.sourceSecret.path,
+  }));
+}
+
+/** Every generation step, in order, on `doc` (changed in place); what each said or refused. */
+function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
   const adapted = adaptBase(doc, release);
   dropToolGroups(doc);
-  const disabledApis = new Set(spec.disabled.map((d) => d.api));
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const served = spec.providers.filter(
-    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
-  );
-  const providers = buildProviders(served, release, mountPath);
+  const providers = buildProviders(servedProviders(spec, release), release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
   const files = disabled.errors.length > 0 ? [] : ensureFiles(doc, mountPath);
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
-  const resources: ResourceOutcome = { notes: [], errors: [] };
-  applyModels(doc, spec, resources);
-  if (hasSafety(release)) applyShields(doc, spec, resources);
-  checkTools(doc, spec, resources);
+  const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
-  const postgresEnv: SecretEnv[] = (storage.postgres?.env ?? []).map((e) => ({
-    name: e.name,
-    secretName: storage.postgres!.secretName,
-    secretKey: e.key,
-    path: storage.postgres!.sourceSecret.path,
-  }));
-  const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...providers.env, ...postgresEnv, ...telemetry.env]));
+  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
+  const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...secretEnv, ...telemetry.env]));
   const notes = [
     ...adapted,
     ...external,
@@ -147,8 +156,20 @@ export function generate(
     ...resources.errors,
     ...envCheck.errors,
   ];
+  return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
+}
+
+export function generate(
+  spec: CanonicalSpec,
+  baseConfig: string | object,
+  release: Release,
+  options: GenerateOptions = {},
+): GenerateResult {
+  const base = readBase(baseConfig);
+  if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
+  const doc = base.doc;
+  const { notes, errors, secretEnv, plainEnv, postgres } = runSteps(doc, spec, release, options);
   if (errors.length > 0) return { ok: false, errors, notes };
-  const secretEnv = [...providers.env, ...postgresEnv];
   const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);
   const configYaml = toConfigYaml(doc);
   return {
@@ -156,8 +177,8 @@ export function generate(
     configYaml,
     hash: sha256(configYaml),
     secretEnv,
-    plainEnv: telemetry.env,
-    ...(storage.postgres ? { postgres: storage.postgres } : {}),
+    plainEnv,
+    ...(postgres ? { postgres } : {}),
     providerCount: Object.values(doc.providers).reduce((n, list) => n + (list?.length ?? 0), 0),
     resourceCount: resourceCount(doc),
     configVersion: 2,

@@ -1,6 +1,6 @@
 /**
  * `overrideConfig`: the user's own config.yaml, used as is. It still has to exist, hold the key
- * `config.yaml`, parse, and carry a supported version, or the server would not start (FR-074).
+ * `config.yaml`, parse, and carry a supported version, or the server would not start.
  */
 import { fieldError, listOf, type FieldError } from "../errors";
 import { CONFIG_FILE_NAME } from "../defaults";

@@ -1,7 +1,7 @@
 /**
- * An external provider image's `/lls-provider/lls-provider-spec.yaml` (research
- * deploy-time-providers.md): parsed and checked, with errors that name the image and the field
- * (and the YAML line for a parse error). Pure: the text was read from the image before.
+ * An external provider image's `/lls-provider/lls-provider-spec.yaml`
+ * (docs/external-providers.md): parsed and checked, with errors that name the image and the
+ * field (and the YAML line for a parse error). Pure: the text was read from the image before.
  */
 import { SECTION_OF_API } from "../api/schema-v1alpha2";
 import { isMap } from "./doc";
@@ -51,23 +51,34 @@ function wheelsOf(spec: { [k: string]: unknown }): string[] | { problem: string 
     ...deps.map((d, i) => wheelPath(d, `spec.dependencyWheels[${i}]`)),
   ];
   const problem = paths.find((p): p is { problem: string } => typeof p !== "string");
-  return problem ?? (paths as string[]);
+  return problem ?? paths.filter((p): p is string => typeof p === "string");
 }
 
-function fieldProblems(doc: { [k: string]: unknown }, spec: { [k: string]: unknown }): string | undefined {
+/** A value as the message shows it: JSON, an absent one as null. */
+const shown = (value: unknown): string => JSON.stringify(value ?? null);
+
+function headerProblem(doc: { [k: string]: unknown }): string | undefined {
   if (doc.apiVersion !== "llamastack.io/v1alpha1")
-    return `apiVersion must be llamastack.io/v1alpha1 (got ${JSON.stringify(doc.apiVersion ?? null)})`;
-  if (doc.kind !== "ProviderPackage") return `kind must be ProviderPackage (got ${JSON.stringify(doc.kind ?? null)})`;
-  if (typeof spec.packageName !== "string" || !MODULE.test(spec.packageName)) {
-    return `spec.packageName must be an importable Python module path such as my_provider or my_org.provider (got ${JSON.stringify(spec.packageName ?? null)})`;
-  }
-  if (typeof spec.providerType !== "string" || !PROVIDER_TYPE.test(spec.providerType)) {
-    return `spec.providerType must match (remote|inline)::[a-z0-9-]+, e.g. remote::my-provider (got ${JSON.stringify(spec.providerType ?? null)})`;
-  }
-  if (typeof spec.api !== "string" || !SECTION_OF_API.has(spec.api)) {
-    return `spec.api must be one of ${[...SECTION_OF_API.keys()].join(", ")} (got ${JSON.stringify(spec.api ?? null)})`;
-  }
+    return `apiVersion must be llamastack.io/v1alpha1 (got ${shown(doc.apiVersion)})`;
+  if (doc.kind !== "ProviderPackage") return `kind must be ProviderPackage (got ${shown(doc.kind)})`;
   return undefined;
+}
+
+type SpecFields = Pick<ProviderPackage, "packageName" | "providerType" | "api">;
+
+/** The spec's fields, checked; a string says what is wrong. */
+function specFields(spec: { [k: string]: unknown }): SpecFields | string {
+  const { packageName, providerType, api } = spec;
+  if (typeof packageName !== "string" || !MODULE.test(packageName)) {
+    return `spec.packageName must be an importable Python module path such as my_provider or my_org.provider (got ${shown(packageName)})`;
+  }
+  if (typeof providerType !== "string" || !PROVIDER_TYPE.test(providerType)) {
+    return `spec.providerType must match (remote|inline)::[a-z0-9-]+, e.g. remote::my-provider (got ${shown(providerType)})`;
+  }
+  if (typeof api !== "string" || !SECTION_OF_API.has(api)) {
+    return `spec.api must be one of ${[...SECTION_OF_API.keys()].join(", ")} (got ${shown(api)})`;
+  }
+  return { packageName, providerType, api };
 }
 
 /** The metadata document, checked. Messages start with what is wrong in which image. */
@@ -81,17 +92,17 @@ export function parseProviderPackage(text: string, image: string): PackageResult
   const doc = parsed.value;
   if (!isMap(doc)) return invalid("expected a ProviderPackage document (apiVersion, kind, metadata, spec)");
   const spec = isMap(doc.spec) ? doc.spec : {};
-  const problem = fieldProblems(doc, spec);
-  if (problem !== undefined) return invalid(problem);
+  const header = headerProblem(doc);
+  if (header !== undefined) return invalid(header);
+  const fields = specFields(spec);
+  if (typeof fields === "string") return invalid(fields);
   const wheels = wheelsOf(spec);
   if (!Array.isArray(wheels)) return invalid(wheels.problem);
   const meta = isMap(doc.metadata) ? doc.metadata : {};
   return {
     ok: true,
     value: {
-      packageName: spec.packageName as string,
-      providerType: spec.providerType as string,
-      api: spec.api as string,
+      ...fields,
       wheels,
       ...(typeof meta.name === "string" ? { name: meta.name } : {}),
       ...(typeof meta.version === "string" ? { version: meta.version } : {}),

@@ -83,6 +83,36 @@ function resolved(serverApi: string, type: string, release: Release, note?: stri
   return { type, info: {}, known: false, ...(note ? { note } : {}) };
 }
 
+/** The type `name` had when some line registered it (or before any supported one did), if any. */
+function removedType(serverApi: string, name: string): string | undefined {
+  const remote = `remote::${name}`;
+  if (registeredElsewhere(serverApi, remote) || LONG_REMOVED.has(remote)) return remote;
+  const inline = `inline::${name}`;
+  return registeredElsewhere(serverApi, inline) ? inline : undefined;
+}
+
+/** A name the release does not register: a removed type or a typo is an error; anything else a new remote type, with a note. */
+function unregistered(serverApi: string, provider: string, name: string, release: Release): ResolvedType {
+  const removed = removedType(serverApi, name);
+  if (removed !== undefined) return { type: removed, info: {}, known: false, error: removedMessage(removed, release) };
+  const remote = `remote::${name}`;
+  const near = nearestKnown(Object.keys(fieldsOf(release).providers[serverApi] ?? {}), name);
+  if (near !== undefined) {
+    return {
+      type: remote,
+      info: {},
+      known: false,
+      error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})`,
+    };
+  }
+  return {
+    type: remote,
+    info: {},
+    known: false,
+    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type ${remote} (write the full type, e.g. inline::${name}, to choose)`,
+  };
+}
+
 /** The type table of the release first, `remote::<name>` for unknown names (with a note). */
 export function resolveProviderType(
   serverApi: string,
@@ -102,25 +132,7 @@ export function resolveProviderType(
   const inline = `inline::${name}`;
   if (types[remote] && (hasEndpoint || !types[inline])) return resolved(serverApi, remote, release, note);
   if (types[inline]) return resolved(serverApi, inline, release, note);
-  if (LONG_REMOVED.has(remote) || registeredElsewhere(serverApi, remote) || registeredElsewhere(serverApi, inline)) {
-    const type = registeredElsewhere(serverApi, remote) || LONG_REMOVED.has(remote) ? remote : inline;
-    return { type, info: {}, known: false, error: removedMessage(type, release) };
-  }
-  const near = nearestKnown(Object.keys(types), name);
-  if (near !== undefined) {
-    return {
-      type: remote,
-      info: {},
-      known: false,
-      error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})`,
-    };
-  }
-  return {
-    type: remote,
-    info: {},
-    known: false,
-    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type ${remote} (write the full type, e.g. ${inline}, to choose)`,
-  };
+  return unregistered(serverApi, provider, name, release);
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Spec providers → config.yaml provider entries, overlaid on the base by provider id
- * (same id replaced in place, others kept, new ones appended: DESIGN §5).
+ * Spec providers → config.yaml provider entries (lib/config/overlay.ts lays them over the base).
  */
 import { child, fieldError, type FieldError } from "../errors";
 import type { Provider } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
 import { DEFAULT_POSTGRES_PORT, KV_BACKEND } from "../defaults";
-import { deepMerge, effectiveId, isConditional, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
+import { deepMerge, type JsonMap, type ProviderEntry } from "./doc";
 import { envRef, providerSecretEnv, upperSnake } from "./env-names";
 import { resolveProviderType, type ResolvedType, type TypeInfo } from "./provider-types";
 
@@ -86,14 +86,38 @@ function vectorStoreDefaults(serverApi: string, info: TypeInfo, id: string, moun
   return { ...(fileKey ? { [fileKey]: `${mountPath}/${id}.db` } : {}), persistence };
 }
 
+/** The spec's `settings`, merged in last; a CR parsed from JSON or YAML always holds plain data there. */
+function settingsOf(p: Provider, out: ProviderOutcome): JsonMap {
+  if (p.settings === undefined || isJsonMap(p.settings)) return p.settings ?? {};
+  out.errors.push(fieldError(child(p.path, "settings"), NOT_PLAIN_DATA));
+  return {};
+}
+
+/** The entry's config: endpoint, secret references, the type's defaults, then the spec's settings. */
+function providerConfig(p: Provider, resolved: ResolvedType, mountPath: string, out: ProviderOutcome): JsonMap {
+  const config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
+  const suffix = resolved.info.urlSuffix;
+  if (suffix && p.endpoint !== undefined && !p.endpoint.replace(/\/+$/, "").endsWith(suffix)) {
+    out.notes.push(
+      `${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${suffix} appended`,
+    );
+  }
+  for (const s of p.secrets) {
+    const name = providerSecretEnv(p.id, s.field);
+    config[configKey(s.field, resolved.info)] = envRef(name);
+    out.env.push({ name, secretName: s.ref.name, secretKey: s.ref.key, path: s.ref.path });
+  }
+  const withDefaults = deepMerge(vectorStoreDefaults(SERVER_API[p.api], resolved.info, p.id, mountPath), config);
+  return p.settings ? deepMerge(withDefaults, settingsOf(p, out)) : withDefaults;
+}
+
 function buildEntry(
   p: Provider,
   release: Release,
   mountPath: string,
   out: ProviderOutcome,
 ): { entry: ProviderEntry; required?: readonly string[] } | undefined {
-  const serverApi = SERVER_API[p.api];
-  const resolved = resolveProviderType(serverApi, p.provider, p.endpoint !== undefined, release);
+  const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
   if (resolved.error) {
     out.errors.push(fieldError(child(p.path, "provider"), resolved.error));
     return undefined;
@@ -104,23 +128,7 @@ function buildEntry(
     out.errors.push(...unusable);
     return undefined;
   }
-  let config: JsonMap = p.endpoint !== undefined ? endpointConfig(p.endpoint, resolved.info) : {};
-  if (
-    resolved.info.urlSuffix &&
-    p.endpoint !== undefined &&
-    !p.endpoint.replace(/\/+$/, "").endsWith(resolved.info.urlSuffix)
-  ) {
-    out.notes.push(
-      `${p.path}.endpoint: ${resolved.type} expects the OpenAI API path; generated ${resolved.info.urlKey} with ${resolved.info.urlSuffix} appended`,
-    );
-  }
-  for (const s of p.secrets) {
-    const name = providerSecretEnv(p.id, s.field);
-    config[configKey(s.field, resolved.info)] = envRef(name);
-    out.env.push({ name, secretName: s.ref.name, secretKey: s.ref.key, path: s.ref.path });
-  }
-  config = deepMerge(vectorStoreDefaults(serverApi, resolved.info, p.id, mountPath), config);
-  if (p.settings) config = deepMerge(config, p.settings as JsonMap);
+  const config = providerConfig(p, resolved, mountPath, out);
   const entry: ProviderEntry = {
     provider_id: p.id,
     provider_type: resolved.type,
@@ -143,55 +151,4 @@ export function buildProviders(providers: readonly Provider[], release: Release,
       });
   }
   return out;
-}
-
-/**
- * The entry that replaces a base entry with the same id. Same type: the base's config stays
- * underneath (vLLM keeps its max_tokens and TLS settings, pgvector its index); other type: replaced.
- */
-function overlayEntry(base: ProviderEntry, entry: ProviderEntry): ProviderEntry {
-  if (base.provider_type !== entry.provider_type || !base.config) return entry;
-  return { ...entry, config: deepMerge(base.config, entry.config ?? {}) };
-}
-
-/** Overlay entries on the base config by provider id; adds each new API to a non-empty `apis`. */
-export function overlayProviders(
-  doc: ConfigDoc,
-  entries: readonly { api: string; entry: ProviderEntry }[],
-  notes: string[],
-): void {
-  for (const { api, entry } of entries) {
-    const list = [...(doc.providers[api] ?? [])];
-    const at = list.findIndex((b) => effectiveId(b.provider_id) === entry.provider_id);
-    const baseEntry = at >= 0 ? list[at] : undefined;
-    if (baseEntry && isConditional(baseEntry.provider_id) && baseEntry.provider_type === entry.provider_type) {
-      notes.push(
-        `providers.${api}.${entry.provider_id}: now always on; it keeps the distribution's other settings for it (${
-          Object.keys(baseEntry.config ?? {})
-            .sort()
-            .join(", ") || "none"
-        }), set them in settings to change them`,
-      );
-    }
-    if (baseEntry) list[at] = overlayEntry(baseEntry, entry);
-    else list.push(entry);
-    doc.providers[api] = list;
-    if (doc.apis && doc.apis.length > 0 && !doc.apis.includes(api)) doc.apis = [...doc.apis, api];
-  }
-}
-
-/** What the entries still lack once overlaid on the base: keys their type requires (the server refuses the entry). */
-export function missingRequired(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
-  return entries.flatMap(({ api, entry, path, required }) => {
-    const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
-    const absent = (required ?? []).filter((k) => final?.config?.[k] === undefined || final.config[k] === null);
-    if (absent.length === 0 || path === undefined) return [];
-    const how = absent.map((k) => `settings.${k}`).join(", ");
-    return [
-      fieldError(
-        path,
-        `${entry.provider_type} requires ${absent.join(", ")} in its config, which the spec does not give; set ${how} (or endpoint / apiKey / secretRefs where that is the key)`,
-      ),
-    ];
-  });
 }

@@ -67,13 +67,15 @@ function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): str
   );
 }
 
-function renderOverride(
-  name: string,
-  configMaps: ConfigMapData | undefined,
-  release: Release,
-  warnings: readonly FieldError[],
-  lineNotes: readonly string[],
-): Rendered {
+/** The server line and what was said on the way there, carried into each kind of answer. */
+interface RenderContext {
+  readonly release: Release;
+  readonly warnings: readonly FieldError[];
+  readonly lineNotes: readonly string[];
+}
+
+function renderOverride(name: string, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
+  const { release, warnings, lineNotes } = at;
   const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
   if (configMaps === undefined)
     return {
@@ -95,6 +97,22 @@ function renderOverride(
   };
 }
 
+function renderGenerated(spec: CanonicalSpec, input: RenderInput, at: RenderContext): Rendered {
+  const { release, warnings, lineNotes } = at;
+  const base = baseFor(spec, release, input);
+  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
+  const generated = generate(spec, base, release, input);
+  if (!generated.ok)
+    return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  return {
+    ok: true,
+    source: "generated",
+    release,
+    generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated,
+    warnings,
+  };
+}
+
 export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateContext = {}): Rendered {
   const options = { ...ctx, ...input, generation: false };
   const checked = checkSpec(rawSpec, options);
@@ -108,25 +126,17 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
   }
   const spec = checked.spec;
   const line = lineFor(spec, input);
-  const release = line.release;
-  const lineNotes = line.note ? [`spec.distribution: ${line.note}`] : [];
+  const at: RenderContext = {
+    release: line.release,
+    warnings,
+    lineNotes: line.note ? [`spec.distribution: ${line.note}`] : [],
+  };
   const source = configSource(spec);
-  if (source === "override")
-    return renderOverride(spec.overrideConfig!.configMapName, input.configMaps, release, warnings, lineNotes);
+  if (source === "override" && spec.overrideConfig)
+    return renderOverride(spec.overrideConfig.configMapName, input.configMaps, at);
   if (source === "image-default") {
     const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
-    return { ok: true, source, release, warnings, notes: [...lineNotes, note] };
+    return { ok: true, source, release: at.release, warnings, notes: [...at.lineNotes, note] };
   }
-  const base = baseFor(spec, release, input);
-  if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
-  const generated = generate(spec, base, release, input);
-  if (!generated.ok)
-    return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
-  return {
-    ok: true,
-    source,
-    release,
-    generated: lineNotes.length > 0 ? { ...generated, notes: [...lineNotes, ...generated.notes] } : generated,
-    warnings,
-  };
+  return renderGenerated(spec, input, at);
 }

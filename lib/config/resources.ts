@@ -1,14 +1,14 @@
 /**
- * `resources` → `registered_resources` (models, shields) and tool checks (DESIGN §5).
+ * `resources` → `registered_resources` (models, shields) and tool checks (docs/spec-reference.md).
  * Tools are never emitted as tool_groups: 0.7+ servers register them from tool_runtime providers.
  */
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
-import { effectiveId, isConditional, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
-import { providedEnv, USER_ENV_PATH } from "./env-check";
-import { convertedKind, staysText } from "./env-substitution";
+import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
+import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
+import { behindSwitch, conditionalOn } from "./env-switch";
 
 export interface ResourceOutcome {
   readonly notes: string[];
@@ -19,9 +19,16 @@ function firstSpecProvider(spec: CanonicalSpec, api: Provider["api"]): string | 
   return spec.providers.find((p) => p.api === api)?.id;
 }
 
-function modelEntry(m: Model, providerId: string): JsonMap {
+/** The model's `metadata`; a CR parsed from JSON or YAML always holds plain data there. */
+function metadataOf(m: Model, out: ResourceOutcome): JsonMap {
+  if (m.metadata === undefined || isJsonMap(m.metadata)) return m.metadata ?? {};
+  out.errors.push(fieldError(child(m.path, "metadata"), NOT_PLAIN_DATA));
+  return {};
+}
+
+function modelEntry(m: Model, providerId: string, out: ResourceOutcome): JsonMap {
   const metadata: JsonMap = {
-    ...(m.metadata as JsonMap | undefined),
+    ...metadataOf(m, out),
     ...(m.contextLength !== undefined ? { context_length: m.contextLength } : {}),
     ...(m.quantization !== undefined ? { quantization: m.quantization } : {}),
     ...(m.embeddingDimension !== undefined ? { embedding_dimension: m.embeddingDimension } : {}),
@@ -40,6 +47,23 @@ function registered(doc: ConfigDoc): { [kind: string]: JsonMap[] } {
   return doc.registered_resources;
 }
 
+/** The inference provider a model registers on: its own, or the spec's first (said); an error when the config lacks it. */
+function modelProvider(m: Model, fallback: string | undefined, available: readonly string[], out: ResourceOutcome) {
+  const providerId = m.provider ?? fallback;
+  if (providerId !== undefined && available.includes(providerId)) {
+    if (m.provider === undefined)
+      out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
+    return providerId;
+  }
+  const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
+  const what =
+    m.provider !== undefined
+      ? `names provider "${m.provider}", which is not an inference provider`
+      : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
+  out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
+  return undefined;
+}
+
 export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
   if (spec.resources.models.length === 0) return;
   const available = providerIds(doc, "inference");
@@ -47,24 +71,12 @@ export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOu
   const fallback = firstSpecProvider(spec, "inference");
   const entries: JsonMap[] = [];
   for (const m of spec.resources.models) {
-    const providerId = m.provider ?? fallback;
-    if (providerId === undefined || !available.includes(providerId)) {
-      const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
-      const what =
-        m.provider !== undefined
-          ? `names provider "${m.provider}", which is not an inference provider`
-          : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
-      out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
-      continue;
-    }
-    if (m.provider === undefined)
-      out.notes.push(`${m.path}: model "${m.name}" registered with the first inference provider, "${providerId}"`);
+    const providerId = modelProvider(m, fallback, available, out);
+    if (providerId === undefined) continue;
     const entry = behindSwitch(
-      modelEntry(m, providerId),
-      "model_id",
+      { entry: modelEntry(m, providerId, out), idField: "model_id", id: m.name, providerId, path: m.path },
       conditionalOn(doc, "inference", providerId),
       spec,
-      m.path,
       out,
     );
     if (entry) entries.push(entry);
@@ -87,15 +99,14 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
   // A shield name is the guard model's id: llama-guard calls that model through inference.
   const variable = conditionalOn(doc, "safety", providerId);
   const entries = spec.resources.shields.flatMap((s): JsonMap[] => {
-    const entry = behindSwitch(
-      { shield_id: s.name, provider_id: providerId, provider_shield_id: s.name },
-      "shield_id",
+    const entry = { shield_id: s.name, provider_id: providerId, provider_shield_id: s.name };
+    const kept = behindSwitch(
+      { entry, idField: "shield_id", id: s.name, providerId, path: s.path },
       variable,
       spec,
-      s.path,
       out,
     );
-    return entry ? [entry] : [];
+    return kept ? [kept] : [];
   });
   registered(doc).shields = upsertBy(registered(doc).shields ?? [], entries, "shield_id");
   const first = entries[0]?.shield_id;
@@ -126,55 +137,10 @@ export function checkTools(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOut
   }
 }
 
-/** Never emit tool_groups: 0.7+ servers drop them with a warning (research §4.3). */
+/** Never emit tool_groups: 0.7+ servers drop them with a warning. */
 export function dropToolGroups(doc: ConfigDoc): void {
   if (doc.registered_resources && "tool_groups" in doc.registered_resources)
     delete doc.registered_resources.tool_groups;
-}
-
-/**
- * A resource on a base provider that the distribution switches on with `${env.X:+id}` must go
- * when the provider does, or the server stops ("Provider … not found"). Unless the container
- * sets X, the resource's id gets the same switch (`${env.X:+name}`): unset, the server skips
- * the entry. The provider itself stays as the distribution has it; status says which.
- */
-function behindSwitch(
-  entry: JsonMap,
-  idField: string,
-  variable: string | undefined,
-  spec: CanonicalSpec,
-  path: string,
-  out: ResourceOutcome,
-): JsonMap | undefined {
-  if (variable === undefined) return entry;
-  const id = String(entry[idField]);
-  const provider = String(entry.provider_id);
-  if (providedEnv(spec, []).has(variable)) {
-    out.notes.push(
-      `${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set; ${USER_ENV_PATH} sets it`,
-    );
-    return entry;
-  }
-  const how = `set ${variable} in ${USER_ENV_PATH} (which turns the provider on), or configure "${provider}" in spec.providers to make it always on`;
-  if (!staysText(id) || /[}$]/.test(id)) {
-    out.errors.push(
-      fieldError(
-        path,
-        `"${id}" is on provider "${provider}", which is off unless ${variable} is set, and this name cannot be kept behind that switch (the server would read it as ${convertedKind(id)}); ${how}`,
-      ),
-    );
-    return undefined;
-  }
-  out.notes.push(
-    `${path}: "${id}" is on provider "${provider}", which the distribution enables only when ${variable} is set: it stays behind the same switch and is registered only then; ${how}`,
-  );
-  return { ...entry, [idField]: `\${env.${variable}:+${id}}` };
-}
-
-/** The env var a base provider waits for (`${env.VLLM_URL:+vllm}` → VLLM_URL), if it is conditional. */
-function conditionalOn(doc: ConfigDoc, api: string, id: string): string | undefined {
-  const entry = (doc.providers[api] ?? []).find((p) => effectiveId(p.provider_id) === id);
-  return entry && isConditional(entry.provider_id) ? /\$\{env\.([A-Z0-9_]+)/.exec(entry.provider_id)?.[1] : undefined;
 }
 
 /** Every provider's effective id, whatever its API: what resources may still name after `disabled`. */

@@ -18,13 +18,14 @@ export interface SecretTarget {
   readonly kinds?: Kinds;
 }
 
-function targetsIn(
-  config: unknown,
-  names: ReadonlySet<string>,
-  at: string,
-  owner: string,
-  kindsOf: (key: string) => Kinds | undefined,
-): SecretTarget[] {
+/** A provider's or storage backend's config: where it sits, what users call it, and the kinds its keys take. */
+interface ConfigOwner {
+  readonly at: string;
+  readonly owner: string;
+  readonly kindsOf: (key: string) => Kinds | undefined;
+}
+
+function targetsIn(config: unknown, names: ReadonlySet<string>, { at, owner, kindsOf }: ConfigOwner): SecretTarget[] {
   if (!isMap(config)) return [];
   return Object.entries(config).flatMap(([key, value]) => {
     const name = typeof value === "string" ? /^\$\{env\.([A-Z0-9_]+)\}$/.exec(value)?.[1] : undefined;
@@ -38,25 +39,21 @@ function targetsIn(
 export function secretTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release): SecretTarget[] {
   const providers = Object.entries(doc.providers).flatMap(([api, list]) =>
     (list ?? []).flatMap((p, i) =>
-      targetsIn(
-        p.config,
-        names,
-        `providers.${api}[${i}].config`,
-        p.provider_type,
-        (key) => typeFields(release, api, p.provider_type)?.fields[key],
-      ),
+      targetsIn(p.config, names, {
+        at: `providers.${api}[${i}].config`,
+        owner: p.provider_type,
+        kindsOf: (key) => typeFields(release, api, p.provider_type)?.fields[key],
+      }),
     ),
   );
   const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? Object.entries(doc.storage.backends) : [];
   const storage = backends.flatMap(([id, backend]) => {
     const type = isMap(backend) && typeof backend.type === "string" ? backend.type : "";
-    return targetsIn(
-      backend,
-      names,
-      `storage.backends.${id}`,
-      `storage backend ${type}`,
-      (key) => fieldsOf(release).backends[type]?.[key],
-    );
+    return targetsIn(backend, names, {
+      at: `storage.backends.${id}`,
+      owner: `storage backend ${type}`,
+      kindsOf: (key) => fieldsOf(release).backends[type]?.[key],
+    });
   });
   return [...providers, ...storage];
 }

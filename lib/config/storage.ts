@@ -1,7 +1,7 @@
 /**
- * `storage` → the `kv_default` / `sql_default` backends every store points at (research §3).
+ * `storage` → the `kv_default` / `sql_default` backends every store points at.
  * Backend names never change, so the base's stores and provider references stay valid.
- * No `storage` in the spec leaves the base untouched (FR-053).
+ * No `storage` in the spec leaves the base untouched (docs/spec-reference.md).
  */
 import type { Storage } from "../api/canonical";
 import { DEFAULT_REDIS_PORT, KV_BACKEND, SQL_BACKEND } from "../defaults";
@@ -69,8 +69,8 @@ export function applyStorage(
   const current = isMap(doc.storage) ? doc.storage : {};
   const backends: JsonMap = isMap(current.backends) ? { ...current.backends } : {};
   // A base without storage gets both backends: the server's default stores name both.
-  backends[KV_BACKEND] = kv ?? (backends[KV_BACKEND] as JsonMap | undefined) ?? sqliteBackend("kv", mountPath);
-  backends[SQL_BACKEND] = sql ?? (backends[SQL_BACKEND] as JsonMap | undefined) ?? sqliteBackend("sql", mountPath);
+  backends[KV_BACKEND] = kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
+  backends[SQL_BACKEND] = sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
   doc.storage = { ...current, backends };
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Telemetry has no provider on current servers (removed in 0.3/0.4): a telemetry provider's
  * endpoint becomes OpenTelemetry env on the container, which the image's entrypoint honours
- * by running under `opentelemetry-instrument` (research §8.2).
+ * by running under `opentelemetry-instrument`.
  */
 import type { Provider } from "../api/canonical";
 

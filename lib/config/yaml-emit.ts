@@ -5,9 +5,10 @@
  * resolver (the server's `yaml.safe_load`) must read it back as the same string. Everything
  * else is double-quoted with JSON escapes, which YAML accepts. Tests round-trip it.
  */
+import { isJsonScalar } from "./doc";
 
 /** Starts with a letter, `$`, `/` or `~/`; no spaces, no `#`, no `: `; nothing YAML could resolve to another type. */
-const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_.\/~${}:=+,@()\[\]-]*$/;
+const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_./~${}:=+,@()[\]-]*$/;
 /** Words PyYAML (YAML 1.1) or YAML 1.2 read as booleans or null. */
 const SPECIAL = new Set(["y", "n", "yes", "no", "on", "off", "true", "false", "null"]);
 
@@ -65,7 +66,13 @@ function isEmptyCollection(value: unknown): boolean {
 function inline(value: unknown): string {
   if (Array.isArray(value)) return "[]";
   if (isMap(value)) return "{}";
-  return scalarText(value as string | number | boolean | null);
+  return isJsonScalar(value) ? scalarText(value) : nonDataText(value);
+}
+
+/** What no JSON holds (`undefined` in a list, a bigint, a function), as JavaScript prints it; callers pass JSON data. */
+function nonDataText(value: unknown): string {
+  if (value === undefined || typeof value === "bigint" || typeof value === "symbol") return String(value);
+  return typeof value === "function" ? Function.prototype.toString.call(value) : "";
 }
 
 /** Orders a map's keys; `top` is true only for the document's root map. */
@@ -80,6 +87,9 @@ export type KeyOrder = (keys: string[], top: boolean) => string[];
  */
 const memo = new WeakMap<object, Map<string, readonly string[]>>();
 
+const isFrozenObject = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && Object.isFrozen(value);
+
 /** No lines stay no lines; otherwise one chunk. */
 function chunkOf(lines: readonly string[]): readonly string[] {
   return lines.length <= 1 ? lines : [lines.join("\n")];
@@ -89,23 +99,28 @@ class Emitter {
   constructor(private readonly order: KeyOrder) {}
 
   node(value: unknown, indent: string, top: boolean, out: string[]): void {
-    const frozen = typeof value === "object" && value !== null && Object.isFrozen(value);
-    const hit = frozen ? memo.get(value)?.get(indent) : undefined;
+    if (!isFrozenObject(value)) {
+      this.emit(value, indent, top, out);
+      return;
+    }
+    const hit = memo.get(value)?.get(indent);
     if (hit) {
       for (const line of hit) out.push(line);
       return;
     }
-    const lines: string[] = frozen ? [] : out;
-    if (Array.isArray(value)) this.seq(value, indent, lines);
-    else if (isMap(value)) this.map(value, indent, top, lines);
-    else lines.push(`${indent}${inline(value)}`);
-    if (frozen) {
-      const chunk = chunkOf(lines);
-      const perIndent = memo.get(value) ?? new Map<string, readonly string[]>();
-      perIndent.set(indent, chunk);
-      memo.set(value, perIndent);
-      for (const line of chunk) out.push(line);
-    }
+    const lines: string[] = [];
+    this.emit(value, indent, top, lines);
+    const chunk = chunkOf(lines);
+    const perIndent = memo.get(value) ?? new Map<string, readonly string[]>();
+    perIndent.set(indent, chunk);
+    memo.set(value, perIndent);
+    for (const line of chunk) out.push(line);
+  }
+
+  private emit(value: unknown, indent: string, top: boolean, out: string[]): void {
+    if (Array.isArray(value)) this.seq(value, indent, out);
+    else if (isMap(value)) this.map(value, indent, top, out);
+    else out.push(`${indent}${inline(value)}`);
   }
 
   private map(map: Record<string, unknown>, indent: string, top: boolean, out: string[]): void {

@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { errorCode } from "../errors";
 import { RELEASES, type Release } from "./table";
 
 /** Next to this module, so the same path works when run from source by tsx and by ts-jest. */
@@ -51,7 +52,7 @@ export function bundledBaseConfig(name: string, release: Release): string | unde
     text = readFileSync(join(BASE_DIR, file), "utf8");
   } catch (error) {
     // A name bundled for only one release: a miss, not a fault.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errorCode(error) === "ENOENT") return undefined;
     throw error;
   }
   textByFile.set(file, text);

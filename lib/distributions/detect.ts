@@ -72,23 +72,19 @@ export function lineOfVersion(text: string, source: string): LineChoice | undefi
   return exact !== undefined ? { release: exact } : fitVersion(version, text, source);
 }
 
-/** The line an image runs, from its labels, its tag, its table entry or its repository, in that order. */
-export function chooseLine(evidence: LineEvidence): LineChoice {
+/** The line the image names itself, by its version label first, then its tag. */
+function namedLine(evidence: LineEvidence): LineChoice | undefined {
   const image = evidence.image;
   if (evidence.labelVersion !== undefined) {
     const byLabel = lineOfVersion(evidence.labelVersion, `version label of ${image ?? "the image"}`);
     if (byLabel !== undefined) return byLabel;
   }
   const tag = image === undefined ? undefined : parseImageRef(image)?.tag;
-  const byTag = tag === undefined ? undefined : lineOfVersion(tag, `tag of ${image}`);
-  if (byTag !== undefined) return byTag;
-  const what = `${image ?? "the image"} names no version (neither a version tag nor a version label)`;
-  if (evidence.tableRelease !== undefined) {
-    return {
-      release: evidence.tableRelease,
-      note: `${what}; the config is written for the ${evidence.tableRelease} line of the distribution entry it replaces`,
-    };
-  }
+  return tag === undefined ? undefined : lineOfVersion(tag, `tag of ${image}`);
+}
+
+/** For an image that names no version: the newest line its repository family publishes, else the newest line. */
+function lineByRepository(image: string | undefined, what: string): LineChoice {
   const fits = familyOf(image);
   const candidates = fits ? RELEASES.filter((r) => fits(lineVersion(r))) : [];
   const release = candidates.length > 0 ? candidates[candidates.length - 1]! : RELEASES[RELEASES.length - 1]!;
@@ -97,6 +93,20 @@ export function chooseLine(evidence: LineEvidence): LineChoice {
     release,
     note: `${what}; the config is written for the ${release} line, ${why} (${listed}); use a version tag to choose`,
   };
+}
+
+/** The line an image runs, from its labels, its tag, its table entry or its repository, in that order. */
+export function chooseLine(evidence: LineEvidence): LineChoice {
+  const named = namedLine(evidence);
+  if (named !== undefined) return named;
+  const what = `${evidence.image ?? "the image"} names no version (neither a version tag nor a version label)`;
+  if (evidence.tableRelease !== undefined) {
+    return {
+      release: evidence.tableRelease,
+      note: `${what}; the config is written for the ${evidence.tableRelease} line of the distribution entry it replaces`,
+    };
+  }
+  return lineByRepository(evidence.image, what);
 }
 
 /** True only when the image's label or tag names a version below `bound` ("1.2.0"); unknown → false. */

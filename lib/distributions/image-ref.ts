@@ -1,6 +1,6 @@
 /**
  * Just enough of the OCI image-reference grammar to tell a pinned image from a moving one.
- * Distribution images must be pinned (DESIGN §6): a `:latest` or tagless reference changes
+ * Distribution images must be pinned: a `:latest` or tagless reference changes
  * under running servers, and the release we generate config for is read from the tag.
  */
 
@@ -19,20 +19,24 @@ const REPOSITORY = new RegExp(`^(?:[A-Za-z0-9.-]+(?::[0-9]+)?/)?${PATH_COMPONENT
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-f0-9]{32,}$/;
 
-/** Splits `repo[:tag][@digest]`; undefined when any part breaks the grammar. */
-export function parseImageRef(ref: string): ImageRef | undefined {
+/** `repo[:tag][@digest]` cut at its separators, unchecked. */
+function splitRef(ref: string): { repository: string; tag?: string; digest?: string } {
   const at = ref.indexOf("@");
   const name = at === -1 ? ref : ref.slice(0, at);
-  const digest = at === -1 ? undefined : ref.slice(at + 1);
+  const digest = at === -1 ? {} : { digest: ref.slice(at + 1) };
   // A ':' before the last '/' belongs to a registry port, not to a tag.
   const colon = name.lastIndexOf(":");
-  const hasTag = colon > name.lastIndexOf("/");
-  const repository = hasTag ? name.slice(0, colon) : name;
-  const tag = hasTag ? name.slice(colon + 1) : undefined;
-  if (!REPOSITORY.test(repository)) return undefined;
-  if (tag !== undefined && !TAG.test(tag)) return undefined;
-  if (digest !== undefined && !DIGEST.test(digest)) return undefined;
-  return { repository, ...(tag === undefined ? {} : { tag }), ...(digest === undefined ? {} : { digest }) };
+  if (colon <= name.lastIndexOf("/")) return { repository: name, ...digest };
+  return { repository: name.slice(0, colon), tag: name.slice(colon + 1), ...digest };
+}
+
+/** Splits `repo[:tag][@digest]`; undefined when any part breaks the grammar. */
+export function parseImageRef(ref: string): ImageRef | undefined {
+  const parts = splitRef(ref);
+  if (!REPOSITORY.test(parts.repository)) return undefined;
+  if (parts.tag !== undefined && !TAG.test(parts.tag)) return undefined;
+  if (parts.digest !== undefined && !DIGEST.test(parts.digest)) return undefined;
+  return parts;
 }
 
 /**
