@@ -5,31 +5,42 @@
  * and `llsd validate`, so both judge a spec by the line it will really run.
  */
 import { validate, type ValidateContext } from "../api/validate";
+import { isAnnotations } from "../conversion/annotations";
+import { isPlainObject, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
 import { DEFAULT_DISTRIBUTIONS, type Release } from "../distributions/table";
 import { lineOfObject } from "../sync/target";
 import type { KubeObject } from "../wire/metacontroller";
 
 type Json = { readonly [k: string]: unknown };
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The line of an object whose spec validates (v1alpha1 read as stored); undefined otherwise. */
 export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, status?: unknown): Release | undefined {
-  if (!isObject(object)) return undefined;
+  if (!isPlainObject(object)) return undefined;
   let stored: Json = object;
   if (object.apiVersion === "llamastack.io/v1alpha1") {
     const hub = toHub(object);
     if (!hub.ok) return undefined;
-    stored = hub.object as unknown as Json;
+    stored = hub.object;
   }
   const { spec } = validate(stored.spec, ctx);
   if (!spec) return undefined;
-  // Untrusted: only a metadata map is read (annotations), never assumed.
-  const metadata = isObject(stored.metadata) ? stored.metadata : {};
-  const parent = {
+  return lineOfObject(asParent(stored, status), spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+}
+
+/**
+ * The object as the sync hook's line choice reads it (name, annotations, status). Untrusted:
+ * only the parts of the right shape are taken, never assumed; annotations that are not all
+ * strings are left out, as a conversion would refuse them.
+ */
+function asParent(stored: Json, status: unknown): KubeObject {
+  const metadata: JsonMap = isPlainObject(stored.metadata) ? stored.metadata : {};
+  const { name, annotations } = metadata;
+  return {
     ...stored,
-    metadata: { name: "", ...metadata },
+    apiVersion: typeof stored.apiVersion === "string" ? stored.apiVersion : "",
+    kind: typeof stored.kind === "string" ? stored.kind : "",
+    metadata: { name: typeof name === "string" ? name : "", ...(isAnnotations(annotations) ? { annotations } : {}) },
     ...(status !== undefined ? { status } : {}),
-  } as unknown as KubeObject;
-  return lineOfObject(parent, spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  };
 }

@@ -18,32 +18,21 @@ import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
 import { lineOfAdmitted } from "./line";
 import type { FieldError } from "../errors";
+import { isPlainObject, own } from "../conversion/paths";
+import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
 
-export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
+export {
+  ADMISSION_API_VERSION,
+  admissionReviewShape,
+  type AdmissionRequest,
+  type GroupVersionKind,
+  type Operation,
+  type ReviewShape,
+} from "./request";
+
 const GROUP = "llamastack.io";
 const KIND = "LlamaStackDistribution";
 const VERSION = "v1alpha2";
-
-export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
-const OPERATIONS: readonly Operation[] = ["CREATE", "UPDATE", "DELETE", "CONNECT"];
-
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
-/** The fields of an AdmissionRequest this webhook reads. */
-export interface AdmissionRequest {
-  readonly uid: string;
-  readonly kind: GroupVersionKind;
-  readonly operation: Operation;
-  readonly name?: string;
-  readonly namespace?: string;
-  readonly subResource?: string;
-  readonly object?: { readonly [k: string]: unknown };
-  readonly oldObject?: { readonly [k: string]: unknown };
-}
 
 /** metav1.Status, as the apiserver turns it into the error kubectl prints. */
 export interface DenyStatus {
@@ -76,60 +65,6 @@ export interface AdmissionReviewResponse {
   readonly response: AdmissionResponse;
 }
 
-export type ReviewShape =
-  { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly error: string };
-
-type JsonObject = { readonly [k: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function typeOf(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
-}
-
-/** The wire shape of an AdmissionReview request; the first problem as one sentence, or the request. */
-export function admissionReviewShape(body: unknown): ReviewShape {
-  const fail = (error: string): ReviewShape => ({ ok: false, error });
-  if (!isObject(body))
-    return fail(
-      body === undefined
-        ? "request body is required: an AdmissionReview"
-        : `request body must be an AdmissionReview object, got ${typeOf(body)}`,
-    );
-  if (body.apiVersion !== ADMISSION_API_VERSION)
-    return fail(`apiVersion must be ${ADMISSION_API_VERSION}, got ${JSON.stringify(body.apiVersion)}`);
-  if (body.kind !== "AdmissionReview") return fail(`kind must be AdmissionReview, got ${JSON.stringify(body.kind)}`);
-  const request = body.request;
-  if (!isObject(request))
-    return fail(request === undefined ? "request is required" : `request must be an object, got ${typeOf(request)}`);
-  if (typeof request.uid !== "string" || request.uid === "") return fail("request.uid is required: a non-empty string");
-  const kind = request.kind;
-  if (
-    !isObject(kind) ||
-    typeof kind.group !== "string" ||
-    typeof kind.version !== "string" ||
-    typeof kind.kind !== "string"
-  ) {
-    return fail("request.kind must be {group, version, kind} with string values");
-  }
-  if (!OPERATIONS.includes(request.operation as Operation))
-    return fail(`request.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(request.operation)}`);
-  const writes = request.operation === "CREATE" || request.operation === "UPDATE";
-  if (writes && !isObject(request.object))
-    return fail(`request.object must be an object for ${String(request.operation)}, got ${typeOf(request.object)}`);
-  for (const key of ["oldObject"] as const) {
-    if (request[key] !== undefined && request[key] !== null && !isObject(request[key]))
-      return fail(`request.${key} must be an object, got ${typeOf(request[key])}`);
-  }
-  for (const key of ["name", "namespace", "subResource"] as const) {
-    if (request[key] !== undefined && typeof request[key] !== "string")
-      return fail(`request.${key} must be a string, got ${typeOf(request[key])}`);
-  }
-  return { ok: true, request: request as unknown as AdmissionRequest };
-}
-
 function isLlsdV1alpha2(kind: GroupVersionKind): boolean {
   return kind.group === GROUP && kind.kind === KIND && kind.version === VERSION;
 }
@@ -140,7 +75,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
   }
-  if (!isObject(a) || !isObject(b)) return false;
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
@@ -179,8 +114,8 @@ function deny(
   errors: readonly FieldError[],
   warnings: readonly string[],
 ): AdmissionResponse {
-  const metadata = request.object?.metadata as { name?: unknown } | undefined;
-  const name = typeof metadata?.name === "string" && metadata.name !== "" ? metadata.name : request.name;
+  const given = own(request.object?.metadata, "name");
+  const name = typeof given === "string" && given !== "" ? given : request.name;
   return {
     uid: request.uid,
     allowed: false,
@@ -202,18 +137,23 @@ function deny(
 
 /** The admission decision for one request. */
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
-  const { uid, operation, object } = request;
-  if (operation !== "CREATE" && operation !== "UPDATE") return allow(uid);
-  if (!isLlsdV1alpha2(request.kind) || (request.subResource ?? "") !== "" || object === undefined) return allow(uid);
-  const metadata = object.metadata as { deletionTimestamp?: unknown } | undefined;
-  if (metadata?.deletionTimestamp !== undefined && metadata.deletionTimestamp !== null) return allow(uid);
+  const { uid, object } = request;
+  if (object === undefined || !isJudged(request)) return allow(uid);
   const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
-  if (operation === "UPDATE" && request.oldObject && sameJson(request.oldObject.spec, object.spec)) {
+  if (request.operation === "UPDATE" && request.oldObject && sameJson(request.oldObject.spec, object.spec)) {
     return allow(uid, [...errors.map((e) => `${line(e)} (spec unchanged, so this update is allowed)`), ...notes]);
   }
   return deny(request, errors, notes);
+}
+
+/** A write of a v1alpha2 LlamaStackDistribution itself (not a subresource), not being deleted. */
+function isJudged(request: AdmissionRequest): boolean {
+  if (request.operation !== "CREATE" && request.operation !== "UPDATE") return false;
+  if (!isLlsdV1alpha2(request.kind) || (request.subResource ?? "") !== "") return false;
+  const deletion = own(request.object?.metadata, "deletionTimestamp");
+  return deletion === undefined || deletion === null;
 }
 
 /** The AdmissionReview to answer with. */

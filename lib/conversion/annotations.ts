@@ -1,7 +1,8 @@
 /**
- * The two annotations that make the conversion lossless (DESIGN §10). Each holds the fields of
- * one version that the other cannot hold, as a JSON object of field path → value with sorted
- * keys (so the same fields always give the same text), e.g. on a v1alpha2 object:
+ * The two annotations that make the conversion lossless (docs/hook-api.md, "/convert"). Each
+ * holds the fields of one version that the other cannot hold, as a JSON object of field path →
+ * value with sorted keys (so the same fields always give the same text), e.g. on a v1alpha2
+ * object:
  *
  *   llamastack.io/v1alpha1-fields: '{"spec.server.containerSpec.name":"llama-stack"}'
  *
@@ -21,6 +22,11 @@ export const V1ALPHA2_FIELDS = "llamastack.io/v1alpha2-fields";
 export const ANNOTATIONS_LIMIT_BYTES = 256 * 1024;
 
 export type Annotations = { readonly [key: string]: string };
+
+/** Metadata annotations as the apiserver requires them: names to string values. */
+export function isAnnotations(value: unknown): value is Annotations {
+  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
+}
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: FieldError };
 
 export function annotationPath(key: string): string {
@@ -34,12 +40,13 @@ export function serializeStash(stash: Stash): string {
 
 /** The entries of annotation `key`; none when it is absent. Never quotes the text (it may be anything). */
 export function readStash(annotations: Annotations | undefined, key: string): Read<Stash> {
+  // Annotations are strings (the caller parsed them with isAnnotations), so only absence is left.
   const text = own(annotations, key);
-  if (text === undefined) return { ok: true, value: new Map() };
+  if (typeof text !== "string") return { ok: true, value: new Map() };
   const fail = (message: string): Read<Stash> => ({ ok: false, error: fieldError(annotationPath(key), message) });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text as string);
+    parsed = JSON.parse(text);
   } catch {
     return fail(
       "is not valid JSON; restore the value the conversion wrote, or remove the annotation (its fields are then lost)",
@@ -60,18 +67,24 @@ export function readStash(annotations: Annotations | undefined, key: string): Re
   return { ok: true, value: stash };
 }
 
+/** What a conversion does to the annotations: the one it read goes, the one it keeps is written. */
+export interface StashWrite {
+  /** The annotation the previous conversion wrote, now read: removed. */
+  readonly consumed: string;
+  /** The annotation this conversion writes. */
+  readonly key: string;
+  readonly stash: Stash;
+  /** Write `{}` when the stash is empty: it marks the object (see v1alpha1.ts). */
+  readonly always: boolean;
+}
+
 /**
  * The converted object's annotations: `consumed` removed, `key` set to `stash` (or removed
- * when empty, unless `always`: then `{}` marks the object, see v1alpha1.ts). A map left empty
- * is dropped, as the apiserver never sends an empty one.
+ * when empty, unless `always`). A map left empty is dropped, as the apiserver never sends an
+ * empty one.
  */
-export function writeStash(
-  annotations: Annotations | undefined,
-  consumed: string,
-  key: string,
-  stash: Stash,
-  always = false,
-): Read<Annotations | undefined> {
+export function writeStash(annotations: Annotations | undefined, write: StashWrite): Read<Annotations | undefined> {
+  const { consumed, key, stash, always } = write;
   const out: { [key: string]: string } = {};
   for (const [name, value] of Object.entries(annotations ?? {})) {
     if (name !== consumed && name !== key) define(out, name, value);
@@ -86,8 +99,9 @@ export function writeStash(
     return { ok: false, error: fieldError(annotationPath(key), message) };
   }
   if (Object.keys(out).length > 0) return { ok: true, value: out };
-  return {
-    ok: true,
-    value: annotations !== undefined && Object.keys(annotations).length === 0 ? annotations : undefined,
-  };
+  // An empty map that came in stays (the object had one); otherwise there is none.
+  return { ok: true, value: isEmptyMap(annotations) ? annotations : undefined };
 }
+
+const isEmptyMap = (annotations: Annotations | undefined): boolean =>
+  annotations !== undefined && Object.keys(annotations).length === 0;

@@ -18,7 +18,7 @@ import {
   type Segments,
 } from "./paths";
 import { fits, hasFields, requiredOf, schemaAt } from "./schemas";
-import type { Direction } from "./table";
+import type { Direction, Pair } from "./table";
 
 /** Field path (`spec.server.containerSpec.name`) → the value the other version cannot hold. */
 export type Stash = ReadonlyMap<string, unknown>;
@@ -49,34 +49,51 @@ function fitPart(value: unknown, schema: Schema | undefined, from: Segments): Pa
   return fits(schema, out) ? { value: out, moved, rebuilt } : undefined;
 }
 
+/** The converted `spec` and `status`, as `carry` builds them. */
+export type Body = { spec: JsonMap; status?: JsonMap };
+
+/** What the rows have done so far: the body they built and the source paths they took. */
+interface Carried {
+  readonly body: Body;
+  /** Source paths moved whole. */
+  readonly moved: Set<string>;
+  /** Source objects moved field by field. */
+  readonly rebuilt: Set<string>;
+}
+
 /** `source` is `{spec, status?}` of one version; the result is the other version's. */
-export function carry(source: JsonMap, direction: Direction): { body: JsonMap; stash: Stash } {
-  const body: JsonMap = { spec: {} };
-  const moved = new Set<string>();
-  const rebuilt = new Set<string>(["spec"]);
-  if (isPlainObject(own(source, "status"))) {
-    body.status = {};
-    rebuilt.add("status");
-  }
-  for (const pair of direction.pairs) {
-    const value = getPath(source, pair.from);
-    if (value === undefined) continue;
-    const projected = pair.project ? pair.project(value) : value;
-    const part =
-      projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
-    if (!part) continue;
-    setPath(body, pair.to, part.value);
-    // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.
-    if (projected !== value) continue;
-    for (const path of part.moved) moved.add(path);
-    for (const path of part.rebuilt) rebuilt.add(path);
-  }
+export function carry(source: JsonMap, direction: Direction): { body: Body; stash: Stash } {
+  const hasStatus = isPlainObject(own(source, "status"));
+  const carried: Carried = {
+    body: hasStatus ? { spec: {}, status: {} } : { spec: {} },
+    moved: new Set(),
+    rebuilt: new Set(hasStatus ? ["spec", "status"] : ["spec"]),
+  };
+  for (const pair of direction.pairs) movePair(source, pair, direction, carried);
+  return { body: carried.body, stash: leftOver(source, carried, direction.shared) };
+}
+
+function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Carried): void {
+  const value = getPath(source, pair.from);
+  if (value === undefined) return;
+  const projected = pair.project ? pair.project(value) : value;
+  const part = projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
+  if (!part) return;
+  setPath(carried.body, pair.to, part.value);
+  // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.
+  if (projected !== value) return;
+  for (const path of part.moved) carried.moved.add(path);
+  for (const path of part.rebuilt) carried.rebuilt.add(path);
+}
+
+/** What the rows did not take from the source's spec and status, as path → value entries. */
+function leftOver(source: JsonMap, carried: Carried, shared: ReadonlySet<string>): Stash {
   const stash = new Map<string, unknown>();
   const leave = (value: unknown, segments: Segments): void => {
     const path = formatPath(segments);
-    if (moved.has(path)) return;
-    const isRebuilt = rebuilt.has(path);
-    if (!isPlainObject(value) || !(isRebuilt || direction.shared.has(path))) return void stash.set(path, value);
+    if (carried.moved.has(path)) return;
+    const isRebuilt = carried.rebuilt.has(path);
+    if (!isPlainObject(value) || !(isRebuilt || shared.has(path))) return void stash.set(path, value);
     const keys = Object.keys(value);
     // An empty object no row rebuilds would vanish, and its presence can matter.
     if (keys.length === 0 && !isRebuilt) stash.set(path, {});
@@ -86,7 +103,7 @@ export function carry(source: JsonMap, direction: Direction): { body: JsonMap; s
     const value = own(source, key);
     if (value !== undefined) leave(value, [key]);
   }
-  return { body, stash };
+  return stash;
 }
 
 /** Puts `stash` back into a converted `body`. Where the two disagree, the converted object wins. */
@@ -113,28 +130,47 @@ export function restore(body: JsonMap, stash: Stash, direction: Direction): void
  * in the other version (`userConfig.configMapNamespace` without `userConfig`) and it goes too.
  */
 function put(body: JsonMap, segments: Segments, value: unknown, schema: Schema): void {
-  const last = segments.length - 1;
-  const key = segments[last] as string;
-  let node = body;
-  let depth = 0;
-  for (; depth < last; depth++) {
-    const next = own(node, segments[depth] as string);
-    if (next === undefined) break;
-    if (!isPlainObject(next)) return;
-    node = next;
-  }
-  if (depth === last) {
+  const key = segments[segments.length - 1];
+  if (key === undefined) return;
+  const parents = segments.slice(0, -1);
+  const found = deepestParent(body, parents);
+  if (!found) return;
+  let node = found.node;
+  const missing = parents.slice(found.depth);
+  if (missing.length === 0) {
     if (own(node, key) === undefined) define(node, key, value);
     return;
   }
-  for (let i = depth; i < last; i++) {
-    const allowed = i === last - 1 ? key : undefined;
-    if (requiredOf(schemaAt(schema, segments.slice(0, i + 1))).some((field) => field !== allowed)) return;
-  }
-  for (let i = depth; i < last; i++) {
+  if (!canCreate(schema, segments, found.depth)) return;
+  for (const segment of missing) {
     const created: JsonMap = {};
-    define(node, segments[i] as string, created);
+    define(node, segment, created);
     node = created;
   }
   define(node, key, value);
+}
+
+/** The deepest of `parents` the body has, and how deep it is; undefined when a non-object is in the way. */
+function deepestParent(body: JsonMap, parents: Segments): { node: JsonMap; depth: number } | undefined {
+  let node = body;
+  let depth = 0;
+  for (const segment of parents) {
+    const next = own(node, segment);
+    if (next === undefined) break;
+    if (!isPlainObject(next)) return undefined;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
+
+/** Whether the parents of `segments` from `depth` on can be created holding only the entry (no other required field). */
+function canCreate(schema: Schema, segments: Segments, depth: number): boolean {
+  const last = segments.length - 1;
+  const key = segments[last];
+  for (let i = depth; i < last; i++) {
+    const allowed = i === last - 1 ? key : undefined;
+    if (requiredOf(schemaAt(schema, segments.slice(0, i + 1))).some((field) => field !== allowed)) return false;
+  }
+  return true;
 }

@@ -12,6 +12,11 @@ export function isPlainObject(value: unknown): value is JsonMap {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The strings of a list (a schema's `required`); none when it is not a list. */
+export function stringList(value: unknown): readonly string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
 /** The own property `key` of `value`, or undefined (never an inherited one). */
 export function own(value: unknown, key: string): unknown {
   return isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
@@ -30,6 +35,8 @@ export function getPath(root: unknown, segments: Segments): unknown {
 
 /** Sets `segments` under `root`, creating the objects on the way (they are known to be absent or objects). */
 export function setPath(root: JsonMap, segments: Segments, value: unknown): void {
+  const last = segments[segments.length - 1];
+  if (last === undefined) return; // no path, no field
   let node = root;
   for (const key of segments.slice(0, -1)) {
     const next = own(node, key);
@@ -40,7 +47,7 @@ export function setPath(root: JsonMap, segments: Segments, value: unknown): void
       node = created;
     }
   }
-  define(node, segments[segments.length - 1] as string, value);
+  define(node, last, value);
 }
 
 /**
@@ -64,20 +71,29 @@ export function parsePath(text: string): Segments | undefined {
   const segments: string[] = [];
   let rest = text;
   while (rest !== "") {
-    const plain = (segments.length === 0 ? FIRST : NEXT).exec(rest);
-    const quoted = plain ? undefined : QUOTED.exec(rest);
-    const token = plain ?? quoted;
+    const token = nextToken(rest, segments.length === 0);
     if (!token) return undefined;
-    let key = token[1] as string;
-    if (quoted) {
-      try {
-        key = JSON.parse(key) as string;
-      } catch {
-        return undefined;
-      }
-    }
-    segments.push(key);
-    rest = rest.slice(token[0].length);
+    segments.push(token.key);
+    rest = rest.slice(token.length);
   }
   return segments.length > 0 && formatPath(segments) === text ? segments : undefined;
+}
+
+/** The key at the start of `rest` and how many characters it took; undefined when none is there. */
+function nextToken(rest: string, first: boolean): { key: string; length: number } | undefined {
+  const plain = (first ? FIRST : NEXT).exec(rest);
+  if (plain?.[1] !== undefined) return { key: plain[1], length: plain[0].length };
+  const quoted = QUOTED.exec(rest);
+  const key = quoted?.[1] === undefined ? undefined : jsonString(quoted[1]);
+  return quoted && key !== undefined ? { key, length: quoted[0].length } : undefined;
+}
+
+/** A JSON string literal's value; undefined when `text` is not one. */
+function jsonString(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

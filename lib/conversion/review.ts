@@ -1,5 +1,5 @@
 /**
- * The CRD conversion webhook's one job (research metacontroller.md §8): a ConversionReview in,
+ * The CRD conversion webhook's one job (docs/hook-api.md, "/convert"): a ConversionReview in,
  * a ConversionReview out with the same `uid`, every object at `desiredAPIVersion`, in order.
  * Objects may arrive in mixed versions; one already at the desired version passes through
  * untouched. Any failure fails the whole review (the apiserver wants all objects or none),
@@ -9,7 +9,8 @@ import type { FieldError } from "../errors";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
 import { isPlainObject, own } from "./paths";
-import { fromHub, shortJson, toHub, typeName, type Conversion } from "./v1alpha1";
+import { shortJson, typeName } from "./envelope";
+import { fromHub, toHub, type Conversion } from "./v1alpha1";
 
 export const REVIEW_KIND = "ConversionReview";
 /** v1beta1 reviews have the same shape; the answer carries the apiVersion of the question. */
@@ -49,14 +50,24 @@ export function convertReview(review: unknown): ConversionReviewResponse {
   return reviewConversion(review).response;
 }
 
+/** A review whose shape is right: what the conversion needs of it. */
+interface ConversionRequest {
+  readonly desired: string;
+  readonly objects: readonly unknown[];
+}
+
+type Parsed =
+  { readonly ok: true; readonly request: ConversionRequest } | { readonly ok: false; readonly problem: string };
+
+type Answer = (result: ConversionResult, convertedObjects: readonly unknown[]) => ConversionReviewResponse;
+
 export function reviewConversion(review: unknown): ReviewOutcome {
   const request = own(review, "request");
   const uid = own(request, "uid");
   const echoed = typeof uid === "string" ? uid : "";
   const apiVersion = own(review, "apiVersion");
-  const answerVersion =
-    typeof apiVersion === "string" && REVIEW_API_VERSIONS.includes(apiVersion) ? apiVersion : REVIEW_API_VERSIONS[0]!;
-  const answer = (result: ConversionResult, convertedObjects: readonly unknown[]): ConversionReviewResponse => ({
+  const answerVersion = isReviewVersion(apiVersion) ? apiVersion : REVIEW_API_VERSIONS[0]!;
+  const answer: Answer = (result, convertedObjects) => ({
     apiVersion: answerVersion,
     kind: REVIEW_KIND,
     response: { uid: echoed, result, convertedObjects },
@@ -69,19 +80,10 @@ export function reviewConversion(review: unknown): ReviewOutcome {
     ...(Array.isArray(objects) ? { objects: objects.length } : {}),
   };
   try {
-    const problem = reviewProblem(review, apiVersion, request, uid, desired, objects);
-    if (problem) return { ...facts, response: answer({ status: "Failure", message: problem }, []), failure: "request" };
-    const results = (objects as unknown[]).map((object) => convertOne(object, desired as string));
-    const failed = results.flatMap((result, index) =>
-      result.ok ? [] : [`${describeObject(objects as unknown[], index)}: ${joined(result.errors)}`],
-    );
-    if (failed.length > 0) {
-      const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
-      const message = `cannot convert ${failed.length} of ${results.length} object(s) to ${desired as string}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
-      return { ...facts, response: answer({ status: "Failure", message }, []), failure: "request" };
-    }
-    const converted = results.map((result) => (result.ok ? result.object : undefined));
-    return { ...facts, response: answer({ status: "Success" }, converted) };
+    const parsed = parseReview(review);
+    if (!parsed.ok)
+      return { ...facts, response: answer({ status: "Failure", message: parsed.problem }, []), failure: "request" };
+    return { ...facts, ...convertAll(parsed.request, answer) };
   } catch (err) {
     // A bug here must still answer: a thrown error would leave the apiserver with no reason at all.
     const message = `internal error in the conversion webhook (${err instanceof Error ? err.name : typeName(err)}); see its logs`;
@@ -89,29 +91,58 @@ export function reviewConversion(review: unknown): ReviewOutcome {
   }
 }
 
-function reviewProblem(
-  review: unknown,
-  apiVersion: unknown,
-  request: unknown,
-  uid: unknown,
-  desired: unknown,
-  objects: unknown,
-): string | undefined {
-  if (!isPlainObject(review)) return `the ConversionReview must be a JSON object, got ${typeName(review)}`;
-  if (own(review, "kind") !== REVIEW_KIND)
-    return `kind must be "${REVIEW_KIND}", got ${shortJson(own(review, "kind"))}`;
-  if (typeof apiVersion !== "string" || !REVIEW_API_VERSIONS.includes(apiVersion)) {
-    return `apiVersion must be one of ${REVIEW_API_VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`;
+const isReviewVersion = (value: unknown): value is string =>
+  typeof value === "string" && REVIEW_API_VERSIONS.includes(value);
+
+/** Every object converted, or the failure naming each one that could not be. */
+function convertAll(request: ConversionRequest, answer: Answer): Pick<ReviewOutcome, "response" | "failure"> {
+  const { desired, objects } = request;
+  const results = objects.map((object) => convertOne(object, desired));
+  const failed = results.flatMap((result, index) =>
+    result.ok ? [] : [`${describeObject(objects, index)}: ${joined(result.errors)}`],
+  );
+  if (failed.length > 0) {
+    const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
+    const message = `cannot convert ${failed.length} of ${results.length} object(s) to ${desired}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
+    return { response: answer({ status: "Failure", message }, []), failure: "request" };
   }
-  if (!isPlainObject(request))
-    return `request is required: an object {uid, desiredAPIVersion, objects}, got ${typeName(request)}`;
-  if (typeof uid !== "string" || uid === "") return `request.uid must be a non-empty string, got ${shortJson(uid)}`;
-  if (typeof desired !== "string" || !VERSIONS.includes(desired)) {
-    return `request.desiredAPIVersion must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(desired)}`;
-  }
-  if (!Array.isArray(objects)) return `request.objects must be a list of ${KIND} objects, got ${typeName(objects)}`;
-  return undefined;
+  const converted = results.map((result) => (result.ok ? result.object : undefined));
+  return { response: answer({ status: "Success" }, converted) };
 }
+
+/** The review's request, or the first thing wrong with the review, as one sentence. */
+function parseReview(review: unknown): Parsed {
+  if (!isPlainObject(review)) return fail(`the ConversionReview must be a JSON object, got ${typeName(review)}`);
+  const kind = own(review, "kind");
+  if (kind !== REVIEW_KIND) return fail(`kind must be "${REVIEW_KIND}", got ${shortJson(kind)}`);
+  const apiVersion = own(review, "apiVersion");
+  if (!isReviewVersion(apiVersion)) {
+    return fail(
+      `apiVersion must be one of ${REVIEW_API_VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(apiVersion)}`,
+    );
+  }
+  return parseRequest(own(review, "request"));
+}
+
+function parseRequest(request: unknown): Parsed {
+  if (!isPlainObject(request))
+    return fail(`request is required: an object {uid, desiredAPIVersion, objects}, got ${typeName(request)}`);
+  const uid = own(request, "uid");
+  if (typeof uid !== "string" || uid === "")
+    return fail(`request.uid must be a non-empty string, got ${shortJson(uid)}`);
+  const desired = own(request, "desiredAPIVersion");
+  if (typeof desired !== "string" || !VERSIONS.includes(desired)) {
+    return fail(
+      `request.desiredAPIVersion must be one of ${VERSIONS.map((v) => `"${v}"`).join(", ")}, got ${shortJson(desired)}`,
+    );
+  }
+  const objects = own(request, "objects");
+  if (!Array.isArray(objects))
+    return fail(`request.objects must be a list of ${KIND} objects, got ${typeName(objects)}`);
+  return { ok: true, request: { desired, objects } };
+}
+
+const fail = (problem: string): Parsed => ({ ok: false, problem });
 
 function convertOne(object: unknown, desired: string): Conversion<unknown> {
   const kind = own(object, "kind");

@@ -8,7 +8,7 @@ import { compile } from "../api/schema";
 import type { Schema } from "../api/schema-parts";
 import { V1ALPHA1_SPEC_SCHEMA, V1ALPHA1_STATUS_SCHEMA } from "../api/schema-v1alpha1";
 import { V1ALPHA2_SPEC_SCHEMA } from "../api/schema-v1alpha2";
-import { isPlainObject, own, type Segments } from "./paths";
+import { isPlainObject, own, stringList, type Segments } from "./paths";
 
 /** The converted part of an object, `spec` and `status` (metadata is never converted). */
 function body(spec: Schema, status: Schema): Schema {
@@ -31,8 +31,7 @@ export function hasFields(schema: Schema | undefined): boolean {
 }
 
 export function requiredOf(schema: Schema | undefined): readonly string[] {
-  const required = own(schema, "required");
-  return Array.isArray(required) ? (required as string[]) : [];
+  return stringList(own(schema, "required"));
 }
 
 export function fits(schema: Schema | undefined, value: unknown): boolean {

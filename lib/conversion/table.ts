@@ -1,5 +1,5 @@
 /**
- * The v1alpha1 ⇄ v1alpha2 field table (seed 000, research operator.md §2.2), one row per
+ * The v1alpha1 ⇄ v1alpha2 field table (docs/migrating-from-go-operator.md), one row per
  * field that both versions can hold. A row moves its whole value; a value the target's schema
  * rejects is moved field by field where it is an object (so `storage: {mountPath: ""}` still
  * creates the PVC), and whatever is left rides in the annotation. Rows never nest.
@@ -18,7 +18,7 @@ export interface FieldMapping {
   readonly project?: (v1alpha2Value: unknown) => unknown;
 }
 
-/** `true`/`false` as they are; `{}` and `{enabled?, hostname?}` mean `enabled`, default true (DESIGN §4). */
+/** `true`/`false` as they are; `{}` and `{enabled?, hostname?}` mean `enabled`, which defaults to true. */
 export function exposeRoute(expose: unknown): unknown {
   if (typeof expose === "boolean") return expose;
   if (!isPlainObject(expose)) return undefined;

@@ -15,26 +15,39 @@
  *   v1alpha1 CRD filled in by itself are not kept: it stays a v1alpha2 CR with the same spec.
  *
  * Not a validator: an object its own version's schema accepts always converts, because a
- * failed conversion blocks every read of the resource (research metacontroller.md §8). The
- * errors are the few things no conversion can get past, each with its field path.
+ * failed conversion blocks every read of the resource (the apiserver cannot serve it in the
+ * requested version). The errors are the few things no conversion can get past, each with its
+ * field path.
  */
-import { fieldError, type FieldError } from "../errors";
-import { V1ALPHA1, type LlamaStackDistributionV1alpha1 } from "../api/v1alpha1";
-import { KIND, V1ALPHA2, type LlamaStackDistributionV1alpha2 } from "../api/v1alpha2";
+import { V1ALPHA1 } from "../api/v1alpha1";
+import { KIND, V1ALPHA2 } from "../api/v1alpha2";
+import { partsOf, type Conversion } from "./envelope";
 import { readStash, V1ALPHA1_FIELDS, V1ALPHA2_FIELDS, writeStash, type Annotations } from "./annotations";
-import type { Stash } from "./carry";
-import { carry, restore } from "./carry";
+import { carry, restore, type Body, type Stash } from "./carry";
 import type { Schema } from "../api/schema-parts";
-import { define, isPlainObject, own, parsePath, type JsonMap } from "./paths";
+import { define, own, parsePath, type JsonMap } from "./paths";
 import { schemaAt, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 import { FROM_HUB, TO_HUB, type Direction } from "./table";
 
-export type Conversion<T> =
-  { readonly ok: true; readonly object: T } | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type { Conversion } from "./envelope";
 
-interface Way {
+/**
+ * What a conversion promises about its result: the envelope. `spec` and `status` hold the
+ * source's values, moved, never validated (an object its version refuses still converts).
+ */
+export interface Converted<V extends string> {
+  readonly apiVersion: V;
+  readonly kind: typeof KIND;
+  readonly metadata: JsonMap;
+  readonly spec: JsonMap;
+  readonly status?: JsonMap;
+  /** Top-level fields neither version defines, as they came. */
+  readonly [field: string]: unknown;
+}
+
+interface Way<V extends string> {
   readonly from: string;
-  readonly to: string;
+  readonly to: V;
   readonly direction: Direction;
   /** The annotation the previous conversion wrote: read, put back, removed. */
   readonly restores: string;
@@ -44,7 +57,7 @@ interface Way {
   readonly sourceSchema: Schema;
 }
 
-const TO_HUB_WAY: Way = {
+const TO_HUB_WAY: Way<typeof V1ALPHA2> = {
   from: V1ALPHA1,
   to: V1ALPHA2,
   direction: TO_HUB,
@@ -52,7 +65,7 @@ const TO_HUB_WAY: Way = {
   keeps: V1ALPHA1_FIELDS,
   sourceSchema: V1ALPHA1_BODY,
 };
-const FROM_HUB_WAY: Way = {
+const FROM_HUB_WAY: Way<typeof V1ALPHA1> = {
   from: V1ALPHA2,
   to: V1ALPHA1,
   direction: FROM_HUB,
@@ -72,13 +85,13 @@ function withoutDefaults(stash: Stash, schema: Schema): Stash {
 }
 
 /** A `llamastack.io/v1alpha1` object → the same object in `llamastack.io/v1alpha2`. */
-export function toHub(object: unknown): Conversion<LlamaStackDistributionV1alpha2> {
-  return convert(object, TO_HUB_WAY) as Conversion<LlamaStackDistributionV1alpha2>;
+export function toHub(object: unknown): Conversion<Converted<typeof V1ALPHA2>> {
+  return convert(object, TO_HUB_WAY);
 }
 
 /** A `llamastack.io/v1alpha2` object → the same object in `llamastack.io/v1alpha1`. */
-export function fromHub(object: unknown): Conversion<LlamaStackDistributionV1alpha1> {
-  return convert(object, FROM_HUB_WAY) as Conversion<LlamaStackDistributionV1alpha1>;
+export function fromHub(object: unknown): Conversion<Converted<typeof V1ALPHA1>> {
+  return convert(object, FROM_HUB_WAY);
 }
 
 /** Compiles the schemas a typical conversion consults (a few hundred ms, once per process). */
@@ -95,13 +108,11 @@ export function warmUpConversion(): void {
   if (hub.ok) fromHub(hub.object);
 }
 
-function convert(object: unknown, way: Way): Conversion<JsonMap> {
-  const errors = envelopeErrors(object, way.from);
-  if (errors.length > 0) return { ok: false, errors };
+function convert<V extends string>(object: unknown, way: Way<V>): Conversion<Converted<V>> {
+  const parts = partsOf(object, way.from);
+  if (!parts.ok) return parts;
   // Moved values end up in the result: never share them with the caller's object.
-  const source = structuredClone(object) as JsonMap;
-  const metadata = source.metadata as JsonMap;
-  const annotations = own(metadata, "annotations") as Annotations | undefined;
+  const { source, metadata, annotations } = structuredClone(parts.object);
   const saved = readStash(annotations, way.restores);
   if (!saved.ok) return { ok: false, errors: [saved.error] };
   const { body, stash } = carry(source, way.direction);
@@ -109,16 +120,25 @@ function convert(object: unknown, way: Way): Conversion<JsonMap> {
   // The other version's annotation came along: the object belongs to that version's path.
   const marked = own(annotations, way.restores) !== undefined;
   const kept = marked ? withoutDefaults(stash, way.sourceSchema) : stash;
-  const written = writeStash(annotations, way.restores, way.keeps, kept, !marked);
+  const written = writeStash(annotations, { consumed: way.restores, key: way.keeps, stash: kept, always: !marked });
   if (!written.ok) return { ok: false, errors: [written.error] };
+  return { ok: true, object: assemble(way.to, source, body, withAnnotations(metadata, written.value)) };
+}
 
-  const converted: JsonMap = { apiVersion: way.to, kind: KIND, metadata: withAnnotations(metadata, written.value) };
-  for (const key of Object.keys(body)) define(converted, key, own(body, key));
+/** The converted object: the envelope, then spec and status, then whatever else the source had. */
+function assemble<V extends string>(apiVersion: V, source: JsonMap, body: Body, metadata: JsonMap): Converted<V> {
+  const converted: Converted<V> = {
+    apiVersion,
+    kind: KIND,
+    metadata,
+    spec: body.spec,
+    ...(body.status === undefined ? {} : { status: body.status }),
+  };
   // Top-level fields neither version defines are not ours to judge: the apiserver prunes them.
   for (const key of Object.keys(source)) {
     if (!["apiVersion", "kind", "metadata", "spec", "status"].includes(key)) define(converted, key, own(source, key));
   }
-  return { ok: true, object: converted };
+  return converted;
 }
 
 function withAnnotations(metadata: JsonMap, annotations: Annotations | undefined): JsonMap {
@@ -126,41 +146,4 @@ function withAnnotations(metadata: JsonMap, annotations: Annotations | undefined
   for (const key of Object.keys(metadata)) if (key !== "annotations") define(out, key, own(metadata, key));
   if (annotations !== undefined) define(out, "annotations", annotations);
   return out;
-}
-
-function envelopeErrors(object: unknown, apiVersion: string): FieldError[] {
-  if (!isPlainObject(object)) return [fieldError("(root)", `must be a ${KIND} object, got ${typeName(object)}`)];
-  const errors: FieldError[] = [];
-  const got = own(object, "apiVersion");
-  if (got !== apiVersion) errors.push(fieldError("apiVersion", `must be "${apiVersion}", got ${shortJson(got)}`));
-  if (own(object, "kind") !== KIND)
-    errors.push(fieldError("kind", `must be "${KIND}", got ${shortJson(own(object, "kind"))}`));
-  const metadata = own(object, "metadata");
-  if (!isPlainObject(metadata)) errors.push(fieldError("metadata", `must be an object, got ${typeName(metadata)}`));
-  const annotations = own(metadata, "annotations");
-  if (
-    annotations !== undefined &&
-    !(isPlainObject(annotations) && Object.values(annotations).every((v) => typeof v === "string"))
-  ) {
-    errors.push(fieldError("metadata.annotations", "must map names to string values"));
-  }
-  if (!isPlainObject(own(object, "spec")))
-    errors.push(fieldError("spec", `is required and must be an object, got ${typeName(own(object, "spec"))}`));
-  const status = own(object, "status");
-  if (status !== undefined && !isPlainObject(status))
-    errors.push(fieldError("status", `must be an object, got ${typeName(status)}`));
-  return errors;
-}
-
-export function typeName(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  return Array.isArray(value) ? "a list" : `a ${typeof value}`;
-}
-
-/** A short JSON rendering for messages (apiVersion and kind strings, never spec values). */
-export function shortJson(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value) ?? typeName(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

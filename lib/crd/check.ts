@@ -4,23 +4,29 @@
  * integers as bigint like the apiserver's CEL `int`), and validate objects with ajv after
  * mapping the x-kubernetes markers. Used by `llsd validate` and by the CRD tests.
  */
-import { isCelError, run } from "@bufbuild/cel";
+import { isCelError, run, type CelInput } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
+import { isPlainObject, type JsonMap } from "../conversion/paths";
 import type { Crd } from "./generate";
-import { INT_OR_STRING, PRESERVE_UNKNOWN, VALIDATIONS, type JsonSchemaProps, type ValidationRule } from "./structural";
+import {
+  fieldSchema,
+  INT_OR_STRING,
+  PRESERVE_UNKNOWN,
+  rulesOf,
+  schemaEntries,
+  subschema,
+  VALIDATIONS,
+  type JsonSchemaProps,
+  type ValidationRule,
+} from "./schema-node";
 
 export function versionSchema(crd: Crd, version: string): JsonSchemaProps {
   const found = crd.spec.versions.find((v) => v.name === version);
   if (!found) throw new Error(`the CRD has no version ${version}`);
   return found.schema.openAPIV3Schema;
 }
-
-type Props = { readonly [k: string]: JsonSchemaProps };
-const propsOf = (node: JsonSchemaProps): Props => (node.properties ?? {}) as Props;
-const isObject = (v: unknown): v is { [k: string]: unknown } =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface RuleSite {
   /** Dotted path from the version root: `spec.storage.kv`, `[*]` for list items, `{*}` for map values. */
@@ -31,66 +37,70 @@ export interface RuleSite {
 
 /** Every schema node that carries rules. */
 export function ruleSites(schema: JsonSchemaProps, path = ""): RuleSite[] {
-  const here: RuleSite[] = Array.isArray(schema[VALIDATIONS])
-    ? [{ path, node: schema, rules: schema[VALIDATIONS] as ValidationRule[] }]
-    : [];
+  const here: RuleSite[] = Array.isArray(schema[VALIDATIONS]) ? [{ path, node: schema, rules: rulesOf(schema) }] : [];
   const join = (name: string): string => (path === "" ? name : `${path}.${name}`);
+  const items = subschema(schema, "items");
+  const values = subschema(schema, "additionalProperties");
   return [
     ...here,
-    ...Object.entries(propsOf(schema)).flatMap(([name, sub]) => ruleSites(sub, join(name))),
-    ...(isObject(schema.items) ? ruleSites(schema.items as JsonSchemaProps, `${path}[*]`) : []),
-    ...(isObject(schema.additionalProperties)
-      ? ruleSites(schema.additionalProperties as JsonSchemaProps, `${path}{*}`)
-      : []),
+    ...schemaEntries(schema).flatMap(([name, sub]) => ruleSites(sub, join(name))),
+    ...(items ? ruleSites(items, `${path}[*]`) : []),
+    ...(values ? ruleSites(values, `${path}{*}`) : []),
   ];
 }
 
 /** The apiserver's defaulting: a missing property with a `default` gets it, recursively. Returns a copy. */
 export function applyDefaults(schema: JsonSchemaProps, value: unknown): unknown {
   if (Array.isArray(value)) {
-    return isObject(schema.items)
-      ? value.map((v) => applyDefaults(schema.items as JsonSchemaProps, v))
-      : structuredClone(value);
+    const items = subschema(schema, "items");
+    return items ? value.map((v: unknown) => applyDefaults(items, v)) : structuredClone(value);
   }
-  if (!isObject(value)) return value;
-  const out: { [k: string]: unknown } = {};
-  const properties = propsOf(schema);
+  if (!isPlainObject(value)) return value;
+  const out: JsonMap = {};
   for (const [k, v] of Object.entries(value)) {
-    const sub =
-      properties[k] ??
-      (isObject(schema.additionalProperties) ? (schema.additionalProperties as JsonSchemaProps) : undefined);
+    const sub = fieldSchema(schema, k);
     out[k] = sub ? applyDefaults(sub, v) : structuredClone(v);
   }
-  for (const [k, sub] of Object.entries(properties)) {
+  for (const [k, sub] of schemaEntries(schema)) {
     if (out[k] === undefined && sub.default !== undefined) out[k] = applyDefaults(sub, structuredClone(sub.default));
   }
   return out;
 }
 
-/** JSON → what the apiserver hands CEL: schema integers (and int-or-string numbers) become bigint. */
-export function toCel(schema: JsonSchemaProps | undefined, value: unknown): unknown {
-  if (
-    typeof value === "number" &&
-    Number.isInteger(value) &&
-    (schema?.type === "integer" || schema?.[INT_OR_STRING] === true)
-  ) {
-    return BigInt(value);
+/**
+ * JSON → what the apiserver hands CEL: schema integers (and int-or-string numbers) become bigint.
+ * Like JSON, an undefined field is left out and an undefined list item is null; undefined means
+ * the value is not JSON at all (CEL then sees no `self`).
+ */
+export function toCel(schema: JsonSchemaProps | undefined, value: unknown): CelInput | undefined {
+  if (typeof value === "number") return Number.isInteger(value) && holdsInt(schema) ? BigInt(value) : value;
+  if (Array.isArray(value)) {
+    const items = subschema(schema, "items");
+    return value.map((v: unknown) => toCel(items, v) ?? null);
   }
-  if (Array.isArray(value))
-    return value.map((v) => toCel(isObject(schema?.items) ? (schema?.items as JsonSchemaProps) : undefined, v));
-  if (isObject(value)) {
-    const properties = schema ? propsOf(schema) : {};
-    const extra = isObject(schema?.additionalProperties)
-      ? (schema?.additionalProperties as JsonSchemaProps)
-      : undefined;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toCel(properties[k] ?? extra, v)]));
-  }
-  return value;
+  return isPlainObject(value) ? celMap(schema, value) : celScalar(value);
 }
+
+function celMap(schema: JsonSchemaProps | undefined, value: JsonMap): { [key: string]: CelInput } {
+  const fields = Object.entries(value).flatMap(([k, v]): [string, CelInput][] => {
+    const input = toCel(fieldSchema(schema, k), v);
+    return input === undefined ? [] : [[k, input]];
+  });
+  return Object.fromEntries(fields);
+}
+
+function celScalar(value: unknown): CelInput | undefined {
+  const scalar = value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "bigint";
+  return scalar ? value : undefined;
+}
+
+const holdsInt = (schema: JsonSchemaProps | undefined): boolean =>
+  schema?.type === "integer" || schema?.[INT_OR_STRING] === true;
 
 /** One rule on one value: true (valid), false (rejected with the message), or the CEL error. */
 export function evaluate(rule: ValidationRule, node: JsonSchemaProps, self: unknown): boolean | Error {
-  const result = run(rule.rule, { self: toCel(node, self) as never }, { funcs: strings });
+  const input = toCel(node, self);
+  const result = run(rule.rule, input === undefined ? {} : { self: input }, { funcs: strings });
   if (isCelError(result)) return result;
   if (typeof result !== "boolean") return new Error(`rule "${rule.rule}" returned ${typeof result}, not bool`);
   return result;
@@ -103,40 +113,48 @@ export interface RuleFailure {
   readonly error?: string;
 }
 
+interface Tally {
+  readonly failures: RuleFailure[];
+  evaluated: number;
+}
+
 /**
  * Every rule of the version schema evaluated on the object, after defaulting, at every node
  * the object has: what the apiserver would reject. `evaluated` counts the rules that ran.
  */
 export function celFailures(schema: JsonSchemaProps, object: unknown): { failures: RuleFailure[]; evaluated: number } {
-  const failures: RuleFailure[] = [];
-  let evaluated = 0;
-  const visit = (node: JsonSchemaProps, value: unknown, path: string): void => {
-    if (value === undefined || value === null) return;
-    for (const rule of (node[VALIDATIONS] ?? []) as ValidationRule[]) {
-      evaluated += 1;
-      const result = evaluate(rule, node, value);
-      if (result !== true) {
-        failures.push({
-          path,
-          message: rule.message,
-          rule: rule.rule,
-          ...(result instanceof Error ? { error: result.message } : {}),
-        });
-      }
-    }
-    if (Array.isArray(value) && isObject(node.items))
-      value.forEach((v, i) => visit(node.items as JsonSchemaProps, v, `${path}[${i}]`));
-    if (!isObject(value)) return;
-    const properties = propsOf(node);
-    for (const [k, v] of Object.entries(value)) {
-      const sub =
-        properties[k] ??
-        (isObject(node.additionalProperties) ? (node.additionalProperties as JsonSchemaProps) : undefined);
-      if (sub) visit(sub, v, path === "" ? k : `${path}.${k}`);
-    }
-  };
-  visit(schema, applyDefaults(schema, object), "");
-  return { failures, evaluated };
+  const tally: Tally = { failures: [], evaluated: 0 };
+  visit(schema, applyDefaults(schema, object), "", tally);
+  return { failures: tally.failures, evaluated: tally.evaluated };
+}
+
+function visit(node: JsonSchemaProps, value: unknown, path: string, tally: Tally): void {
+  if (value === undefined || value === null) return;
+  for (const rule of rulesOf(node)) {
+    tally.evaluated += 1;
+    const result = evaluate(rule, node, value);
+    if (result === true) continue;
+    tally.failures.push({
+      path,
+      message: rule.message,
+      rule: rule.rule,
+      ...(result instanceof Error ? { error: result.message } : {}),
+    });
+  }
+  for (const [sub, v, at] of described(node, value, path)) visit(sub, v, at, tally);
+}
+
+/** The items or fields of `value` the schema describes: their schema, value and path. */
+function described(node: JsonSchemaProps, value: unknown, path: string): [JsonSchemaProps, unknown, string][] {
+  if (Array.isArray(value)) {
+    const items = subschema(node, "items");
+    return items ? value.map((v: unknown, i): [JsonSchemaProps, unknown, string] => [items, v, `${path}[${i}]`]) : [];
+  }
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([k, v]): [JsonSchemaProps, unknown, string][] => {
+    const sub = fieldSchema(node, k);
+    return sub ? [[sub, v, path === "" ? k : `${path}.${k}`]] : [];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,22 +176,29 @@ const X_MARKERS = [
  */
 export function toAjvSchema(node: JsonSchemaProps): JsonSchemaProps {
   const out: JsonSchemaProps = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (X_MARKERS.includes(k)) continue;
-    if (k === "properties")
-      out.properties = Object.fromEntries(Object.entries(v as Props).map(([name, sub]) => [name, toAjvSchema(sub)]));
-    else if (k === "items" || k === "additionalProperties") out[k] = toAjvSchema(v as JsonSchemaProps);
-    else out[k] = v;
-  }
-  if (
+  for (const [k, v] of Object.entries(node)) if (!X_MARKERS.includes(k)) out[k] = ajvKeyword(k, v);
+  if (isClosedObject(node)) out.additionalProperties = false;
+  return out;
+}
+
+/** One keyword's value, its sub-schemas mapped. */
+function ajvKeyword(keyword: string, value: unknown): unknown {
+  if (keyword === "properties" && isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, ajvSchema(sub)]));
+  return keyword === "items" || keyword === "additionalProperties" ? ajvSchema(value) : value;
+}
+
+/** A sub-schema mapped; a value that is not a schema (`additionalProperties: false`) stays as it is. */
+const ajvSchema = (value: unknown): unknown => (isPlainObject(value) ? toAjvSchema(value) : value);
+
+/** A typed object with fields and without preserve-unknown: the apiserver prunes what else it is given. */
+function isClosedObject(node: JsonSchemaProps): boolean {
+  return (
     node.type === "object" &&
     node[PRESERVE_UNKNOWN] !== true &&
     node.additionalProperties === undefined &&
     node.properties !== undefined
-  ) {
-    out.additionalProperties = false;
-  }
-  return out;
+  );
 }
 
 // strictTypes off: an int-or-string node keeps `pattern` beside its anyOf, as in Kubernetes.

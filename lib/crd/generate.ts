@@ -1,5 +1,5 @@
 /**
- * The LlamaStackDistribution CRD, derived from the JSON Schemas in lib/api (DESIGN §2, §4, §10).
+ * The LlamaStackDistribution CRD, derived from the JSON Schemas in lib/api (fields: docs/spec-reference.md).
  * `buildCrd()` is pure; `npm run gen:crds` writes `crdYaml()` to
  * crds/llamastackdistributions.llamastack.io.yaml, and tests/crd fails when that file is stale.
  *
@@ -15,7 +15,9 @@ import { V1ALPHA2_SPEC_SCHEMA } from "../api/schema-v1alpha2";
 import { V1ALPHA2_STATUS_SCHEMA } from "../api/schema-status-v1alpha2";
 import type { Schema } from "../api/schema-parts";
 import { V1ALPHA1_RULES, V1ALPHA2_RULES, type RuleTable } from "./rules";
-import { sortKeys, structuralProblems, toStructural, VALIDATIONS, type JsonSchemaProps } from "./structural";
+import { propertySchema, rulesOf, sortKeys, VALIDATIONS, type JsonSchemaProps } from "./schema-node";
+import { toStructural } from "./structural";
+import { structuralProblems } from "./structural-check";
 
 export const GROUP = "llamastack.io";
 export const KIND = "LlamaStackDistribution";
@@ -119,7 +121,7 @@ const V1ALPHA1_COLUMNS: readonly PrinterColumn[] = [
   AGE,
 ];
 
-/** specs/002's columns; Distribution and Config only with `kubectl get -o wide`. */
+/** v1alpha2's columns; Distribution and Config only with `kubectl get -o wide`. */
 const V1ALPHA2_COLUMNS: readonly PrinterColumn[] = [
   PHASE,
   {
@@ -146,16 +148,44 @@ const V1ALPHA2_COLUMNS: readonly PrinterColumn[] = [
   AGE,
 ];
 
-function rootSchema(
-  version: string,
-  description: string,
-  spec: Schema,
-  status: Schema,
-  rules: RuleTable,
-): JsonSchemaProps {
+/** One served version: where its schema comes from, and how `kubectl get` shows it. */
+interface VersionSource {
+  readonly name: string;
+  readonly storage: boolean;
+  readonly description: string;
+  readonly spec: Schema;
+  readonly status: Schema;
+  readonly rules: RuleTable;
+  readonly columns: readonly PrinterColumn[];
+}
+
+const V1ALPHA1_SOURCE: VersionSource = {
+  name: "v1alpha1",
+  storage: false,
+  description:
+    "LlamaStackDistribution (v1alpha1, the Go operator's API) runs a Llama Stack server. Served for existing clients; stored as v1alpha2.",
+  spec: V1ALPHA1_SPEC_SCHEMA,
+  status: V1ALPHA1_STATUS_SCHEMA,
+  rules: V1ALPHA1_RULES,
+  columns: V1ALPHA1_COLUMNS,
+};
+
+const V1ALPHA2_SOURCE: VersionSource = {
+  name: "v1alpha2",
+  storage: true,
+  description:
+    "LlamaStackDistribution runs a Llama Stack server: a distribution image, the config.yaml generated from providers, resources and storage, and the Kubernetes objects around it.",
+  spec: V1ALPHA2_SPEC_SCHEMA,
+  status: V1ALPHA2_STATUS_SCHEMA,
+  rules: V1ALPHA2_RULES,
+  columns: V1ALPHA2_COLUMNS,
+};
+
+function rootSchema(source: VersionSource): JsonSchemaProps {
+  const version = source.name;
   const root: JsonSchemaProps = {
     type: "object",
-    description,
+    description: source.description,
     properties: {
       apiVersion: {
         type: "string",
@@ -169,12 +199,12 @@ function rootSchema(
       },
       // The apiserver owns metadata's schema: it must be exactly {type: object}.
       metadata: { type: "object" },
-      spec: toStructural(spec, `${version}.spec`),
-      status: toStructural(status, `${version}.status`),
+      spec: toStructural(source.spec, `${version}.spec`),
+      status: toStructural(source.status, `${version}.status`),
     },
     required: ["spec"],
   };
-  for (const [path, list] of Object.entries(rules)) attachRules(root, path, list, version);
+  for (const [path, list] of Object.entries(source.rules)) attachRules(root, path, list, version);
   const problems = structuralProblems(root);
   if (problems.length > 0) throw new Error(`${version} schema is not structural:\n${problems.join("\n")}`);
   return sortKeys(root);
@@ -182,25 +212,20 @@ function rootSchema(
 
 function attachRules(root: JsonSchemaProps, path: string, rules: RuleTable[string], version: string): void {
   let node: JsonSchemaProps | undefined = root;
-  for (const name of path.split(".")) node = (node?.properties as { [k: string]: JsonSchemaProps } | undefined)?.[name];
+  for (const name of path.split(".")) node = propertySchema(node, name);
   if (node === undefined || node.type !== "object")
     throw new Error(`${version}: rules for ${path}, which is not a typed object field`);
-  node[VALIDATIONS] = [...((node[VALIDATIONS] ?? []) as unknown[]), ...rules.map((r) => ({ ...r }))];
+  node[VALIDATIONS] = [...rulesOf(node), ...rules.map((r) => ({ ...r }))];
 }
 
-function version(
-  name: string,
-  storage: boolean,
-  schema: JsonSchemaProps,
-  columns: readonly PrinterColumn[],
-): CrdVersion {
+function version(source: VersionSource): CrdVersion {
   return {
-    name,
+    name: source.name,
     served: true,
-    storage,
-    schema: { openAPIV3Schema: schema },
+    storage: source.storage,
+    schema: { openAPIV3Schema: rootSchema(source) },
     subresources: { status: {} },
-    additionalPrinterColumns: columns.map((c) => ({ ...c })),
+    additionalPrinterColumns: source.columns.map((c) => ({ ...c })),
   };
 }
 
@@ -237,32 +262,7 @@ export function buildCrd(): Crd {
           },
         },
       },
-      versions: [
-        version(
-          "v1alpha1",
-          false,
-          rootSchema(
-            "v1alpha1",
-            "LlamaStackDistribution (v1alpha1, the Go operator's API) runs a Llama Stack server. Served for existing clients; stored as v1alpha2.",
-            V1ALPHA1_SPEC_SCHEMA,
-            V1ALPHA1_STATUS_SCHEMA,
-            V1ALPHA1_RULES,
-          ),
-          V1ALPHA1_COLUMNS,
-        ),
-        version(
-          "v1alpha2",
-          true,
-          rootSchema(
-            "v1alpha2",
-            "LlamaStackDistribution runs a Llama Stack server: a distribution image, the config.yaml generated from providers, resources and storage, and the Kubernetes objects around it.",
-            V1ALPHA2_SPEC_SCHEMA,
-            V1ALPHA2_STATUS_SCHEMA,
-            V1ALPHA2_RULES,
-          ),
-          V1ALPHA2_COLUMNS,
-        ),
-      ],
+      versions: [version(V1ALPHA1_SOURCE), version(V1ALPHA2_SOURCE)],
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * CEL rules (`x-kubernetes-validations`) the CRD carries, per version and schema node
- * (DESIGN §4, "CEL (in CRD)"). The apiserver checks them before anything reaches the hooks, so
- * `kubectl apply` fails at once with the message; `validate()` enforces the same rules again
- * for `/validate`, `/sync` and the CLI.
+ * CEL rules (`x-kubernetes-validations`) the CRD carries, per version and schema node (the
+ * checks a spec goes through: docs/spec-reference.md). The apiserver checks them before
+ * anything reaches the hooks, so `kubectl apply` fails at once with the message; `validate()`
+ * enforces the same rules again for `/validate`, `/sync` and the CLI.
  *
  * What is here is what CEL can say about a structural schema: only typed fields can be named
  * (an untyped, preserve-unknown field has no CEL type, so `providers.*`, `resources.models[]`
