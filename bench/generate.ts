@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { validate } from "../lib/api/validate";
+import { own } from "../lib/conversion/paths";
 import { generate } from "../lib/config/generate";
 import { render } from "../lib/config/render";
 import { bundledBaseConfig } from "../lib/distributions/bundled";
@@ -14,10 +15,8 @@ import { measure, type Timing } from "./stats";
 
 export function sampleSpec(file = "autoscaling-full.yaml"): unknown {
   const text = readFileSync(join(__dirname, "..", "samples", file), "utf8");
-  const doc = parse(text.split(/^---$/m).find((d) => d.includes("kind: LlamaStackDistribution")) ?? "") as {
-    spec: unknown;
-  };
-  return doc.spec;
+  const doc: unknown = parse(text.split(/^---$/m).find((d) => d.includes("kind: LlamaStackDistribution")) ?? "");
+  return own(doc, "spec");
 }
 
 export interface GenerateBench {

@@ -9,6 +9,7 @@
  *   generates, builds and serializes (the memo's miss path, its cost included).
  */
 import autocannon from "autocannon";
+import { own } from "../lib/conversion/paths";
 import { requestBody, sampleSyncRequest, withParentVersion } from "./request";
 import { startEchoApp, startHookApp, type Running } from "./servers";
 
@@ -83,9 +84,9 @@ async function scenario(app: Running, echo: Running, requests: () => Requests): 
 
 async function expectSynced(app: Running, body: string): Promise<void> {
   const check = await fetch(`${app.url}/sync`, { method: "POST", headers: HEADERS, body });
-  const answer = (await check.json()) as { status?: { phase?: string } };
-  if (check.status !== 200 || answer.status?.phase === "Failed")
-    throw new Error(`/sync answered ${check.status}: ${JSON.stringify(answer.status)}`);
+  const status = own(await check.json(), "status");
+  if (check.status !== 200 || own(status, "phase") === "Failed")
+    throw new Error(`/sync answered ${check.status}: ${JSON.stringify(status)}`);
 }
 
 export async function benchHttp(): Promise<HttpBench> {

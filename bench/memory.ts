@@ -63,6 +63,12 @@ function post(agent: Agent, url: string, body: string): Promise<number> {
   });
 }
 
+/** The V8 heap in use, from the service's own /metrics. */
+async function heapUsedBytes(url: string): Promise<number> {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? NaN);
+}
+
 export async function benchMemory(built = build()): Promise<MemoryBench> {
   if (!built.ok) throw new Error(built.error);
   const registry = await startRegistry();
@@ -96,8 +102,7 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
       throw new Error(`${failures.length} of ${PARENTS} syncs were not answered 200 (first: ${failures[0]})`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const final = service.rssBytes();
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
-    const heapUsed = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? NaN);
+    const heapUsed = await heapUsedBytes(service.url);
     return {
       idleRssMb: mb(idle),
       halfwayRssMb: mb(halfway),

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { syncRequestShape } from "../hooks/request-shape";
 import { requestCommand } from "../lib/cli/request";
 import { DEFAULT_DISTRIBUTIONS } from "../lib/distributions/table";
 import { sync, type SyncDeps } from "../lib/sync/sync";
@@ -36,7 +37,9 @@ export function sampleSyncRequest(): Promise<SyncRequest> {
     readFile: (path) => readFileSync(path, "utf8"),
   });
   if (status !== 0) throw new Error(`llsd request sync ${SAMPLE} failed (${status})`);
-  const parsed = JSON.parse(out) as SyncRequest;
+  const shaped = syncRequestShape(JSON.parse(out));
+  if (!shaped.ok) throw new Error(`llsd request sync ${SAMPLE} printed no sync request: ${shaped.error}`);
+  const parsed = shaped.request;
   // What customize also asks for: the namespace's labelled pull Secrets (here for another registry).
   const request = {
     ...parsed,

@@ -8,6 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
+import { messageOf } from "../hooks/errors";
 import { benchBurst, BURST } from "./burst";
 import { benchGenerate } from "./generate";
 import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
@@ -39,6 +40,17 @@ const timing = (t: Timing): string => `median ${ms(t.median)}, p99 ${ms(t.p99)}`
 const fixed = (n: number, digits = 2): string => n.toFixed(digits);
 
 const results: { [figure: string]: unknown } = {};
+
+/** What the results are measured on, for the report's first line. */
+interface Machine {
+  readonly cpus: string;
+  readonly memoryGb: number;
+  readonly os: string;
+  readonly node: string;
+  readonly loadAverageAtStart: string;
+}
+
+type BuildResult = ReturnType<typeof build>;
 const rows: Row[] = [];
 
 /** Runs one benchmark; a failure becomes a failed row instead of stopping the others. */
@@ -50,27 +62,15 @@ async function section<T>(name: string, run: () => T | Promise<T>, toRows: (valu
     results[name] = value;
     rows.push(...toRows(value));
   } catch (err) {
-    const message = (err as Error).message.split("\n")[0] ?? "";
+    const message = messageOf(err).split("\n")[0] ?? "";
     results[name] = { error: message };
     rows.push({ figure: name, measured: `not measured: ${message}`, baseline: "", ratio: "", budget: "", pass: false });
   }
   process.stderr.write(`bench: ${name} done in ${fixed((performance.now() - started) / 1000, 1)} s\n`);
 }
 
-async function main(): Promise<void> {
-  const machine = {
-    cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}`,
-    memoryGb: Math.round(totalmem() / 2 ** 30),
-    os: `${process.platform} ${release()}`,
-    node: process.version,
-    loadAverageAtStart: loadavg()
-      .map((l) => fixed(l))
-      .join(" "),
-  };
-  const command = ["npm run bench", ...(process.argv.includes("--check") ? ["-- --check"] : [])].join(" ");
-  const started = performance.now();
-
-  await section(
+function generateSection(): Promise<void> {
+  return section(
     "generate",
     () => benchGenerate(),
     ({ generate, render, baseline }) => [
@@ -91,7 +91,10 @@ async function main(): Promise<void> {
       },
     ],
   );
-  await section(
+}
+
+function syncSection(): Promise<void> {
+  return section(
     "sync",
     () => benchSync(),
     ({ sync, baseline, remembered, requestBytes }) => [
@@ -112,7 +115,10 @@ async function main(): Promise<void> {
       },
     ],
   );
-  await section(
+}
+
+function httpSection(): Promise<void> {
+  return section(
     "http",
     () => benchHttp(),
     ({ resync, changed, requestBytes, parents, connections, seconds }) => {
@@ -138,7 +144,10 @@ async function main(): Promise<void> {
       ];
     },
   );
-  await section(
+}
+
+function burstSection(): Promise<void> {
+  return section(
     "burst",
     () => benchBurst(),
     ({ app, baseline, fetches, fromLabels }) => {
@@ -155,9 +164,10 @@ async function main(): Promise<void> {
       ];
     },
   );
-  const built = build();
-  results.build = built;
-  await section(
+}
+
+function memorySection(built: BuildResult): Promise<void> {
+  return section(
     "memory",
     () => benchMemory(built),
     ({ idleRssMb, halfwayRssMb, finalRssMb, peakRssMb, heapUsedMb, images }) => [
@@ -171,7 +181,10 @@ async function main(): Promise<void> {
       },
     ],
   );
-  await section(
+}
+
+function startupSection(built: BuildResult): Promise<void> {
+  return section(
     "startup",
     () => benchStartup(built),
     ({ medianMs, maxMs, baselineMedianMs, runs }) => [
@@ -185,7 +198,10 @@ async function main(): Promise<void> {
       },
     ],
   );
+}
 
+/** Prints the table and writes bench/results.json and BENCHMARKS.md; the number of budgets missed. */
+function report({ machine, command, started }: { machine: Machine; command: string; started: number }): number {
   const failed = rows.filter((r) => r.pass === false).length;
   const header = [
     `Machine: ${machine.cpus}, ${machine.memoryGb} GB, ${machine.os}; Node ${machine.node}; load average at start ${machine.loadAverageAtStart}`,
@@ -207,7 +223,75 @@ async function main(): Promise<void> {
     `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: BUDGET, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`,
   );
   writeFileSync(join(ROOT, "BENCHMARKS.md"), benchmarksMd(header, table));
+  return failed;
+}
+
+function machineOf(): Machine {
+  return {
+    cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}`,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    os: `${process.platform} ${release()}`,
+    node: process.version,
+    loadAverageAtStart: loadavg()
+      .map((l) => fixed(l))
+      .join(" "),
+  };
+}
+
+async function main(): Promise<void> {
+  const machine = machineOf();
+  const command = ["npm run bench", ...(process.argv.includes("--check") ? ["-- --check"] : [])].join(" ");
+  const started = performance.now();
+
+  await generateSection();
+  await syncSection();
+  await httpSection();
+  await burstSection();
+  const built = build();
+  results.build = built;
+  await memorySection(built);
+  await startupSection(built);
+
+  const failed = report({ machine, command, started });
   if (process.argv.includes("--check") && failed > 0) process.exitCode = 1;
+}
+
+/** What each figure measures, for BENCHMARKS.md. */
+function figuresMd(): string {
+  return `## What each figure measures
+
+- **generate** (\`bench/generate.ts\`): \`generate()\` of \`samples/autoscaling-full.yaml\` on the
+  bundled starter config, against parsing and re-serializing that config with the \`yaml\` library.
+- **one sync** (\`bench/sync.ts\`): the pure \`sync()\` — no memo — of the sample's sync request as
+  Metacontroller sends it on a resync (\`bench/request.ts\`: \`llsd request sync\`'s logic, then
+  the answers applied as \`tests/sync-builders.ts\` \`afterApply()\` does until the status is
+  steady: every object with uid and resourceVersion, the parent with its status, the children
+  observed, a ready Deployment), without the registry; baseline: \`JSON.parse\` +
+  \`JSON.stringify\` of that request. Reported beside it: the same request through
+  \`syncRemembered\` once the memo holds the parent's answer (the I/O step, the keys, the lookup).
+- **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
+  the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
+  LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
+  body (\`express.json\`, 8 MB) and answers it back, both in the bench process on 127.0.0.1
+  ephemeral ports; three alternating rounds each, two scenarios with the same bodies for both
+  apps. **resync**: the request renamed for ${RESYNC_PARENTS} parents (names, uids), sent in turn —
+  a cluster's steady state, where nothing changed since the last answer and the memo answers
+  after the first round. **changed**: the one request with a new parent resourceVersion on
+  every call, as if the parent changed each time — every call validates, generates, builds the
+  children and the status and serializes (the memo's miss path).
+- **burst** (\`bench/burst.ts\`): Debian \`docker-registry\` on 127.0.0.1:0 behind the tests'
+  counting proxy (\`tests/oci/support/\`), one image whose labels carry the starter config; the
+  real app with \`createBaseConfigResolver({insecureRegistries: [proxy]})\`; ${BURST} distinct
+  parents naming that image, sent at once on ${BURST} connections. The app's overload guard is
+  sized to the burst (its default, 64 in flight, answers the rest 429 with \`Retry-After: 1\`).
+- **RSS** (\`bench/memory.ts\`): \`node ${deploymentArgs().join(" ")}\` — the hooks Deployment's
+  command, read from \`metacontroller/base/deployment.yaml\` (\`${MAIN}\` built by the bench with
+  \`npm run build\`; the V8 heap cap is the Deployment's) — with the sync memo at its default,
+  live status off, registry as above with a few images; ${PARENTS.toLocaleString("en")} distinct
+  parents, 32 at a time; RSS from \`/proc/<pid>/status\` one second after the last answer
+  (VmRSS; the peak is VmHWM). The hooks Deployment requests 128 Mi and is limited to 256 Mi.
+- **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
+  (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way.`;
 }
 
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
@@ -242,40 +326,7 @@ ${header.join("  \n")}
 
 ${table.join("\n")}
 
-## What each figure measures
-
-- **generate** (\`bench/generate.ts\`): \`generate()\` of \`samples/autoscaling-full.yaml\` on the
-  bundled starter config, against parsing and re-serializing that config with the \`yaml\` library.
-- **one sync** (\`bench/sync.ts\`): the pure \`sync()\` — no memo — of the sample's sync request as
-  Metacontroller sends it on a resync (\`bench/request.ts\`: \`llsd request sync\`'s logic, then
-  the answers applied as \`tests/sync-builders.ts\` \`afterApply()\` does until the status is
-  steady: every object with uid and resourceVersion, the parent with its status, the children
-  observed, a ready Deployment), without the registry; baseline: \`JSON.parse\` +
-  \`JSON.stringify\` of that request. Reported beside it: the same request through
-  \`syncRemembered\` once the memo holds the parent's answer (the I/O step, the keys, the lookup).
-- **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
-  the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
-  LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
-  body (\`express.json\`, 8 MB) and answers it back, both in the bench process on 127.0.0.1
-  ephemeral ports; three alternating rounds each, two scenarios with the same bodies for both
-  apps. **resync**: the request renamed for ${RESYNC_PARENTS} parents (names, uids), sent in turn —
-  a cluster's steady state, where nothing changed since the last answer and the memo answers
-  after the first round. **changed**: the one request with a new parent resourceVersion on
-  every call, as if the parent changed each time — every call validates, generates, builds the
-  children and the status and serializes (the memo's miss path).
-- **burst** (\`bench/burst.ts\`): Debian \`docker-registry\` on 127.0.0.1:0 behind the tests'
-  counting proxy (\`tests/oci/support/\`), one image whose labels carry the starter config; the
-  real app with \`createBaseConfigResolver({insecureRegistries: [proxy]})\`; ${BURST} distinct
-  parents naming that image, sent at once on ${BURST} connections. The app's overload guard is
-  sized to the burst (its default, 64 in flight, answers the rest 429 with \`Retry-After: 1\`).
-- **RSS** (\`bench/memory.ts\`): \`node ${deploymentArgs().join(" ")}\` — the hooks Deployment's
-  command, read from \`metacontroller/base/deployment.yaml\` (\`${MAIN}\` built by the bench with
-  \`npm run build\`; the V8 heap cap is the Deployment's) — with the sync memo at its default,
-  live status off, registry as above with a few images; ${PARENTS.toLocaleString("en")} distinct
-  parents, 32 at a time; RSS from \`/proc/<pid>/status\` one second after the last answer
-  (VmRSS; the peak is VmHWM). The hooks Deployment requests 128 Mi and is limited to 256 Mi.
-- **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
-  (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way.
+${figuresMd()}
 
 ## Cache bounds
 

@@ -5,8 +5,8 @@
  * answers it back.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import express from "express";
+import { portOf } from "../hooks/service";
 import { createApp, type AppDeps } from "../hooks/app";
 import { createLogger } from "../hooks/logger";
 import { createMetrics } from "../hooks/metrics";
@@ -25,7 +25,7 @@ export interface Running {
 async function serve(handler: express.Express): Promise<Running> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => {
@@ -46,8 +46,8 @@ export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Pa
   return serve(
     createApp({
       handlers: {
-        sync: (request) => syncRemembered(request, deps, resolver, undefined, memo),
-        customize: async (request) => customize(request),
+        sync: (request) => syncRemembered(request, deps, { resolver, memo }),
+        customize: (request) => Promise.resolve(customize(request)),
       },
       logger: createLogger({ level: "silent" }),
       metrics: createMetrics(),

@@ -9,6 +9,7 @@ import { request } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import { getPath, own } from "../lib/conversion/paths";
 
 export const ROOT = join(__dirname, "..");
 export const MAIN = "dist/hooks/main.js";
@@ -16,19 +17,23 @@ const DEPLOYMENT = "metacontroller/base/deployment.yaml";
 
 /** Node's arguments in the hooks Deployment's `command` (flags, then MAIN). */
 export function deploymentArgs(): string[] {
-  const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map(
-    (d) =>
-      d.toJS() as {
-        kind?: string;
-        spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } };
-      },
+  const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map((d) => {
+    const value: unknown = d.toJS();
+    return value;
+  });
+  const containers = getPath(
+    docs.find((d) => own(d, "kind") === "Deployment"),
+    ["spec", "template", "spec", "containers"],
   );
-  const command = docs
-    .find((d) => d?.kind === "Deployment")
-    ?.spec?.template?.spec?.containers?.find((c) => c.name === "hooks")?.command;
+  const hooks: unknown = Array.isArray(containers) ? containers.find((c) => own(c, "name") === "hooks") : undefined;
+  const command = stringList(own(hooks, "command"));
   if (command?.[0] !== "node" || command.at(-1) !== MAIN)
     throw new Error(`${DEPLOYMENT}: the hooks container's command is not node … ${MAIN}: ${JSON.stringify(command)}`);
   return command.slice(1);
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : undefined;
 }
 
 /** `npm run build`; the error output when it fails. */

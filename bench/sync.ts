@@ -29,12 +29,12 @@ export async function benchSync(iterations = 5000): Promise<SyncBench> {
     iterations,
   );
   const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
-  const first = await syncRemembered(request, deps, undefined, undefined, memo);
-  const again = await syncRemembered(request, deps, undefined, undefined, memo);
+  const first = await syncRemembered(request, deps, { memo });
+  const again = await syncRemembered(request, deps, { memo });
   if (first.summary.reused !== 0 || again.summary.reused !== 1)
     throw new Error(
       `the sample request is not answered from the memo: ${JSON.stringify([first.summary, again.summary])}`,
     );
-  const remembered = await measureAsync(() => syncRemembered(request, deps, undefined, undefined, memo), iterations);
+  const remembered = await measureAsync(() => syncRemembered(request, deps, { memo }), iterations);
   return { sync: syncTiming, baseline, remembered, requestBytes: Buffer.byteLength(text) };
 }

@@ -1,6 +1,6 @@
 /**
- * Bearer-token authentication for the Metacontroller hooks (`/sync`, `/customize`; DESIGN §3,
- * §11). Metacontroller ≥ 4.16 sends `Authorization: Bearer <token>` from a Secret named in the
+ * Bearer-token authentication for the Metacontroller hooks (`/sync`, `/customize`;
+ * docs/security.md). Metacontroller ≥ 4.16 sends `Authorization: Bearer <token>` from a Secret named in the
  * CompositeController (`authorization.secretRef`); the hooks compare it with their own copy:
  *
  * - `HOOK_BEARER_TOKEN`: the token itself (from a `secretKeyRef` env var), or
@@ -21,7 +21,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { RequestHandler } from "express";
 import type pino from "pino";
-import { sendError } from "./errors";
+import { messageOf, sendError } from "./errors";
 import type { HookMetrics } from "./metrics";
 
 /** Where the expected token comes from: its SHA-256 digest now, or undefined when there is none. */
@@ -79,7 +79,7 @@ export function fileToken(path: string, options: FileTokenOptions): TokenSource 
       } catch (err) {
         if (!warned)
           options.logger.warn(
-            { file: path, reason: (err as Error).message },
+            { file: path, reason: messageOf(err) },
             "Cannot re-read the bearer token file; the previous token stays in use",
           );
         warned = true;
@@ -111,7 +111,7 @@ export function tokenSourceFromEnv(env: NodeJS.ProcessEnv, logger: pino.Logger):
     try {
       return fileToken(file, { logger });
     } catch (err) {
-      throw new Error(`HOOK_BEARER_TOKEN_FILE: ${(err as Error).message}`);
+      throw new Error(`HOOK_BEARER_TOKEN_FILE: ${messageOf(err)}`, { cause: err });
     }
   }
   return undefined;

@@ -5,6 +5,7 @@
  */
 import { Router, type Request, type Response } from "express";
 import type pino from "pino";
+import { own } from "../lib/conversion/paths";
 import { SerializedAnswer, type KubeObject, type ObjectMap } from "../lib/wire/metacontroller";
 import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";
@@ -55,7 +56,7 @@ export function hookRouter<Req extends HookRequest, Res>(route: HookRoute<Req, R
     .post(async (req, res) => {
       const started = process.hrtime.bigint();
       const call: Call = { hook: route.hook };
-      const answer = await answerCall(route, req, res, call, deps.logger);
+      const answer = await answerCall(route, { req, res, call, logger: deps.logger });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // The time limit (overload.ts) answered already: this answer is too late to send.
       if (res.headersSent) return void lateAnswer(call, answer, seconds, deps.logger);
@@ -67,13 +68,16 @@ export function hookRouter<Req extends HookRequest, Res>(route: HookRoute<Req, R
   return router;
 }
 
-async function answerCall<Req extends HookRequest, Res>(
-  route: HookRoute<Req, Res>,
-  req: Request,
-  res: Response,
-  call: Call,
-  logger: pino.Logger,
-): Promise<Answer> {
+/** One call in flight: the express pair, its log fields (filled in as it goes) and the logger. */
+interface Exchange {
+  readonly req: Request;
+  readonly res: Response;
+  readonly call: Call;
+  readonly logger: pino.Logger;
+}
+
+async function answerCall<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, ex: Exchange): Promise<Answer> {
+  const { req, res, call, logger } = ex;
   const unread = await readJsonBody(req, res);
   if (unread) {
     if (unread.answer.status >= 500) call.err = unread.err;
@@ -83,31 +87,41 @@ async function answerCall<Req extends HookRequest, Res>(
   const shape = route.shape(req.body);
   if (!shape.ok) return { status: 400, message: shape.error };
   const { children, related } = shape.request;
-  // Bodies only at debug (and trace), and only with every Secret's values replaced (README: Reliability and security).
+  // Bodies only at debug (and trace), and only with every Secret's values replaced (hooks/README.md, "Logs and metrics").
   if (logger.isLevelEnabled("debug")) {
     logger.debug({ ...call, observed: countObjects(children), related: countObjects(related) }, "Received hook call");
     logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Hook request body");
   }
   try {
-    const response = await route.handle(shape.request);
-    const serialized = response instanceof SerializedAnswer ? response : undefined;
-    Object.assign(call, serialized ? serialized.summary : route.summarize(response as Res));
-    if (logger.isLevelEnabled("debug")) {
-      logger.debug(
-        {
-          ...call,
-          redactedResponse: forLog(serialized ? JSON.parse(serialized.body.toString("utf8")) : response, req.body),
-        },
-        "Hook response body",
-      );
-    }
-    // Sent exactly as returned: a v2 hook response is parsed strictly, extra keys fail the sync.
-    return { status: 200, json: serialized ? serialized.body : JSON.stringify(response) };
+    return await handled(route, shape.request, ex);
   } catch (err) {
     // An error message may quote what it failed on: no Secret value of this request reaches the log.
     call.err = scrubError(err, secretValuesOf(req.body));
     return recovered(route, shape.request, err, call);
   }
+}
+
+/** The handler's answer, summarized into the call's log fields; sent exactly as returned. */
+async function handled<Req extends HookRequest, Res>(
+  route: HookRoute<Req, Res>,
+  request: Req,
+  { req, call, logger }: Exchange,
+): Promise<Answer> {
+  const response = await route.handle(request);
+  if (response instanceof SerializedAnswer) {
+    Object.assign(call, response.summary);
+    if (logger.isLevelEnabled("debug")) logResponse(logger, call, JSON.parse(response.body.toString("utf8")), req.body);
+    return { status: 200, json: response.body };
+  }
+  Object.assign(call, route.summarize(response));
+  if (logger.isLevelEnabled("debug")) logResponse(logger, call, response, req.body);
+  // A v2 hook response is parsed strictly: extra keys fail the sync.
+  return { status: 200, json: JSON.stringify(response) };
+}
+
+/** The response body at debug, with every Secret value of the request replaced. */
+function logResponse(logger: pino.Logger, call: Call, response: unknown, requestBody: unknown): void {
+  logger.debug({ ...call, redactedResponse: forLog(response, requestBody) }, "Hook response body");
 }
 
 /** The route's own answer for an exception (children kept), or 500 when it has none or it fails too. */
@@ -152,10 +166,9 @@ function record(call: Call, answer: Answer, seconds: number, { logger, metrics }
 
 /** The parent's namespace and name when the body has them, so even a rejected call says whose it was. */
 function parentOf(body: unknown): { namespace?: string; name?: string } {
-  type Loose = { parent?: { metadata?: { namespace?: unknown; name?: unknown } } } | null | undefined;
-  const metadata = (body as Loose)?.parent?.metadata;
+  const metadata = own(own(body, "parent"), "metadata");
   const pick = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-  return { namespace: pick(metadata?.namespace), name: pick(metadata?.name) };
+  return { namespace: pick(own(metadata, "namespace")), name: pick(own(metadata, "name")) };
 }
 
 function countObjects(map: ObjectMap | undefined): number | undefined {

@@ -73,5 +73,10 @@ const parser = express.json({ limit: MAX_BODY, strict: false, type: "application
 
 /** Parses `req.body`; rejects with body-parser's error (its `type` says which) when it cannot. */
 export function parseJsonBody(req: Request, res: Response): Promise<void> {
-  return new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  return new Promise<void>((resolve, reject) =>
+    // body-parser's errors are Errors (HttpErrors); anything else it might pass still fails the call.
+    parser(req, res, (err?: unknown) =>
+      err ? reject(err instanceof Error ? err : new Error("the request body could not be read")) : resolve(),
+    ),
+  );
 }

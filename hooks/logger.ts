@@ -1,6 +1,6 @@
 /**
  * The service's pino logger: one JSON line per event, level from `LOG_LEVEL` (default info).
- * Secret values must never reach a log (DESIGN §11). Bodies are logged only at `debug` (and `trace`), and
+ * Secret values must never reach a log (docs/security.md). Bodies are logged only at `debug` (and `trace`), and
  * only as copies whose Secrets lost their values (redact.ts); errors are logged with every
  * Secret value of their request scrubbed out. The paths below are redacted besides, in case
  * an object carrying them is logged by mistake.

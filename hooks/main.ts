@@ -15,6 +15,7 @@
  */
 import { tokenSourceFromEnv, type TokenSource } from "./auth";
 import type { HookHandlers } from "./app";
+import { messageOf } from "./errors";
 import { productionHandlers } from "./handlers";
 import { createLogger, logLevelFromEnv } from "./logger";
 import { serviceConfigFromEnv, startService, type ServiceConfig } from "./service";
@@ -36,7 +37,7 @@ try {
   bearerToken = tokenSourceFromEnv(process.env, logger);
   handlers = productionHandlers(logger, process.env);
 } catch (err) {
-  logger.fatal({ reason: (err as Error).message }, "Bad configuration");
+  logger.fatal({ reason: messageOf(err) }, "Bad configuration");
   process.exit(1);
 }
 

@@ -16,7 +16,7 @@
  * A slot is taken when the request arrives and given back when its response is finished or
  * its connection closed.
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { numberSetting, type NumberRule } from "./env-values";
 import { sendError } from "./errors";
@@ -53,6 +53,30 @@ export interface OverloadGuard {
 /** Set on `res.locals` when the time limit answered for the handler: the handler must not answer again. */
 export const TIMED_OUT = "llsdTimedOut";
 
+/** The time limit's 503, unless the handler answered first; the handler's own answer is then dropped. */
+function answerTimedOut(
+  req: Request,
+  res: Response,
+  { hook, started, settings, deps }: { hook: string; started: bigint; settings: OverloadOptions; deps: OverloadDeps },
+): void {
+  if (res.headersSent) return;
+  const retryAfter = String(settings.retryAfterSeconds);
+  res.locals[TIMED_OUT] = true;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  deps.metrics.observe(hook, "timeout", seconds);
+  deps.logger.warn(
+    { hook, outcome: "timeout", status: 503, limitMs: settings.timeoutMs, bodyComplete: req.complete },
+    "Hook call ran past its time limit",
+  );
+  res.set("Retry-After", retryAfter);
+  // Still receiving the body: do not wait for the rest, close the connection after this answer.
+  if (!req.complete) res.set("Connection", "close");
+  sendError(res, {
+    status: 503,
+    message: `the hook call did not finish within ${settings.timeoutMs} ms; retry after ${retryAfter} s`,
+  });
+}
+
 export function createOverloadGuard(options: Partial<OverloadOptions> = {}): OverloadGuard {
   const settings: OverloadOptions = { ...OVERLOAD_DEFAULTS, ...options };
   const retryAfter = String(settings.retryAfterSeconds);
@@ -60,7 +84,8 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
   return {
     options: settings,
     inFlight: () => inFlight,
-    middleware({ logger, metrics }) {
+    middleware(deps) {
+      const { logger, metrics } = deps;
       return (req, res, next) => {
         const hook = (req.baseUrl || req.path).replace(/^\//, "");
         if (inFlight >= settings.maxConcurrent) {
@@ -78,23 +103,7 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
         }
         inFlight++;
         const started = process.hrtime.bigint();
-        const timer = setTimeout(() => {
-          if (res.headersSent) return;
-          res.locals[TIMED_OUT] = true;
-          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-          metrics.observe(hook, "timeout", seconds);
-          logger.warn(
-            { hook, outcome: "timeout", status: 503, limitMs: settings.timeoutMs, bodyComplete: req.complete },
-            "Hook call ran past its time limit",
-          );
-          res.set("Retry-After", retryAfter);
-          // Still receiving the body: do not wait for the rest, close the connection after this answer.
-          if (!req.complete) res.set("Connection", "close");
-          sendError(res, {
-            status: 503,
-            message: `the hook call did not finish within ${settings.timeoutMs} ms; retry after ${retryAfter} s`,
-          });
-        }, settings.timeoutMs);
+        const timer = setTimeout(() => answerTimedOut(req, res, { hook, started, settings, deps }), settings.timeoutMs);
         let released = false;
         res.once("close", () => {
           clearTimeout(timer);

@@ -13,6 +13,7 @@
  */
 import { Gauge, type Registry } from "prom-client";
 import type { KubeObject } from "../lib/wire/metacontroller";
+import { own } from "../lib/conversion/paths";
 
 export const PARENT_SEEN_METRIC = "llsd_parent_last_seen_timestamp_seconds";
 const PHASES = new Set(["Pending", "Initializing", "Ready", "Failed"]);
@@ -54,11 +55,12 @@ export function trackParentPhases(
     record(parent) {
       const { uid, namespace = "default", name } = parent.metadata ?? {};
       if (typeof uid !== "string" || typeof name !== "string") return;
-      const written = (parent.status as { phase?: unknown } | undefined)?.phase;
+      const written = own(parent.status, "phase");
       const phase = typeof written === "string" && PHASES.has(written) ? written : "Pending";
       seen.delete(uid); // re-inserted last: Map order is least recently seen first
       seen.set(uid, { namespace, name, phase, at: now() });
-      if (seen.size > maxParents) seen.delete(seen.keys().next().value as string);
+      const oldest = seen.keys().next();
+      if (seen.size > maxParents && !oldest.done) seen.delete(oldest.value);
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Secret values out of what we log (DESIGN §11). Two tools, both for log lines only:
+ * Secret values out of what we log (docs/security.md). Two tools, both for log lines only:
  *
  * - `redactSecrets(value)`: a copy of a request or response body in which every Secret object
  *   (anything with `kind: "Secret"`, wherever it sits) keeps its keys but not its values:
@@ -36,7 +36,7 @@ function redactSecret(secret: Json): Json {
         return [
           key,
           {
-            ...(redactSecrets(value) as Json),
+            ...redactObject(value),
             ...(Object.hasOwn(value, "annotations") ? { annotations: redactedValues(value.annotations) } : {}),
           },
         ];
@@ -49,7 +49,10 @@ function redactSecret(secret: Json): Json {
 /** A copy of `value` with every Secret's values replaced by `[redacted]` (keys kept, for debugging). */
 export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
-  if (!isObject(value)) return value;
+  return isObject(value) ? redactObject(value) : value;
+}
+
+function redactObject(value: Json): Json {
   if (value.kind === "Secret") return redactSecret(value);
   return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, redactSecrets(child)]));
 }
@@ -75,10 +78,12 @@ export function scrubError(err: unknown, values: readonly string[]): Error {
     stack?: unknown;
   };
   if (typeof message !== "string") return new Error(scrub(describe(err), values));
-  const copy = Object.create(Object.getPrototypeOf(err) as object) as Error;
-  Object.defineProperty(copy, "message", { value: scrub(message, values), writable: true, configurable: true });
+  const proto: unknown = Object.getPrototypeOf(err);
+  const copy = new Error(scrub(message, values)); // an own, non-enumerable message, as Error has
+  Object.setPrototypeOf(copy, typeof proto === "object" ? proto : null);
   if (typeof stack === "string")
     Object.defineProperty(copy, "stack", { value: scrub(stack, values), writable: true, configurable: true });
+  else Reflect.deleteProperty(copy, "stack");
   return copy;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The wire shape of a hook request, checked before `lib/` sees it (pure, no express). Only a
- * malformed request gets a 4xx (DESIGN §9): what the spec *says* is `lib/`'s business and
+ * malformed request gets a 4xx (docs/failure-policy.md): what the spec *says* is `lib/`'s business and
  * becomes a status, so `parent.spec` only has to be an object here.
  *
  * Each check returns the first problem as one sentence that starts with the field path, e.g.
@@ -8,7 +8,7 @@
  * be a string, got number`. Map keys (which hold dots and slashes) are written as `["key"]`.
  */
 import { child } from "../lib/errors";
-import type { CustomizeRequest, SyncRequest } from "../lib/wire/metacontroller";
+import { isKubeObject, type CustomizeRequest, type ObjectMap, type SyncRequest } from "../lib/wire/metacontroller";
 
 export type Shape<T> = { readonly ok: true; readonly request: T } | { readonly ok: false; readonly error: string };
 
@@ -22,14 +22,39 @@ export function syncRequestShape(body: unknown): Shape<SyncRequest> {
     mapProblem("related", body.related) ??
     optionalBooleanProblem("finalizing", body.finalizing);
   if (problem) return fail(problem);
-  return { ok: true, request: withoutNullMaps(body) as unknown as SyncRequest };
+  const request = withoutNullMaps(body);
+  return isSyncRequest(request) ? { ok: true, request } : fail(NOT_A_REQUEST);
 }
 
 export function customizeRequestShape(body: unknown): Shape<CustomizeRequest> {
   if (!isObject(body)) return fail(bodyProblem(body));
   const problem = parentProblem(body.parent);
   if (problem) return fail(problem);
-  return { ok: true, request: body as unknown as CustomizeRequest };
+  return isCustomizeRequest(body) ? { ok: true, request: body } : fail(NOT_A_REQUEST);
+}
+
+/** Unreachable once the checks above passed; the guards below are what lets the types follow. */
+const NOT_A_REQUEST = "request body is not a Metacontroller hook request";
+
+function isCustomizeRequest(value: unknown): value is CustomizeRequest {
+  return isObject(value) && isKubeObject(value.parent);
+}
+
+function isSyncRequest(value: unknown): value is SyncRequest {
+  if (!isObject(value) || !isKubeObject(value.parent)) return false;
+  const { children, related, finalizing } = value;
+  return (
+    (children === undefined || isObjectMap(children)) &&
+    (related === undefined || isObjectMap(related)) &&
+    (finalizing === undefined || typeof finalizing === "boolean")
+  );
+}
+
+function isObjectMap(value: unknown): value is ObjectMap {
+  return (
+    isObject(value) &&
+    Object.values(value).every((objects) => isObject(objects) && Object.values(objects).every(isKubeObject))
+  );
 }
 
 function bodyProblem(body: unknown): string {
@@ -39,24 +64,47 @@ function bodyProblem(body: unknown): string {
 
 /** The parent is namespaced and has a spec (the CRD requires one). */
 function parentProblem(parent: unknown): string | undefined {
+  const problem = kubeObjectProblem("parent", parent);
+  if (problem !== undefined || !isKubeObject(parent)) return problem ?? NOT_A_REQUEST;
   return (
-    kubeObjectProblem("parent", parent) ??
-    stringProblem("parent.metadata.namespace", (parent as { metadata: JsonObject }).metadata.namespace) ??
-    objectProblem("parent.spec", (parent as JsonObject).spec)
+    stringProblem("parent.metadata.namespace", parent.metadata.namespace) ?? objectProblem("parent.spec", parent.spec)
   );
 }
 
-/** What every object Metacontroller sends carries: apiVersion, kind and metadata.name. */
+/** What every object Metacontroller sends carries: apiVersion, kind and metadata.name (and well-typed metadata). */
 function kubeObjectProblem(path: string, value: unknown): string | undefined {
-  const problem = objectProblem(path, value);
-  if (problem) return problem;
-  const object = value as JsonObject;
+  if (!isObject(value)) return objectProblem(path, value);
   return (
-    stringProblem(child(path, "apiVersion"), object.apiVersion) ??
-    stringProblem(child(path, "kind"), object.kind) ??
-    objectProblem(child(path, "metadata"), object.metadata) ??
-    stringProblem(child(path, "metadata.name"), (object.metadata as JsonObject).name)
+    stringProblem(child(path, "apiVersion"), value.apiVersion) ??
+    stringProblem(child(path, "kind"), value.kind) ??
+    metadataProblem(child(path, "metadata"), value.metadata)
   );
+}
+
+function metadataProblem(path: string, metadata: unknown): string | undefined {
+  if (!isObject(metadata)) return objectProblem(path, metadata);
+  const { namespace, uid, generation, labels, annotations } = metadata;
+  return (
+    stringProblem(child(path, "name"), metadata.name) ??
+    optionalProblem(child(path, "namespace"), namespace, "a string", (v) => typeof v === "string") ??
+    optionalProblem(child(path, "uid"), uid, "a string", (v) => typeof v === "string") ??
+    optionalProblem(child(path, "generation"), generation, "a number", (v) => typeof v === "number") ??
+    optionalProblem(child(path, "labels"), labels, "a map of strings", isStringMap) ??
+    optionalProblem(child(path, "annotations"), annotations, "a map of strings", isStringMap)
+  );
+}
+
+function optionalProblem(
+  path: string,
+  value: unknown,
+  what: string,
+  check: (value: unknown) => boolean,
+): string | undefined {
+  return value === undefined || check(value) ? undefined : `${path} must be ${what}, got ${typeOf(value)}`;
+}
+
+function isStringMap(value: unknown): boolean {
+  return isObject(value) && Object.values(value).every((v) => typeof v === "string");
 }
 
 /** `{ "Kind.apiVersion": { "name" | "ns/name": object } }`; absent or null means empty. */
@@ -65,9 +113,8 @@ function mapProblem(path: string, map: unknown): string | undefined {
   if (!isObject(map)) return `${path} must be an object keyed by Kind.apiVersion, got ${typeOf(map)}`;
   for (const [kind, objects] of Object.entries(map)) {
     const kindPath = keyPath(path, kind);
-    const problem = objectProblem(kindPath, objects);
-    if (problem) return problem;
-    for (const [key, object] of Object.entries(objects as JsonObject)) {
+    if (!isObject(objects)) return objectProblem(kindPath, objects);
+    for (const [key, object] of Object.entries(objects)) {
       const objectProblemFound = kubeObjectProblem(keyPath(kindPath, key), object);
       if (objectProblemFound) return objectProblemFound;
     }

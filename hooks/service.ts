@@ -17,7 +17,6 @@
  */
 import { createServer, type Server as HttpServer } from "node:http";
 import type { Server as HttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import type pino from "pino";
 import { createApp, type AppDeps, type HookHandlers } from "./app";
 import type { TokenSource } from "./auth";
@@ -80,7 +79,79 @@ function bound(server: HttpServer | HttpsServer, overload: OverloadOptions): voi
   server.requestTimeout = overload.timeoutMs + 1000;
   // Node checks the two above only this often (30 s by default).
   // Read when the server starts listening; not in @types/node 20's Server type.
-  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1000, overload.timeoutMs);
+  Object.assign(server, { connectionsCheckingInterval: Math.min(1000, overload.timeoutMs) });
+}
+
+type Listener = { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" };
+
+/** The port a listening server is bound to (a TCP server's address is always an AddressInfo). */
+export function portOf(server: HttpServer | HttpsServer): number {
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the server is not listening on a TCP port");
+  return address.port;
+}
+
+/** Plain HTTP on PORT; with TLS files, HTTPS on TLS_PORT for the apiserver too. */
+function listenersFor(config: ServiceConfig, appDeps: AppDeps, logger: pino.Logger): Listener[] {
+  const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
+  bound(plain, config.overload);
+  const listeners: Listener[] = [{ server: plain, port: config.port, scheme: "http" }];
+  if (config.tlsFiles) {
+    const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
+    bound(tls.server, config.overload);
+    listeners.push({ server: tls.server, port: config.tlsPort, scheme: "https" });
+  }
+  return listeners;
+}
+
+function listenAll(listeners: readonly Listener[], logger: pino.Logger): Promise<void> {
+  return Promise.all(
+    listeners.map(
+      ({ server, port, scheme }) =>
+        new Promise<void>((resolve, reject) => {
+          server.once("error", (err) => {
+            logger.fatal({ err, scheme, port }, "Listen failed");
+            reject(err);
+          });
+          server.listen(port, () => {
+            logger.info({ scheme, port: portOf(server) }, "Listening");
+            resolve();
+          });
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+/** Closes every listener, then exits: 0 when all closed cleanly, 1 on an error or after `timeoutMs`. */
+function closeAll(
+  listeners: readonly Listener[],
+  { logger, exit, timeoutMs }: { logger: pino.Logger; exit: (code: number) => void; timeoutMs: number },
+): void {
+  let open = listeners.length;
+  let failed = false;
+  const force = setTimeout(() => {
+    logger.warn({ timeoutMs }, "Forced exit: calls still in flight");
+    exit(1);
+  }, timeoutMs);
+  force.unref();
+  for (const { server } of listeners) {
+    // Keep-alive connections with no call in flight would hold close() until they time out;
+    // one whose call finishes later turns idle then, hence the sweep until closed.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close((err) => {
+      clearInterval(sweep);
+      if (err) {
+        failed = true;
+        logger.error({ err }, "Server close failed");
+      }
+      open -= 1;
+      if (open > 0) return;
+      clearTimeout(force);
+      if (!failed) logger.info("Stopped");
+      exit(failed ? 1 : 0);
+    });
+    server.closeIdleConnections();
+  }
 }
 
 export function startService(config: ServiceConfig, deps: ServiceDeps): Service {
@@ -95,68 +166,12 @@ export function startService(config: ServiceConfig, deps: ServiceDeps): Service 
     overload: createOverloadGuard(config.overload),
     ...(deps.bearerToken ? { bearerToken: deps.bearerToken } : {}),
   };
-
-  const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
-  bound(plain, config.overload);
-  const servers: { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" }[] = [
-    { server: plain, port: config.port, scheme: "http" },
-  ];
-  if (config.tlsFiles) {
-    const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
-    bound(tls.server, config.overload);
-    servers.push({ server: tls.server, port: config.tlsPort, scheme: "https" });
-  }
-
-  const listening = Promise.all(
-    servers.map(
-      ({ server, port, scheme }) =>
-        new Promise<void>((resolve, reject) => {
-          server.once("error", (err) => {
-            logger.fatal({ err, scheme, port }, "Listen failed");
-            reject(err);
-          });
-          server.listen(port, () => {
-            logger.info({ scheme, port: (server.address() as AddressInfo).port }, "Listening");
-            resolve();
-          });
-        }),
-    ),
-  ).then(() => undefined);
-
-  function closeListeners(): void {
-    let open = servers.length;
-    let failed = false;
-    const force = setTimeout(() => {
-      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, "Forced exit: calls still in flight");
-      exit(1);
-    }, config.shutdownTimeoutMs);
-    force.unref();
-    for (const { server } of servers) {
-      // Keep-alive connections with no call in flight would hold close() until they time out;
-      // one whose call finishes later turns idle then, hence the sweep until closed.
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.close((err) => {
-        clearInterval(sweep);
-        if (err) {
-          failed = true;
-          logger.error({ err }, "Server close failed");
-        }
-        open -= 1;
-        if (open > 0) return;
-        clearTimeout(force);
-        if (!failed) logger.info("Stopped");
-        exit(failed ? 1 : 0);
-      });
-      server.closeIdleConnections();
-    }
-  }
-
+  const listeners = listenersFor(config, appDeps, logger);
   return {
-    listening,
+    listening: listenAll(listeners, logger),
     ports() {
-      const portOfServer = (s: HttpServer | HttpsServer): number => (s.address() as AddressInfo).port;
-      const https = servers[1];
-      return { http: portOfServer(plain), ...(https ? { https: portOfServer(https.server) } : {}) };
+      const [plain, https] = listeners;
+      return { http: plain ? portOf(plain.server) : 0, ...(https ? { https: portOf(https.server) } : {}) };
     },
     isReady: () => !shuttingDown,
     shutdown(signal) {
@@ -165,7 +180,7 @@ export function startService(config: ServiceConfig, deps: ServiceDeps): Service 
       const drainDelayMs = signal === "SIGTERM" ? config.drainDelayMs : 0;
       logger.info({ signal, drainDelayMs }, "Shutting down: not ready, listeners close after the drain delay");
       // Not unref'd: the process must live through the delay even with no connection open.
-      setTimeout(closeListeners, drainDelayMs);
+      setTimeout(() => closeAll(listeners, { logger, exit, timeoutMs: config.shutdownTimeoutMs }), drainDelayMs);
     },
   };
 }

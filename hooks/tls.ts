@@ -1,5 +1,5 @@
 /**
- * HTTPS for the kube-apiserver's webhooks (`/validate`, `/convert`; DESIGN §10, §11), with
+ * HTTPS for the kube-apiserver's webhooks (`/validate`, `/convert`; docs/security.md), with
  * certificate rotation that needs no restart.
  *
  * `TLS_CERT_FILE` and `TLS_KEY_FILE` name a PEM certificate (chain) and its key — in the
@@ -19,6 +19,7 @@ import type { RequestListener } from "node:http";
 import { dirname } from "node:path";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
 import type pino from "pino";
+import { messageOf } from "./errors";
 
 export interface TlsFiles {
   readonly certFile: string;
@@ -38,8 +39,8 @@ const SECURE_OPTIONS: SecureContextOptions = { minVersion: "TLSv1.2" };
  * without the other is a configuration mistake, and serving plain HTTP instead would hide it.
  */
 export function tlsFilesFromEnv(env: NodeJS.ProcessEnv = process.env): TlsFiles | undefined {
-  const certFile = env.TLS_CERT_FILE?.trim() ?? "";
-  const keyFile = env.TLS_KEY_FILE?.trim() ?? "";
+  const certFile = trimmed(env.TLS_CERT_FILE);
+  const keyFile = trimmed(env.TLS_KEY_FILE);
   if (certFile === "" && keyFile === "") return undefined;
   if (certFile === "" || keyFile === "") {
     throw new Error(
@@ -47,6 +48,10 @@ export function tlsFilesFromEnv(env: NodeJS.ProcessEnv = process.env): TlsFiles 
     );
   }
   return { certFile, keyFile };
+}
+
+function trimmed(value: string | undefined): string {
+  return value?.trim() ?? "";
 }
 
 /** Reads both files and checks that they make a usable pair (PEM parses, key matches); throws otherwise. */
@@ -57,9 +62,9 @@ export function readTlsMaterial(files: TlsFiles): TlsMaterial {
     createSecureContext({ ...SECURE_OPTIONS, cert, key });
   } catch (err) {
     // OpenSSL's reason ("key values mismatch", "no start line"); never the file contents.
-    throw new Error(
-      `${files.certFile} and ${files.keyFile} are not a usable certificate and key: ${(err as Error).message}`,
-    );
+    throw new Error(`${files.certFile} and ${files.keyFile} are not a usable certificate and key: ${messageOf(err)}`, {
+      cause: err,
+    });
   }
   return { cert, key };
 }
@@ -99,6 +104,44 @@ export interface CertificateWatcher {
   close(): void;
 }
 
+/**
+ * The directories, not the files: a Secret volume replaces files by swapping a symlink, and a
+ * watch on a replaced file never fires again.
+ */
+function watchDirectories(files: TlsFiles, onChange: () => void, logger: pino.Logger): FSWatcher[] {
+  return [...new Set([dirname(files.certFile), dirname(files.keyFile)])].flatMap((dir) => {
+    try {
+      const watcher = watch(dir, { persistent: false }, onChange);
+      watcher.on("error", (err) =>
+        logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read"),
+      );
+      return [watcher];
+    } catch (err) {
+      logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read");
+      return [];
+    }
+  });
+}
+
+/** The files' material, or why it cannot be used (readTlsMaterial's message). */
+function tryRead(files: TlsFiles): TlsMaterial | { problem: string } {
+  try {
+    return readTlsMaterial(files);
+  } catch (err) {
+    return { problem: messageOf(err) };
+  }
+}
+
+/** Logs each new problem once (the poll would otherwise repeat it every interval); undefined: usable again. */
+function reportOnce(logger: pino.Logger): (problem: string | undefined) => void {
+  let last: string | undefined;
+  return (problem) => {
+    if (problem !== undefined && problem !== last)
+      logger.warn({ reason: problem }, "TLS files changed but cannot be used yet; keeping the current certificate");
+    last = problem;
+  };
+}
+
 /** Installs changed certificate files on `server` until closed. */
 export function watchCertificate(
   server: { setSecureContext(options: SecureContextOptions): void },
@@ -108,24 +151,15 @@ export function watchCertificate(
 ): CertificateWatcher {
   const { logger, pollIntervalMs = 60_000, debounceMs = 250, onReload } = options;
   let current = initial;
-  let lastProblem: string | undefined;
+  const problem = reportOnce(logger);
   let pending: NodeJS.Timeout | undefined;
   let closed = false;
 
   const reload = (): boolean => {
     if (closed) return false;
-    let next: TlsMaterial;
-    try {
-      next = readTlsMaterial(files);
-    } catch (err) {
-      const problem = (err as Error).message;
-      // Logged once per distinct problem: the poll would otherwise repeat it every interval.
-      if (problem !== lastProblem)
-        logger.warn({ reason: problem }, "TLS files changed but cannot be used yet; keeping the current certificate");
-      lastProblem = problem;
-      return false;
-    }
-    lastProblem = undefined;
+    const next = tryRead(files);
+    problem("problem" in next ? next.problem : undefined);
+    if ("problem" in next) return false;
     if (next.cert.equals(current.cert) && next.key.equals(current.key)) return false;
     server.setSecureContext({ ...SECURE_OPTIONS, cert: next.cert, key: next.key });
     current = next;
@@ -143,20 +177,7 @@ export function watchCertificate(
     }, debounceMs);
   };
 
-  // The directories, not the files: a Secret volume replaces files by swapping a symlink, and a
-  // watch on a replaced file never fires again.
-  const watchers: FSWatcher[] = [...new Set([dirname(files.certFile), dirname(files.keyFile)])].flatMap((dir) => {
-    try {
-      const watcher = watch(dir, { persistent: false }, schedule);
-      watcher.on("error", (err) =>
-        logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read"),
-      );
-      return [watcher];
-    } catch (err) {
-      logger.warn({ err, dir }, "Cannot watch the TLS directory; relying on the periodic re-read");
-      return [];
-    }
-  });
+  const watchers = watchDirectories(files, schedule, logger);
   const poll = setInterval(reload, pollIntervalMs);
   poll.unref();
 

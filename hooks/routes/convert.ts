@@ -1,5 +1,5 @@
 /**
- * `POST /convert`: the CRD conversion webhook (DESIGN §10). The apiserver reads only a 200
+ * `POST /convert`: the CRD conversion webhook (docs/hook-api.md). The apiserver reads only a 200
  * answer, so a review that cannot be converted is answered 200 with `result.status: Failure`
  * and a message it shows to the user; only a body that is not a JSON object at all gets a 4xx.
  * One log line and one metrics observation per call.
@@ -10,6 +10,7 @@ import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/revie
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
 import { methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
+import { isPlainObject } from "../../lib/conversion/paths";
 import { forLog, scrubError, secretValuesOf } from "../redact";
 
 export interface ConvertDeps {
@@ -52,14 +53,17 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
   // The JSON parser turns an empty body into `{}`, which is no review at all.
   if (body === undefined || req.headers["content-length"] === "0")
     return { status: 400, message: "request body is required: a ConversionReview JSON object" };
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    const got = body === null ? "null" : Array.isArray(body) ? "a list" : `a ${typeof body}`;
-    return { status: 400, message: `request body must be a ConversionReview JSON object, got ${got}` };
-  }
+  if (!isPlainObject(body))
+    return { status: 400, message: `request body must be a ConversionReview JSON object, got ${kindOf(body)}` };
   if (logger.isLevelEnabled("debug"))
     logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
   const outcome = reviewConversion(body);
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
+}
+
+function kindOf(body: unknown): string {
+  if (body === null) return "null";
+  return Array.isArray(body) ? "a list" : `a ${typeof body}`;
 }
 
 /** info when converted, warn when the review or an object was refused, error on our own bug. */

@@ -61,7 +61,7 @@ export function validateRouter(deps: ValidateDeps): Router {
     .post(async (req, res) => {
       const started = process.hrtime.bigint();
       const call: Call = { hook: "validate" };
-      const answer = await answerReview(req, res, call, deps.context, deps.logger);
+      const answer = await answerReview({ req, res, call }, deps.context, deps.logger);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (res.headersSent) {
         // The time limit (overload.ts) answered already; the metrics counted it.
@@ -82,9 +82,7 @@ export function validateRouter(deps: ValidateDeps): Router {
 type Answer = HttpError | { readonly status: 200; readonly review: AdmissionResponse };
 
 async function answerReview(
-  req: Request,
-  res: Response,
-  call: Call,
+  { req, res, call }: { req: Request; res: Response; call: Call },
   context: ValidateContext | undefined,
   logger: pino.Logger,
 ): Promise<Answer> {

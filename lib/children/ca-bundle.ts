@@ -1,6 +1,6 @@
 /**
- * The managed CA bundle ConfigMap `<name>-ca-bundle` (Go operator name and key, research
- * operator.md §4.3): one key, `ca-bundle.crt`, with the certificates the sync checked. Not
+ * The managed CA bundle ConfigMap `<name>-ca-bundle` (Go operator name and
+ * key): one key, `ca-bundle.crt`, with the certificates the sync checked. Not
  * immutable: its name is fixed, and a change rolls the pods through the template annotation.
  */
 import type { V1ConfigMap } from "@kubernetes/client-node";

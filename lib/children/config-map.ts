@@ -1,6 +1,6 @@
 /**
  * The generated config.yaml, in a ConfigMap named after its content hash. Immutable: a new
- * config is a new ConfigMap, so running pods never see their file change under them (DESIGN §5).
+ * config is a new ConfigMap, so running pods never see their file change under them.
  * An override ConfigMap belongs to the user and is only mounted, never emitted.
  */
 import type { V1ConfigMap } from "@kubernetes/client-node";

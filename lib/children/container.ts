@@ -18,20 +18,22 @@ import { buildVolumeMounts } from "./volumes";
  */
 function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"> {
   const overrides = ctx.spec.workload.overrides ?? {};
-  if (ctx.legacy === undefined) {
-    const args = overrides.args ?? (overrides.command || !ctx.serverArgs?.length ? undefined : ctx.serverArgs);
-    return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(args ? { args: [...args] } : {}) };
-  }
-  // The Go operator: the script with userConfig; a non-empty user command or args replaces it.
-  const script = ctx.config?.source === "override";
-  const command =
-    overrides.command && overrides.command.length > 0
-      ? [...overrides.command]
-      : script
-        ? [...STARTUP_COMMAND]
-        : undefined;
-  const args = overrides.args && overrides.args.length > 0 ? [...overrides.args] : script ? [] : undefined;
+  if (ctx.legacy !== undefined) return legacyCommandAndArgs(overrides, ctx.config?.source === "override");
+  const args = overrides.args ?? (overrides.command || !ctx.serverArgs?.length ? undefined : ctx.serverArgs);
+  return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(args ? { args: [...args] } : {}) };
+}
+
+type Overrides = { readonly command?: readonly string[]; readonly args?: readonly string[] };
+
+/** The Go operator: the script with userConfig (`script`); a non-empty user command or args replaces it. */
+function legacyCommandAndArgs(overrides: Overrides, script: boolean): Pick<V1Container, "command" | "args"> {
+  const command = nonEmpty(overrides.command) ?? (script ? [...STARTUP_COMMAND] : undefined);
+  const args = nonEmpty(overrides.args) ?? (script ? [] : undefined);
   return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
+}
+
+function nonEmpty(list: readonly string[] | undefined): string[] | undefined {
+  return list !== undefined && list.length > 0 ? [...list] : undefined;
 }
 
 export function buildContainer(ctx: ChildContext): V1Container {

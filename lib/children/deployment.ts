@@ -1,5 +1,5 @@
 /**
- * The server Deployment, named after the parent like the Go operator's (DESIGN §7), so a
+ * The server Deployment, named after the parent like the Go operator's, so a
  * takeover keeps its selector. Selector and pod labels are exactly the selector labels.
  */
 import { copyJson } from "../json-copy";
@@ -24,7 +24,7 @@ export const ROLLING_UPDATE: V1DeploymentStrategy = {
 /** A ReadWriteOnce volume attaches to one node: the old pod must go before the new one starts. */
 export const RECREATE: V1DeploymentStrategy = { type: "Recreate" };
 
-/** Content hashes of what the server reads at start: a change rolls the pods (FR-026). */
+/** Content hashes of what the server reads at start: a change rolls the pods. */
 function templateAnnotations(ctx: ChildContext): { [k: string]: string } | undefined {
   const annotations = {
     ...(ctx.config ? { [CONFIG_HASH_ANNOTATION]: ctx.config.hash } : {}),

@@ -1,5 +1,5 @@
 /**
- * The server container's environment, in a fixed order (DESIGN §7): Secret-backed values,
+ * The server container's environment, in a fixed order: Secret-backed values,
  * plain values the config needs, the port, the config path, the Go operator's variables, then
  * the user's `workload.overrides.env`, where a name we already set is replaced in place.
  *

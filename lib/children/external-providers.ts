@@ -1,5 +1,5 @@
 /**
- * External providers in the pod (FR-090..092). The server imports each provider's `module`,
+ * External providers in the pod (docs/external-providers.md). The server imports each provider's `module`,
  * so its package must be importable, with no network at start. The design:
  *
  * 1. one init container per provider, in CR order, running the provider's own image (pinned

@@ -1,6 +1,6 @@
 /**
  * HorizontalPodAutoscaler `<name>-hpa` when `workload.autoscaling` is set; the Deployment then
- * leaves `replicas` to it. Floor and default metric follow the Go operator (research §4.8).
+ * leaves `replicas` to it. Floor and default metric follow the Go operator.
  */
 import type { V2HorizontalPodAutoscaler, V2MetricSpec } from "@kubernetes/client-node";
 import { names } from "../names";

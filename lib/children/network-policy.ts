@@ -41,7 +41,7 @@ function namespaceNamed(namespace: string): Keyed {
 }
 
 function peers(ctx: ChildContext): Keyed[] {
-  const { allowedFrom, expose } = ctx.spec.networking;
+  const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [["all", { namespaceSelector: {} }]];
   return [
     // Same namespace: the apps deployed next to the server (Go operator PR #267).
@@ -54,14 +54,22 @@ function peers(ctx: ChildContext): Keyed[] {
       `label ${key}`,
       { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } },
     ]),
-    // An exposed server must be reachable from whatever carries the Route or Ingress traffic:
-    // the OpenShift router (host network, matched by its namespace's policy group; a pod
-    // selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
-    // A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
-    ...(expose.enabled || ctx.legacy?.networkSet
-      ? [["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }] as Keyed]
-      : []),
-    ...(expose.enabled ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
+    ...exposurePeers(ctx),
+  ];
+}
+
+/**
+ * An exposed server must be reachable from whatever carries the Route or Ingress traffic:
+ * the OpenShift router (host network, matched by its namespace's policy group; a pod
+ * selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
+ * A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
+ */
+function exposurePeers(ctx: ChildContext): Keyed[] {
+  const exposed = ctx.spec.networking.expose.enabled;
+  const router: Keyed = ["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }];
+  return [
+    ...(exposed || ctx.legacy?.networkSet ? [router] : []),
+    ...(exposed ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
   ];
 }
 

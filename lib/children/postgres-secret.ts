@@ -1,6 +1,6 @@
 /**
  * The derived Secret with the discrete parts of the user's Postgres DSN (the server takes
- * host/port/db/user/password, not a DSN; DESIGN §5). The only child that carries secret values.
+ * host/port/db/user/password, not a DSN). The only child that carries secret values.
  */
 import type { V1Secret } from "@kubernetes/client-node";
 import { POSTGRES_PARTS } from "../config/env-names";

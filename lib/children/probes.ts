@@ -1,6 +1,6 @@
 /**
- * Health probes on the server's public `/v1/health` (no auth needed, research
- * llamastack-config.md §6.4), through the named container port so a port change needs no edit.
+ * Health probes on the server's public `/v1/health` (it needs no auth),
+ * through the named container port so a port change needs no edit.
  */
 import type { V1Probe } from "@kubernetes/client-node";
 import { SERVICE_PORT_NAME } from "../names";

@@ -1,6 +1,6 @@
 /**
  * The server container's resources: the user's `workload.resources`, with the Go operator's
- * defaults filled in where a value is missing (research operator.md §4.1).
+ * defaults filled in where a value is missing.
  */
 import { copyJson } from "../json-copy";
 import type { V1ResourceRequirements } from "@kubernetes/client-node";
@@ -29,8 +29,20 @@ function nonZero(q: string | undefined): string | undefined {
 
 export function buildResources(workload: WorkloadInput): V1ResourceRequirements {
   const user = (workload.resources ?? {}) as { requests?: unknown; limits?: unknown; claims?: unknown };
-  const requests = quantities(user.requests);
-  const limits = quantities(user.limits);
+  const { requests, limits } = withDefaults(workload, quantities(user.requests), quantities(user.limits));
+  return {
+    requests,
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
+    ...(Array.isArray(user.claims) ? { claims: copyJson(user.claims) } : {}),
+  };
+}
+
+/** The user's quantities with the cpu and memory requests filled in (and limits, when sized by workers). */
+function withDefaults(
+  workload: WorkloadInput,
+  requests: Quantities,
+  limits: Quantities,
+): { requests: Quantities; limits: Quantities } {
   // A missing request falls back to the limit first (what the apiserver itself does): a
   // default above a smaller user limit would make the pod invalid.
   const cpu = nonZero(requests.cpu) ?? limits.cpu ?? String(workload.workers ?? DEFAULT_WORKERS);
@@ -42,9 +54,5 @@ export function buildResources(workload: WorkloadInput): V1ResourceRequirements 
     limits.cpu ??= cpu;
     limits.memory ??= memory;
   }
-  return {
-    requests,
-    ...(Object.keys(limits).length > 0 ? { limits } : {}),
-    ...(Array.isArray(user.claims) ? { claims: copyJson(user.claims) } : {}),
-  };
+  return { requests, limits };
 }

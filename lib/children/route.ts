@@ -1,7 +1,7 @@
 /**
  * OpenShift Route `<name>-route` when `networking.expose` is on and the hooks run with the
  * OpenShift overlay (a Route child type on a cluster without the Route CRD would stop the
- * whole CompositeController, DESIGN §3).
+ * whole CompositeController; docs/design.md).
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import { names, SERVICE_PORT_NAME } from "../names";

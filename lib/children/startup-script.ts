@@ -1,5 +1,5 @@
 /**
- * The command a v1alpha1 CR with `userConfig` runs (research operator.md §4.1): the Go operator
+ * The command a v1alpha1 CR with `userConfig` runs: the Go operator
  * replaced the image entrypoint with a shell script that picks the server's entry point from the
  * installed llama-stack version and starts it on the mounted /etc/llama-stack/config.yaml.
  * Written here anew with the same behaviour:

@@ -38,7 +38,7 @@ export function runsSeveralPods(workload: WorkloadInput): boolean {
 
 /**
  * The same question for a v1alpha1 CR, answered like the Go operator: `spec.replicas > 1`,
- * even under an HPA (research operator.md §4.1, §4.9).
+ * even under an HPA.
  */
 export function legacyRunsSeveralPods(workload: WorkloadInput): boolean {
   return replicaCount(workload) > 1;
@@ -54,5 +54,8 @@ export function storageMountPath(workload: WorkloadInput): string {
  * are passed through as written. Deep-copied so the response never aliases the request.
  */
 export function passThrough<T>(items: readonly object[] | undefined): T[] {
-  return (items ?? []).map((item) => copyJson(item) as T);
+  return (items ?? []).map(
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- copied through unchanged: the CRD admits these lists as free objects and the apiserver checks each as a T when it admits the Deployment; here only the upsert key (name, mountPath) is read, and a missing one never matches
+    (item) => copyJson(item) as T,
+  );
 }

@@ -1,5 +1,6 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { parseArgs } from "node:util";
+import { isPlainObject } from "../conversion/paths";
 import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
 import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
@@ -22,10 +23,16 @@ function parsed(
 ): { values: { [k: string]: string | undefined }; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options, strict: true });
-    return { values: values as { [k: string]: string | undefined }, positionals };
+    return { values, positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments");
+    throw new UsageError(firstLine(error) ?? "bad arguments");
   }
+}
+
+/** The first line of a thrown error's message (undefined when it has none). Duck-typed: errors may come from another realm. */
+function firstLine(error: unknown): string | undefined {
+  const message = isPlainObject(error) ? error.message : undefined;
+  return typeof message === "string" ? message.split("\n")[0] : undefined;
 }
 
 function exactlyOne(command: string, positionals: readonly string[]): string {
@@ -122,16 +129,7 @@ const HELP_FLAGS = new Set(["--help", "-h"]);
 
 export function runCli(argv: readonly string[], io: CliIo): number {
   const [name, ...rest] = argv;
-  if (name === undefined || HELP_FLAGS.has(name) || name === "help") {
-    const topic = name === "help" ? rest[0] : undefined;
-    const command = topic !== undefined ? COMMANDS[topic] : undefined;
-    if (topic !== undefined && command === undefined) {
-      io.stderr(`error: unknown command "${topic}"\n\n${USAGE}`);
-      return 2;
-    }
-    io.stdout(command ? `Usage: ${command.help}\n\n${EXIT_CODES}\n` : USAGE);
-    return name === undefined ? 2 : 0;
-  }
+  if (name === undefined || HELP_FLAGS.has(name) || name === "help") return help(name, rest[0], io);
   const command = COMMANDS[name];
   if (command === undefined) {
     io.stderr(`error: unknown command "${name}"\n\n${USAGE}`);
@@ -148,9 +146,19 @@ export function runCli(argv: readonly string[], io: CliIo): number {
       io.stderr(`error: ${error.message}\nRun "llsd ${name} --help" for usage.\n`);
       return 2;
     }
-    io.stderr(
-      `error: ${(error as Error).message.split("\n")[0]} (an internal error of llsd ${name}; please report it)\n`,
-    );
+    io.stderr(`error: ${firstLine(error)} (an internal error of llsd ${name}; please report it)\n`);
     return 2;
   }
+}
+
+/** `llsd`, `llsd --help`, `llsd help [COMMAND]`: no command is an error (2), asking for help is not. */
+function help(name: string | undefined, next: string | undefined, io: CliIo): number {
+  const topic = name === "help" ? next : undefined;
+  const command = topic !== undefined ? COMMANDS[topic] : undefined;
+  if (topic !== undefined && command === undefined) {
+    io.stderr(`error: unknown command "${topic}"\n\n${USAGE}`);
+    return 2;
+  }
+  io.stdout(command ? `Usage: ${command.help}\n\n${EXIT_CODES}\n` : USAGE);
+  return name === undefined ? 2 : 0;
 }

@@ -4,13 +4,14 @@
  */
 import { parseAllDocuments, stringify } from "yaml";
 import { formatErrors } from "../errors";
-import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
-import { fromHub, toHub } from "../conversion/v1alpha1";
+import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "../api/schema";
+import { isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { fromHub, toHub, type Conversion } from "../conversion/v1alpha1";
 import { migrateSpec } from "../migrate/migrate";
 import { readText, type CliIo } from "./io";
 
-type Doc = { [k: string]: unknown };
-type Transform = (object: Doc, io: CliIo) => Doc | undefined;
+type Doc = JsonMap;
+type Transform = (object: Doc, io: CliIo) => object | undefined;
 
 function eachDocument(file: string, io: CliIo, transform: Transform): number {
   const docs = parseAllDocuments(readText(io, file));
@@ -21,9 +22,9 @@ function eachDocument(file: string, io: CliIo, transform: Transform): number {
       io.stderr(`error: ${file}: invalid YAML: ${doc.errors[0]?.message.split("\n")[0]}\n`);
       return 1;
     }
-    const object = doc.toJS() as Doc | null;
+    const object: unknown = doc.toJS();
     if (object === null) continue;
-    const result = object.kind === "LlamaStackDistribution" ? transform(object, io) : object;
+    const result = isPlainObject(object) && object.kind === "LlamaStackDistribution" ? transform(object, io) : object;
     if (result === undefined) failed = true;
     else out.push(stringify(result, { lineWidth: 0 }));
   }
@@ -31,7 +32,16 @@ function eachDocument(file: string, io: CliIo, transform: Transform): number {
   return failed ? 1 : 0;
 }
 
-const nameOf = (o: Doc): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? "(unnamed)");
+/** `metadata.name` for messages; a missing or non-scalar one reads "(unnamed)". */
+const nameOf = (o: Doc): string => {
+  const name = own(o.metadata, "name");
+  return typeof name === "string" || typeof name === "number" || typeof name === "boolean" ? String(name) : "(unnamed)";
+};
+
+/** The document in v1alpha2, converted when it is not (`hub.object` is then typed by the conversion). */
+function hubOf(object: Doc): Conversion<object> {
+  return object.apiVersion === "llamastack.io/v1alpha2" ? { ok: true, object } : toHub(object);
+}
 
 export function convertCommand(to: string | undefined, file: string, io: CliIo): number {
   if (to !== "v1alpha1" && to !== "v1alpha2") {
@@ -41,9 +51,9 @@ export function convertCommand(to: string | undefined, file: string, io: CliIo):
   const target = `llamastack.io/${to}`;
   return eachDocument(file, io, (object) => {
     if (object.apiVersion === target) return object;
-    const hub = object.apiVersion === "llamastack.io/v1alpha2" ? { ok: true as const, object } : toHub(object);
+    const hub = hubOf(object);
     const converted = hub.ok ? (to === "v1alpha2" ? hub : fromHub(hub.object)) : hub;
-    if (converted.ok) return converted.object as unknown as Doc;
+    if (converted.ok) return converted.object;
     io.stderr(`error: ${nameOf(object)}:\n${formatErrors(converted.errors)}\n`);
     return undefined;
   });
@@ -51,15 +61,16 @@ export function convertCommand(to: string | undefined, file: string, io: CliIo):
 
 export function migrateCommand(file: string, io: CliIo): number {
   return eachDocument(file, io, (object) => {
-    const hub = object.apiVersion === "llamastack.io/v1alpha2" ? { ok: true as const, object } : toHub(object);
-    if (!hub.ok) {
-      io.stderr(`error: ${nameOf(object)}:\n${formatErrors(hub.errors)}\n`);
+    const hub = hubOf(object);
+    const spec = hub.ok ? own(hub.object, "spec") : undefined;
+    if (!hub.ok || !isV1alpha2Spec(spec)) {
+      const errors = hub.ok ? v1alpha2SpecSchemaErrors(spec) : hub.errors;
+      io.stderr(`error: ${nameOf(object)}:\n${formatErrors(errors)}\n`);
       return undefined;
     }
-    const hubObject = hub.object as unknown as Doc;
-    const { spec, report } = migrateSpec(hubObject.spec as LlsdSpecV1alpha2);
-    for (const line of report.changed) io.stderr(`changed: ${nameOf(object)}: ${line}\n`);
-    for (const line of report.kept) io.stderr(`kept: ${nameOf(object)}: ${line}\n`);
-    return { ...hubObject, spec };
+    const migrated = migrateSpec(spec);
+    for (const line of migrated.report.changed) io.stderr(`changed: ${nameOf(object)}: ${line}\n`);
+    for (const line of migrated.report.kept) io.stderr(`kept: ${nameOf(object)}: ${line}\n`);
+    return { ...hub.object, spec: migrated.spec };
   });
 }

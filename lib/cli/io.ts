@@ -1,5 +1,6 @@
 /** The CLI's only contact with the outside world, injected so tests run it in-process. */
 import { readFileSync } from "node:fs";
+import { isPlainObject } from "../conversion/paths";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -28,7 +29,7 @@ export function readText(io: CliIo, path: string): string {
   try {
     return io.readFile(path);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
+    const code = isPlainObject(error) ? error.code : undefined; // duck-typed: fs errors may come from another realm
     throw new UsageError(`${path}: ${(typeof code === "string" && READ_PROBLEMS[code]) || "cannot be read"}`);
   }
 }

@@ -2,7 +2,7 @@
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";
-import { RELEASES, type Release } from "../distributions/table";
+import { RELEASES } from "../distributions/table";
 import type { Generated } from "../config/generate";
 import { asStored, llsdDocuments, type CrDocument } from "./documents";
 import { readText, type CliIo } from "./io";
@@ -47,7 +47,8 @@ function printRendered(doc: CrDocument, result: Rendered, io: CliIo): boolean {
 }
 
 export function renderCommand(args: RenderArgs, io: CliIo): number {
-  if (args.release !== undefined && !RELEASES.includes(args.release as Release)) {
+  const release = RELEASES.find((line) => line === args.release);
+  if (args.release !== undefined && release === undefined) {
     io.stderr(`error: --release must be one of ${RELEASES.join(", ")}\n`);
     return 2;
   }
@@ -82,7 +83,7 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
       name: doc.name,
       ...configMaps,
       ...(baseConfig !== undefined ? { baseConfig } : {}),
-      ...(args.release !== undefined ? { release: args.release as Release } : {}),
+      ...(release !== undefined ? { release } : {}),
     };
     ok = printRendered(doc, render(doc.object.spec, input), io) && ok;
   });

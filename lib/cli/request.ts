@@ -5,7 +5,7 @@
  * parent is sent as the cluster stores it, converted to v1alpha2.
  */
 import { formatErrors } from "../errors";
-import type { KubeObject } from "../wire/metacontroller";
+import { isPlainObject, type JsonMap } from "../conversion/paths";
 import { asStored, llsdDocuments } from "./documents";
 import { readText, UsageError, type CliIo } from "./io";
 
@@ -26,33 +26,44 @@ export function requestCommand(hook: string | undefined, file: string | undefine
   }
   const stored = asStored(first, file, io);
   if (stored === undefined) return 1;
-  const parent = stored.object as unknown as KubeObject;
-  const namespace = parent.metadata?.namespace ?? "default";
-  const withNamespace = {
-    ...parent,
-    metadata: { ...parent.metadata, namespace, generation: 1, uid: "00000000-0000-0000-0000-000000000001" },
-  };
-  if (hook === "customize") {
-    io.stdout(`${JSON.stringify({ parent: withNamespace }, null, 2)}\n`);
-    return 0;
-  }
-  const related: { [key: string]: { [name: string]: KubeObject } } = { "Secret.v1": {}, "ConfigMap.v1": {} };
-  const objects = read.others
-    .map((o) => o as unknown as KubeObject)
-    .filter((o) => RELATED_KINDS.has(o.kind) && typeof o.metadata?.name === "string");
-  for (const o of objects) {
-    const ns = o.metadata.namespace ?? namespace;
-    const encoded = o.kind === "Secret" && o.stringData ? toData(o) : o;
-    related[`${o.kind}.v1`]![`${ns}/${o.metadata.name}`] = { ...encoded, metadata: { ...o.metadata, namespace: ns } };
-  }
-  io.stdout(`${JSON.stringify({ parent: withNamespace, children: {}, related }, null, 2)}\n`);
+  const { parent, namespace } = asParent(stored.object);
+  const body = hook === "customize" ? { parent } : { parent, children: {}, related: relatedOf(read.others, namespace) };
+  io.stdout(`${JSON.stringify(body, null, 2)}\n`);
   return 0;
 }
 
+/** The CR as the apiserver would hand it over: in a namespace (`default` when none), generation 1, a uid. */
+function asParent(object: { readonly [k: string]: unknown }): { parent: JsonMap; namespace: string } {
+  const metadata = isPlainObject(object.metadata) ? object.metadata : {};
+  const namespace = typeof metadata.namespace === "string" ? metadata.namespace : "default";
+  const parent = {
+    ...object,
+    metadata: { ...metadata, namespace, generation: 1, uid: "00000000-0000-0000-0000-000000000001" },
+  };
+  return { parent, namespace };
+}
+
+/** The file's Secrets and ConfigMaps, keyed the way Metacontroller's `related` map keys them. */
+function relatedOf(others: readonly JsonMap[], namespace: string): { [key: string]: { [name: string]: JsonMap } } {
+  const related: { [key: string]: { [name: string]: JsonMap } } = { "Secret.v1": {}, "ConfigMap.v1": {} };
+  for (const o of others) {
+    const { kind, metadata } = o;
+    if (typeof kind !== "string" || !RELATED_KINDS.has(kind) || !isPlainObject(metadata)) continue;
+    if (typeof metadata.name !== "string") continue;
+    const ns = typeof metadata.namespace === "string" ? metadata.namespace : namespace;
+    const encoded = kind === "Secret" && isPlainObject(o.stringData) ? toData(o, o.stringData) : o;
+    const group = related[`${kind}.v1`] ?? {};
+    group[`${ns}/${metadata.name}`] = { ...encoded, metadata: { ...metadata, namespace: ns } };
+  }
+  return related;
+}
+
 /** The apiserver stores `stringData` as base64 `data`; Metacontroller sends what is stored. */
-function toData(secret: KubeObject): KubeObject {
-  const { stringData, ...rest } = secret as KubeObject & { stringData: { [k: string]: string } };
-  const data = { ...(secret.data as object | undefined) } as { [k: string]: string };
-  for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(v, "utf8").toString("base64");
-  return { ...rest, data } as KubeObject;
+function toData(secret: JsonMap, stringData: JsonMap): JsonMap {
+  const { stringData: _stringData, ...rest } = secret;
+  const data: { [k: string]: unknown } = isPlainObject(secret.data) ? { ...secret.data } : {};
+  for (const [k, v] of Object.entries(stringData)) {
+    if (typeof v === "string") data[k] = Buffer.from(v, "utf8").toString("base64");
+  }
+  return { ...rest, data };
 }

@@ -4,6 +4,7 @@
  * the Secret's content.
  */
 import { createHash } from "node:crypto";
+import { isPlainObject } from "../conversion/paths";
 import { normalizeRegistryHost } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 
@@ -24,15 +25,21 @@ export function parseChallenge(header: string | null | undefined): Challenge | u
   const match = /^\s*(Basic|Bearer)\b(.*)$/is.exec(header ?? "");
   if (match === null) return undefined;
   if (match[1]?.toLowerCase() === "basic") return { scheme: "basic" };
-  const params = new Map<string, string>();
-  for (const [, key, quoted, bare] of (match[2] ?? "").matchAll(PARAM)) {
-    if (key !== undefined) params.set(key.toLowerCase(), (quoted ?? bare ?? "").replace(/\\(.)/g, "$1"));
-  }
+  const params = challengeParams(match[2] ?? "");
   const realm = params.get("realm");
   if (realm === undefined || realm === "") return undefined;
   const service = params.get("service");
   const scope = params.get("scope");
   return { scheme: "bearer", realm, ...(service ? { service } : {}), ...(scope ? { scope } : {}) };
+}
+
+/** `key="quoted \" value",key=bare` → lower-cased key → unescaped value. */
+function challengeParams(text: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const [, key, quoted, bare] of text.matchAll(PARAM)) {
+    if (key !== undefined) params.set(key.toLowerCase(), (quoted ?? bare ?? "").replace(/\\(.)/g, "$1"));
+  }
+  return params;
 }
 
 function nonEmptyString(value: unknown): value is string {
@@ -54,23 +61,29 @@ export function parseDockerConfigJson(text: string): Result<ReadonlyMap<string, 
       "the registry credentials are not valid JSON (expected a .dockerconfigjson document)",
     );
   }
-  const auths = typeof doc === "object" && doc !== null ? (doc as { auths?: unknown }).auths : undefined;
-  if (typeof auths !== "object" || auths === null || Array.isArray(auths)) {
+  const auths = isPlainObject(doc) ? doc.auths : undefined;
+  if (!isPlainObject(auths)) {
     return fail(
       REASON.authFailed,
       'the registry credentials have no "auths" object (expected a .dockerconfigjson document)',
     );
   }
   const credentials = new Map<string, RegistryCredential>();
-  for (const [key, entry] of Object.entries(auths as Record<string, unknown>)) {
-    if (typeof entry !== "object" || entry === null) continue;
-    const { username, password, auth } = entry as Record<string, unknown>;
+  for (const [key, entry] of Object.entries(auths)) {
     const host = normalizeRegistryHost(key);
     if (host === "" || credentials.has(host)) continue;
-    if (nonEmptyString(username) && typeof password === "string") credentials.set(host, { username, password });
-    else if (nonEmptyString(auth)) credentials.set(host, { auth });
+    const credential = parseCredential(entry);
+    if (credential !== undefined) credentials.set(host, credential);
   }
   return ok(credentials);
+}
+
+/** One `auths` entry → a credential, or undefined when it has none we can use. */
+function parseCredential(entry: unknown): RegistryCredential | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  const { username, password, auth } = entry;
+  if (nonEmptyString(username) && typeof password === "string") return { username, password };
+  return nonEmptyString(auth) ? { auth } : undefined;
 }
 
 /** One lookup over several credential sets; the first that knows a host wins (e.g. namespace Secret, then the hooks' own). */

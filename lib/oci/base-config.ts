@@ -28,7 +28,7 @@ export async function readBaseFromImage(
     case "upstream":
       return found(plan.value.config, plan.value.kind);
     case "layer": {
-      const file = await client.extractFile(ref, plan.value.layer, plan.value.path, call);
+      const file = await client.extractFile(ref, plan.value.layer, call, { path: plan.value.path });
       return file.ok ? found(file.value, "layer") : file;
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The resolver the sync hook calls: one registry client behind two image caches
  * (image-cache.ts: tag → digest TTL, digest → value LRU, single-flight, failure backoff), one
- * for base configs (labels, DESIGN §6) and one for external providers' metadata files.
+ * for base configs (labels, see README.md) and one for external providers' metadata files.
  */
 import type { CredentialLookup } from "./auth";
 import { readBaseFromImage, type BaseFromImage } from "./base-config";
@@ -11,7 +11,7 @@ import type { LabelKind } from "./labels";
 import {
   DEFAULT_MAX_PROVIDER_LAYERS,
   providerSpecWeight,
-  readProviderSpecFile,
+  providerSpecReader,
   type ProviderSpecFile,
 } from "./provider-metadata";
 
@@ -95,7 +95,7 @@ export function createBaseConfigResolver(options: BaseConfigResolverOptions = {}
   const maxLayers = options.maxProviderLayers ?? DEFAULT_MAX_PROVIDER_LAYERS;
   const specs = createImageCache(client, settings, {
     what: "the provider metadata",
-    read: (c, ref, image, call) => readProviderSpecFile(c, ref, image, call, maxLayers),
+    read: providerSpecReader(maxLayers),
     weight: providerSpecWeight,
   });
   return {

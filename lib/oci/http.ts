@@ -97,30 +97,66 @@ function redirectTarget(from: URL, location: string | null): Result<URL> {
   return ok(to);
 }
 
+/** The next hop of a redirect, once it passed the policy; a hop to another origin loses our Authorization. */
+async function followRedirect(
+  current: URL,
+  response: Response,
+  headers: Record<string, string>,
+  ctx: RequestContext,
+): Promise<Result<{ url: URL; headers: Record<string, string> }>> {
+  const next = redirectTarget(current, response.headers.get("location"));
+  if (!next.ok) return next;
+  const allowed =
+    next.value.host === current.host ? ok(undefined) : ((await ctx.checkHop?.(next.value)) ?? ok(undefined));
+  if (!allowed.ok)
+    return fail(
+      REASON.notAllowed,
+      `${current.host} redirected to ${next.value.host}, which this service does not contact: ${allowed.error.message}`,
+    );
+  // Blob redirects go to storage (S3, GCS) with presigned URLs: our Authorization must not follow.
+  const sent =
+    next.value.origin === current.origin
+      ? headers
+      : Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "authorization"));
+  return ok({ url: next.value, headers: sent });
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
 /** GET with redirects (manual, checked) under one per-request timeout. Throws what fetch throws. */
 async function getOnce(url: URL, headers: Record<string, string>, ctx: RequestContext): Promise<Result<Response>> {
   const signal = AbortSignal.any([ctx.deadline.signal, AbortSignal.timeout(ctx.http.requestTimeoutMs)]);
-  let current = url;
-  let sent = headers;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(current, { headers: sent, redirect: "manual", signal });
-    if (response.status < 300 || response.status >= 400 || response.status === 304) return ok(response);
+  let hop = { url, headers };
+  for (let count = 0; count <= MAX_REDIRECTS; count++) {
+    const response = await fetch(hop.url, { headers: hop.headers, redirect: "manual", signal });
+    if (!isRedirect(response.status)) return ok(response);
     await response.body?.cancel();
-    const next = redirectTarget(current, response.headers.get("location"));
+    const next = await followRedirect(hop.url, response, hop.headers, ctx);
     if (!next.ok) return next;
-    const allowed =
-      next.value.host === current.host ? ok(undefined) : ((await ctx.checkHop?.(next.value)) ?? ok(undefined));
-    if (!allowed.ok)
-      return fail(
-        REASON.notAllowed,
-        `${current.host} redirected to ${next.value.host}, which this service does not contact: ${allowed.error.message}`,
-      );
-    // Blob redirects go to storage (S3, GCS) with presigned URLs: our Authorization must not follow.
-    if (next.value.origin !== current.origin)
-      sent = Object.fromEntries(Object.entries(sent).filter(([k]) => k.toLowerCase() !== "authorization"));
-    current = next.value;
+    hop = next.value;
   }
   return fail(REASON.registryError, `${url.host} redirected more than ${MAX_REDIRECTS} times`, true);
+}
+
+/** One attempt; a thrown error becomes a failure value. */
+async function attemptOnce(
+  target: URL,
+  headers: Record<string, string>,
+  ctx: RequestContext,
+): Promise<Result<Response>> {
+  try {
+    return await getOnce(target, headers, ctx);
+  } catch (err) {
+    return describeError(err, ctx, target.host);
+  }
+}
+
+/** An answer that is final: a non-retryable status, or a failure that retrying cannot fix. */
+function isFinal(outcome: Result<Response>): boolean {
+  if (outcome.ok) return !isRetryableStatus(outcome.value.status);
+  return outcome.error.reason !== REASON.unavailable;
 }
 
 /**
@@ -134,17 +170,8 @@ export async function send(
 ): Promise<Result<Response>> {
   const target = new URL(url);
   for (let attempt = 0; ; attempt++) {
-    let outcome: Result<Response>;
-    try {
-      outcome = await getOnce(target, headers, ctx);
-    } catch (err) {
-      outcome = describeError(err, ctx, target.host);
-      if (outcome.error.reason === REASON.timeout) return outcome;
-    }
-    if (outcome.ok && !isRetryableStatus(outcome.value.status)) return outcome;
-    if (!outcome.ok && outcome.error.reason !== REASON.unavailable) return outcome;
-
-    const status = outcome.ok ? outcome.value.status : undefined;
+    const outcome = await attemptOnce(target, headers, ctx);
+    if (isFinal(outcome)) return outcome;
     const retryAfterMs = outcome.ok
       ? parseRetryAfter(outcome.value.headers.get("retry-after"), ctx.http.now())
       : undefined;
@@ -157,7 +184,7 @@ export async function send(
       maxDelayMs: ctx.http.maxRetryDelayMs,
       remainingMs: ctx.deadline.remainingMs(),
     });
-    if (!decision.retry) return giveUp(outcome, status, attempt + 1, target.host, decision.why);
+    if (!decision.retry) return giveUp(outcome, { attempts: attempt + 1, host: target.host, why: decision.why });
     try {
       await sleep(decision.delayMs, undefined, { signal: ctx.deadline.signal });
     } catch (err) {
@@ -168,12 +195,10 @@ export async function send(
 
 function giveUp(
   outcome: Result<Response>,
-  status: number | undefined,
-  attempts: number,
-  host: string,
-  why?: string,
+  { attempts, host, why }: { attempts: number; host: string; why?: string },
 ): Failed {
   if (!outcome.ok) return outcome;
+  const { status } = outcome.value;
   const tries = `after ${attempts} attempt${attempts === 1 ? "" : "s"}${why === undefined ? "" : ` (${why})`}`;
   if (status === 429) return fail(REASON.rateLimited, `${host} is rate limiting requests (429) ${tries}`, true);
   return fail(REASON.registryError, `${host} answered ${String(status)} ${tries}`, true);

@@ -12,7 +12,7 @@ import { credentialFingerprint, type CredentialLookup, type RegistryCredential }
 import type { Call, RegistryClient, ResolvedImage } from "./client";
 import { startDeadline } from "./http";
 import { toRegistryRef, type RegistryRef } from "./reference";
-import type { OciFailure, Result } from "./types";
+import { ok, type OciFailure, type Result } from "./types";
 
 export type CachedRead<T> =
   | { readonly kind: "read"; readonly value: T; readonly image: ResolvedImage }
@@ -44,91 +44,125 @@ export function failureDelayMs(consecutive: number, baseMs: number, maxMs: numbe
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, consecutive - 1));
 }
 
-export function createImageCache<T extends object>(
-  client: RegistryClient,
-  settings: ImageCacheSettings,
-  reader: ImageReader<T>,
-): ImageCache<T> {
-  const now = settings.now;
-  const refs = new LRUCache<string, ResolvedImage>({ max: 4096, ttl: settings.tagTtlMs, ...lruClock(now) });
-  // An entry heavier than maxBytes is not kept (lru-cache's maxEntrySize defaults to maxSize).
-  const values = new LRUCache<string, T>({
-    max: settings.maxEntries,
-    maxSize: Math.max(1, Math.floor(settings.maxBytes)),
-    sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))),
-  });
+/** Where a read is stored: its cache key, the image as asked for and as parsed, and who asks. */
+interface ReadKey {
+  readonly key: string;
+  readonly imageRef: string;
+  readonly ref: RegistryRef;
+  readonly credential: RegistryCredential | undefined;
+}
+
+function cacheKey(ref: RegistryRef, credential: RegistryCredential | undefined): string {
+  return `${ref.registry}/${ref.repository}@${ref.reference}\n${credentialFingerprint(credential)}`;
+}
+
+type Failure<T> = { result: CachedRead<T>; until: number; count: number };
+
+/** The caches of one kind of read; `createImageCache` exposes only `read`. */
+class ImageReads<T extends object> {
+  readonly refs: LRUCache<string, ResolvedImage>;
+  readonly values: LRUCache<string, T>;
   // Not a TTL: the consecutive-failure count outlives `until`, so the next failure waits longer.
-  const failures = new LRUCache<string, { result: CachedRead<T>; until: number; count: number }>({ max: 4096 });
-  const inflight = new Map<string, Promise<CachedRead<T>>>();
+  readonly failures = new LRUCache<string, Failure<T>>({ max: 4096 });
+  readonly inflight = new Map<string, Promise<CachedRead<T>>>();
 
-  const errorOf = (imageRef: string, error: OciFailure): CachedRead<T> => ({
-    kind: "error",
-    reason: error.reason,
-    message: `Cannot read ${reader.what} of image "${imageRef}": ${error.message}`,
-    transient: error.transient,
-  });
-
-  function freshImage(key: string): ResolvedImage | undefined {
-    return refs.get(key);
-  }
-
-  function failed(key: string, imageRef: string, error: OciFailure): CachedRead<T> {
-    const count = (failures.get(key)?.count ?? 0) + 1;
-    const result = errorOf(imageRef, error);
-    failures.set(key, {
-      result,
-      count,
-      until: now() + failureDelayMs(count, settings.failureBaseMs, settings.failureMaxMs),
+  constructor(
+    private readonly client: RegistryClient,
+    private readonly settings: ImageCacheSettings,
+    private readonly reader: ImageReader<T>,
+  ) {
+    this.refs = new LRUCache<string, ResolvedImage>({ max: 4096, ttl: settings.tagTtlMs, ...lruClock(settings.now) });
+    // An entry heavier than maxBytes is not kept (lru-cache's maxEntrySize defaults to maxSize).
+    this.values = new LRUCache<string, T>({
+      max: settings.maxEntries,
+      maxSize: Math.max(1, Math.floor(settings.maxBytes)),
+      sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))),
     });
-    return result;
   }
 
-  async function fetchValue(
-    key: string,
-    imageRef: string,
-    ref: RegistryRef,
-    credential: RegistryCredential | undefined,
-  ): Promise<CachedRead<T>> {
-    const deadline = startDeadline(settings.deadlineMs);
-    const call = { deadline, ...(credential === undefined ? {} : { credential }) };
+  read(imageRef: string, credentials?: CredentialLookup): Promise<CachedRead<T>> {
+    const ref = toRegistryRef(imageRef);
+    if (!ref.ok) return Promise.resolve(this.errorOf(imageRef, ref.error));
+    const credential = credentials?.(ref.value.host) ?? this.settings.credentials?.(ref.value.host);
+    const key = cacheKey(ref.value, credential);
+    const answer = this.known(key);
+    if (answer !== undefined) return Promise.resolve(answer);
+    const pending = this.inflight.get(key);
+    if (pending !== undefined) return pending;
+    const flight = this.fetchValue({ key, imageRef, ref: ref.value, credential }).finally(() =>
+      this.inflight.delete(key),
+    );
+    this.inflight.set(key, flight);
+    return flight;
+  }
+
+  /** A remembered failure still in its backoff, or a value already cached: no registry call. */
+  private known(key: string): CachedRead<T> | undefined {
+    const failure = this.failures.get(key);
+    if (failure !== undefined && failure.until > this.settings.now()) return failure.result;
+    const image = this.refs.get(key);
+    const value = image === undefined ? undefined : this.values.get(image.manifestDigest);
+    return image !== undefined && value !== undefined ? { kind: "read", value, image } : undefined;
+  }
+
+  private async fetchValue(k: ReadKey): Promise<CachedRead<T>> {
+    const deadline = startDeadline(this.settings.deadlineMs);
+    const call = { deadline, ...(k.credential === undefined ? {} : { credential: k.credential }) };
     try {
-      let image = freshImage(key);
-      if (image === undefined) {
-        const fetched = await client.getImage(ref, call);
-        if (!fetched.ok) return failed(key, imageRef, fetched.error);
-        image = fetched.value;
-        refs.set(key, image);
-      }
-      let value = values.get(image.manifestDigest);
-      if (value === undefined) {
-        const read = await reader.read(client, ref, image, call);
-        if (!read.ok) return failed(key, imageRef, read.error);
-        value = read.value;
-        values.set(image.manifestDigest, value);
-      }
-      failures.delete(key);
-      return { kind: "read", value, image };
+      const image = await this.imageOf(k, call);
+      if (!image.ok) return this.failed(k, image.error);
+      const value = await this.valueOf(k, image.value, call);
+      if (!value.ok) return this.failed(k, value.error);
+      this.failures.delete(k.key);
+      return { kind: "read", value: value.value, image: image.value };
     } finally {
       deadline.dispose();
     }
   }
 
-  return (imageRef, credentials) => {
-    const ref = toRegistryRef(imageRef);
-    if (!ref.ok) return Promise.resolve(errorOf(imageRef, ref.error));
-    const credential = credentials?.(ref.value.host) ?? settings.credentials?.(ref.value.host);
-    const key = `${ref.value.registry}/${ref.value.repository}@${ref.value.reference}\n${credentialFingerprint(credential)}`;
+  private async imageOf(k: ReadKey, call: Call): Promise<Result<ResolvedImage>> {
+    const cached = this.refs.get(k.key);
+    if (cached !== undefined) return ok(cached);
+    const fetched = await this.client.getImage(k.ref, call);
+    if (fetched.ok) this.refs.set(k.key, fetched.value);
+    return fetched;
+  }
 
-    const failure = failures.get(key);
-    if (failure !== undefined && failure.until > now()) return Promise.resolve(failure.result);
-    const image = freshImage(key);
-    const value = image === undefined ? undefined : values.get(image.manifestDigest);
-    if (image !== undefined && value !== undefined) return Promise.resolve({ kind: "read", value, image });
+  private async valueOf(k: ReadKey, image: ResolvedImage, call: Call): Promise<Result<T>> {
+    const cached = this.values.get(image.manifestDigest);
+    if (cached !== undefined) return ok(cached);
+    const read = await this.reader.read(this.client, k.ref, image, call);
+    if (read.ok) this.values.set(image.manifestDigest, read.value);
+    return read;
+  }
 
-    const pending = inflight.get(key);
-    if (pending !== undefined) return pending;
-    const flight = fetchValue(key, imageRef, ref.value, credential).finally(() => inflight.delete(key));
-    inflight.set(key, flight);
-    return flight;
-  };
+  private failed({ key, imageRef }: ReadKey, error: OciFailure): CachedRead<T> {
+    const count = (this.failures.get(key)?.count ?? 0) + 1;
+    const result = this.errorOf(imageRef, error);
+    const { failureBaseMs, failureMaxMs } = this.settings;
+    this.failures.set(key, {
+      result,
+      count,
+      until: this.settings.now() + failureDelayMs(count, failureBaseMs, failureMaxMs),
+    });
+    return result;
+  }
+
+  private errorOf(imageRef: string, error: OciFailure): CachedRead<T> {
+    return {
+      kind: "error",
+      reason: error.reason,
+      message: `Cannot read ${this.reader.what} of image "${imageRef}": ${error.message}`,
+      transient: error.transient,
+    };
+  }
+}
+
+export function createImageCache<T extends object>(
+  client: RegistryClient,
+  settings: ImageCacheSettings,
+  reader: ImageReader<T>,
+): ImageCache<T> {
+  const reads = new ImageReads(client, settings, reader);
+  return (imageRef, credentials) => reads.read(imageRef, credentials);
 }

@@ -1,4 +1,4 @@
-/** The base-config resolver and what callers need around it (DESIGN §6). See README.md. */
+/** The base-config resolver and what callers need around it. See README.md. */
 export {
   createBaseConfigResolver,
   RESOLVER_DEFAULTS,

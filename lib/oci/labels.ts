@@ -1,7 +1,7 @@
 /**
- * Where an image says its base config is (DESIGN §6), in the order the issue fixes:
+ * Where an image says its base config is (README.md, docs/registries.md), in this order:
  * `io.llamastack.config.base64`, then `io.llamastack.config.layer` + `.path`, then upstream's
- * `com.ogx.config.<file>` / `com.llamastack.config.<file>` (research llamastack-config §8.4). Pure.
+ * `com.ogx.config.<file>` / `com.llamastack.config.<file>`. Pure.
  */
 import { fail, ok, REASON, SHA256_DIGEST, type Descriptor, type Result } from "./types";
 
@@ -23,7 +23,7 @@ const VERSION_LABELS = [
 
 export const MISSING_CONFIG_LABELS_REASON = "MissingConfigLabels";
 
-/** FR-027e, word for word: what the caller reports for a direct image reference without labels. */
+/** What the caller reports for a direct image reference without labels; a stable text users search for. */
 export const MISSING_CONFIG_LABELS_MESSAGE =
   "Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.";
 

@@ -3,13 +3,12 @@
  * but the wanted file is kept. The layer is still read to the end, because only the digest of
  * all its bytes proves the file is what the image says; once the file is found we stop
  * decompressing and only hash, which also makes a tar without end-of-archive blocks (umoci
- * `insert`, research tooling §1.4) harmless.
+ * `insert` writes such tars) harmless.
  */
 import { createHash } from "node:crypto";
-import { Readable, type Writable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
+import { bodyChunks } from "./body";
 import { describeError, type RequestContext } from "./http";
 import { normalizeTarPath } from "./labels";
 import { fail, ok, REASON, type Failed, type Result } from "./types";
@@ -27,12 +26,12 @@ const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
 /**
  * What compressed bytes are written into: gunzip or tar-stream's extractor. tar-stream 3 is
- * built on streamx, whose typings are not Node's Writable, so both are used through this
- * structural subset (the runtime behaviour — write/drain/end/pipe — is compatible).
+ * built on streamx, not Node's Writable, so both are used through this structural subset
+ * (write/drain/end/pipe behave alike at runtime).
  */
 interface ByteSink {
   write(chunk: Buffer): boolean;
-  end(): unknown;
+  end(chunk?: unknown): unknown;
   destroy(): unknown;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -61,8 +60,8 @@ class Finder {
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      stream.on("data", (data) => {
-        const chunk = data as Buffer;
+      stream.on("data", (data: unknown) => {
+        const chunk = Buffer.isBuffer(data) ? data : Buffer.alloc(0);
         size += chunk.length;
         if (size <= request.maxFileBytes) chunks.push(chunk);
       });
@@ -82,7 +81,7 @@ class Finder {
   }
 
   get sink(): ByteSink {
-    return this.extract as unknown as ByteSink;
+    return this.extract;
   }
 
   get done(): boolean {
@@ -99,8 +98,8 @@ function decoderFor(first: Buffer, finder: Finder): ByteSink | string {
     "error",
     (err) => (finder.problem ??= fail(REASON.invalidImage, `layer is not a valid gzip stream (${err.message})`)),
   );
-  gunzip.pipe(finder.extract as unknown as Writable);
-  return gunzip as unknown as ByteSink;
+  gunzip.pipe(finder.extract);
+  return gunzip;
 }
 
 /** Honours backpressure; a sink that closes or fails instead of draining also releases the writer. */
@@ -135,61 +134,83 @@ function settled(finder: Finder, sink: ByteSink, signal: AbortSignal): Promise<v
   });
 }
 
+/** Compressed bytes in, the decoder chosen once there are enough of them to tell gzip/zstd/tar apart. */
+class LayerFeed {
+  readonly hash = createHash("sha256");
+  total = 0;
+  sink: ByteSink | undefined;
+  private head = Buffer.alloc(0); // bytes held back until the format is known
+
+  constructor(readonly finder: Finder) {}
+
+  async push(bytes: Buffer, last: boolean): Promise<Failed | undefined> {
+    let pending = bytes;
+    if (this.sink === undefined) {
+      this.head = Buffer.concat([this.head, bytes]);
+      if (this.head.length < ZSTD_MAGIC.length && !last) return undefined;
+      const decoder = decoderFor(this.head, this.finder);
+      if (typeof decoder === "string") return fail(REASON.invalidImage, decoder);
+      [this.sink, pending] = [decoder, this.head];
+    }
+    if (!this.finder.done && pending.length > 0) await write(this.sink, pending);
+    return undefined;
+  }
+
+  destroy(): void {
+    this.sink?.destroy();
+    this.finder.sink.destroy();
+  }
+}
+
+/** Hashes and decodes the whole body; a failure ends the read early. */
+async function readLayer(response: Response, feed: LayerFeed, request: ExtractRequest): Promise<Failed | undefined> {
+  for await (const chunk of bodyChunks(response)) {
+    feed.total += chunk.length;
+    if (feed.total > request.maxLayerBytes) return layerTooLarge(request);
+    feed.hash.update(chunk);
+    const problem = await feed.push(chunk, false);
+    if (problem !== undefined) return problem;
+  }
+  return feed.push(Buffer.alloc(0), true);
+}
+
+function layerTooLarge(request: ExtractRequest): Failed {
+  return fail(REASON.tooLarge, `layer ${request.digest} is larger than the ${request.maxLayerBytes}-byte limit`);
+}
+
+/** What the layer said about the file, once its digest is proven. */
+function outcome(feed: LayerFeed, request: ExtractRequest): Result<Buffer> {
+  const actual = `sha256:${feed.hash.digest("hex")}`;
+  if (actual !== request.digest)
+    return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
+  const { file, whiteout, problem } = feed.finder;
+  if (file !== undefined) return ok(file);
+  if (whiteout !== undefined && problem === undefined) {
+    return fail(REASON.fileDeleted, `deleted by the whiteout ${whiteout} in layer ${request.digest}`);
+  }
+  return problem ?? fail(REASON.fileNotFound, `layer ${request.digest} has no file ${request.path}`);
+}
+
 export async function extractFile(
   response: Response,
   request: ExtractRequest,
   ctx: RequestContext,
   host: string,
 ): Promise<Result<Buffer>> {
-  const tooLarge = fail(
-    REASON.tooLarge,
-    `layer ${request.digest} is larger than the ${request.maxLayerBytes}-byte limit`,
-  );
-  if (Number(response.headers.get("content-length") ?? 0) > request.maxLayerBytes || response.body === null) {
-    await response.body?.cancel();
-    return response.body === null ? fail(REASON.invalidImage, `layer ${request.digest} has no body`) : tooLarge;
+  if (response.body === null) return fail(REASON.invalidImage, `layer ${request.digest} has no body`);
+  if (Number(response.headers.get("content-length") ?? 0) > request.maxLayerBytes) {
+    await response.body.cancel();
+    return layerTooLarge(request);
   }
-  const finder = new Finder(request);
-  const hash = createHash("sha256");
-  let sink: ByteSink | undefined;
-  let head = Buffer.alloc(0); // bytes held back until there are enough to tell gzip/zstd/tar apart
-  let total = 0;
-  const feed = async (bytes: Buffer, last: boolean): Promise<Failed | undefined> => {
-    if (sink === undefined) {
-      head = Buffer.concat([head, bytes]);
-      if (head.length < ZSTD_MAGIC.length && !last) return undefined;
-      const decoder = decoderFor(head, finder);
-      if (typeof decoder === "string") return fail(REASON.invalidImage, decoder);
-      [sink, bytes] = [decoder, head];
-    }
-    if (!finder.done && bytes.length > 0) await write(sink, bytes);
-    return undefined;
-  };
+  const feed = new LayerFeed(new Finder(request));
   try {
-    for await (const chunk of Readable.fromWeb(
-      response.body as WebReadableStream<Uint8Array>,
-    ) as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > request.maxLayerBytes) return tooLarge;
-      hash.update(chunk);
-      const problem = await feed(chunk, false);
-      if (problem !== undefined) return problem;
-    }
-    const problem = await feed(Buffer.alloc(0), true);
+    const problem = await readLayer(response, feed, request);
     if (problem !== undefined) return problem;
-    if (sink !== undefined && !finder.done) await settled(finder, sink, ctx.deadline.signal);
+    if (feed.sink !== undefined && !feed.finder.done) await settled(feed.finder, feed.sink, ctx.deadline.signal);
   } catch (err) {
     return describeError(err, ctx, host);
   } finally {
-    sink?.destroy();
-    finder.sink.destroy();
+    feed.destroy();
   }
-  const actual = `sha256:${hash.digest("hex")}`;
-  if (actual !== request.digest)
-    return fail(REASON.digestMismatch, `layer ${request.digest} does not match its digest (got ${actual})`, true);
-  if (finder.file !== undefined) return ok(finder.file);
-  if (finder.whiteout !== undefined && finder.problem === undefined) {
-    return fail(REASON.fileDeleted, `deleted by the whiteout ${finder.whiteout} in layer ${request.digest}`);
-  }
-  return finder.problem ?? fail(REASON.fileNotFound, `layer ${request.digest} has no file ${request.path}`);
+  return outcome(feed, request);
 }

@@ -1,4 +1,5 @@
 /** Manifests, indexes and image configs: JSON → checked shapes. Pure. */
+import { isPlainObject, type JsonMap } from "../conversion/paths";
 import {
   DEFAULT_PLATFORM,
   fail,
@@ -13,23 +14,17 @@ import {
   type Result,
 } from "./types";
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function parseJson(bytes: Buffer, what: string): Result<Json> {
+function parseJson(bytes: Buffer, what: string): Result<JsonMap> {
   try {
     const value: unknown = JSON.parse(bytes.toString("utf8"));
-    return isObject(value) ? ok(value) : fail(REASON.invalidImage, `the ${what} is not a JSON object`);
+    return isPlainObject(value) ? ok(value) : fail(REASON.invalidImage, `the ${what} is not a JSON object`);
   } catch {
     return fail(REASON.invalidImage, `the ${what} is not valid JSON`);
   }
 }
 
 function parsePlatform(value: unknown): Platform | undefined {
-  if (!isObject(value) || typeof value.os !== "string" || typeof value.architecture !== "string") return undefined;
+  if (!isPlainObject(value) || typeof value.os !== "string" || typeof value.architecture !== "string") return undefined;
   return {
     os: value.os,
     architecture: value.architecture,
@@ -38,7 +33,7 @@ function parsePlatform(value: unknown): Platform | undefined {
 }
 
 function parseDescriptor(value: unknown): Descriptor | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const { mediaType, digest, size } = value;
   if (typeof digest !== "string" || !SHA256_DIGEST.test(digest)) return undefined;
   if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) return undefined;
@@ -68,19 +63,28 @@ export function parseManifest(bytes: Buffer, contentType: string | null): Result
   const json = doc.value;
   if (json.schemaVersion !== 2)
     return fail(REASON.invalidImage, `manifest schemaVersion ${String(json.schemaVersion)} is not supported (only 2)`);
-  const mediaType =
-    typeof json.mediaType === "string" ? json.mediaType : ((contentType ?? "").split(";")[0]?.trim() ?? "");
-  const isIndex =
-    mediaType === MEDIA.ociIndex ||
-    mediaType === MEDIA.dockerList ||
-    (mediaType === "" && Array.isArray(json.manifests));
-  if (isIndex) {
+  const mediaType = mediaTypeOf(json, contentType);
+  if (isIndexType(mediaType, json)) {
     const manifests = parseDescriptors(json.manifests, "manifests");
     return manifests.ok ? ok({ kind: "index", mediaType, manifests: manifests.value }) : manifests;
   }
   if (mediaType !== MEDIA.ociManifest && mediaType !== MEDIA.dockerManifest && mediaType !== "") {
     return fail(REASON.invalidImage, `manifest media type "${mediaType}" is not an image manifest or index`);
   }
+  return parseImageManifest(json, mediaType);
+}
+
+function mediaTypeOf(json: JsonMap, contentType: string | null): string {
+  if (typeof json.mediaType === "string") return json.mediaType;
+  return (contentType ?? "").split(";")[0]?.trim() ?? "";
+}
+
+function isIndexType(mediaType: string, json: JsonMap): boolean {
+  if (mediaType === MEDIA.ociIndex || mediaType === MEDIA.dockerList) return true;
+  return mediaType === "" && Array.isArray(json.manifests);
+}
+
+function parseImageManifest(json: JsonMap, mediaType: string): Result<Manifest> {
   const config = parseDescriptor(json.config);
   if (config === undefined)
     return fail(REASON.invalidImage, "the manifest has no config descriptor with a sha256 digest and size");
@@ -119,7 +123,7 @@ export function selectPlatform(index: ImageIndex, wanted: Platform = DEFAULT_PLA
 export function parseLabels(bytes: Buffer): Result<Readonly<Record<string, string>>> {
   const doc = parseJson(bytes, "image config");
   if (!doc.ok) return doc;
-  const labels = isObject(doc.value.config) ? doc.value.config.Labels : undefined;
-  if (!isObject(labels)) return ok({});
+  const labels = isPlainObject(doc.value.config) ? doc.value.config.Labels : undefined;
+  if (!isPlainObject(labels)) return ok({});
   return ok(Object.fromEntries(Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === "string")));
 }

@@ -38,20 +38,20 @@ function notFound(total: number, scanned: number): string {
   return `not in any of its ${total} layer${total === 1 ? "" : "s"}`;
 }
 
-export async function readProviderSpecFile(
-  client: RegistryClient,
-  ref: RegistryRef,
-  image: ResolvedImage,
-  call: Call,
+/** Reads the provider spec file from the top `maxLayers` layers down; the first layer that has it (or deletes it) wins. */
+export function providerSpecReader(
   maxLayers = DEFAULT_MAX_PROVIDER_LAYERS,
-): Promise<Result<ProviderSpecFile>> {
-  const layers = image.manifest.layers;
-  const scanned = layers.slice(Math.max(0, layers.length - maxLayers)).reverse();
-  for (const layer of scanned) {
-    const file = await client.extractFile(ref, layer, PROVIDER_SPEC_PATH, call, PROVIDER_SPEC_WHITEOUTS);
-    if (file.ok) return ok({ kind: "found", text: file.value, layer: layer.digest });
-    if (file.error.reason === REASON.fileDeleted) return ok({ kind: "missing", detail: file.error.message });
-    if (file.error.reason !== REASON.fileNotFound) return file;
-  }
-  return ok({ kind: "missing", detail: notFound(layers.length, scanned.length) });
+): (client: RegistryClient, ref: RegistryRef, image: ResolvedImage, call: Call) => Promise<Result<ProviderSpecFile>> {
+  return async (client, ref, image, call) => {
+    const layers = image.manifest.layers;
+    const scanned = layers.slice(Math.max(0, layers.length - maxLayers)).reverse();
+    const wanted = { path: PROVIDER_SPEC_PATH, hiddenBy: PROVIDER_SPEC_WHITEOUTS };
+    for (const layer of scanned) {
+      const file = await client.extractFile(ref, layer, call, wanted);
+      if (file.ok) return ok({ kind: "found", text: file.value, layer: layer.digest });
+      if (file.error.reason === REASON.fileDeleted) return ok({ kind: "missing", detail: file.error.message });
+      if (file.error.reason !== REASON.fileNotFound) return file;
+    }
+    return ok({ kind: "missing", detail: notFound(layers.length, scanned.length) });
+  };
 }

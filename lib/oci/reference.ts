@@ -1,6 +1,6 @@
 /**
  * Image reference → where to connect, and whether we may connect there at all. Pure.
- * Registry access is an SSRF surface (DESIGN §11): cloud metadata and link-local addresses are
+ * Registry access is an SSRF surface (docs/security.md): cloud metadata and link-local addresses are
  * refused, an optional allow-list is honoured, and plain http is used only for registries the
  * operator listed as insecure. Hosts are read the way `fetch` reads them (WHATWG URL), so
  * `2852039166`, `0xa9fea9fe` or `0251.0376.0251.0376` are recognised as 169.254.169.254, and
@@ -65,7 +65,10 @@ export function toRegistryRef(image: string): RefOutcome {
   if (parsed.digest !== undefined && !SHA256_DIGEST.test(parsed.digest)) {
     return fail(REASON.invalidReference, `only sha256 digests are supported, got "${parsed.digest}"`);
   }
-  const { host, path } = splitRegistry(parsed.repository);
+  return fromParts(splitRegistry(parsed.repository), parsed.digest, parsed.tag);
+}
+
+function fromParts({ host, path }: { host: string; path: string }, digest?: string, tag?: string): RefOutcome {
   // parseImageRef lets any first component be a host; when it is not one, it must be lower-case like the rest.
   if (path !== path.toLowerCase()) return fail(REASON.invalidReference, "repository names must be lower-case");
   const repository = host === DOCKER_HUB && !path.includes("/") ? `library/${path}` : path;
@@ -73,8 +76,8 @@ export function toRegistryRef(image: string): RefOutcome {
     registry: host === DOCKER_HUB ? "registry-1.docker.io" : host,
     host,
     repository,
-    reference: parsed.digest ?? parsed.tag ?? "latest",
-    ...(parsed.digest === undefined ? {} : { digest: parsed.digest }),
+    reference: digest ?? tag ?? "latest",
+    ...(digest === undefined ? {} : { digest }),
   });
 }
 
@@ -138,36 +141,62 @@ export function classifyAddress(address: string): AddressClass | undefined {
   return classifyV6(ipv6Bytes(bare));
 }
 
+type V4Rule = readonly [test: (a: number, b: number, c: number) => boolean, verdict: AddressClass];
+
+/** IPv4 ranges in the order they are tested; the first match wins, anything else is public. */
+const V4_RULES: readonly V4Rule[] = [
+  [(a, b) => a === 169 && b === 254, "link-local"],
+  [(a) => a === 127, "loopback"],
+  [(a) => a === 0, "unspecified"],
+  [(a, b) => a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168), "private"],
+  [(a, b) => a === 100 && b >= 64 && b <= 127, "private"], // carrier-grade NAT, used for pod and service networks
+  [(a, b) => a === 198 && (b === 18 || b === 19), "private"], // benchmarking, seen inside clusters too
+  [(a, b, c) => a === 192 && b === 0 && (c === 0 || c === 2), "reserved"],
+  [(a, b, c) => (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113), "reserved"], // documentation
+  [(a) => a >= 224, "reserved"], // multicast, class E, broadcast
+];
+
 function classifyV4([a = 0, b = 0, c = 0, d = 0]: number[]): AddressClass {
   if (METADATA_HOSTS.has(`${a}.${b}.${c}.${d}`)) return "metadata";
-  if (a === 169 && b === 254) return "link-local";
-  if (a === 127) return "loopback";
-  if (a === 0) return "unspecified";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
-  if (a === 100 && b >= 64 && b <= 127) return "private"; // carrier-grade NAT, used for pod and service networks
-  if (a === 198 && (b === 18 || b === 19)) return "private"; // benchmarking, seen inside clusters too
-  if (a === 192 && b === 0 && (c === 0 || c === 2)) return "reserved";
-  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return "reserved"; // documentation
-  if (a >= 224) return "reserved"; // multicast, class E, broadcast
-  return "public";
+  return V4_RULES.find(([test]) => test(a, b, c))?.[1] ?? "public";
 }
 
+/** Sixteen bytes of an IPv6 address, read as the rules below need them. */
+interface V6View {
+  word(i: number): number;
+  zeros(from: number, to: number): boolean;
+  v4At(offset: number): number[];
+  byte(i: number): number | undefined;
+}
+
+/** IPv6 ranges in the order they are tested; a rule answers a class or passes (undefined). */
+const V6_RULES: ReadonlyArray<(v: V6View) => AddressClass | undefined> = [
+  (v) =>
+    v.word(0) === 0xfd00 && v.word(1) === 0x0ec2 && v.zeros(4, 14) && v.word(7) === 0x0254 ? "metadata" : undefined,
+  (v) => (v.zeros(0, 15) && v.byte(15) === 1 ? "loopback" : undefined),
+  (v) => (v.zeros(0, 16) ? "unspecified" : undefined),
+  (v) => (v.zeros(0, 10) && v.word(5) === 0xffff ? classifyV4(v.v4At(12)) : undefined), // ::ffff:a.b.c.d (mapped)
+  (v) => (v.zeros(0, 12) ? classifyV4(v.v4At(12)) : undefined), // ::a.b.c.d (compatible, deprecated)
+  (v) => (v.word(0) === 0x0064 && v.word(1) === 0xff9b ? classifyV4(v.v4At(12)) : undefined), // 64:ff9b::/96 and /48 (NAT64)
+  (v) => (v.word(0) === 0x2002 ? classifyV4(v.v4At(2)) : undefined), // 6to4
+  (v) => ((v.word(0) & 0xffc0) === 0xfe80 ? "link-local" : undefined),
+  (v) => ((v.word(0) & 0xfe00) === 0xfc00 || (v.word(0) & 0xffc0) === 0xfec0 ? "private" : undefined), // unique local, site-local
+  (v) => ((v.word(0) & 0xff00) === 0xff00 ? "reserved" : undefined), // multicast
+  (v) => (v.word(0) === 0x2001 && v.word(1) === 0x0db8 ? "reserved" : undefined), // documentation
+  (v) => (v.word(0) === 0x0100 && v.zeros(2, 8) ? "reserved" : undefined), // discard
+];
+
 function classifyV6(bytes: number[]): AddressClass {
-  const word = (i: number): number => ((bytes[2 * i] ?? 0) << 8) | (bytes[2 * i + 1] ?? 0);
-  const zeros = (from: number, to: number): boolean => bytes.slice(from, to).every((x) => x === 0);
-  const v4At = (offset: number): number[] => bytes.slice(offset, offset + 4);
-  if (word(0) === 0xfd00 && word(1) === 0x0ec2 && zeros(4, 14) && word(7) === 0x0254) return "metadata";
-  if (zeros(0, 15) && bytes[15] === 1) return "loopback";
-  if (zeros(0, 16)) return "unspecified";
-  if (zeros(0, 10) && word(5) === 0xffff) return classifyV4(v4At(12)); // ::ffff:a.b.c.d (mapped)
-  if (zeros(0, 12)) return classifyV4(v4At(12)); // ::a.b.c.d (compatible, deprecated)
-  if (word(0) === 0x0064 && word(1) === 0xff9b) return classifyV4(v4At(12)); // 64:ff9b::/96 and /48 (NAT64)
-  if (word(0) === 0x2002) return classifyV4(v4At(2)); // 6to4
-  if ((word(0) & 0xffc0) === 0xfe80) return "link-local";
-  if ((word(0) & 0xfe00) === 0xfc00 || (word(0) & 0xffc0) === 0xfec0) return "private"; // unique local, site-local
-  if ((word(0) & 0xff00) === 0xff00) return "reserved"; // multicast
-  if (word(0) === 0x2001 && word(1) === 0x0db8) return "reserved"; // documentation
-  if (word(0) === 0x0100 && zeros(2, 8)) return "reserved"; // discard
+  const view: V6View = {
+    word: (i) => ((bytes[2 * i] ?? 0) << 8) | (bytes[2 * i + 1] ?? 0),
+    zeros: (from, to) => bytes.slice(from, to).every((x) => x === 0),
+    v4At: (offset) => bytes.slice(offset, offset + 4),
+    byte: (i) => bytes[i],
+  };
+  for (const rule of V6_RULES) {
+    const verdict = rule(view);
+    if (verdict !== undefined) return verdict;
+  }
   return "public";
 }
 

@@ -1,5 +1,5 @@
 /**
- * The SSRF guard in front of the registry client (DESIGN §11). Image references come from
+ * The SSRF guard in front of the registry client (docs/security.md). Image references come from
  * users; without it, `distribution.image: internal-db.prod.svc:5432/x:1` or a DNS name that
  * resolves to 169.254.169.254 makes the hooks send requests into the cluster or to the cloud
  * metadata service with their own network position.
@@ -27,6 +27,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { LRUCache } from "lru-cache";
 import { lruClock } from "../lru-clock";
+import { isPlainObject } from "../conversion/paths";
 import {
   classifyAddress,
   hostnameOf,
@@ -34,7 +35,6 @@ import {
   isForbiddenHost,
   mayBeInternal,
   normalizeRegistryHost,
-  toRegistryRef,
   type AddressClass,
   type HostPolicy,
   type RegistryRef,
@@ -98,12 +98,39 @@ function judge(ref: RegistryRef, addresses: readonly string[], policy: HostPolic
 }
 
 function lookupFailure(ref: RegistryRef, err: unknown): Result<void> {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  return fail(
-    REASON.unavailable,
-    `cannot resolve the registry host of "${ref.host}": ${typeof code === "string" ? code : ((err as Error)?.message ?? String(err))}`,
-    true,
-  );
+  const fields = isPlainObject(err) ? err : {};
+  const detail =
+    typeof fields.code === "string" ? fields.code : typeof fields.message === "string" ? fields.message : String(err);
+  return fail(REASON.unavailable, `cannot resolve the registry host of "${ref.host}": ${detail}`, true);
+}
+
+/** `lookup(hostname)`, or a rejection with code ETIMEOUT after `timeoutMs`. */
+async function lookupWithin(lookup: LookupAll, hostname: string, timeoutMs: number): ReturnType<LookupAll> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEOUT" })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([lookup(hostname), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The verdicts that need no DNS: a bad host, a forbidden one, one off the allow-list, a literal address. */
+function verdictWithoutLookup(ref: RegistryRef, policy: HostPolicy): Result<void> | undefined {
+  const hostname = hostnameOf(ref.registry);
+  if (hostname === undefined) return fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`);
+  if (isForbiddenHost(ref.registry))
+    return fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`);
+  if (isDisallowed(ref.host, policy))
+    return fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`);
+  // A literal address needs no lookup (and `lookup` would return it unchanged).
+  if (classifyAddress(hostname) !== undefined) return judge(ref, [hostname], policy);
+  return undefined;
 }
 
 export function createRegistryGuard(options: RegistryGuardOptions = {}): RegistryGuard {
@@ -116,15 +143,8 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   const inflight = new Map<string, Promise<Result<void>>>();
 
   async function resolveAndJudge(ref: RegistryRef, hostname: string): Promise<Result<void>> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "ETIMEOUT" })),
-        timeoutMs,
-      );
-    });
     try {
-      const answers = await Promise.race([lookup(hostname), timeout]);
+      const answers = await lookupWithin(lookup, hostname, timeoutMs);
       if (answers.length === 0) return lookupFailure(ref, { code: "ENODATA" });
       const verdict = judge(
         ref,
@@ -137,31 +157,18 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
       const verdict = lookupFailure(ref, err);
       verdicts.set(ref.registry, verdict, { ttl: failureTtlMs });
       return verdict;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   return {
     check(ref) {
-      const hostname = hostnameOf(ref.registry);
-      if (hostname === undefined)
-        return Promise.resolve(fail(REASON.invalidReference, `registry "${ref.host}" is not a valid host[:port]`));
-      if (isForbiddenHost(ref.registry))
-        return Promise.resolve(
-          fail(REASON.notAllowed, `registry "${ref.host}" is a link-local or metadata address and is never contacted`),
-        );
-      if (isDisallowed(ref.host, options))
-        return Promise.resolve(
-          fail(REASON.notAllowed, `registry "${ref.host}" is not in the allowed registries of this service`),
-        );
-      // A literal address needs no lookup (and `lookup` would return it unchanged).
-      if (classifyAddress(hostname) !== undefined) return Promise.resolve(judge(ref, [hostname], options));
-      const known = verdicts.get(ref.registry);
-      if (known !== undefined) return Promise.resolve(known);
+      const early = verdictWithoutLookup(ref, options) ?? verdicts.get(ref.registry);
+      if (early !== undefined) return Promise.resolve(early);
       const pending = inflight.get(ref.registry);
       if (pending !== undefined) return pending;
-      const flight = resolveAndJudge(ref, hostname).finally(() => inflight.delete(ref.registry));
+      const flight = resolveAndJudge(ref, hostnameOf(ref.registry) ?? ref.registry).finally(() =>
+        inflight.delete(ref.registry),
+      );
       inflight.set(ref.registry, flight);
       return flight;
     },

@@ -1,10 +1,10 @@
 /**
  * Shared shapes of the registry client. Failures are values (`Result`), never thrown: the
- * hook turns them into status conditions (DESIGN §9), so every one carries a condition reason,
+ * hook turns them into status conditions (docs/failure-policy.md), so every one carries a condition reason,
  * a message for humans and whether retrying later without a spec change may help.
  */
 
-/** The four manifest types. distribution 2.8 answers 404 for an OCI manifest unless its type is in Accept (research tooling §1.5). */
+/** The four manifest types. distribution 2.8 answers 404 for an OCI manifest unless its type is in Accept. */
 export const MEDIA = Object.freeze({
   ociManifest: "application/vnd.oci.image.manifest.v1+json",
   ociIndex: "application/vnd.oci.image.index.v1+json",
