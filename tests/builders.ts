@@ -15,7 +15,7 @@ export function aCanonicalSpec(overrides: Partial<Mutable<LlsdSpecV1alpha2>> = {
 }
 
 export function aVllm(overrides: Record<string, unknown> = {}): ProviderInput {
-  return { provider: "vllm", endpoint: "http://vllm.models.svc:8000", ...overrides } as ProviderInput;
+  return { provider: "vllm", endpoint: "http://vllm.models.svc:8000", ...overrides };
 }
 
 export function aSecretRef(name = "creds", key = "token"): { name: string; key: string } {

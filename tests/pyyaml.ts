@@ -14,6 +14,8 @@ export function pyyamlLoadAll(texts: readonly string[]): unknown[] {
       execFileSync(PYTHON, ["-c", SCRIPT], { input: JSON.stringify(texts), encoding: "utf8" }),
     ) as unknown[];
   } catch (error) {
-    throw new Error(`PyYAML is needed for this test (apt-get install -y python3-yaml): ${(error as Error).message}`);
+    throw new Error(`PyYAML is needed for this test (apt-get install -y python3-yaml): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -6,22 +6,21 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { validate } from "../lib/api/validate";
 import { render } from "../lib/config/render";
 import { effectiveId, type ConfigDoc } from "../lib/config/doc";
 import { expectGolden } from "./golden";
 import { llsd } from "./cli-helpers";
 import { pyyamlLoadAll } from "./pyyaml";
+import { sampleCr, SAMPLES_DIR, type SampleCr } from "./sample-files";
 
-const SAMPLES_DIR = join(__dirname, "..", "samples");
 const samples = readdirSync(SAMPLES_DIR)
   .filter((f) => f.endsWith(".yaml"))
   .sort();
 
-function crOf(file: string): { apiVersion: string; metadata: { name: string }; spec: unknown } {
-  const docs = parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), "utf8"));
-  const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
+function crOf(file: string): SampleCr {
+  const cr = sampleCr(file);
   if (!cr) throw new Error(`${file} has no LlamaStackDistribution`);
   return cr;
 }
@@ -29,7 +28,7 @@ function crOf(file: string): { apiVersion: string; metadata: { name: string }; s
 const v1alpha2 = samples.filter((f) => crOf(f).apiVersion === "llamastack.io/v1alpha2");
 
 describe("samples", () => {
-  it("cover every scenario of the seed documents", () => {
+  it("cover every scenario the docs show", () => {
     expect(samples).toEqual(
       expect.arrayContaining([
         "v1alpha1-migration.yaml",
@@ -89,6 +88,6 @@ describe("samples", () => {
       return result.ok && result.source === "generated" ? [result.generated.configYaml] : [];
     });
     expect(configs.length).toBeGreaterThan(5);
-    expect(pyyamlLoadAll(configs)).toEqual(configs.map((c) => parse(c)));
+    expect(pyyamlLoadAll(configs)).toEqual(configs.map((c): unknown => parse(c)));
   });
 });

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
+import { shown } from "./shown";
 
 const DIR = join(__dirname, "fixtures", "server-schemas", "v1.3.0");
 const REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
@@ -96,7 +97,7 @@ export function serverErrors(config: unknown): string[] {
       let validate = providerValidators.get(entry.schema);
       if (!validate)
         providerValidators.set(entry.schema, (validate = ajv.compile(read(`providers/${entry.schema}`) as object)));
-      errors.push(...errorsOf(validate, p.config ?? {}, `providers.${api}.${String(p.provider_id)}.config`));
+      errors.push(...errorsOf(validate, p.config ?? {}, `providers.${api}.${shown(p.provider_id)}.config`));
     }
   }
   return errors;

@@ -8,7 +8,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { ValidatingWebhookConfiguration } from "kubernetes-models/admissionregistration.k8s.io/v1";
+import {
+  ValidatingWebhookConfiguration,
+  type IValidatingWebhookConfiguration,
+} from "kubernetes-models/admissionregistration.k8s.io/v1";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { NetworkPolicy, type INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { Service, type IService } from "kubernetes-models/v1";
@@ -146,9 +149,11 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
   it("has only objects the Kubernetes schemas accept", () => {
     expect(() => new Deployment(deployment() as never).validate()).not.toThrow();
     expect(() => new Service(service() as never).validate()).not.toThrow();
-    expect(() => new NetworkPolicy(one(objects(), "NetworkPolicy") as never).validate()).not.toThrow();
+    expect(() => new NetworkPolicy(one<INetworkPolicy & KubeDoc>(objects(), "NetworkPolicy")).validate()).not.toThrow();
     expect(() =>
-      new ValidatingWebhookConfiguration(one(objects(), "ValidatingWebhookConfiguration") as never).validate(),
+      new ValidatingWebhookConfiguration(
+        one<IValidatingWebhookConfiguration & KubeDoc>(objects(), "ValidatingWebhookConfiguration"),
+      ).validate(),
     ).not.toThrow();
   });
 

@@ -1,6 +1,7 @@
 /**
  * Every `x-kubernetes-validations` rule in the generated CRD, evaluated with @bufbuild/cel on
- * values that must pass and values that must be rejected (DESIGN §4). The table below must
+ * values that must pass and values that must be rejected (the apiserver refuses what a rule
+ * rejects, before any hook runs: docs/spec-reference.md). The table below must
  * name every rule: a new rule without cases fails here. v1alpha2 cases also go through
  * `validate()`, so the apiserver and the hooks agree on what is valid.
  */

@@ -5,21 +5,12 @@
  * names only fields CEL can see, and validate objects with ajv after mapping the x-kubernetes
  * markers (strict: a field the apiserver would prune is an error).
  */
-import { isCelError, parse, run } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
+import { parse } from "@bufbuild/cel";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { Crd } from "../../lib/crd/generate";
-import {
-  INT_OR_STRING,
-  PRESERVE_UNKNOWN,
-  VALIDATIONS,
-  type JsonSchemaProps,
-  type ValidationRule,
-} from "../../lib/crd/structural";
+import { INT_OR_STRING, type JsonSchemaProps } from "../../lib/crd/structural";
 
 export const ROOT = join(__dirname, "..", "..");
 export const CRD_PATH = join(ROOT, "crds", "llamastackdistributions.llamastack.io.yaml");
@@ -100,7 +91,7 @@ export function unknownFields(rule: string, node: JsonSchemaProps): string[] {
       let at: JsonSchemaProps | undefined = node;
       for (const [i, field] of path.entries()) {
         const viaMap: JsonSchemaProps | undefined = isObject(at?.additionalProperties)
-          ? (at?.additionalProperties as JsonSchemaProps)
+          ? at.additionalProperties
           : undefined;
         at = at ? (propsOf(at)[field] ?? viaMap) : undefined;
         if (!celTyped(at)) {
@@ -112,6 +103,6 @@ export function unknownFields(rule: string, node: JsonSchemaProps): string[] {
     }
     for (const child of children(expr)) walk(child);
   };
-  walk(parse(rule).expr as unknown as AstNode);
+  walk(parse(rule).expr);
   return [...new Set(problems)];
 }

@@ -27,7 +27,7 @@ function at(schema: JsonSchemaProps, path: string): JsonSchemaProps {
     for (let i = 1; i < items.length + 1; i += 1) node = node?.items as JsonSchemaProps | undefined;
     if (node === undefined) throw new Error(`no schema node at ${path}`);
   }
-  return node as JsonSchemaProps;
+  return node;
 }
 
 /** Every node of a schema with its path. */

@@ -5,10 +5,10 @@
 import * as crypto from "node:crypto";
 
 jest.mock("node:crypto", () => {
-  const actual = jest.requireActual<typeof import("node:crypto")>("node:crypto");
+  const actual = jest.requireActual<typeof crypto>("node:crypto");
   return { ...actual, timingSafeEqual: jest.fn(actual.timingSafeEqual) };
 });
-import { mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
@@ -221,7 +221,7 @@ describe("HOOK_BEARER_TOKEN_FILE", () => {
       [v1, "old"],
       [v2, "new"],
     ] as const) {
-      require("node:fs").mkdirSync(d);
+      mkdirSync(d);
       writeFileSync(join(d, "token"), token);
     }
     symlinkSync(v1, join(dir, "..data"));

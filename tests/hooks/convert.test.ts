@@ -64,10 +64,8 @@ describe("POST /convert", () => {
     expect(res.body.kind).toBe("ConversionReview");
     expect(res.body.response.uid).toBe(UID);
     expect(res.body.response.result).toEqual({ status: "Success" });
-    expect(res.body.response.convertedObjects.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual([
-      "a",
-      "b",
-    ]);
+    const converted = res.body.response.convertedObjects as { metadata: { name: string } }[];
+    expect(converted.map((o) => o.metadata.name)).toEqual(["a", "b"]);
     expect(res.body.response.convertedObjects[0]).toMatchObject({
       apiVersion: V2,
       metadata: {
@@ -128,17 +126,35 @@ describe("POST /convert", () => {
   });
 
   it.each([
-    ["invalid JSON", 400, "request body is not valid JSON", "application/json", '{"request": '],
-    ["not JSON at all", 415, "content-type must be application/json", "text/plain", "hello"],
-    ["empty", 400, "request body is required: a ConversionReview JSON object", "application/json", ""],
-    [
-      "larger than 8 MB",
-      413,
-      "request body is too large",
-      "application/json",
-      JSON.stringify({ pad: "x".repeat(8.5 * 1024 * 1024) }),
-    ],
-  ])("When the body is %s, Then it answers %i {error: %j}", async (_title, status, error, type, body) => {
+    {
+      title: "invalid JSON",
+      status: 400,
+      error: "request body is not valid JSON",
+      type: "application/json",
+      body: '{"request": ',
+    },
+    {
+      title: "not JSON at all",
+      status: 415,
+      error: "content-type must be application/json",
+      type: "text/plain",
+      body: "hello",
+    },
+    {
+      title: "empty",
+      status: 400,
+      error: "request body is required: a ConversionReview JSON object",
+      type: "application/json",
+      body: "",
+    },
+    {
+      title: "larger than 8 MB",
+      status: 413,
+      error: "request body is too large",
+      type: "application/json",
+      body: JSON.stringify({ pad: "x".repeat(8.5 * 1024 * 1024) }),
+    },
+  ])('When the body is $title, Then it answers $status {error: "$error"}', async ({ status, error, type, body }) => {
     const { app } = aConvertApp();
 
     const res = await request(app).post("/convert").set("Content-Type", type).send(body);

@@ -5,7 +5,7 @@ import { aParent, aSyncBody, aTestApp, LEVEL } from "./helpers";
 function expectJsonError(res: request.Response, status: number, error: string | RegExp): void {
   expect(res.status).toBe(status);
   expect(res.headers["content-type"]).toMatch(/^application\/json/);
-  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(Object.keys(res.body as object)).toEqual(["error"]);
   expect(res.body.error).toEqual(typeof error === "string" ? error : expect.stringMatching(error));
   expect(res.text).not.toMatch(/<html|<pre|\n\s+at /i);
 }
@@ -142,9 +142,8 @@ describe("routing errors", () => {
 });
 
 describe("handler errors", () => {
-  const boom = async (): Promise<never> => {
-    throw new Error("boom: lost the config for team-a/llsd");
-  };
+  const boom = (): Promise<never> => Promise.reject(new Error("boom: lost the config for team-a/llsd"));
+  const noChildren: unknown = { status: { phase: "Ready" } };
 
   /** The status and children of a 200 answer, and what the metrics counted. */
   async function failedAnswer(test: ReturnType<typeof aTestApp>, body: Record<string, unknown>) {
@@ -165,7 +164,7 @@ describe("handler errors", () => {
     ["throws", boom, "boom: lost the config for team-a/llsd"],
     [
       "answers without a children list",
-      async () => ({ status: { phase: "Ready" } }) as never,
+      () => Promise.resolve(noChildren as never),
       "sync handler returned no children list",
     ],
   ])(
@@ -198,7 +197,7 @@ describe("handler errors", () => {
 
       const { res, status, children, metrics } = await failedAnswer(test, body);
 
-      expect(Object.keys(res.body).sort()).toEqual(["children", "status"]);
+      expect(Object.keys(res.body as object).sort()).toEqual(["children", "status"]);
       expect(status.phase).toBe("Failed");
       expect(status.observedGeneration).toBe(3);
       expect(status.conditions).toEqual([
@@ -253,7 +252,7 @@ describe("handler errors", () => {
 
   it("When the handler's answer cannot be serialised, Then Failed/InternalError, not a 500", async () => {
     const { status } = await failedAnswer(
-      aTestApp({ handlers: { sync: async () => ({ status: { n: 1n }, children: [] }) as never } }),
+      aTestApp({ handlers: { sync: () => Promise.resolve({ status: { n: 1n }, children: [] }) } }),
       aSyncBody(),
     );
     expect(status.conditions[0]).toMatchObject({ reason: "InternalError", message: expect.stringContaining("BigInt") });

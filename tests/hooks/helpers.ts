@@ -50,7 +50,7 @@ export function aTestApp(
 }
 
 /** Status names the parent; one ConfigMap child per parent; observed children are counted. */
-export async function echoSync(request: SyncRequest): Promise<SyncResponse> {
+export function echoSync(request: SyncRequest): Promise<SyncResponse> {
   const { name, namespace } = request.parent.metadata;
   const observed = Object.values(request.children ?? {}).reduce((n, objects) => n + Object.keys(objects).length, 0);
   const configMap: KubeObject = {
@@ -59,18 +59,18 @@ export async function echoSync(request: SyncRequest): Promise<SyncResponse> {
     metadata: { name: `${name}-config`, namespace },
     data: { parent: name },
   };
-  return {
+  return Promise.resolve({
     status: { phase: "Ready", parentName: name, observedChildren: observed },
     children: [configMap],
     resyncAfterSeconds: 30,
-  };
+  });
 }
 
 /** Asks for the Secret named after the parent. */
-export async function echoCustomize(request: CustomizeRequest): Promise<CustomizeResponse> {
+export function echoCustomize(request: CustomizeRequest): Promise<CustomizeResponse> {
   const { name, namespace } = request.parent.metadata;
   const rule = { apiVersion: "v1", resource: "secrets", namespace: namespace ?? "default", names: [`${name}-creds`] };
-  return { relatedResources: [rule] };
+  return Promise.resolve({ relatedResources: [rule] });
 }
 
 /** A LlamaStackDistribution parent as Metacontroller sends it. */

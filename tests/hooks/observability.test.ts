@@ -135,10 +135,10 @@ describe("metrics", () => {
   it("When calls succeed, are malformed and fail, Then requests, durations and errors are counted per hook and outcome", async () => {
     const test = aTestApp({
       handlers: {
-        sync: async (req) => {
-          if (req.parent.metadata.name === "broken") throw new Error("bug");
-          return { status: {}, children: [] };
-        },
+        sync: (req) =>
+          req.parent.metadata.name === "broken"
+            ? Promise.reject(new Error("bug"))
+            : Promise.resolve({ status: {}, children: [] }),
       },
     });
     const broken = aSyncBody();

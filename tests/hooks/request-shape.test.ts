@@ -1,9 +1,17 @@
 import { customizeRequestShape, syncRequestShape } from "../../hooks/request-shape";
 import { aParent, aSyncBody } from "./helpers";
 
+/** A parent as the cases below break it: any of these fields removed or replaced. */
+interface BreakableParent {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown };
+  spec?: unknown;
+}
+
 /** A sync body whose parent was changed by `edit`. */
-function withParent(edit: (parent: Record<string, any>) => void): Record<string, unknown> {
-  const parent = aParent();
+function withParent(edit: (parent: BreakableParent) => void): Record<string, unknown> {
+  const parent = aParent() as BreakableParent;
   edit(parent);
   return aSyncBody({ parent });
 }
@@ -51,15 +59,15 @@ describe("syncRequestShape()", () => {
       error: "parent.kind must be a string, got number",
     },
     { given: "no metadata", body: withParent((p) => delete p.metadata), error: "parent.metadata is required" },
-    { given: "no name", body: withParent((p) => delete p.metadata.name), error: "parent.metadata.name is required" },
+    { given: "no name", body: withParent((p) => delete p.metadata!.name), error: "parent.metadata.name is required" },
     {
       given: "no namespace",
-      body: withParent((p) => delete p.metadata.namespace),
+      body: withParent((p) => delete p.metadata!.namespace),
       error: "parent.metadata.namespace is required",
     },
     {
       given: "an empty namespace",
-      body: withParent((p) => (p.metadata.namespace = "")),
+      body: withParent((p) => (p.metadata!.namespace = "")),
       error: "parent.metadata.namespace is required",
     },
     { given: "no spec", body: withParent((p) => delete p.spec), error: "parent.spec is required" },

@@ -30,8 +30,8 @@ const samples = readdirSync(SAMPLES)
 const app = createApp({
   // External providers' metadata comes from their images; here, from fixtures (tests/external-fixtures.ts).
   handlers: {
-    sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)),
-    customize: async (r) => customize(r),
+    sync: (r) => Promise.resolve(sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec))),
+    customize: (r) => Promise.resolve(customize(r)),
   },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
   metrics: createMetrics(),

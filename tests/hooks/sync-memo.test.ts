@@ -34,7 +34,7 @@ describe("POST /sync through the memo", () => {
     const memo = createSyncMemo({ maxBytes: 2 ** 24, idleMs: 60_000, now: () => 0 });
     const t = aTestApp({
       logLevel: "debug",
-      handlers: { sync: (r) => syncRemembered(r, deps(), undefined, undefined, memo) },
+      handlers: { sync: (r) => syncRemembered(r, deps(), { memo }) },
     });
     const body = await steadyRequest();
     const first = await request(t.app).post("/sync").send(body);

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { V1Deployment } from "@kubernetes/client-node";
 import { parseAllDocuments } from "yaml";
 
 const ROOT = join(__dirname, "..", "..");
@@ -31,9 +32,9 @@ describe("the image in metacontroller/base/kustomization.yaml", () => {
       env: { ...process.env, KUBECONFIG: join(copy, "none") },
     });
     const deployment = parseAllDocuments(text)
-      .map((d) => d.toJS())
-      .find((o) => o.kind === "Deployment" && o.metadata.name === "llsd-hooks");
-    expect(deployment.spec.template.spec.containers.map((c: { image: string }) => c.image)).toEqual([
+      .map((d) => d.toJS() as V1Deployment)
+      .find((o) => o.kind === "Deployment" && o.metadata!.name === "llsd-hooks");
+    expect(deployment!.spec!.template.spec!.containers.map((c) => c.image)).toEqual([
       "registry.example.com/team/llsd-hooks:9.9.9",
     ]);
   });

@@ -1,5 +1,5 @@
 /**
- * The kustomize manifests in metacontroller/ (DESIGN §3, §11): both builds work offline, the
+ * The kustomize manifests in metacontroller/ (docs/install.md): both builds work offline, the
  * CompositeController matches the Metacontroller contract and points at the Service in the same
  * build, and the hooks Deployment is hardened. Builds run the real `kubectl kustomize`.
  */
@@ -12,7 +12,7 @@ import { customizeHook } from "../../lib/customize";
 import { createSyncHook } from "../../lib/sync";
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";

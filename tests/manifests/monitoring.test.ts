@@ -27,7 +27,7 @@ const OVERLAYS = [
 type Doc = {
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec: any;
+  spec: { readonly [field: string]: unknown };
   roleRef?: { name: string };
 };
 
@@ -88,7 +88,9 @@ function groupingLabels(expr: string): string[] {
 
 /** Every metric the app's /metrics lists (after a /sync call), with the label names it is declared with. */
 async function exposedMetrics(): Promise<Map<string, Set<string>>> {
-  const { app, metrics } = aTestApp({ handlers: { sync: async () => ({ status: { phase: "Ready" }, children: [] }) } });
+  const { app, metrics } = aTestApp({
+    handlers: { sync: () => Promise.resolve({ status: { phase: "Ready" }, children: [] }) },
+  });
   await request(app)
     .post("/sync")
     .send(aRequest(aParent({ distribution: { name: "starter" } }, { status: { phase: "Failed" } })))
@@ -106,9 +108,9 @@ describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
     const monitor = find(docs, "ServiceMonitor");
     const service = find(docs, "Service");
     expect(monitor.metadata.namespace).toBe(service.metadata.namespace);
-    for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels as Record<string, string>))
+    for (const [k, v] of Object.entries((monitor.spec.selector as { matchLabels: Record<string, string> }).matchLabels))
       expect(service.metadata.labels?.[k]).toBe(v);
-    const endpoint = monitor.spec.endpoints[0];
+    const endpoint = (monitor.spec.endpoints as { path: string; port: string }[])[0]!;
     expect(endpoint.path).toBe("/metrics");
     const port = (service.spec.ports as { name: string; port: number }[]).find((p) => p.name === endpoint.port);
     expect(port?.port).toBe(8080);

@@ -16,7 +16,6 @@ import { syncWith } from "../../lib/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { providerSpecYaml } from "../external-fixtures";
 import { aParent, aRequest, deps, observedFrom } from "../sync-builders";
-import { GO_OPERATOR_DISTRIBUTIONS } from "../../lib/distributions/table";
 import { pushImage, pushIndex } from "./support/images";
 import { startProxy, type Proxy } from "./support/proxy";
 import { startRegistry, type Registry } from "./support/registry";
@@ -60,7 +59,7 @@ beforeAll(async () => {
     layers: [{ [SPEC]: providerSpecYaml("wrong-platform") }],
     platform: { os: "linux", architecture: "arm64" },
   });
-  await pushIndex({ url: registry.url }, "providers/multi", "1.0", [arm64, amd64]);
+  await pushIndex({ url: registry.url }, "providers/multi", "1.0", { images: [arm64, amd64] });
 }, 60_000);
 
 afterAll(async () => {
@@ -271,7 +270,10 @@ describe("external providers from a real registry", () => {
   it("POST /sync answers the merged config and, once rolled out, Ready entries", async () => {
     const shared = resolver();
     const app = createApp({
-      handlers: { sync: (body) => syncWith(body, named(), shared), customize: async () => ({ relatedResources: [] }) },
+      handlers: {
+        sync: (body) => syncWith(body, named(), shared),
+        customize: () => Promise.resolve({ relatedResources: [] }),
+      },
       logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
       metrics: createMetrics(),
       isReady: () => true,

@@ -108,7 +108,11 @@ beforeAll(async () => {
     platform: arm64,
     labels: { "io.llamastack.config.base64": b64(configYaml("arm64")) },
   });
-  pushed["multi:oci"] = { ...(await pushIndex(target, "fx/multi", "oci", [r, a])), config: a.config, layers: [] };
+  pushed["multi:oci"] = {
+    ...(await pushIndex(target, "fx/multi", "oci", { images: [r, a] })),
+    config: a.config,
+    layers: [],
+  };
   const da = await pushImage(target, "fx/multi", "docker-amd64", {
     docker: true,
     platform: amd64,
@@ -120,7 +124,7 @@ beforeAll(async () => {
     labels: { "io.llamastack.config.base64": b64(configYaml("docker-arm64")) },
   });
   pushed["multi:docker"] = {
-    ...(await pushIndex(target, "fx/multi", "docker", [dr, da], true)),
+    ...(await pushIndex(target, "fx/multi", "docker", { images: [dr, da], docker: true })),
     config: da.config,
     layers: [],
   };

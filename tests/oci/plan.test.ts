@@ -124,7 +124,7 @@ test.each([
   expect(normalizeTarPath(path)).toBe(expected);
 });
 
-test("the missing-labels reason and message the caller reports (FR-027e)", () => {
+test("the missing-labels reason and message the caller reports (docs/registries.md)", () => {
   expect(MISSING_CONFIG_LABELS_REASON).toBe("MissingConfigLabels");
   expect(MISSING_CONFIG_LABELS_MESSAGE).toBe(
     "Direct image references require either overrideConfig.configMapName or OCI config labels on the image. See docs/configuration.md for details.",

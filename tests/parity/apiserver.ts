@@ -61,7 +61,7 @@ export function storedAfter(manifest: KubeObject, path: readonly Version[]): Kub
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return structuredClone(patch);
   const out: { [k: string]: unknown } =
-    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...(target as object) } : {};
+    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -1,7 +1,7 @@
 /**
  * A model of what the Go operator (llama-stack-k8s-operator, release-0.9 / main @ 7735e43)
- * creates for a v1alpha1 CR, written from research operator.md §4 (every child's shape) and
- * §4.3 (CA bundle), in the form Metacontroller would send them back to the hooks as observed
+ * creates for a v1alpha1 CR, written from its source (every child's shape, and the CA bundle it
+ * mounts), in the form Metacontroller would send them back to the hooks as observed
  * children after a takeover: server metadata, a controller owner reference to the same CR UID,
  * the Go operator's labels, no Metacontroller last-applied record, a ready Deployment.
  *
@@ -13,6 +13,7 @@
  * they are listed apart and never reach the hooks.
  */
 import type { KubeObject } from "../../lib/wire/metacontroller";
+import { shown } from "../shown";
 
 export const GO_OPERATOR_NAMESPACE = "llama-stack-k8s-operator-system";
 export const GO_CONFIG_PATH = "/etc/llama-stack/config.yaml";
@@ -86,7 +87,7 @@ const replicas = (cr: GoCr) => cr.spec.replicas ?? 1;
 function resources(cr: GoCr): Json {
   const given = structuredClone(cr.spec.server.containerSpec?.resources ?? {});
   const requests: Json = { ...(given.requests ?? {}) };
-  const zero = (q: unknown) => q === undefined || Number.parseFloat(String(q)) === 0;
+  const zero = (q: unknown) => q === undefined || Number.parseFloat(shown(q)) === 0;
   if (zero(requests.cpu)) requests.cpu = String(workers(cr) ?? 1);
   if (zero(requests.memory)) requests.memory = "1Gi";
   const limits: Json = { ...(given.limits ?? {}) };
@@ -97,7 +98,7 @@ function resources(cr: GoCr): Json {
   return { requests, ...(Object.keys(limits).length > 0 ? { limits } : {}) };
 }
 
-/** What the Go operator reads from ConfigMaps: is there any CA bundle? (§4.3) */
+/** What the Go operator reads from ConfigMaps: is there any CA bundle? */
 export function goHasCaBundle(cr: GoCr, caData: string | undefined): boolean {
   return cr.spec.server.tlsConfig?.caBundle !== undefined || caData !== undefined;
 }

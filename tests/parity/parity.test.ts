@@ -11,6 +11,7 @@ import { planCaBundle } from "../../lib/sync/ca-bundle";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import { ROOT_CA } from "../lib/sync/certificates";
+import { shown } from "../shown";
 import { aConfigMap, deps, NS, objectMap } from "../sync-builders";
 import { GO_OPERATOR_NAMESPACE, GO_STARTUP_SCRIPT, goDesired, type GoCr, type GoSpec } from "./go-operator";
 
@@ -75,7 +76,7 @@ const goSpec: fc.Arbitrary<GoSpec> = fc
           {
             serviceAccountName: opt(fc.constant("custom-sa")),
             terminationGracePeriodSeconds: opt(fc.integer({ min: 0, max: 120 })),
-            volumes: opt(fc.constant([{ name: "models", persistentVolumeClaim: { claimName: "models" } }])),
+            volumes: opt(fc.constant<Json[]>([{ name: "models", persistentVolumeClaim: { claimName: "models" } }])),
           },
           { requiredKeys: [] },
         ),
@@ -112,8 +113,8 @@ const goSpec: fc.Arbitrary<GoSpec> = fc
         ...(r.resources ? { resources: r.resources } : {}),
       },
       ...(r.workers !== undefined ? { workers: r.workers } : {}),
-      ...(r.storage ? { storage: r.storage as { size?: string; mountPath?: string } } : {}),
-      ...(r.autoscaling ? { autoscaling: r.autoscaling as NonNullable<GoSpec["server"]["autoscaling"]> } : {}),
+      ...(r.storage ? { storage: r.storage } : {}),
+      ...(r.autoscaling ? { autoscaling: r.autoscaling } : {}),
       ...(r.pdb ? { podDisruptionBudget: r.pdb } : {}),
       ...(r.tsc ? { topologySpreadConstraints: r.tsc } : {}),
       ...(r.podOverrides
@@ -123,7 +124,7 @@ const goSpec: fc.Arbitrary<GoSpec> = fc
               ...(r.podOverrides.volumes
                 ? { volumeMounts: [{ name: "models", mountPath: "/models", readOnly: true }] }
                 : {}),
-            } as NonNullable<GoSpec["server"]["podOverrides"]>,
+            },
           }
         : {}),
       ...(r.userConfig ? { userConfig: { configMapName: "llama-config" } } : {}),
@@ -181,7 +182,7 @@ function withLimitFallback(goResources: Json, spec: GoSpec): Json {
   const user = spec.server.containerSpec?.resources ?? {};
   const requests = { ...(goResources.requests as Json) };
   const missing = (q: unknown, zeroMeansMissing: boolean) =>
-    q === undefined || (zeroMeansMissing && Number.parseFloat(String(q)) === 0);
+    q === undefined || (zeroMeansMissing && Number.parseFloat(shown(q)) === 0);
   if (missing(user.requests?.cpu, true) && user.limits?.cpu !== undefined) requests.cpu = user.limits.cpu;
   if (missing(user.requests?.memory, false) && user.limits?.memory !== undefined) requests.memory = user.limits.memory;
   const limits = goResources.limits as Json | undefined;

@@ -41,12 +41,12 @@ const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
 
 /** The file's ConfigMaps and Secrets, plus any the CR references and the file lacks. */
 function relatedOf(manifest: KubeObject, inFile: readonly KubeObject[]): KubeObject[] {
-  const own = inFile.map((o) => {
+  const own = inFile.map((o): KubeObject => {
     const { stringData, ...rest } = o as KubeObject & { stringData?: { [k: string]: string } };
     const data = stringData
       ? { ...(o.data as object), ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, b64(v)])) }
       : o.data;
-    return { ...rest, ...(data ? { data } : {}), metadata: { ...o.metadata, namespace: NS } } as KubeObject;
+    return { ...rest, ...(data ? { data } : {}), metadata: { ...o.metadata, namespace: NS } };
   });
   const spec = validate(write(manifest).spec).spec;
   if (!spec) return own;
@@ -87,11 +87,11 @@ function crsOf(file: string): Cr[] {
     .map((o, i) => {
       // External providers need their images read (the pure sync has no registry): tested in tests/oci.
       const { externalProviders: _images, ...spec } = o.spec as { externalProviders?: unknown };
-      const manifest = {
+      const manifest: KubeObject = {
         ...o,
         spec,
         metadata: { ...o.metadata, namespace: NS, uid: `uid-${i}`, generation: 1 },
-      } as KubeObject;
+      };
       return { title: `${file} ${o.metadata.name}`, manifest, related: relatedOf(manifest, inFile) };
     });
 }

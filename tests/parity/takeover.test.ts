@@ -1,6 +1,6 @@
 /**
  * Takeover: the children the Go operator made for a v1alpha1 CR (tests/parity/go-operator.ts,
- * from research operator.md §4) come back to the hooks as observed children of the same CR
+ * written from the Go operator's source) come back to the hooks as observed children of the same CR
  * (same UID). The hooks must answer every one of them with the same kind, apiVersion and name
  * (an omitted child is deleted, another GVK is a new object) and the same selectors (a
  * Deployment's is immutable), so Metacontroller updates them in place. What changes is a golden

@@ -12,6 +12,7 @@
  */
 import fc from "fast-check";
 import { aV1alpha1Object, aV1alpha2Object } from "../lib/conversion/arbitraries";
+import { shown } from "../shown";
 
 type Obj = Record<string, unknown>;
 
@@ -201,7 +202,7 @@ const generated = fc
       if (p === undefined) return [];
       return Array.isArray(p) ? p.map((x) => String((x as Obj).id)) : [fallback];
     };
-    const inferenceIds = ids("inference", String((providers.inference as Obj | undefined)?.provider ?? ""));
+    const inferenceIds = ids("inference", shown((providers.inference as Obj | undefined)?.provider ?? ""));
     const model =
       inferenceIds.length === 0
         ? fc.constantFrom("llama3.2-3b", "granite-8b")
@@ -319,7 +320,7 @@ const related = fc
 
 /** A parent with a schema-valid (not necessarily semantically valid) spec, or a valid one. */
 const parent = fc.oneof(
-  fc.tuple(aV1alpha2Object, dns).map(([o, name]) => parentOf(o as Obj, name)),
+  fc.tuple(aV1alpha2Object, dns).map(([o, name]) => parentOf(o, name)),
   fc.tuple(aValidSpec, dns).map(([spec, name]) => ({
     apiVersion: "llamastack.io/v1alpha2",
     kind: "LlamaStackDistribution",

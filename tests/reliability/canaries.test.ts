@@ -1,5 +1,5 @@
 /**
- * Secret canaries (DESIGN §11): every sample, and every failure case, runs with each Secret
+ * Secret canaries (docs/security.md, Secret values): every sample, and every failure case, runs with each Secret
  * value replaced by a unique canary string. The canary (as is, or base64 as in a Secret's data)
  * must not appear in any response — except the `data` of the derived `<name>-postgres` Secret,
  * whose job is to carry it — nor in any status, error message or log line (pino captured at
@@ -92,10 +92,7 @@ function withCanaries(request: SyncRequest): SyncRequest {
             stringData: plain,
           }),
         };
-        return [
-          key,
-          { ...secretOf(o.metadata.name, plain), type: o.type, metadata: { ...o.metadata, annotations } } as KubeObject,
-        ];
+        return [key, { ...secretOf(o.metadata.name, plain), type: o.type, metadata: { ...o.metadata, annotations } }];
       }),
     );
   }
@@ -137,7 +134,7 @@ beforeAll(async () => {
         (r.parent.spec as { distribution?: { image?: string } }).distribution?.image
           ? syncWith(r, deps(), registryResolver)
           : Promise.resolve(sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec))),
-      customize: async (r) => customize(r),
+      customize: (r) => Promise.resolve(customize(r)),
     },
   });
 }, 60_000);

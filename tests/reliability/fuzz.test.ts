@@ -97,7 +97,10 @@ function judge(path: string, answer: Answer): string | undefined {
     case "/convert": {
       const result = (p.response as { result?: { status?: unknown; message?: unknown } } | undefined)?.result;
       if (result?.status !== "Success" && result?.status !== "Failure") return "200 without response.result";
-      return String(result.message ?? "").startsWith("internal error") ? "conversion bug (internal error)" : undefined;
+      const message = result.message;
+      return typeof message === "string" && message.startsWith("internal error")
+        ? "conversion bug (internal error)"
+        : undefined;
     }
   }
   return undefined;

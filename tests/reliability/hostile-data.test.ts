@@ -55,7 +55,10 @@ describe("the inputs that made /sync answer 500, through HTTP", () => {
   beforeAll(async () => {
     harness = await startHarness({
       logLevel: "error",
-      handlers: { sync: async (r) => sync(r, deps(), found), customize: async () => ({ relatedResources: [] }) },
+      handlers: {
+        sync: (r) => Promise.resolve(sync(r, deps(), found)),
+        customize: () => Promise.resolve({ relatedResources: [] }),
+      },
     });
   });
   afterAll(async () => {
@@ -168,7 +171,7 @@ describe("the inputs that made /sync answer 500, through HTTP", () => {
     ],
   ] as const)(
     "%s: 200, Failed naming the field, the running children kept",
-    async (_what, spec, related, base, condition) => {
+    async (...[_what, spec, related, base, condition]) => {
       const { first } = rerun(spec, [...related]);
       found = base;
       const answer = await harness.post(
@@ -353,6 +356,6 @@ function containsOnlyJson(value: unknown): boolean {
   return (
     typeof value === "object" &&
     Object.getPrototypeOf(value) === Object.prototype &&
-    Object.values(value as object).every(containsOnlyJson)
+    Object.values(value).every(containsOnlyJson)
   );
 }

@@ -67,11 +67,11 @@ export async function startServiceProcess(
   });
   let out = "";
   let stdout = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     out += chunk.toString("utf8");
     stdout += chunk.toString("utf8");
   });
-  child.stderr!.on("data", (chunk: Buffer) => void (out += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => void (out += chunk.toString("utf8")));
   // "close", not "exit": the output is complete then.
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const lines = () =>

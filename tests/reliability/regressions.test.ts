@@ -1,6 +1,6 @@
 /**
  * Bugs the reliability tests found in code outside the hook layer, each kept as the behaviour
- * DESIGN §9 asks for. Found by tests/reliability/fuzz.test.ts.
+ * docs/failure-policy.md asks for. Found by tests/reliability/fuzz.test.ts.
  */
 import { aConfigMap, aParent, aRequest } from "../sync-builders";
 import { startHarness, type Harness } from "./support";

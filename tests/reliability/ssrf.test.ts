@@ -32,12 +32,12 @@ const ref = (image: string): RegistryRef => {
 /** A DNS that answers from a table; unknown names fail like node:dns. */
 function fakeDns(table: Record<string, string[]>): LookupAll & { calls: string[] } {
   const calls: string[] = [];
-  const lookup = async (hostname: string) => {
+  const lookup = (hostname: string) => {
     calls.push(hostname);
     const answer = table[hostname];
     if (answer === undefined)
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
-    return answer.map((address) => ({ address }));
+      return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+    return Promise.resolve(answer.map((address) => ({ address })));
   };
   return Object.assign(lookup, { calls });
 }

@@ -21,10 +21,16 @@ export interface Answer {
   readonly ms: number;
 }
 
+/** Plain functions over one agent (no `this`): they may be passed around on their own. */
 export interface Client {
-  send(method: string, path: string, body?: string | Buffer, headers?: Record<string, string>): Promise<Answer>;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
-  close(): void;
+  readonly send: (
+    method: string,
+    path: string,
+    body?: string | Buffer,
+    headers?: Record<string, string>,
+  ) => Promise<Answer>;
+  readonly post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Answer>;
+  readonly close: () => void;
 }
 
 /**
@@ -77,7 +83,8 @@ export function httpClient(port: number, options: { timeoutMs?: number; maxSocke
   };
 }
 
-export interface Harness extends Client {
+/** A client whose `close` also stops the listener, hence asynchronous. */
+export interface Harness extends Omit<Client, "close"> {
   readonly port: number;
   /** Every log line so far, raw. */
   readonly logText: () => string;
@@ -88,8 +95,8 @@ export interface Harness extends Client {
 /** The pure hooks (no registry): what the app serves when image labels are off. */
 export const PURE_HANDLERS: HookHandlers = {
   // External providers' metadata stands in for what the I/O step reads from their images.
-  sync: async (r) => sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec)),
-  customize: async (r) => customize(r),
+  sync: (r) => Promise.resolve(sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec))),
+  customize: (r) => Promise.resolve(customize(r)),
 };
 
 /** `createApp(...)` in this process, on 127.0.0.1:0, with a captured logger and a keep-alive client. */

@@ -13,7 +13,8 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020"
 import addFormats from "ajv-formats";
 import type { SchemaTag } from "../../lib/config/releases";
 import { pyyamlLoadAll } from "../pyyaml";
-import { EnvVarError, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";
+import { shown } from "../shown";
+import { EnvVarError, isDict, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";
 import { startupProblems } from "./startup";
 
 interface IndexEntry {
@@ -67,8 +68,6 @@ function describe(prefix: string, errors: readonly ErrorObject[] | null | undefi
   });
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function providerProblems(config: Record<string, unknown>, tag: SchemaTag): string[] {
   const models = modelsOf(tag);
   const problems: string[] = [];
@@ -77,7 +76,7 @@ function providerProblems(config: Record<string, unknown>, tag: SchemaTag): stri
     if (!Array.isArray(list)) continue;
     list.forEach((entry: unknown, i) => {
       if (!isDict(entry) || !entry.provider_id || entry.provider_id === "__disabled__") return;
-      const where = `providers.${api}[${i}] (${String(entry.provider_id)})`;
+      const where = `providers.${api}[${i}] (${shown(entry.provider_id)})`;
       // An external provider (`module:`) brings its own registry entry and config class.
       if (typeof entry.module === "string" && entry.module !== "") return;
       const found = models.index.find((e) => e.api === api && e.provider_type === entry.provider_type);
@@ -108,7 +107,7 @@ export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[]
     throw error;
   }
   if (!isDict(config)) return ["config.yaml is not a mapping"];
-  if (config.distro_name !== undefined && config.distro_name !== null) config.distro_name = String(config.distro_name);
+  if (config.distro_name !== undefined && config.distro_name !== null) config.distro_name = shown(config.distro_name);
   if (tag === "v1.3.0") migrateKvStores(config);
   const models = modelsOf(tag);
   if (!models.stack(config)) return describe("", models.stack.errors);

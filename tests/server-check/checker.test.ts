@@ -7,19 +7,29 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { SCHEMA_TAGS, type SchemaTag } from "../../lib/config/releases";
+import { isMapping, list, mapping, type Mapping } from "../lib/distributions/config-shape";
 import { checkServerConfig, checkServerConfigs } from "./check";
 import { convertLikeServer, EnvVarError, replaceEnvVars, resourceIdFields, SCHEMAS_DIR } from "./substitution";
 
-type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function upstream(tag: SchemaTag, distro: string): Doc {
-  const doc = parse(readFileSync(join(SCHEMAS_DIR, tag, "distributions", distro, "config.yaml"), "utf8")) as Doc;
+function upstream(tag: SchemaTag, distro: string): Mapping {
+  const path = join(SCHEMAS_DIR, tag, "distributions", distro, "config.yaml");
+  const doc = mapping(parse(readFileSync(path, "utf8")), path);
   // Declared by no StackConfig at 0.7.3/0.8.0 (the server ignores it; the schema flags it).
-  delete doc.registered_resources?.vector_dbs;
+  if (isMapping(doc.registered_resources)) delete doc.registered_resources.vector_dbs;
   return doc;
 }
 
-const vllm = (doc: Doc): Doc => doc.providers.inference.find((p: Doc) => p.provider_type === "remote::vllm");
+/** The map at a dotted path of the config (throws naming the key that is not a map). */
+const at = (doc: Mapping, path: string): Mapping => path.split(".").reduce((m, key) => mapping(m[key], key), doc);
+
+const vllm = (doc: Mapping): Mapping =>
+  mapping(
+    list(at(doc, "providers").inference, "providers.inference").find(
+      (p) => mapping(p, "provider").provider_type === "remote::vllm",
+    ),
+    "the remote::vllm provider",
+  );
+const vllmConfig = (doc: Mapping): Mapping => mapping(vllm(doc).config, "the remote::vllm config");
 
 describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
   it("accepts upstream's own starter config with an empty environment", () => {
@@ -47,13 +57,13 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     ]);
   });
 
-  type Mutation = [string, (doc: Doc) => void, Record<string, string>, RegExp];
+  type Mutation = [string, (doc: Mapping) => void, Record<string, string>, RegExp];
   const on = { VLLM_URL: "http://vllm:8000/v1" };
   const mutations: Mutation[] = [
     [
       "server.port 80",
       (d) => {
-        d.server.port = 80;
+        at(d, "server").port = 80;
       },
       {},
       /\/server\/port: must be >= 1024/,
@@ -61,7 +71,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "an unknown server key",
       (d) => {
-        d.server.listen_all = true;
+        at(d, "server").listen_all = true;
       },
       {},
       /unknown key "listen_all"/,
@@ -69,7 +79,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "an int api_token on vLLM",
       (d) => {
-        vllm(d).config.api_token = 12345;
+        vllmConfig(d).api_token = 12345;
       },
       on,
       /vllm\)\.config\/api_token: must be string/,
@@ -77,8 +87,8 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "vLLM url instead of base_url",
       (d) => {
-        vllm(d).config.url = vllm(d).config.base_url;
-        delete vllm(d).config.base_url;
+        vllmConfig(d).url = vllmConfig(d).base_url;
+        delete vllmConfig(d).base_url;
       },
       on,
       /unknown key "url"/,
@@ -86,7 +96,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "a bare ${env.X} the container does not set",
       (d) => {
-        vllm(d).config.api_token = "${env.NOT_SET_ANYWHERE}";
+        vllmConfig(d).api_token = "${env.NOT_SET_ANYWHERE}";
       },
       on,
       /NOT_SET_ANYWHERE is not set/,
@@ -94,7 +104,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "an all-digit value in a string field",
       (d) => {
-        vllm(d).config.api_token = "${env.DIGITS}";
+        vllmConfig(d).api_token = "${env.DIGITS}";
       },
       { ...on, DIGITS: "12345678" },
       /api_token: must be string/,
@@ -110,7 +120,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "a model on a provider that is switched off",
       (d) => {
-        d.registered_resources.models = [{ model_id: "m", provider_id: "vllm", model_type: "llm" }];
+        at(d, "registered_resources").models = [{ model_id: "m", provider_id: "vllm", model_type: "llm" }];
       },
       {},
       /Provider vllm not found/,
@@ -118,7 +128,7 @@ describe.each(SCHEMA_TAGS)("the server-config checker at %s", (tag) => {
     [
       "a store on an undeclared backend",
       (d) => {
-        d.storage.stores.metadata.backend = "kv_missing";
+        at(d, "storage.stores.metadata").backend = "kv_missing";
       },
       {},
       /backend "kv_missing" is not declared/,

@@ -6,7 +6,7 @@
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import type { Env } from "./substitution";
 
-interface EnvVar {
+export interface EnvVar {
   readonly name: string;
   readonly value?: string;
   readonly valueFrom?: { readonly secretKeyRef?: { readonly name: string; readonly key: string } };

@@ -7,18 +7,18 @@
  *   image-label bases and override ConfigMaps the hooks merge external providers into;
  * - a resource on a base provider switched on by `${env.X:+id}` stays behind the same switch.
  */
+import type { V1ConfigMap } from "@kubernetes/client-node";
 import { parse, stringify } from "yaml";
 import { RELEASE_APIS } from "../../lib/config/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
+import type { Condition } from "../../lib/status/conditions";
 import { sync } from "../../lib/sync/sync";
 import type { SyncResponse } from "../../lib/wire/metacontroller";
-import { base } from "../config-helpers";
+import { baseDoc } from "../config-helpers";
 import { fixtureFound } from "../external-fixtures";
 import { aConfigMap, aParent, aRequest, deps } from "../sync-builders";
 import { checkServerConfig } from "./check";
 import { serverCheckOf, tableFor } from "./from-sync";
-
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000/v1" };
 const userEnv = (env: Record<string, string>) => ({
@@ -48,9 +48,12 @@ function syncOn(
   };
 }
 
-const notes = (a: SyncResponse): string[] => ((a.status as Any).notes ?? []) as string[];
+const notes = (a: SyncResponse): string[] => (a.status.notes ?? []) as string[];
 const conditionMessages = (a: SyncResponse): string =>
-  ((a.status.conditions ?? []) as Any[]).map((c) => `${c.type} ${c.status} ${c.reason}: ${c.message}`).join("\n");
+  ((a.status.conditions ?? []) as Condition[]).map((c) => `${c.type} ${c.status} ${c.reason}: ${c.message}`).join("\n");
+/** The config.yaml of the ConfigMap child (a TypeError when there is none: the test fails). */
+const configYaml = (a: SyncResponse): string =>
+  (a.children.find((c) => c.kind === "ConfigMap") as V1ConfigMap).data!["config.yaml"]!;
 
 /** The bundled starter of a line with one extra provider whose config needs `${env.VAR}`. */
 function baseNeeding(
@@ -58,21 +61,21 @@ function baseNeeding(
   variable: string,
   where: "provider" | "disabled-provider" | "switched-resource",
 ): string {
-  const doc = parse(base("starter", release)) as Any;
+  const doc = baseDoc("starter", release);
   if (where === "provider")
-    doc.providers.inference.push({
+    doc.providers.inference!.push({
       provider_id: "hosted",
       provider_type: "remote::openai",
       config: { api_key: `\${env.${variable}}` },
     });
   if (where === "disabled-provider")
-    doc.providers.inference.push({
+    doc.providers.inference!.push({
       provider_id: `\${env.USE_HOSTED:=__disabled__}`,
       provider_type: "remote::openai",
       config: { api_key: `\${env.${variable}}` },
     });
   if (where === "switched-resource")
-    doc.registered_resources.models.push({
+    doc.registered_resources!.models!.push({
       model_id: `\${env.${variable}:+m}`,
       provider_id: "all",
       provider_model_id: `\${env.${variable}}`,
@@ -101,8 +104,7 @@ describe.each(RELEASES)("on the %s line", (release) => {
         providers: { inference: vllm },
         ...userEnv({ INFERENCE_MODEL: "granite" }),
       });
-      const configMap = run.answer.children.find((c) => c.kind === "ConfigMap") as Any;
-      expect(configMap.data["config.yaml"]).toContain("model_id: ${env.INFERENCE_MODEL}");
+      expect(configYaml(run.answer)).toContain("model_id: ${env.INFERENCE_MODEL}");
       expect(run.started()).toEqual([]);
     });
 
@@ -188,7 +190,7 @@ describe.each(RELEASES)("on the %s line", (release) => {
 
     it("stays behind the same switch, says so, and the server starts with the switch off and on", () => {
       const run = syncOn(release, spec);
-      const text = (run.answer.children.find((c) => c.kind === "ConfigMap") as Any).data["config.yaml"] as string;
+      const text = configYaml(run.answer);
       expect(text).toContain("model_id: ${env.OLLAMA_URL:+llama3.2:3b}");
       expect(notes(run.answer).join("\n")).toMatch(
         /"llama3\.2:3b" is on provider "ollama", which the distribution enables only when OLLAMA_URL is set: it stays behind the same switch/,
@@ -210,7 +212,7 @@ describe.each(RELEASES)("on the %s line", (release) => {
   (hasSafety ? it : it.skip)(
     "a shield on a safety provider switched on by a variable: it and the default shield stay behind the switch",
     () => {
-      const doc = parse(base("starter", release)) as Any;
+      const doc = baseDoc("starter", release);
       doc.providers.safety = [
         {
           provider_id: "${env.GUARD_URL:+guard}",
@@ -218,7 +220,7 @@ describe.each(RELEASES)("on the %s line", (release) => {
           config: { excluded_categories: [] },
         },
       ];
-      doc.registered_resources.shields = [];
+      doc.registered_resources!.shields = [];
       delete doc.safety;
       const spec = {
         distribution: { name: "starter" },
@@ -226,7 +228,7 @@ describe.each(RELEASES)("on the %s line", (release) => {
         resources: { shields: ["guard-model"] },
       };
       const off = syncOn(release, spec, stringify(doc));
-      const text = (off.answer.children.find((c) => c.kind === "ConfigMap") as Any).data["config.yaml"] as string;
+      const text = configYaml(off.answer);
       expect(parse(text).safety).toEqual({ default_shield_id: "${env.GUARD_URL:+guard-model}" });
       expect(off.started()).toEqual([]);
       expect(syncOn(release, { ...spec, ...userEnv({ GUARD_URL: "on" }) }, stringify(doc)).started()).toEqual([]);

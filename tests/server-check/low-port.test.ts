@@ -4,6 +4,7 @@
  * warning); the Service serves it and forwards to the server on the default port, which the
  * config, the container, its env and the NetworkPolicy all agree on — and the server starts.
  */
+import type { V1Deployment, V1NetworkPolicy, V1Service } from "@kubernetes/client-node";
 import { validate } from "../../lib/api/validate";
 import { DEFAULT_PORT } from "../../lib/defaults";
 import { RELEASES } from "../../lib/distributions/table";
@@ -26,8 +27,8 @@ const aTlsSecret = (): KubeObject => ({
   type: "kubernetes.io/tls",
 });
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-const find = (children: readonly KubeObject[], kind: string): Any => children.find((c) => c.kind === kind);
+/** The child of `kind`, typed as the caller expects it (undefined at run time when absent). */
+const find = <T>(children: readonly KubeObject[], kind: string): T => children.find((c) => c.kind === kind) as T;
 
 describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) => {
   const ports = [80, 443, 1023];
@@ -48,20 +49,20 @@ describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) =
 
   it.each(ports)("port %i: the Service serves it, the server listens on the default port", (port) => {
     const { plain } = answers.find((a) => a.port === port)!;
-    const service = find(plain.children, "Service");
-    const container = find(plain.children, "Deployment").spec.template.spec.containers[0];
-    const env = Object.fromEntries(container.env.map((e: Any) => [e.name, e.value]));
-    expect(service.spec.ports).toEqual([expect.objectContaining({ port, targetPort: "http" })]);
+    const service = find<V1Service>(plain.children, "Service");
+    const container = find<V1Deployment>(plain.children, "Deployment").spec!.template.spec!.containers[0]!;
+    const env = Object.fromEntries(container.env!.map((e) => [e.name, e.value]));
+    expect(service.spec!.ports).toEqual([expect.objectContaining({ port, targetPort: "http" })]);
     expect(container.ports).toEqual([expect.objectContaining({ name: "http", containerPort: DEFAULT_PORT })]);
     expect([env.LLAMA_STACK_PORT, env.OGX_PORT, env.LLS_PORT]).toEqual([
       String(DEFAULT_PORT),
       String(DEFAULT_PORT),
       String(DEFAULT_PORT),
     ]);
-    expect(find(plain.children, "NetworkPolicy").spec.ingress[0].ports).toEqual([
+    expect(find<V1NetworkPolicy>(plain.children, "NetworkPolicy").spec!.ingress![0]!.ports).toEqual([
       { protocol: "TCP", port: DEFAULT_PORT },
     ]);
-    expect((plain.status as Any).notes).toEqual(
+    expect(plain.status.notes).toEqual(
       expect.arrayContaining([
         expect.stringContaining(`the Service serves port ${port} and forwards to the server on ${DEFAULT_PORT}`),
       ]),

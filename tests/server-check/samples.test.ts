@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { requestCommand } from "../../lib/cli/request";
 import { releaseFor } from "../../lib/config/render";
 import { schemaTagOf } from "../../lib/config/releases";
@@ -15,9 +15,10 @@ import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import { KEYS, objectsOf, type KubeObject, type SyncRequest, type SyncResponse } from "../../lib/wire/metacontroller";
 import { fixtureFound } from "../external-fixtures";
+import { sampleCr } from "../sample-files";
 import { deps } from "../sync-builders";
 import { checkServerConfigs, type ServerCheck } from "./check";
-import { containerEnv, envOf } from "./container-env";
+import { containerEnv, envOf, type EnvVar } from "./container-env";
 import { describeFailure, serverCheckOf, tableFor } from "./from-sync";
 
 const ROOT = join(__dirname, "..", "..");
@@ -80,11 +81,10 @@ function sampleSecrets(file: string): KubeObject[] {
   return objectsOf(syncRequest(file).related, KEYS.secret);
 }
 
-function sampleSpec(file: string): { spec: unknown; overridesEnv: [] } {
-  const cr = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"))
-    .map((d) => d.toJS())
-    .find((o) => o?.kind === "LlamaStackDistribution");
-  return { spec: cr.spec, overridesEnv: cr.spec?.workload?.overrides?.env ?? [] };
+function sampleSpec(file: string): { spec: unknown; overridesEnv: readonly EnvVar[] } {
+  const { spec } = sampleCr(file)!;
+  const { workload } = (spec ?? {}) as { workload?: { overrides?: { env?: EnvVar[] } } };
+  return { spec, overridesEnv: workload?.overrides?.env ?? [] };
 }
 
 function releaseOfSample(file: string): Release {
@@ -120,7 +120,7 @@ describe("goldens, each for the line it was made for", () => {
       const line = /config\.yaml for the (\S+) server line/.exec(text)?.[1] as Release | undefined;
       if (line === undefined) return [];
       const [config = "", envPart = ""] = text.split(/^---\n# .*: container env.*\n/m);
-      const listed = (parse(envPart.split(/^# stderr:/m)[0] ?? "") as { env?: [] } | null)?.env ?? [];
+      const listed = (parse(envPart.split(/^# stderr:/m)[0] ?? "") as { env?: EnvVar[] } | null)?.env ?? [];
       const env = envOf([...listed, ...sampleSpec(golden).overridesEnv], sampleSecrets(golden));
       return [{ golden, check: { configYaml: config, env, tag: schemaTagOf(line) } }];
     });

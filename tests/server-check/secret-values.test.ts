@@ -7,13 +7,12 @@
  * and with the accepted values it starts.
  */
 import { RELEASES, type Release } from "../../lib/distributions/table";
+import type { Condition } from "../../lib/status/conditions";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps } from "../sync-builders";
 import { checkServerConfig } from "./check";
 import { serverCheckOf, tableFor } from "./from-sync";
-
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const vllmWithKey = {
   distribution: { name: "starter" },
@@ -54,7 +53,9 @@ function syncOn(
   };
 }
 
-const condition = (a: SyncResponse, type: string): Any => (a.status.conditions as Any[]).find((c) => c.type === type);
+/** The condition of `type` (undefined at run time when absent: the expectations then fail). */
+const condition = (a: SyncResponse, type: string): Condition =>
+  (a.status.conditions as Condition[]).find((c) => c.type === type)!;
 
 describe.each(RELEASES)("Secret values on the %s line", (release) => {
   it.each([

@@ -4,7 +4,8 @@
  * found"), every storage reference names a declared backend, and each enabled provider's
  * required APIs have an enabled provider ("required dependency 'files' is not available").
  */
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { shown } from "../shown";
+import { isDict } from "./substitution";
 
 /** The API whose providers serve each kind of registered resource. */
 const RESOURCE_API: { readonly [kind: string]: string } = {
@@ -32,10 +33,10 @@ function resourceProblems(config: Record<string, unknown>): string[] {
       const provider = r.provider_id;
       // Skipped by the server: no provider, or a disabled one; `all` is the first active model provider.
       if (!provider || provider === "__disabled__" || (kind === "models" && provider === "all")) return [];
-      return ids.includes(String(provider))
+      return ids.includes(shown(provider))
         ? []
         : [
-            `registered_resources.${kind}[${i}]: Provider ${String(provider)} not found (enabled ${api} providers: ${ids.join(", ") || "none"})`,
+            `registered_resources.${kind}[${i}]: Provider ${shown(provider)} not found (enabled ${api} providers: ${ids.join(", ") || "none"})`,
           ];
     });
   });
@@ -103,7 +104,7 @@ function defaultShieldProblems(config: Record<string, unknown>): string[] {
       ? config.registered_resources.shields.filter(isDict)
       : [];
   if (id === undefined || id === null || shields.length === 0 || shields.some((s) => s.shield_id === id)) return [];
-  return [`safety.default_shield_id: Configured default_shield_id '${String(id)}' not found among registered shields`];
+  return [`safety.default_shield_id: Configured default_shield_id '${shown(id)}' not found among registered shields`];
 }
 
 export function startupProblems(config: Record<string, unknown>, index: readonly Registered[]): string[] {

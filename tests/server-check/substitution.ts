@@ -96,22 +96,24 @@ function substituteString(text: string, env: Env, path: string): unknown {
   return result !== text ? convertLikeServer(result) : result;
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A YAML mapping as PyYAML loads it (a dict). */
+export const isDict = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const at = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
-function keptInList(item: unknown, index: number, path: string, env: Env, idFields: readonly string[]): boolean {
+/** Whether a list item survives substitution; `itemPath` is where it sits (`providers.inference[0]`). */
+function keptInList(item: unknown, itemPath: string, env: Env, idFields: readonly string[]): boolean {
   if (!isDict(item)) return true;
   if ("provider_id" in item) {
     try {
-      if (replaceEnvVars(item.provider_id, env, idFields, `${path}[${index}].provider_id`) === "__disabled__")
-        return false;
+      if (replaceEnvVars(item.provider_id, env, idFields, `${itemPath}.provider_id`) === "__disabled__") return false;
     } catch (error) {
       if (!(error instanceof EnvVarError)) throw error;
     }
   }
   for (const field of idFields.filter((f) => f in item)) {
     try {
-      const id = replaceEnvVars(item[field], env, idFields, `${path}[${index}].${field}`);
+      const id = replaceEnvVars(item[field], env, idFields, `${itemPath}.${field}`);
       if (id === null || id === "") return false;
     } catch (error) {
       if (!(error instanceof EnvVarError)) throw error;
@@ -133,7 +135,7 @@ function replaceDict(
       if (type === null || type === "") {
         const rest = Object.entries(config)
           .filter(([k]) => k !== "provider_config")
-          .map(([k, v]) => [k, replaceEnvVars(v, env, idFields, at(path, k))]);
+          .map(([k, v]): [string, unknown] => [k, replaceEnvVars(v, env, idFields, at(path, k))]);
         return { ...Object.fromEntries(rest), provider_config: null };
       }
     } catch (error) {
@@ -148,7 +150,7 @@ export function replaceEnvVars(config: unknown, env: Env, idFields: readonly str
   if (isDict(config)) return replaceDict(config, env, idFields, path);
   if (Array.isArray(config)) {
     return config.flatMap((item, i) =>
-      keptInList(item, i, path, env, idFields) ? [replaceEnvVars(item, env, idFields, `${path}[${i}]`)] : [],
+      keptInList(item, `${path}[${i}]`, env, idFields) ? [replaceEnvVars(item, env, idFields, `${path}[${i}]`)] : [],
     );
   }
   if (typeof config === "string") return substituteString(config, env, path);

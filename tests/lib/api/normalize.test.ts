@@ -2,7 +2,7 @@ import { normalize, normalizeExpose } from "../../../lib/api/normalize";
 import { aSpec, aVllm } from "../../builders";
 
 describe("normalize()", () => {
-  it("given one provider object without id, uses provider as its id (FR-035)", () => {
+  it("given one provider object without id, uses provider as its id", () => {
     const spec = normalize(aSpec({ providers: { inference: aVllm() } }));
     expect(spec.providers).toEqual([
       expect.objectContaining({ api: "inference", id: "vllm", explicitId: false, path: "spec.providers.inference" }),
@@ -56,7 +56,7 @@ describe("normalize()", () => {
     ["fileProcessors", "file_processors"],
     ["datasetIo", "datasetio"],
     ["inference", "inference"],
-  ])("given disabled %j, means the server API %j", (written, api) => {
+  ] as const)("given disabled %j, means the server API %j", (written, api) => {
     expect(normalize(aSpec({ disabled: [written] })).disabled).toEqual([{ api, written, path: "spec.disabled[0]" }]);
   });
 

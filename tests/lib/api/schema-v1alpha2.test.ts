@@ -120,7 +120,8 @@ describe("v1alpha2SpecSchemaErrors()", () => {
   });
 
   it("reports every error at once, each with its own path", () => {
-    const errors = v1alpha2SpecSchemaErrors(aSpec({ networking: { port: 0 }, disabled: ["nope"] } as object));
+    const twoErrors: object = { networking: { port: 0 }, disabled: ["nope"] };
+    const errors = v1alpha2SpecSchemaErrors(aSpec(twoErrors));
     expect(errors.map((e) => e.path).sort()).toEqual(["spec.disabled[0]", "spec.networking.port"]);
   });
 });

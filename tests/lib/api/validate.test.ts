@@ -8,7 +8,7 @@ function errorsOf(overrides: object, ctx = {}) {
 }
 
 describe("validate()", () => {
-  it("given the seed's complete example, accepts it", () => {
+  it("given a complete example (every section, list and Secret reference form), accepts it", () => {
     const result = validate(
       aSpec({
         providers: {
@@ -36,7 +36,7 @@ describe("validate()", () => {
           sql: { type: "postgres", connectionString: { secretKeyRef: { name: "pg-creds", key: "url" } } },
         },
         disabled: ["postTraining", "eval"],
-      } as object),
+      }),
     );
     expect(result.errors).toEqual([]);
   });
@@ -252,7 +252,8 @@ describe("validate()", () => {
   });
 
   it("given a schema error, reports it and does not normalize", () => {
-    const result = validate(aSpec({ networking: { port: "80" } } as object));
+    const portAsText: object = { networking: { port: "80" } };
+    const result = validate(aSpec(portAsText));
     expect(result.spec).toBeUndefined();
     expect(result.errors).toEqual([{ path: "spec.networking.port", message: "must be integer" }]);
   });

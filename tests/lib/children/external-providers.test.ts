@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { V1Container, V1Deployment, V1EnvVar } from "@kubernetes/client-node";
+import type { V1Container, V1EnvVar } from "@kubernetes/client-node";
 import { buildDeployment } from "../../../lib/children/deployment";
 import {
   COPY_SCRIPT,
@@ -37,7 +37,7 @@ function contextWith(env?: V1EnvVar[]): ChildContext {
   return { ...ctx, externalProviders: resolvedExternals(ctx.spec) };
 }
 
-const podOf = (ctx: ChildContext) => (buildDeployment(ctx) as V1Deployment).spec!.template.spec!;
+const podOf = (ctx: ChildContext) => buildDeployment(ctx).spec!.template.spec!;
 const server = (ctx: ChildContext): V1Container => podOf(ctx).containers[0]!;
 
 describe("init containers", () => {

@@ -1,5 +1,5 @@
 /**
- * The v1alpha1 userConfig startup script (research operator.md §4.1), run for real by /bin/sh
+ * The v1alpha1 userConfig startup script (the Go operator's, docs/migrating-from-go-operator.md), run for real by /bin/sh
  * with stand-ins for python3 and uvicorn on PATH; the version check itself runs in the real
  * python3 against a fake installed llama_stack.
  */

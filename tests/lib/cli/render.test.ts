@@ -64,7 +64,7 @@ describe("llsd render", () => {
     expect(run.stdout).toContain("distro_name: tiny\nproviders:\n  inference:\n  - provider_id: vllm\n");
   });
 
-  it("given a base config with an unsupported version, exits 1 with the FR-029 message", () => {
+  it("given a base config with an unsupported version, exits 1 naming the supported versions", () => {
     const run = llsd(["render", "cr.yaml", "--base-config", "base.yaml"], {
       "cr.yaml": vllm,
       "base.yaml": "version: 3\nproviders: {}\n",

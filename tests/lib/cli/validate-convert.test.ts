@@ -88,11 +88,17 @@ describe("llsd convert", () => {
   );
 });
 
+/** What the migrate test reads of the migrated CR. */
+interface MigratedCr {
+  apiVersion: unknown;
+  spec: { providers: { inference: unknown }; resources: { models: unknown } };
+}
+
 describe("llsd migrate", () => {
   it("rewrites the migration guide's env vars into providers and models and says so", () => {
     const run = llsd(["migrate", "old.yaml"], { "old.yaml": v1 });
     expect(run.code).toBe(0);
-    const [doc] = parseAllDocuments(run.stdout).map((d) => d.toJS());
+    const doc = parseAllDocuments(run.stdout)[0]!.toJS() as MigratedCr;
     expect(doc.apiVersion).toBe("llamastack.io/v1alpha2");
     expect(doc.spec.providers.inference).toEqual({
       provider: "vllm",

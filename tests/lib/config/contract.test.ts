@@ -1,7 +1,7 @@
 /**
  * Contract with the real server: a generated provider entry uses only config keys the server
- * reads for that provider type. The key lists are written here from research
- * llamastack-config §2.4 and the upstream distribution configs, independently of the
+ * reads for that provider type. The key lists are written here from the server's provider
+ * config classes and the upstream distribution configs, independently of the
  * generator's own table, so a wrong table entry fails this test.
  */
 import { aSecretRef, aSpec } from "../../builders";

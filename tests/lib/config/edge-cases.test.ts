@@ -1,4 +1,4 @@
-/** The seed spec's edge cases and the DESIGN §5 rules, each a named test. */
+/** Edge cases of config generation (base versions, shields, provider types, what the server needs), each a named test. */
 import { aSecretRef, aSpec, aVllm } from "../../builders";
 import { baseDoc, doc, models, ok, provider, run } from "../../config-helpers";
 import type { GenerateResult } from "../../../lib/config/generate";
@@ -71,7 +71,7 @@ describe("edge cases", () => {
       'Unsupported config.yaml version "2.5" (the server reads version as an integer and refuses this value). Supported versions: 2',
     ],
     [1, "Unsupported config.yaml version 1. Supported versions: 2"],
-  ])("given a base config with version %j, fails with the FR-029 message", (version, message) => {
+  ])("given a base config with version %j, fails naming the supported versions", (version, message) => {
     const base = { ...baseDoc(), version };
     expect(errors(run(aSpec({ providers: { inference: aVllm() } }), "0.7", base))).toEqual([
       { path: "baseConfig.version", message },
@@ -109,7 +109,7 @@ describe("edge cases", () => {
     });
   });
 
-  it("given shields without any safety provider, fails with the seed's message", () => {
+  it("given shields without any safety provider, fails asking for a safety provider", () => {
     const base = baseDoc();
     delete base.providers.safety;
     expect(errors(run(aSpec({ resources: { shields: ["llama-guard"] } }), "0.7", base))).toEqual([
@@ -144,7 +144,7 @@ describe("edge cases", () => {
   });
 });
 
-describe("provider types (FR-030 refined)", () => {
+describe("provider types: a spec provider name becomes the server's provider_type", () => {
   it.each([
     ["inference", { provider: "vllm", endpoint: "http://v:8000" }, "remote::vllm"],
     ["inference", { provider: "sentence-transformers", id: "st2" }, "inline::sentence-transformers"],
@@ -256,7 +256,7 @@ describe("server section", () => {
   });
 });
 
-describe("what the real server needs beyond the seed", () => {
+describe("what the real server needs beyond what the spec says", () => {
   it.each([
     [
       { id: "my-faiss", provider: "faiss" },

@@ -2,16 +2,16 @@
  * The 1.x line (1.3) against the OGX 1.3.0 server's own configuration models: bundled bases,
  * every sample, TLS and plain HTTP, and base configs written for older lines.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { render } from "../../../lib/config/render";
 import type { ConfigDoc } from "../../../lib/config/doc";
 import { bundledBaseConfig } from "../../../lib/distributions/bundled";
 import { serverErrors, substitute } from "../../server-schema";
 import { doc, ok, run } from "../../config-helpers";
+import { v1alpha2SampleSpecs } from "../../sample-files";
 
-const SAMPLES = join(__dirname, "..", "..", "..", "samples");
 const UPSTREAM = join(__dirname, "..", "..", "fixtures", "server-schemas", "v1.3.0", "distributions");
 /** What the demo's container provides beyond the generated env (postgres-demo names its model by env). */
 const POD_ENV = { INFERENCE_MODEL: "llama3" };
@@ -26,18 +26,12 @@ function podEnv(g: {
   plainEnv: readonly { name: string; value: string }[];
 }): Record<string, string> {
   return Object.fromEntries([
-    ...g.secretEnv.map((e) => [e.name, `value-of-${e.name.toLowerCase()}`]),
-    ...g.plainEnv.map((e) => [e.name, e.value]),
+    ...g.secretEnv.map((e): [string, string] => [e.name, `value-of-${e.name.toLowerCase()}`]),
+    ...g.plainEnv.map((e): [string, string] => [e.name, e.value]),
   ]);
 }
 
-const samples = readdirSync(SAMPLES)
-  .sort()
-  .flatMap((file) => {
-    const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
-    const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
-    return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
-  });
+const samples = v1alpha2SampleSpecs();
 
 describe("bundled 1.3 bases", () => {
   it.each(["starter", "postgres-demo"])("%s is accepted by the 1.3.0 server's models", (name) => {
@@ -114,7 +108,7 @@ describe("1.x dialect", () => {
   it.each([
     [["skills"], "skills"],
     [["container_runtime", "containerRuntime", "containers"], undefined],
-  ])("disables %j by name", (disabled, removedApi) => {
+  ] as const)("disables %j by name", (disabled, removedApi) => {
     const result = ok(run({ distribution: { name: "starter" }, disabled }, "1.3"));
     const config = parse(result.configYaml) as ConfigDoc;
     if (removedApi) {
@@ -140,7 +134,7 @@ describe("a base config written for an older line, generated for 1.3", () => {
   };
 
   it.each(["0.8", "0.7"] as const)("the %s starter becomes one the 1.3.0 server accepts, each change noted", (line) => {
-    const g = ok(run(spec, "1.3", bundledBaseConfig("starter", line)!));
+    const g = ok(run(spec, "1.3", bundledBaseConfig("starter", line)));
     const config = parse(g.configYaml) as ConfigDoc;
     expect([config.providers.safety, config.safety, config.registered_resources?.shields]).toEqual([
       undefined,

@@ -1,25 +1,17 @@
 /**
  * n and n-1: every v1alpha2 sample generates on both server lines, and the result uses only
- * the API names and provider types that line has (tables written from research in
- * tests/lib/distributions/server-rules.ts, independent of the generator).
+ * the API names and provider types that line has (tables in
+ * tests/lib/distributions/server-rules.ts, written from each server release, independent of the generator).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse, parseAllDocuments } from "yaml";
+import { parse } from "yaml";
 import { render } from "../../../lib/config/render";
 import type { ConfigDoc } from "../../../lib/config/doc";
 import { hasSafety } from "../../../lib/config/releases";
 import { RELEASES } from "../../../lib/distributions/table";
+import { v1alpha2SampleSpecs } from "../../sample-files";
 import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
 
-const SAMPLES = join(__dirname, "..", "..", "..", "samples");
-const generatedSamples = readdirSync(SAMPLES)
-  .sort()
-  .flatMap((file) => {
-    const docs = parseAllDocuments(readFileSync(join(SAMPLES, file), "utf8"));
-    const cr = (Array.isArray(docs) ? docs : []).map((d) => d.toJS()).find((o) => o?.kind === "LlamaStackDistribution");
-    return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec] as const] : [];
-  });
+const generatedSamples = v1alpha2SampleSpecs();
 const cases = RELEASES.flatMap((release) => generatedSamples.map(([file, spec]) => [release, file, spec] as const));
 
 describe("server lines", () => {

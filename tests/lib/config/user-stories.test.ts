@@ -1,4 +1,4 @@
-/** Acceptance scenarios of the seed spec, user stories 1–4 and 6, against the bundled starter base. */
+/** Acceptance scenarios of the CR's user stories 1–4 and 6 (docs/spec-reference.md), against the bundled starter base. */
 import { normalize } from "../../../lib/api/normalize";
 import { configSource, render } from "../../../lib/config/render";
 import { aSecretRef, aSpec, aVllm } from "../../builders";

@@ -9,7 +9,7 @@ import { aV1, aV2, at, kept, ok, type Obj } from "./builders";
 import { v1alpha1Errors, v1alpha2Errors } from "./object-schemas";
 
 const edit = (object: Obj, path: string, value: unknown): Obj => {
-  const copy = structuredClone(object) as JsonMap;
+  const copy = structuredClone<JsonMap>(object);
   setPath(copy, path.split("."), value);
   return copy;
 };
@@ -86,7 +86,8 @@ describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1al
       JSON.parse('{"spec[\\"x.y\\"]": 1, "spec.__proto__": {"polluted": true}}'),
     );
     expect(ok(fromHub(hub))).toStrictEqual(v1);
-    expect(({} as Obj).polluted).toBeUndefined();
+    const fresh: Obj = {};
+    expect(fresh.polluted).toBeUndefined();
   });
 });
 

@@ -12,7 +12,7 @@ import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
 
 type Obj = Record<string, unknown>;
 const some = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (keyof T)[] = []): fc.Arbitrary<Obj> =>
-  fc.record(model, { requiredKeys, noNullPrototype: true }) as unknown as fc.Arbitrary<Obj>;
+  fc.record(model, { requiredKeys, noNullPrototype: true });
 
 const str = fc.string({ maxLength: 8 });
 const nonEmpty = fc.string({ minLength: 1, maxLength: 8 });

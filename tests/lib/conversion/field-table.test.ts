@@ -1,5 +1,5 @@
 /**
- * The v1alpha1 → v1alpha2 field table (research operator.md §2.2), written out here rather
+ * The v1alpha1 → v1alpha2 field table (docs/migrating-from-go-operator.md), written out here rather
  * than read from lib/conversion/table.ts: each v1alpha1 field lands where the table says,
  * leaves nothing behind in the annotation (which is `{}`, the mark of the version the object
  * was written in), and comes back.

@@ -38,7 +38,8 @@ describe("own-property access", () => {
 
     expect(getPath(object, ["__proto__", "polluted"])).toBe(true);
     expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
-    expect(({} as JsonMap).polluted).toBeUndefined();
+    const fresh: JsonMap = {};
+    expect(fresh.polluted).toBeUndefined();
     expect(getPath({}, ["toString"])).toBeUndefined();
   });
 });

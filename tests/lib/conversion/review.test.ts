@@ -1,4 +1,4 @@
-/** `convertReview()`: the ConversionReview contract the apiserver checks (research metacontroller.md §8). */
+/** `convertReview()`: the ConversionReview contract the apiserver checks (same uid, same order, Success or Failure; docs/hook-api.md). */
 import fc from "fast-check";
 import { convertReview, reviewConversion } from "../../../lib/conversion/review";
 import { fromHub, toHub, type Conversion } from "../../../lib/conversion/v1alpha1";

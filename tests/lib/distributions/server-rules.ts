@@ -1,6 +1,6 @@
 /**
- * What the real server accepts, per release, written down from research llamastack-config
- * §2.2 (API names), §2.3 (provider types and api_dependencies) and §3.2 (store kinds). The
+ * What the real server accepts, per release, written down from each release's source: API
+ * names, provider types with their api_dependencies, and store kinds (docs/server-lines.md). The
  * tests hold the bundled base configs against these tables; they are deliberately not shared
  * with lib/ so a mistake in one place is caught by the other.
  */

@@ -1,6 +1,6 @@
 /**
- * A small HTTP server on loopback that answers like a Llama Stack server (research
- * llamastack-config.md §6.4): `GET /v1/version` → `{version}`, `GET /v1/providers` →
+ * A small HTTP server on loopback that answers like a Llama Stack server's inspect API:
+ * `GET /v1/version` → `{version}`, `GET /v1/providers` →
  * `{data: [...]}`. Each route can be slowed down, broken or replaced; requests are counted.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";

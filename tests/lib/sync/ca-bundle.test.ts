@@ -1,6 +1,6 @@
 /**
  * networking.tls.caBundle (+ the namespace's odh-trusted-ca-bundle) → the managed ConfigMap
- * `<name>-ca-bundle`, mounted with SSL_CERT_FILE (research operator.md §4.3). Every certificate
+ * `<name>-ca-bundle`, mounted with SSL_CERT_FILE, as the Go operator does. Every certificate
  * is checked as X.509; a bad one fails the sync with the key, the certificate's number and the
  * parse error, never the PEM; a bad key of the ODH bundle is skipped with a note.
  */

@@ -16,10 +16,10 @@ const spec = {
   distribution: { name: "starter" },
   externalProviders: { inference: [{ providerId: "mine", image: IMAGE }] },
 };
-const found = (result: ResolvedProviderSpec) => ({
-  notes: [],
-  external: { kind: "read", results: [result] } as ExternalLookup,
-});
+const found = (result: ResolvedProviderSpec) => {
+  const external: ExternalLookup = { kind: "read", results: [result] };
+  return { notes: [], external };
+};
 const condition = (r: SyncResponse, type: string) =>
   (r.status.conditions as { type: string; reason: string; message: string }[]).find((c) => c.type === type);
 const entries = (r: SyncResponse) =>
@@ -129,7 +129,7 @@ const FAILURES: [string, ReturnType<typeof found> | { notes: never[] }, string, 
 describe("failure policy for external providers", () => {
   it.each(FAILURES)(
     "given %s after a good state, keeps every child, fails with a condition naming field and image",
-    (_title, what, reason, message, phase) => {
+    (...[_title, what, reason, message, phase]) => {
       const observed = goodState();
       const r = sync(aRequest(aParent(spec), observed), deps(), what);
       expect(r.status.phase).toBe("Failed");
@@ -137,7 +137,10 @@ describe("failure policy for external providers", () => {
       expect(condition(r, "ConfigGenerated")!.message.startsWith(message)).toBe(true);
       expect(r.children).toEqual(
         observed
-          .map((o) => JSON.parse(o.metadata.annotations!["metacontroller.k8s.io/last-applied-configuration"]!))
+          .map(
+            (o) =>
+              JSON.parse(o.metadata.annotations!["metacontroller.k8s.io/last-applied-configuration"]!) as KubeObject,
+          )
           .sort((a, b) => (`${a.kind}/${a.metadata.name}` < `${b.kind}/${b.metadata.name}` ? -1 : 1)),
       );
       expect(entries(r)[0]!.phase).toBe(phase);
@@ -157,7 +160,10 @@ describe("failure policy for external providers", () => {
 describe("findExternal()", () => {
   it.each([
     ["no resolver", undefined],
-    ["a resolver that reads base configs only", { resolve: async () => ({ kind: "no-labels" as const, digest: "d" }) }],
+    [
+      "a resolver that reads base configs only",
+      { resolve: () => Promise.resolve({ kind: "no-labels" as const, digest: "d" }) },
+    ],
   ])("given %s, answers that images are not read", async (_title, resolver) => {
     expect(await findExternal(aCanonicalSpec(spec), resolver, undefined)).toEqual({ kind: "disabled" });
   });

@@ -1,5 +1,5 @@
 /**
- * DESIGN §9: a spec or environment error is a status, not a hook failure. After a good state
+ * docs/failure-policy.md: a spec or environment error is a status, not a hook failure. After a good state
  * every observed child is kept exactly as last desired; a first-time failure creates nothing.
  */
 import { sync } from "../../../lib/sync/sync";
@@ -105,7 +105,7 @@ const CLASSES: [string, object, KubeObject[], string, string, RegExp][] = [
 describe("failure policy", () => {
   it.each(CLASSES)(
     "given %s after a good state, keeps every child unchanged and says what to fix",
-    (_title, spec, related, type, reason, message) => {
+    (...[_title, spec, related, type, reason, message]) => {
       const observed = goodState();
       const response = sync(aRequest(aParent(spec, { generation: 2 }), observed, related), deps());
       expect(response.children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(
@@ -139,9 +139,9 @@ describe("failure policy", () => {
   });
 
   it("keeps observed children that carry no last-applied annotation, minus server fields and status", () => {
-    const observed = goodState().map((o) => {
+    const observed = goodState().map((o): KubeObject => {
       const { annotations: _a, ...metadata } = o.metadata;
-      return { ...o, metadata } as KubeObject;
+      return { ...o, metadata };
     });
     const response = sync(aRequest(aParent({ ...goodSpec, networking: { port: 0 } }), observed, []), deps());
     const deployment = response.children.find((c) => c.kind === "Deployment");

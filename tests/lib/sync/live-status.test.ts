@@ -1,6 +1,6 @@
 /**
  * Live status in the sync: `version`, `distributionConfig` and the `HealthCheck` condition from
- * what the running server answered (research operator.md §5 step 7), without churn, keeping
+ * what the running server answered (as the Go operator reports them), without churn, keeping
  * the last good values when the server does not answer, and never delaying the sync.
  */
 import { compile, schemaErrors } from "../../../lib/api/schema";

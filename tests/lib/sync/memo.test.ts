@@ -54,7 +54,7 @@ async function both(
   d: SyncDeps = deps(),
   io: Io = {},
 ): Promise<{ remembered: { body: string; summary: SerializedAnswer["summary"] }; fresh: string }> {
-  const answer = await syncRemembered(request, d, io.resolver, io.live, memo);
+  const answer = await syncRemembered(request, d, { ...io, memo });
   const remembered = { body: answer.body.toString("utf8"), summary: answer.summary };
   const fresh = JSON.stringify(await syncWith(request, d, io.resolver, io.live));
   return { remembered, fresh };
@@ -98,7 +98,7 @@ describe("syncRemembered on every sample", () => {
 
 describe("what changed gets a fresh answer", () => {
   const report = (version: string): LiveReport => ({ url: "http://demo", version, providers: [], problems: [] });
-  const liveAnswering = (answer: () => LiveReport): LiveStatus => ({ check: async () => answer() });
+  const liveAnswering = (answer: () => LiveReport): LiveStatus => ({ check: () => Promise.resolve(answer()) });
   const changes: [string, (r: SyncRequest) => SyncRequest, (d: SyncDeps) => SyncDeps][] = [
     [
       "the spec (a new parent resourceVersion)",
@@ -220,7 +220,7 @@ describe("what changed gets a fresh answer", () => {
     let digest = `sha256:${"a".repeat(64)}`;
     const config = bundledBaseConfig("starter", "0.7")!;
     const resolver: BaseConfigResolver = {
-      resolve: async () => ({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }),
+      resolve: () => Promise.resolve({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }),
     };
     const request = await steady(firstRequest(), deps(), { resolver });
     const memo = newMemo();
@@ -287,10 +287,10 @@ describe("bounds", () => {
 
   it("holds at most maxBytes, dropping the least recently used parent", async () => {
     const probe = newMemo();
-    await syncRemembered(uidOf(0), deps(), undefined, undefined, probe);
+    await syncRemembered(uidOf(0), deps(), { memo: probe });
     const one = probe.stats().bytes;
     const memo = newMemo(one * 3);
-    for (let i = 0; i < 10; i++) await syncRemembered(uidOf(i), deps(), undefined, undefined, memo);
+    for (let i = 0; i < 10; i++) await syncRemembered(uidOf(i), deps(), { memo });
     expect(memo.stats()).toEqual({ entries: 3, bytes: expect.any(Number) });
     expect(memo.stats().bytes).toBeLessThanOrEqual(one * 3);
     expect(memo.get("uid-0009")).toBeDefined();
@@ -300,9 +300,9 @@ describe("bounds", () => {
   it("drops an entry unused for idleMs (a deleted parent)", async () => {
     let now = 0;
     const memo = createSyncMemo({ maxBytes: 2 ** 30, idleMs: 60_000, now: () => now });
-    await syncRemembered(uidOf(1), deps(), undefined, undefined, memo);
+    await syncRemembered(uidOf(1), deps(), { memo });
     now = 60_001;
-    await syncRemembered(uidOf(2), deps(), undefined, undefined, memo);
+    await syncRemembered(uidOf(2), deps(), { memo });
     expect([memo.get("uid-0001"), memo.get("uid-0002")].map(Boolean)).toEqual([false, true]);
   });
 
@@ -311,14 +311,14 @@ describe("bounds", () => {
     let request = uidOf(1);
     for (let v = 10; v < 20; v++) {
       request = { ...request, parent: stamped(request.parent, String(v)) };
-      await syncRemembered(request, deps(), undefined, undefined, memo);
+      await syncRemembered(request, deps(), { memo });
     }
     expect(memo.stats().entries).toBe(1);
   });
 
   it("keeps nothing an entry alone would overflow", async () => {
     const memo = newMemo(1024);
-    await syncRemembered(uidOf(1), deps(), undefined, undefined, memo);
+    await syncRemembered(uidOf(1), deps(), { memo });
     expect(memo.stats()).toEqual({ entries: 0, bytes: 0 });
   });
 
@@ -327,10 +327,10 @@ describe("bounds", () => {
     ["0.1", "0.1", 0.1 * 2 ** 20],
   ])("SYNC_MEMO_MB %s bounds the memo", async (_, value, maxBytes) => {
     const probe = newMemo();
-    await syncRemembered(uidOf(0), deps(), undefined, undefined, probe);
+    await syncRemembered(uidOf(0), deps(), { memo: probe });
     const fits = Math.floor(maxBytes / probe.stats().bytes);
     const memo = syncMemo(memoBytesFromEnv(value === undefined ? {} : { SYNC_MEMO_MB: value }))!;
-    for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), undefined, undefined, memo);
+    for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), { memo });
     expect(memo.stats().entries).toBe(fits);
   });
 

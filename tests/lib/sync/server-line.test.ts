@@ -135,15 +135,11 @@ describe("a running CR when the hooks' default changes", () => {
   it("keeps it through the memo and after a restart (a new memo): the answer comes from the request", async () => {
     const steady = await running(generated);
     const memo = createSyncMemo({ maxBytes: 2 ** 24, idleMs: 60_000, now: () => 0 });
-    const first = await syncRemembered(steady, after, undefined, undefined, memo);
-    const again = await syncRemembered(steady, after, undefined, undefined, memo);
-    const restarted = await syncRemembered(
-      steady,
-      after,
-      undefined,
-      undefined,
-      createSyncMemo({ maxBytes: 2 ** 24, idleMs: 60_000, now: () => 0 }),
-    );
+    const first = await syncRemembered(steady, after, { memo });
+    const again = await syncRemembered(steady, after, { memo });
+    const restarted = await syncRemembered(steady, after, {
+      memo: createSyncMemo({ maxBytes: 2 ** 24, idleMs: 60_000, now: () => 0 }),
+    });
     expect(again.body.equals(first.body)).toBe(true);
     expect(restarted.body.equals(first.body)).toBe(true);
     expect(serverOf(JSON.parse(first.body.toString("utf8")) as SyncResponse).image).toBe(

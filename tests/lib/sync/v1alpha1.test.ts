@@ -1,7 +1,7 @@
 /**
  * A v1alpha1 CR, as the hooks receive it (converted to v1alpha2 by POST /convert, with the
  * llamastack.io/v1alpha1-fields annotation), gets the Go operator's behaviour for what it asked
- * (research operator.md §4, docs/migrating-from-go-operator.md); a v1alpha2 CR keeps ours.
+ * (docs/migrating-from-go-operator.md); a v1alpha2 CR keeps ours.
  */
 import type { V1Container, V1Deployment, V1PodSpec } from "@kubernetes/client-node";
 import { V1ALPHA1_FIELDS } from "../../../lib/conversion/annotations";

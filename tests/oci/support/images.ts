@@ -1,6 +1,6 @@
 /**
  * Fixture images built and pushed from TypeScript (no skopeo/umoci): tar-stream + zlib for
- * layers, monolithic POST+PUT blob uploads, PUT manifest (research tooling §1.6).
+ * layers, monolithic POST+PUT blob uploads, PUT manifest (the distribution spec's push API).
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -80,13 +80,14 @@ export async function pushBlob(
   return { mediaType, digest, size: bytes.length };
 }
 
+/** Puts a manifest or index under `tag`, with the content type its own `mediaType` names. */
 export async function pushManifest(
   target: PushTarget,
   repository: string,
   tag: string,
-  manifest: object,
-  mediaType: string,
+  manifest: { readonly schemaVersion: number; readonly mediaType: string; readonly [field: string]: unknown },
 ): Promise<Descriptor> {
+  const { mediaType } = manifest;
   const bytes = Buffer.from(JSON.stringify(manifest));
   await ok(
     await fetch(`${target.url}/v2/${repository}/manifests/${tag}`, {
@@ -141,23 +142,23 @@ export async function pushImage(
     : "application/vnd.oci.image.config.v1+json";
   const config = await pushBlob(target, repository, Buffer.from(JSON.stringify(configJson)), configType);
   const mediaType = spec.docker ? MEDIA.dockerManifest : MEDIA.ociManifest;
-  const pushed = await pushManifest(
-    target,
-    repository,
-    tag,
-    { schemaVersion: 2, mediaType, config, layers },
-    mediaType,
-  );
+  const pushed = await pushManifest(target, repository, tag, { schemaVersion: 2, mediaType, config, layers });
   return { ...pushed, platform, config, layers };
 }
 
-/** An index / manifest list over already pushed images, in the order given. */
+export interface IndexSpec {
+  /** The images it lists, in this order. */
+  readonly images: readonly Descriptor[];
+  /** A Docker manifest list instead of an OCI index. */
+  readonly docker?: boolean;
+}
+
+/** An index / manifest list over already pushed images. */
 export async function pushIndex(
   target: PushTarget,
   repository: string,
   tag: string,
-  images: readonly Descriptor[],
-  docker = false,
+  { images, docker = false }: IndexSpec,
 ): Promise<Descriptor> {
   const mediaType = docker ? MEDIA.dockerList : MEDIA.ociIndex;
   const manifests = images.map(({ mediaType: m, digest, size, platform }) => ({
@@ -166,5 +167,5 @@ export async function pushIndex(
     size,
     platform,
   }));
-  return pushManifest(target, repository, tag, { schemaVersion: 2, mediaType, manifests }, mediaType);
+  return pushManifest(target, repository, tag, { schemaVersion: 2, mediaType, manifests });
 }

@@ -1,7 +1,7 @@
 /**
  * A real registry per test file: Debian's `docker-registry` (distribution 2.8) on 127.0.0.1:0,
  * its port read from the `listening on` log line, storage in a temp dir, stopped with SIGKILL
- * (SIGTERM drains for ~1.5 s; research tooling §1.3). Missing binary = failed suite, not a skip.
+ * (SIGTERM drains for ~1.5 s). Missing binary = failed suite, not a skip.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

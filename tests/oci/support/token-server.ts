@@ -1,7 +1,8 @@
 /**
  * A Docker token server for the registry's `auth.token` mode: `GET /token?service&scope`, Basic
  * credentials checked against a fixed user, answer `{token, access_token, expires_in}` where the
- * token is an RS256 JWT with the signing certificate in its `x5c` header (research tooling §1.2).
+ * token is an RS256 JWT with the signing certificate in its `x5c` header (what the registry's
+ * token auth verifies against its rootcertbundle).
  * Anonymous callers get pull on `public/*` only, as Docker Hub gives public repositories.
  */
 import { randomUUID, sign } from "node:crypto";
