@@ -7,6 +7,7 @@
  * `parent.metadata.namespace is required` or `children["Deployment.apps/v1"]["ns/a"].kind must
  * be a string, got number`. Map keys (which hold dots and slashes) are written as `["key"]`.
  */
+import { isPlainObject, isStringMap } from "../lib/conversion/paths";
 import { child } from "../lib/errors";
 import { isKubeObject, type CustomizeRequest, type ObjectMap, type SyncRequest } from "../lib/wire/metacontroller";
 
@@ -15,7 +16,7 @@ export type Shape<T> = { readonly ok: true; readonly request: T } | { readonly o
 type JsonObject = { readonly [k: string]: unknown };
 
 export function syncRequestShape(body: unknown): Shape<SyncRequest> {
-  if (!isObject(body)) return fail(bodyProblem(body));
+  if (!isPlainObject(body)) return fail(bodyProblem(body));
   const problem =
     parentProblem(body.parent) ??
     mapProblem("children", body.children) ??
@@ -27,7 +28,7 @@ export function syncRequestShape(body: unknown): Shape<SyncRequest> {
 }
 
 export function customizeRequestShape(body: unknown): Shape<CustomizeRequest> {
-  if (!isObject(body)) return fail(bodyProblem(body));
+  if (!isPlainObject(body)) return fail(bodyProblem(body));
   const problem = parentProblem(body.parent);
   if (problem) return fail(problem);
   return isCustomizeRequest(body) ? { ok: true, request: body } : fail(NOT_A_REQUEST);
@@ -37,11 +38,11 @@ export function customizeRequestShape(body: unknown): Shape<CustomizeRequest> {
 const NOT_A_REQUEST = "request body is not a Metacontroller hook request";
 
 function isCustomizeRequest(value: unknown): value is CustomizeRequest {
-  return isObject(value) && isKubeObject(value.parent);
+  return isPlainObject(value) && isKubeObject(value.parent);
 }
 
 function isSyncRequest(value: unknown): value is SyncRequest {
-  if (!isObject(value) || !isKubeObject(value.parent)) return false;
+  if (!isPlainObject(value) || !isKubeObject(value.parent)) return false;
   const { children, related, finalizing } = value;
   return (
     (children === undefined || isObjectMap(children)) &&
@@ -52,8 +53,8 @@ function isSyncRequest(value: unknown): value is SyncRequest {
 
 function isObjectMap(value: unknown): value is ObjectMap {
   return (
-    isObject(value) &&
-    Object.values(value).every((objects) => isObject(objects) && Object.values(objects).every(isKubeObject))
+    isPlainObject(value) &&
+    Object.values(value).every((objects) => isPlainObject(objects) && Object.values(objects).every(isKubeObject))
   );
 }
 
@@ -73,7 +74,7 @@ function parentProblem(parent: unknown): string | undefined {
 
 /** What every object Metacontroller sends carries: apiVersion, kind and metadata.name (and well-typed metadata). */
 function kubeObjectProblem(path: string, value: unknown): string | undefined {
-  if (!isObject(value)) return objectProblem(path, value);
+  if (!isPlainObject(value)) return objectProblem(path, value);
   return (
     stringProblem(child(path, "apiVersion"), value.apiVersion) ??
     stringProblem(child(path, "kind"), value.kind) ??
@@ -82,7 +83,7 @@ function kubeObjectProblem(path: string, value: unknown): string | undefined {
 }
 
 function metadataProblem(path: string, metadata: unknown): string | undefined {
-  if (!isObject(metadata)) return objectProblem(path, metadata);
+  if (!isPlainObject(metadata)) return objectProblem(path, metadata);
   const { namespace, uid, generation, labels, annotations } = metadata;
   return (
     stringProblem(child(path, "name"), metadata.name) ??
@@ -103,17 +104,13 @@ function optionalProblem(
   return value === undefined || check(value) ? undefined : `${path} must be ${what}, got ${typeOf(value)}`;
 }
 
-function isStringMap(value: unknown): boolean {
-  return isObject(value) && Object.values(value).every((v) => typeof v === "string");
-}
-
 /** `{ "Kind.apiVersion": { "name" | "ns/name": object } }`; absent or null means empty. */
 function mapProblem(path: string, map: unknown): string | undefined {
   if (map === undefined || map === null) return undefined;
-  if (!isObject(map)) return `${path} must be an object keyed by Kind.apiVersion, got ${typeOf(map)}`;
+  if (!isPlainObject(map)) return `${path} must be an object keyed by Kind.apiVersion, got ${typeOf(map)}`;
   for (const [kind, objects] of Object.entries(map)) {
     const kindPath = keyPath(path, kind);
-    if (!isObject(objects)) return objectProblem(kindPath, objects);
+    if (!isPlainObject(objects)) return objectProblem(kindPath, objects);
     for (const [key, object] of Object.entries(objects)) {
       const objectProblemFound = kubeObjectProblem(keyPath(kindPath, key), object);
       if (objectProblemFound) return objectProblemFound;
@@ -124,7 +121,7 @@ function mapProblem(path: string, map: unknown): string | undefined {
 
 function objectProblem(path: string, value: unknown): string | undefined {
   if (value === undefined) return `${path} is required`;
-  return isObject(value) ? undefined : `${path} must be an object, got ${typeOf(value)}`;
+  return isPlainObject(value) ? undefined : `${path} must be an object, got ${typeOf(value)}`;
 }
 
 function stringProblem(path: string, value: unknown): string | undefined {
@@ -146,10 +143,6 @@ function withoutNullMaps(body: JsonObject): JsonObject {
 
 function keyPath(path: string, key: string): string {
   return `${path}[${JSON.stringify(key)}]`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function typeOf(value: unknown): string {

@@ -5,8 +5,7 @@
  * and `llsd validate`, so both judge a spec by the line it will really run.
  */
 import { validate, type ValidateContext } from "../api/validate";
-import { isAnnotations } from "../conversion/annotations";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, isStringMap, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
 import { DEFAULT_DISTRIBUTIONS, type Release } from "../distributions/table";
 import { lineOfObject } from "../sync/target";
@@ -40,7 +39,7 @@ function asParent(stored: Json, status: unknown): KubeObject {
     ...stored,
     apiVersion: typeof stored.apiVersion === "string" ? stored.apiVersion : "",
     kind: typeof stored.kind === "string" ? stored.kind : "",
-    metadata: { name: typeof name === "string" ? name : "", ...(isAnnotations(annotations) ? { annotations } : {}) },
+    metadata: { name: typeof name === "string" ? name : "", ...(isStringMap(annotations) ? { annotations } : {}) },
     ...(status !== undefined ? { status } : {}),
   };
 }

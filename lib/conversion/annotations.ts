@@ -10,7 +10,7 @@
  * removes it, then writes its own when it has anything to keep.
  */
 import { fieldError, type FieldError } from "../errors";
-import { define, isPlainObject, own, parsePath } from "./paths";
+import { define, isPlainObject, own, parsePath, type StringMap } from "./paths";
 import type { Stash } from "./carry";
 
 /** On a v1alpha2 object: what its v1alpha1 form had that v1alpha2 cannot say. */
@@ -21,12 +21,9 @@ export const V1ALPHA2_FIELDS = "llamastack.io/v1alpha2-fields";
 /** The apiserver's limit for all annotations of one object together (TotalAnnotationSizeLimitB). */
 export const ANNOTATIONS_LIMIT_BYTES = 256 * 1024;
 
-export type Annotations = { readonly [key: string]: string };
+/** Metadata annotations as the apiserver requires them: names to string values (checked with isStringMap). */
+export type Annotations = StringMap;
 
-/** Metadata annotations as the apiserver requires them: names to string values. */
-export function isAnnotations(value: unknown): value is Annotations {
-  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
-}
 type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: FieldError };
 
 export function annotationPath(key: string): string {
@@ -40,7 +37,7 @@ export function serializeStash(stash: Stash): string {
 
 /** The entries of annotation `key`; none when it is absent. Never quotes the text (it may be anything). */
 export function readStash(annotations: Annotations | undefined, key: string): Read<Stash> {
-  // Annotations are strings (the caller parsed them with isAnnotations), so only absence is left.
+  // Annotations are strings (the caller parsed them with isStringMap), so only absence is left.
   const text = own(annotations, key);
   if (typeof text !== "string") return { ok: true, value: new Map() };
   const fail = (message: string): Read<Stash> => ({ ok: false, error: fieldError(annotationPath(key), message) });

@@ -5,8 +5,8 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { KIND } from "../api/v1alpha2";
-import { isAnnotations, type Annotations } from "./annotations";
-import { isPlainObject, own, type JsonMap } from "./paths";
+import type { Annotations } from "./annotations";
+import { isPlainObject, isStringMap, own, type JsonMap } from "./paths";
 
 /** A conversion result: the object, or every reason it cannot be converted. */
 export type Conversion<T> =
@@ -26,7 +26,7 @@ export function partsOf(object: unknown, apiVersion: string): Conversion<Parts> 
   const metadata = own(object, "metadata");
   const annotations = own(metadata, "annotations");
   const hasMetadata = isPlainObject(metadata);
-  const annotationsOk = annotations === undefined || isAnnotations(annotations);
+  const annotationsOk = annotations === undefined || isStringMap(annotations);
   const errors = [
     ...identityErrors(object, apiVersion),
     ...(hasMetadata ? [] : [fieldError("metadata", `must be an object, got ${typeName(metadata)}`)]),

@@ -12,6 +12,13 @@ export function isPlainObject(value: unknown): value is JsonMap {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A map whose values are all strings (labels, annotations). */
+export type StringMap = { readonly [key: string]: string };
+
+export function isStringMap(value: unknown): value is StringMap {
+  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
+}
+
 /** The strings of a list (a schema's `required`); none when it is not a list. */
 export function stringList(value: unknown): readonly string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];

@@ -3,7 +3,7 @@
  * related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook version v1, `namespace/name`
  * for v2); both keyings are accepted.
  */
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject, isStringMap } from "../conversion/paths";
 
 /** Any Kubernetes object as it travels over the wire. */
 export interface KubeObject {
@@ -22,7 +22,6 @@ export interface KubeObject {
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";
-const isStringMap = (value: unknown): boolean => isPlainObject(value) && Object.values(value).every(isString);
 const absentOr = (value: unknown, check: (value: unknown) => boolean): boolean => value === undefined || check(value);
 
 function isMetadata(value: unknown): value is KubeObject["metadata"] {
