@@ -7,10 +7,9 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { bareRefs, pathOf } from "./env-refs";
+import { bareRefs, ENV_REF, pathOf } from "./env-refs";
 import { isMap, type ConfigDoc, type JsonMap } from "./doc";
 
-const REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 /** Where users add variables to the server container. */
 export const USER_ENV_PATH = "spec.workload.overrides.env";
 /** Ids whose empty value makes the server skip a registered resource (RESOURCE_ID_FIELDS, all lines). */
@@ -43,7 +42,7 @@ export function missingBare(
 function resolvedWithout(value: unknown, provided: ReadonlySet<string>): string | undefined {
   if (typeof value !== "string") return undefined;
   let decided = true;
-  const text = value.replace(REF, (_m, name: string, op: string | undefined, expr: string | undefined) => {
+  const text = value.replace(ENV_REF, (_m, name: string, op: string | undefined, expr: string | undefined) => {
     if (provided.has(name) ? op !== "+" : op === undefined) {
       // A provided value is unknown here; a bare unset one stops the server rather than resolving.
       decided = false;

@@ -13,8 +13,8 @@ export interface BareRef {
   readonly steps: readonly Step[];
 }
 
-/** `${env.X}`, `${env.X:=default}`, `${env.X:+value}`: group 2 (the operator) is absent when bare. */
-const ENV_REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])[^}]*)?\}/g;
+/** `${env.X}`, `${env.X:=default}`, `${env.X:+value}`: groups name, operator (absent when bare), expression. */
+export const ENV_REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 const NONE: readonly BareRef[] = [];
 const refsOfFrozen = new WeakMap<object, readonly BareRef[]>();
 
