@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
-import { messageOf } from "../hooks/errors";
+import { messageOf } from "../lib/errors";
 import { benchBurst, BURST } from "./burst";
 import { benchGenerate } from "./generate";
 import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";

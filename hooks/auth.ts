@@ -21,7 +21,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { RequestHandler } from "express";
 import type pino from "pino";
-import { messageOf, sendError } from "./errors";
+import { messageOf } from "../lib/errors";
+import { sendError } from "./errors";
 import type { HookMetrics } from "./metrics";
 
 /** Where the expected token comes from: its SHA-256 digest now, or undefined when there is none. */

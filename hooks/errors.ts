@@ -85,9 +85,3 @@ export async function readJsonBody(
     return { answer: httpErrorOf(err), err: scrubError(err, []) };
   }
 }
-
-/** A thrown value's message for a log line or a start-up refusal; duck-typed (errors from another realm fail `instanceof`). */
-export function messageOf(err: unknown): string {
-  const message: unknown = typeof err === "object" && err !== null ? Reflect.get(err, "message") : undefined;
-  return typeof message === "string" ? message : String(err);
-}

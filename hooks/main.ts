@@ -15,7 +15,7 @@
  */
 import { tokenSourceFromEnv, type TokenSource } from "./auth";
 import type { HookHandlers } from "./app";
-import { messageOf } from "./errors";
+import { messageOf } from "../lib/errors";
 import { productionHandlers } from "./handlers";
 import { createLogger, logLevelFromEnv } from "./logger";
 import { serviceConfigFromEnv, startService, type ServiceConfig } from "./service";

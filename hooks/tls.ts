@@ -19,7 +19,7 @@ import type { RequestListener } from "node:http";
 import { dirname } from "node:path";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
 import type pino from "pino";
-import { messageOf } from "./errors";
+import { messageOf } from "../lib/errors";
 
 export interface TlsFiles {
   readonly certFile: string;

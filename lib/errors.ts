@@ -35,3 +35,15 @@ export function errorCode(error: unknown): string | undefined {
     ? error.code
     : undefined;
 }
+
+/** A thrown value's message; undefined when it has none. Duck-typed: errors from another realm fail `instanceof`. */
+export function thrownMessage(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "message" in error && typeof error.message === "string"
+    ? error.message
+    : undefined;
+}
+
+/** A thrown value's message, or the value as text when it has none (log lines, start-up refusals). */
+export function messageOf(error: unknown): string {
+  return thrownMessage(error) ?? String(error);
+}

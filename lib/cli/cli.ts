@@ -1,6 +1,6 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { parseArgs } from "node:util";
-import { isPlainObject } from "../conversion/paths";
+import { thrownMessage } from "../errors";
 import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
 import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
@@ -29,10 +29,9 @@ function parsed(
   }
 }
 
-/** The first line of a thrown error's message (undefined when it has none). Duck-typed: errors may come from another realm. */
+/** The first line of a thrown error's message (undefined when it has none). */
 function firstLine(error: unknown): string | undefined {
-  const message = isPlainObject(error) ? error.message : undefined;
-  return typeof message === "string" ? message.split("\n")[0] : undefined;
+  return thrownMessage(error)?.split("\n")[0];
 }
 
 function exactlyOne(command: string, positionals: readonly string[]): string {

@@ -5,13 +5,13 @@
  * a failed check is retried sooner. Concurrent syncs of one parent share one check.
  */
 import { LRUCache } from "lru-cache";
+import { messageOf } from "../errors";
 import { lruClock } from "../lru-clock";
 import { readServerInfo } from "./server-info";
 import type { LiveReport, LiveStatus, LiveTarget } from "./types";
 import { seconds } from "./http-json";
 
 /** What a rejection says (readServerInfo does not reject: this is the backstop). */
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export type { LiveReport, LiveStatus, LiveTarget, ProviderInfo } from "./types";
 export { readServerInfo, PROVIDERS_PATH, VERSION_PATH } from "./server-info";

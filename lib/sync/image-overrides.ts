@@ -14,6 +14,7 @@ import { readFileSync, statSync } from "node:fs";
 import { parse } from "yaml";
 import { isPlainObject } from "../conversion/paths";
 import { withOverrides, type DistributionTable } from "../distributions/table";
+import { messageOf } from "../errors";
 
 export interface ImageOverrides {
   /** The table to use now, and what is wrong with the file (ordered, stable wording). */
@@ -39,8 +40,7 @@ export function parseImageOverrides(
   try {
     value = parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `is not YAML or JSON (${message.split("\n")[0]})` };
+    return { ok: false, error: `is not YAML or JSON (${messageOf(error).split("\n")[0]})` };
   }
   if (value === null || value === undefined) return { ok: true, overrides: {}, problems: [] };
   if (!isPlainObject(value)) return { ok: false, error: "must be a map of distribution name → image" };

@@ -6,6 +6,7 @@
  * says what happened in `ConfigGenerated` (reason `InternalError`).
  */
 import { isPlainObject } from "../conversion/paths";
+import { thrownMessage } from "../errors";
 import { scrub, secretValuesOf } from "../secret-scrub";
 import { CONDITION_TYPES as T, isCondition, toConditions, type ConditionInput } from "../status/conditions";
 import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
@@ -15,8 +16,7 @@ export const INTERNAL_ERROR_REASON = "InternalError";
 
 /** What the error says, with every Secret value of the request replaced (never a stack). */
 function describe(err: unknown, request: SyncRequest): string {
-  const message = isPlainObject(err) ? err.message : undefined;
-  const text = typeof message === "string" && message !== "" ? message : "a non-error value was thrown";
+  const text = thrownMessage(err) || "a non-error value was thrown";
   return scrub(text, secretValuesOf(request));
 }
 
