@@ -41,24 +41,43 @@ export function versionError(version: unknown, plainSource?: string): FieldError
 export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] };
 
 /**
- * Parsing a distribution config costs milliseconds and the same few texts come back on every
- * sync, so parses are kept (bounded; oldest dropped first). Callers get a private copy.
+ * Parsing and checking a distribution config costs milliseconds and the same few texts come
+ * back on every sync, so each text's checked outcome is kept (bounded; oldest dropped first),
+ * frozen: a generator step that edits it in place fails loudly in tests. Callers get `editable`.
  */
-const parsedByText = new LRUCache<string, ParsedYaml>({ max: 32 });
+const checkedByText = new LRUCache<string, BaseOutcome>({ max: 32 });
 
-function parseCached(text: string): ParsedYaml {
-  const hit = parsedByText.get(text);
+function checkedText(text: string): BaseOutcome {
+  const hit = checkedByText.get(text);
   if (hit) return hit;
   const parsed = parseYaml(text);
-  // Shared parses are frozen: a generator step that edits one in place fails loudly in tests.
   if (parsed.ok) deepFreeze(parsed.value);
-  parsedByText.set(text, parsed);
-  return parsed;
+  const checked = checkBase(parsed);
+  deepFreeze(checked);
+  checkedByText.set(text, checked);
+  return checked;
+}
+
+/** A copy the generator may edit: a fresh top level, `providers` and `registered_resources`; entries stay shared (frozen). */
+function editable(doc: ConfigDoc): ConfigDoc {
+  const copy: ConfigDoc = { ...doc, providers: copyLists(doc.providers) };
+  if (doc.registered_resources) copy.registered_resources = copyLists(doc.registered_resources);
+  return copy;
+}
+
+function copyLists<T>(lists: { readonly [key: string]: readonly T[] }): { [key: string]: T[] } {
+  const out: { [key: string]: T[] } = {};
+  for (const key of Object.keys(lists)) out[key] = [...(lists[key] ?? [])];
+  return out;
 }
 
 /** Text or an already-parsed object → a private, checked copy the generator may edit (lib/config/base-shape.ts). */
 export function readBase(base: string | object): BaseOutcome {
-  const parsed = typeof base === "string" ? parseCached(base) : { ok: true as const, value: base };
+  const checked = typeof base === "string" ? checkedText(base) : checkBase({ ok: true, value: base });
+  return checked.ok ? { ok: true, doc: editable(checked.doc) } : checked;
+}
+
+function checkBase(parsed: ParsedYaml): BaseOutcome {
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
   if (!isJson(parsed.value) || !isMap(parsed.value))
     return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping of plain data")] };

@@ -5,7 +5,6 @@
  */
 import type { Release } from "../distributions/table";
 import { isMap, type ConfigDoc } from "./doc";
-import { envRef } from "./env-names";
 import { fieldsOf, typeFields, type Kinds } from "./provider-fields";
 
 export interface SecretTarget {
@@ -22,38 +21,76 @@ export interface SecretTarget {
 interface ConfigOwner {
   readonly at: string;
   readonly owner: string;
-  readonly kindsOf: (key: string) => Kinds | undefined;
+  /** Config key → kinds it accepts; absent when the release does not describe the owner. */
+  readonly fields: { readonly [key: string]: Kinds | undefined } | undefined;
 }
 
-function targetsIn(config: unknown, names: ReadonlySet<string>, { at, owner, kindsOf }: ConfigOwner): SecretTarget[] {
+/** A config key whose whole value is one `${env.NAME}`. */
+interface WholeRef {
+  readonly key: string;
+  readonly name: string;
+}
+
+const WHOLE_REF = /^\$\{env\.([A-Z0-9_]+)\}$/;
+/** Base configs are frozen and shared (lib/config/base.ts): their whole-value references are found once. */
+const wholeRefsOfFrozen = new WeakMap<object, readonly WholeRef[]>();
+
+function wholeRefs(config: { readonly [key: string]: unknown }): readonly WholeRef[] {
+  const cached = wholeRefsOfFrozen.get(config);
+  if (cached) return cached;
+  const refs: WholeRef[] = [];
+  for (const key of Object.keys(config)) {
+    const value = config[key];
+    const name = typeof value === "string" ? WHOLE_REF.exec(value)?.[1] : undefined;
+    if (name !== undefined) refs.push({ key, name });
+  }
+  if (Object.isFrozen(config)) wholeRefsOfFrozen.set(config, refs);
+  return refs;
+}
+
+/** The references in `config` to variables in `names`. */
+function matched(config: unknown, names: ReadonlySet<string>): readonly WholeRef[] {
   if (!isMap(config)) return [];
-  return Object.entries(config).flatMap(([key, value]) => {
-    const name = typeof value === "string" ? /^\$\{env\.([A-Z0-9_]+)\}$/.exec(value)?.[1] : undefined;
-    if (name === undefined || !names.has(name) || value !== envRef(name)) return [];
-    const kinds = kindsOf(key);
-    return [{ name, at: `${at}.${key}`, field: `${owner} ${key}`, ...(kinds !== undefined ? { kinds } : {}) }];
-  });
+  const refs = wholeRefs(config);
+  return refs.some((ref) => names.has(ref.name)) ? refs.filter((ref) => names.has(ref.name)) : [];
+}
+
+function addTargets(refs: readonly WholeRef[], { at, owner, fields }: ConfigOwner, out: SecretTarget[]): void {
+  for (const { key, name } of refs) {
+    const kinds = fields?.[key];
+    out.push({ name, at: `${at}.${key}`, field: `${owner} ${key}`, ...(kinds !== undefined ? { kinds } : {}) });
+  }
+}
+
+function providerTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release, out: SecretTarget[]): void {
+  for (const api of Object.keys(doc.providers)) {
+    const list = doc.providers[api] ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      const refs = matched(p.config, names);
+      if (refs.length === 0) continue;
+      const fields = typeFields(release, api, p.provider_type)?.fields;
+      addTargets(refs, { at: `providers.${api}[${i}].config`, owner: p.provider_type, fields }, out);
+    }
+  }
+}
+
+function backendTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release, out: SecretTarget[]): void {
+  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
+  for (const id of Object.keys(backends)) {
+    const backend = backends[id];
+    const refs = matched(backend, names);
+    if (refs.length === 0) continue;
+    const type = isMap(backend) && typeof backend.type === "string" ? backend.type : "";
+    const fields = fieldsOf(release).backends[type];
+    addTargets(refs, { at: `storage.backends.${id}`, owner: `storage backend ${type}`, fields }, out);
+  }
 }
 
 /** Every whole-value `${env.NAME}` of `names` in provider configs and storage backends. */
 export function secretTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release): SecretTarget[] {
-  const providers = Object.entries(doc.providers).flatMap(([api, list]) =>
-    (list ?? []).flatMap((p, i) =>
-      targetsIn(p.config, names, {
-        at: `providers.${api}[${i}].config`,
-        owner: p.provider_type,
-        kindsOf: (key) => typeFields(release, api, p.provider_type)?.fields[key],
-      }),
-    ),
-  );
-  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? Object.entries(doc.storage.backends) : [];
-  const storage = backends.flatMap(([id, backend]) => {
-    const type = isMap(backend) && typeof backend.type === "string" ? backend.type : "";
-    return targetsIn(backend, names, {
-      at: `storage.backends.${id}`,
-      owner: `storage backend ${type}`,
-      kindsOf: (key) => fieldsOf(release).backends[type]?.[key],
-    });
-  });
-  return [...providers, ...storage];
+  const out: SecretTarget[] = [];
+  providerTargets(doc, names, release, out);
+  backendTargets(doc, names, release, out);
+  return out;
 }
