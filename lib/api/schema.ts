@@ -8,6 +8,7 @@ import addFormats from "ajv-formats";
 import { fieldError, type FieldError } from "../errors";
 import { isMap } from "../config/doc";
 import { INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "./schema-parts";
+import { withSharedDefs } from "./schema-defs";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 
@@ -33,7 +34,9 @@ const KEYWORDS = [INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK];
  */
 const CODE = { optimize: false };
 /** Stops at the first error: the fast path every valid object takes on every sync. */
-const firstError = addFormats(new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS, code: CODE }));
+const firstError = addFormats(
+  new Ajv({ allErrors: false, strict: true, keywords: KEYWORDS, code: CODE, inlineRefs: false }),
+);
 /** Collects every error, run only once an object is known to be invalid. */
 const everyError = addFormats(
   new Ajv({ allErrors: true, verbose: true, strict: true, keywords: KEYWORDS, code: CODE }),
@@ -56,7 +59,7 @@ export function compile(schema: Schema): CompiledSchema {
     let full: ValidateFunction | undefined;
     fn = {
       get fast() {
-        return (fast ??= firstError.compile(schema));
+        return (fast ??= firstError.compile(withSharedDefs(schema)));
       },
       get full() {
         return (full ??= everyError.compile(schema));

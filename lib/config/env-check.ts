@@ -41,6 +41,7 @@ export function missingBare(
 /** What a string resolves to as far as this can tell (set or unset, not values); undefined when a value decides it. */
 function resolvedWithout(value: unknown, provided: ReadonlySet<string>): string | undefined {
   if (typeof value !== "string") return undefined;
+  if (!value.includes("${env.")) return value; // most ids: no reference to resolve
   let decided = true;
   const text = value.replace(ENV_REF, (_m, name: string, op: string | undefined, expr: string | undefined) => {
     if (provided.has(name) ? op !== "+" : op === undefined) {
