@@ -58,17 +58,15 @@ function checkedText(text: string): BaseOutcome {
   return checked;
 }
 
-/** A copy the generator may edit: a fresh top level, `providers` and `registered_resources`; entries stay shared (frozen). */
+/**
+ * A copy the generator may edit: a fresh top level, `providers` and `registered_resources`
+ * maps. Their lists and entries stay shared and frozen: steps replace a list rather than edit
+ * it, and a list no step touched is emitted from the YAML emitter's memo (lib/config/yaml-emit.ts).
+ */
 function editable(doc: ConfigDoc): ConfigDoc {
-  const copy: ConfigDoc = { ...doc, providers: copyLists(doc.providers) };
-  if (doc.registered_resources) copy.registered_resources = copyLists(doc.registered_resources);
+  const copy: ConfigDoc = { ...doc, providers: { ...doc.providers } };
+  if (doc.registered_resources) copy.registered_resources = { ...doc.registered_resources };
   return copy;
-}
-
-function copyLists<T>(lists: { readonly [key: string]: readonly T[] }): { [key: string]: T[] } {
-  const out: { [key: string]: T[] } = {};
-  for (const key of Object.keys(lists)) out[key] = [...(lists[key] ?? [])];
-  return out;
 }
 
 /** Text or an already-parsed object → a private, checked copy the generator may edit (lib/config/base-shape.ts). */

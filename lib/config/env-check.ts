@@ -83,11 +83,17 @@ type Missing = { name: string; path: string }[];
 
 /** Bare references in the providers the server will start. */
 function providerRefs(doc: ConfigDoc, provided: ReadonlySet<string>): Missing {
-  return Object.entries(doc.providers).flatMap(([api, list]) =>
-    (list ?? []).flatMap((entry, i) =>
-      skippedProvider(entry, provided) ? [] : missingBare(entry, provided, `providers.${api}[${i}]`),
-    ),
-  );
+  const missing: Missing = [];
+  for (const api of Object.keys(doc.providers)) {
+    const list = doc.providers[api] ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i];
+      // Most entries need nothing missing; only those that do are checked for being switched off.
+      if (!bareRefs(entry).some((ref) => !provided.has(ref.name)) || skippedProvider(entry, provided)) continue;
+      missing.push(...missingBare(entry, provided, `providers.${api}[${i}]`));
+    }
+  }
+  return missing;
 }
 
 /** Registered resources needing a missing variable are dropped with a note, or (`keep`) reported as missing. */
@@ -96,7 +102,9 @@ function resourceRefs(doc: ConfigDoc, provided: ReadonlySet<string>, keep: boole
   const rr = doc.registered_resources ?? {};
   for (const kind of Object.keys(rr)) {
     rr[kind] = (rr[kind] ?? []).filter((entry, i) => {
-      if (!isMap(entry) || skippedResource(entry, provided)) return true;
+      // Checked in this order because most entries need nothing missing (their refs are cached).
+      if (!isMap(entry) || missingBare(entry, provided, "").length === 0 || skippedResource(entry, provided))
+        return true;
       if (keep) {
         missing.push(...missingBare(entry, provided, `registered_resources.${kind}[${i}]`));
         return true;
