@@ -44,12 +44,20 @@ function pruneVectorStores(doc: ConfigDoc, exists: (providerId: unknown) => bool
     delete doc.vector_stores;
     return;
   }
-  const vs: JsonMap = { ...doc.vector_stores };
-  for (const key of ["default_embedding_model", "default_reranker_model"]) {
+  const vs = doc.vector_stores;
+  const gone = ["default_embedding_model", "default_reranker_model"].filter((key) => {
     const ref = vs[key];
-    if (isMap(ref) && !exists(ref.provider_id)) delete vs[key];
-  }
-  doc.vector_stores = vs;
+    return isMap(ref) && !exists(ref.provider_id);
+  });
+  if (gone.length === 0) return; // unchanged: the base's (frozen) map stays, for the YAML memo
+  const kept: JsonMap = { ...vs };
+  for (const key of gone) delete kept[key];
+  doc.vector_stores = kept;
+}
+
+/** `list` without what `keep` refuses; the same list when nothing goes (a base's frozen list stays shared). */
+function kept<T>(list: T[], keep: (item: T) => boolean): T[] {
+  return list.every(keep) ? list : list.filter(keep);
 }
 
 function pruneResources(doc: ConfigDoc): void {
@@ -60,7 +68,7 @@ function pruneResources(doc: ConfigDoc): void {
   const ids = providerIdSet(doc);
   const exists = (providerId: unknown): boolean => ids.has(effectiveId(providerId));
   const keep = (e: JsonMap): boolean => (e.provider_id === "all" ? inferenceLeft : exists(e.provider_id));
-  for (const kind of Object.keys(rr)) rr[kind] = (rr[kind] ?? []).filter(keep);
+  for (const kind of Object.keys(rr)) rr[kind] = kept(rr[kind] ?? [], keep);
   pruneSafety(doc, rr.shields ?? []);
   pruneVectorStores(doc, exists);
 }
