@@ -160,11 +160,11 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
   dropSafety(doc, notes);
   dropRemovedTypes(doc, release, notes);
   for (const [api, list] of Object.entries(doc.providers)) {
-    doc.providers[api] = (list ?? []).map((p) => {
-      const adapted = adaptProviderConfig(api, p);
-      if (adapted.change) notes.push(`baseConfig.providers.${api}: ${adapted.change} on the ${release} line; adapted`);
-      return adapted.entry;
-    });
+    const adapted = (list ?? []).map((p) => adaptProviderConfig(api, p));
+    for (const { change } of adapted)
+      if (change) notes.push(`baseConfig.providers.${api}: ${change} on the ${release} line; adapted`);
+    // An unchanged list stays the base's (shared, frozen: the YAML memo emits it).
+    if (adapted.some((a) => a.change)) doc.providers[api] = adapted.map((a) => a.entry);
   }
   adaptStores(doc, release, notes);
   if (isMap(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
