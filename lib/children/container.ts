@@ -20,7 +20,7 @@ function commandAndArgs(ctx: ChildContext): Pick<V1Container, "command" | "args"
   const overrides = ctx.spec.workload.overrides ?? {};
   if (ctx.legacy !== undefined) return legacyCommandAndArgs(overrides, ctx.config?.source === "override");
   const args = overrides.args ?? (overrides.command || !ctx.serverArgs?.length ? undefined : ctx.serverArgs);
-  return { ...(overrides.command ? { command: [...overrides.command] } : {}), ...(args ? { args: [...args] } : {}) };
+  return { command: overrides.command ? [...overrides.command] : undefined, args: args ? [...args] : undefined };
 }
 
 type Overrides = { readonly command?: readonly string[]; readonly args?: readonly string[] };
@@ -29,27 +29,28 @@ type Overrides = { readonly command?: readonly string[]; readonly args?: readonl
 function legacyCommandAndArgs(overrides: Overrides, script: boolean): Pick<V1Container, "command" | "args"> {
   const command = nonEmpty(overrides.command) ?? (script ? [...STARTUP_COMMAND] : undefined);
   const args = nonEmpty(overrides.args) ?? (script ? [] : undefined);
-  return { ...(command ? { command } : {}), ...(args ? { args } : {}) };
+  return { command, args };
 }
 
 function nonEmpty(list: readonly string[] | undefined): string[] | undefined {
   return list !== undefined && list.length > 0 ? [...list] : undefined;
 }
 
+/** `command` and `args` are assigned in their place, when set, rather than spread in (every sync builds this). */
 export function buildContainer(ctx: ChildContext): V1Container {
   const { networking, workload } = ctx.spec;
   const tls = networking.tls.enabled;
-  return {
-    name: ctx.legacy?.containerName ?? CONTAINER_NAME,
-    image: ctx.image,
-    ...commandAndArgs(ctx),
-    // Named, so the Service's targetPort and the probes follow a port change.
-    ports: [{ name: SERVICE_PORT_NAME, containerPort: listenPort(networking.port), protocol: "TCP" }],
-    env: buildEnv(ctx),
-    volumeMounts: buildVolumeMounts(ctx),
-    startupProbe: ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls),
-    readinessProbe: readinessProbe(tls),
-    resources: buildResources(workload),
-    securityContext: serverSecurityContext(),
-  };
+  const container: V1Container = { name: ctx.legacy?.containerName ?? CONTAINER_NAME, image: ctx.image };
+  const { command, args } = commandAndArgs(ctx);
+  if (command) container.command = command;
+  if (args) container.args = args;
+  // Named, so the Service's targetPort and the probes follow a port change.
+  container.ports = [{ name: SERVICE_PORT_NAME, containerPort: listenPort(networking.port), protocol: "TCP" }];
+  container.env = buildEnv(ctx);
+  container.volumeMounts = buildVolumeMounts(ctx);
+  container.startupProbe = ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls);
+  container.readinessProbe = readinessProbe(tls);
+  container.resources = buildResources(workload);
+  container.securityContext = serverSecurityContext();
+  return container;
 }

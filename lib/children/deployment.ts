@@ -2,40 +2,40 @@
  * The server Deployment, named after the parent like the Go operator's, so a
  * takeover keeps its selector. Selector and pod labels are exactly the selector labels.
  */
-import { copyJson } from "../json-copy";
-import type { V1Deployment, V1DeploymentStrategy } from "@kubernetes/client-node";
+import type { V1Deployment, V1DeploymentSpec, V1DeploymentStrategy, V1ObjectMeta } from "@kubernetes/client-node";
+import type { WorkloadInput } from "../api/v1alpha2";
 import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
 import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
 import type { ChildContext } from "./context";
-import { childMeta, labelsOf } from "./meta";
+import { childMeta } from "./meta";
 import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION } from "./network-policy";
 import { buildPodSpec } from "./pod";
 import { replicaCount } from "./workload";
 
 /**
- * The apiserver's own RollingUpdate defaults, written out: Metacontroller's 3-way apply then
- * remembers them, so switching to Recreate (storage added) removes `rollingUpdate` instead of
- * leaving it next to `type: Recreate`, which the apiserver rejects.
+ * The strategy, a fresh object per Deployment (literals, not copies of shared constants). With
+ * storage: a ReadWriteOnce volume attaches to one node, so the old pod must go before the new one
+ * starts (Recreate). Else the apiserver's own RollingUpdate defaults, written out:
+ * Metacontroller's 3-way apply then remembers them, so switching to Recreate (storage added)
+ * removes `rollingUpdate` instead of leaving it next to `type: Recreate`, which the apiserver rejects.
  */
-export const ROLLING_UPDATE: V1DeploymentStrategy = {
-  type: "RollingUpdate",
-  rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" },
-};
-/** A ReadWriteOnce volume attaches to one node: the old pod must go before the new one starts. */
-export const RECREATE: V1DeploymentStrategy = { type: "Recreate" };
+function strategy(storage: WorkloadInput["storage"]): V1DeploymentStrategy {
+  return storage
+    ? { type: "Recreate" }
+    : { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } };
+}
 
-/** Content hashes of what the server reads at start: a change rolls the pods. */
-function templateAnnotations(ctx: ChildContext): { [k: string]: string } | undefined {
-  const annotations = {
-    ...(ctx.config ? { [CONFIG_HASH_ANNOTATION]: ctx.config.hash } : {}),
-    ...(ctx.caBundle ? { [CA_BUNDLE_HASH_ANNOTATION]: ctx.caBundle.hash } : {}),
-  };
-  return Object.keys(annotations).length > 0 ? annotations : undefined;
+/** The pod template's metadata: its labels, and content hashes of what the server reads at start (a change rolls the pods). */
+function templateMeta(ctx: ChildContext): V1ObjectMeta {
+  const labels = selectorLabels(ctx.name);
+  if (!ctx.config && !ctx.caBundle) return { labels };
+  const annotations: { [k: string]: string } = {};
+  if (ctx.config) annotations[CONFIG_HASH_ANNOTATION] = ctx.config.hash;
+  if (ctx.caBundle) annotations[CA_BUNDLE_HASH_ANNOTATION] = ctx.caBundle.hash;
+  return { labels, annotations };
 }
 
 export function buildDeployment(ctx: ChildContext): V1Deployment {
-  const { workload } = ctx.spec;
-  const annotations = templateAnnotations(ctx);
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -44,19 +44,17 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
       names.deployment(ctx.name),
       ctx.keptOpen ? { [NETWORK_POLICY_ANNOTATION]: KEPT_OPEN } : undefined,
     ),
-    spec: {
-      // Under an HPA the field is left out: the HPA owns the count, and a value here would
-      // reset it on every sync.
-      ...(workload.autoscaling ? {} : { replicas: replicaCount(workload) }),
-      selector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
-      strategy: copyJson(workload.storage ? RECREATE : ROLLING_UPDATE),
-      template: {
-        metadata: {
-          labels: labelsOf(selectorLabels(ctx.name)),
-          ...(annotations ? { annotations } : {}),
-        },
-        spec: buildPodSpec(ctx),
-      },
-    },
+    spec: deploymentSpec(ctx),
   };
+}
+
+function deploymentSpec(ctx: ChildContext): V1DeploymentSpec {
+  const { workload } = ctx.spec;
+  const selector = { matchLabels: selectorLabels(ctx.name) };
+  const template = { metadata: templateMeta(ctx), spec: buildPodSpec(ctx) };
+  // Under an HPA the field is left out: the HPA owns the count, and a value here would reset it
+  // on every sync. Two literals rather than a spread `replicas`: V8 adds fields to a spread copy very slowly.
+  return workload.autoscaling
+    ? { selector, strategy: strategy(workload.storage), template }
+    : { replicas: replicaCount(workload), selector, strategy: strategy(workload.storage), template };
 }

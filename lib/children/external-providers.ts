@@ -128,7 +128,7 @@ export function externalVolumes(ctx: ChildContext): V1Volume[] {
 }
 
 export function externalServerMounts(ctx: ChildContext): V1VolumeMount[] {
-  return externals(ctx).length > 0 ? [{ ...MOUNT, readOnly: true }] : [];
+  return externals(ctx).length > 0 ? [{ name: MOUNT.name, mountPath: MOUNT.mountPath, readOnly: true }] : [];
 }
 
 /** PYTHONPATH with the installed providers first; a user's own value (or valueFrom) follows. */

@@ -53,14 +53,17 @@ function toKubeObject(child: BuiltChild): KubeObject {
 
 /** Plain code-unit order, not localeCompare: the same on every machine and Node version. */
 function byKindThenName(a: KubeObject, b: KubeObject): number {
-  const ka = `${a.kind}\u0000${a.metadata.name}`;
-  const kb = `${b.kind}\u0000${b.metadata.name}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  const na = a.metadata.name;
+  const nb = b.metadata.name;
+  return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
 export function desiredChildren(ctx: ChildContext): KubeObject[] {
-  return BUILDERS.map((build) => build(ctx))
-    .filter((child): child is BuiltChild => child !== undefined)
-    .map(toKubeObject)
-    .sort(byKindThenName);
+  const children: KubeObject[] = [];
+  for (const build of BUILDERS) {
+    const child = build(ctx);
+    if (child !== undefined) children.push(toKubeObject(child));
+  }
+  return children.sort(byKindThenName);
 }

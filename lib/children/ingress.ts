@@ -25,25 +25,20 @@ function backendPort(ctx: ChildContext): { name: string } | { number: number } {
 export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
   const { expose, tls } = ctx.spec.networking;
   if (!expose.enabled || ctx.exposeWith !== "ingress") return undefined;
+  const http = {
+    paths: [
+      {
+        path: "/",
+        pathType: "Prefix",
+        backend: { service: { name: names.service(ctx.name), port: backendPort(ctx) } },
+      },
+    ],
+  };
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "Ingress",
     metadata: childMeta(ctx, names.ingress(ctx.name), tls.enabled ? NGINX_BACKEND_HTTPS : undefined),
-    spec: {
-      rules: [
-        {
-          ...(expose.hostname !== undefined ? { host: expose.hostname } : {}),
-          http: {
-            paths: [
-              {
-                path: "/",
-                pathType: "Prefix",
-                backend: { service: { name: names.service(ctx.name), port: backendPort(ctx) } },
-              },
-            ],
-          },
-        },
-      ],
-    },
+    // Two literals, not `{ ...(host ? { host } : {}), http }`: V8 adds a field to a spread copy very slowly.
+    spec: { rules: [expose.hostname !== undefined ? { host: expose.hostname, http } : { http }] },
   };
 }

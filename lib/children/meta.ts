@@ -10,16 +10,9 @@ import type { ChildContext } from "./context";
 export type ChildMeta = V1ObjectMeta & { name: string; namespace: string; labels: { [k: string]: string } };
 
 export function childMeta(ctx: ChildContext, name: string, annotations?: { readonly [k: string]: string }): ChildMeta {
-  return {
-    name,
-    namespace: ctx.namespace,
-    // A fresh copy per child: no two children share a mutable labels object.
-    labels: { ...commonLabels(ctx.name) },
-    ...(annotations ? { annotations: { ...annotations } } : {}),
-  };
-}
-
-/** A fresh, mutable copy of a label map (selectors must not alias the shared constants). */
-export function labelsOf(labels: { readonly [k: string]: string }): { [k: string]: string } {
-  return { ...labels };
+  // commonLabels gives a fresh object per call: no two children share a mutable labels object.
+  const labels = commonLabels(ctx.name);
+  return annotations
+    ? { name, namespace: ctx.namespace, labels, annotations: { ...annotations } }
+    : { name, namespace: ctx.namespace, labels };
 }

@@ -13,7 +13,7 @@ import type {
 import { listenPort } from "../defaults";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
-import { childMeta, labelsOf } from "./meta";
+import { childMeta } from "./meta";
 
 /**
  * client-node names the rule's `from` field `_from` (a TypeScript keyword workaround that its
@@ -33,29 +33,41 @@ export const OPENSHIFT_INGRESS_POLICY_GROUP = { "network.openshift.io/policy-gro
 /** Where the community ingress-nginx controller runs by default. */
 export const INGRESS_NGINX_NAMESPACE = "ingress-nginx";
 
-/** A peer and what tells it apart from the others built here (the same peer twice is listed once). */
-type Keyed = readonly [key: string, peer: V1NetworkPolicyPeer];
+/**
+ * The peers in order, each listed once (e.g. the hooks namespace also in allowedFrom), by what
+ * tells it apart from the others built here.
+ */
+class Peers {
+  readonly list: V1NetworkPolicyPeer[] = [];
+  private readonly seen = new Set<string>();
 
-function namespaceNamed(namespace: string): Keyed {
-  return [`namespace ${namespace}`, { namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } } }];
+  add(key: string, peer: V1NetworkPolicyPeer): void {
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push(peer);
+  }
+
+  namespace(namespace: string): void {
+    this.add(`namespace ${namespace}`, {
+      namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: namespace } },
+    });
+  }
 }
 
-function peers(ctx: ChildContext): Keyed[] {
+function peers(ctx: ChildContext): V1NetworkPolicyPeer[] {
   const { allowedFrom } = ctx.spec.networking;
-  if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [["all", { namespaceSelector: {} }]];
-  return [
-    // Same namespace: the apps deployed next to the server (Go operator PR #267).
-    ["same namespace", { podSelector: {} }],
-    // The hooks' namespace: Metacontroller and the hooks read /v1/health and /v1/providers.
-    namespaceNamed(ctx.hooksNamespace),
-    ...(allowedFrom?.namespaces ?? []).map(namespaceNamed),
-    // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
-    ...(allowedFrom?.labels ?? []).map((key): Keyed => [
-      `label ${key}`,
-      { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } },
-    ]),
-    ...exposurePeers(ctx),
-  ];
+  if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
+  const peers = new Peers();
+  // Same namespace: the apps deployed next to the server (Go operator PR #267).
+  peers.add("same namespace", { podSelector: {} });
+  // The hooks' namespace: Metacontroller and the hooks read /v1/health and /v1/providers.
+  peers.namespace(ctx.hooksNamespace);
+  for (const namespace of allowedFrom?.namespaces ?? []) peers.namespace(namespace);
+  // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
+  for (const key of allowedFrom?.labels ?? [])
+    peers.add(`label ${key}`, { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } });
+  exposurePeers(ctx, peers);
+  return peers.list;
 }
 
 /**
@@ -64,19 +76,11 @@ function peers(ctx: ChildContext): Keyed[] {
  * selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
  * A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
  */
-function exposurePeers(ctx: ChildContext): Keyed[] {
+function exposurePeers(ctx: ChildContext, peers: Peers): void {
   const exposed = ctx.spec.networking.expose.enabled;
-  const router: Keyed = ["router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } }];
-  return [
-    ...(exposed || ctx.legacy?.networkSet ? [router] : []),
-    ...(exposed ? [namespaceNamed(INGRESS_NGINX_NAMESPACE)] : []),
-  ];
-}
-
-/** The same peer listed twice (e.g. the hooks namespace also in allowedFrom) is listed once. */
-function unique(list: readonly Keyed[]): V1NetworkPolicyPeer[] {
-  const seen = new Set<string>();
-  return list.filter(([key]) => !seen.has(key) && seen.add(key)).map(([, peer]) => peer);
+  if (exposed || ctx.legacy?.networkSet)
+    peers.add("router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } });
+  if (exposed) peers.namespace(INGRESS_NGINX_NAMESPACE);
 }
 
 /** On the CR: `enabled` opts a taken-over CR in. On its Deployment: `kept-open-after-takeover`, the mark later syncs read back. */
@@ -91,10 +95,10 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined
     kind: "NetworkPolicy",
     metadata: childMeta(ctx, names.networkPolicy(ctx.name)),
     spec: {
-      podSelector: { matchLabels: labelsOf(selectorLabels(ctx.name)) },
+      podSelector: { matchLabels: selectorLabels(ctx.name) },
       policyTypes: ["Ingress"],
       // A policy names the pod's port, which differs from the Service's below 1024.
-      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: unique(peers(ctx)) }],
+      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: peers(ctx) }],
     },
   };
 }

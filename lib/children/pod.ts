@@ -2,13 +2,11 @@
  * The pod template's spec: hardening, identity, scheduling spread and volumes around the one
  * server container.
  */
-import { copyJson } from "../json-copy";
 import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConstraint } from "@kubernetes/client-node";
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
 import { externalInitContainers } from "./external-providers";
-import { labelsOf } from "./meta";
 import { buildVolumes } from "./volumes";
 import { legacyRunsSeveralPods, passThrough, runsSeveralPods } from "./workload";
 
@@ -32,12 +30,10 @@ export const HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname";
 /** Preferred (not required) anti-affinity: a small cluster still schedules every replica. */
 export const ANTI_AFFINITY_WEIGHT = 100;
 
-const SECURITY_CONTEXT: V1PodSecurityContext = {
-  runAsNonRoot: true,
-  runAsUser: RUN_AS_USER,
-  fsGroup: FS_GROUP,
-  seccompProfile: { type: "RuntimeDefault" },
-};
+/** A fresh object per pod (a literal, not a copy of a shared constant). */
+function podSecurityContext(): V1PodSecurityContext {
+  return { runAsNonRoot: true, runAsUser: RUN_AS_USER, fsGroup: FS_GROUP, seccompProfile: { type: "RuntimeDefault" } };
+}
 
 export const INSTANCE_LABEL = "app.kubernetes.io/instance";
 
@@ -48,13 +44,13 @@ function severalPods(ctx: ChildContext): boolean {
 
 /** The pods the defaults spread; the Go operator selected on the instance label alone (same pods). */
 function spreadSelector(ctx: ChildContext): { [k: string]: string } {
-  return ctx.legacy ? { [INSTANCE_LABEL]: ctx.name } : labelsOf(selectorLabels(ctx.name));
+  return ctx.legacy ? { [INSTANCE_LABEL]: ctx.name } : selectorLabels(ctx.name);
 }
 
-function topologySpread(ctx: ChildContext): V1TopologySpreadConstraint[] | undefined {
+function topologySpread(ctx: ChildContext, several: boolean): V1TopologySpreadConstraint[] | undefined {
   const user = ctx.spec.workload.topologySpreadConstraints;
   if (user && user.length > 0) return passThrough<V1TopologySpreadConstraint>(user);
-  if (!severalPods(ctx)) return undefined;
+  if (!several) return undefined;
   return SPREAD_TOPOLOGY_KEYS.map((topologyKey) => ({
     maxSkew: 1,
     topologyKey,
@@ -64,8 +60,8 @@ function topologySpread(ctx: ChildContext): V1TopologySpreadConstraint[] | undef
   }));
 }
 
-function antiAffinity(ctx: ChildContext): V1Affinity | undefined {
-  if (!severalPods(ctx)) return undefined;
+function antiAffinity(ctx: ChildContext, several: boolean): V1Affinity | undefined {
+  if (!several) return undefined;
   return {
     podAntiAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [
@@ -78,24 +74,26 @@ function antiAffinity(ctx: ChildContext): V1Affinity | undefined {
   };
 }
 
+/**
+ * Optional fields are assigned in their place in the order, not spread in (a conditional spread
+ * costs an object and a copy each, for every pod of every sync); `containers` and `volumes` close it.
+ */
 export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   const overrides = ctx.spec.workload.overrides ?? {};
-  const spread = topologySpread(ctx);
-  const affinity = antiAffinity(ctx);
+  const several = severalPods(ctx);
+  const pod: Omit<V1PodSpec, "containers"> = {};
+  if (overrides.serviceAccountName !== undefined) pod.serviceAccountName = overrides.serviceAccountName;
+  if (overrides.terminationGracePeriodSeconds !== undefined)
+    pod.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
+  // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
+  // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
+  pod.enableServiceLinks = false;
+  pod.securityContext = podSecurityContext();
+  const spread = topologySpread(ctx, several);
+  if (spread) pod.topologySpreadConstraints = spread;
+  const affinity = antiAffinity(ctx, several);
+  if (affinity) pod.affinity = affinity;
   const init = externalInitContainers(ctx);
-  return {
-    ...(overrides.serviceAccountName !== undefined ? { serviceAccountName: overrides.serviceAccountName } : {}),
-    ...(overrides.terminationGracePeriodSeconds !== undefined
-      ? { terminationGracePeriodSeconds: overrides.terminationGracePeriodSeconds }
-      : {}),
-    // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
-    // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
-    enableServiceLinks: false,
-    securityContext: copyJson(SECURITY_CONTEXT),
-    ...(spread ? { topologySpreadConstraints: spread } : {}),
-    ...(affinity ? { affinity } : {}),
-    ...(init.length > 0 ? { initContainers: init } : {}),
-    containers: [buildContainer(ctx)],
-    volumes: buildVolumes(ctx),
-  };
+  if (init.length > 0) pod.initContainers = init;
+  return Object.assign(pod, { containers: [buildContainer(ctx)], volumes: buildVolumes(ctx) });
 }

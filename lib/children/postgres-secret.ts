@@ -7,13 +7,21 @@ import { POSTGRES_PARTS } from "../config/env-names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
 
+/** Text without a code unit above 0x7f: its UTF-8 bytes are its Latin-1 ones, which is what `btoa` encodes. */
+const ASCII = /^[^\u0080-\uffff]*$/;
+
+/** Base64 of the UTF-8 text; `btoa` for ASCII, several times faster than a Buffer round trip (every sync). */
+function base64(text: string): string {
+  return ASCII.test(text) ? btoa(text) : Buffer.from(text, "utf8").toString("base64");
+}
+
 export function buildPostgresSecret(ctx: ChildContext): V1Secret | undefined {
   const postgres = ctx.postgres;
   if (!postgres) return undefined;
   // `data`, not `stringData`: the apiserver never returns stringData, so Metacontroller would
   // see a difference on every sync and re-apply the Secret forever.
   const data: { [key: string]: string } = {};
-  for (const part of POSTGRES_PARTS) data[part] = Buffer.from(postgres.parts[part], "utf8").toString("base64");
+  for (const part of POSTGRES_PARTS) data[part] = base64(postgres.parts[part]);
   return {
     apiVersion: "v1",
     kind: "Secret",

@@ -30,11 +30,11 @@ function nonZero(q: string | undefined): string | undefined {
 export function buildResources(workload: WorkloadInput): V1ResourceRequirements {
   const user = (workload.resources ?? {}) as { requests?: unknown; limits?: unknown; claims?: unknown };
   const { requests, limits } = withDefaults(workload, quantities(user.requests), quantities(user.limits));
-  return {
-    requests,
-    ...(Object.keys(limits).length > 0 ? { limits } : {}),
-    ...(Array.isArray(user.claims) ? { claims: copyJson(user.claims) } : {}),
-  };
+  // Assigned when present, not spread in: every container of every sync builds this.
+  const resources: V1ResourceRequirements = { requests };
+  if (Object.keys(limits).length > 0) resources.limits = limits;
+  if (Array.isArray(user.claims)) resources.claims = copyJson(user.claims);
+  return resources;
 }
 
 /** The user's quantities with the cpu and memory requests filled in (and limits, when sized by workers). */

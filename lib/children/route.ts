@@ -31,17 +31,17 @@ export type RouteTls =
 export function buildRoute(ctx: ChildContext): Route | undefined {
   const { expose, tls } = ctx.spec.networking;
   if (!expose.enabled || ctx.exposeWith !== "route") return undefined;
+  const to = { kind: "Service", name: names.service(ctx.name) } as const;
+  const port = { targetPort: SERVICE_PORT_NAME };
+  const routeTls: RouteTls = tls.enabled
+    ? { termination: "passthrough" }
+    : { termination: "edge", insecureEdgeTerminationPolicy: "Redirect" };
   return {
     apiVersion: "route.openshift.io/v1",
     kind: "Route",
     metadata: childMeta(ctx, names.route(ctx.name)),
-    spec: {
-      ...(expose.hostname !== undefined ? { host: expose.hostname } : {}),
-      to: { kind: "Service", name: names.service(ctx.name) },
-      port: { targetPort: SERVICE_PORT_NAME },
-      tls: tls.enabled
-        ? { termination: "passthrough" }
-        : { termination: "edge", insecureEdgeTerminationPolicy: "Redirect" },
-    },
+    // Two literals, not `{ ...(host ? { host } : {}), to, … }`: V8 adds fields to a spread copy very slowly.
+    spec:
+      expose.hostname !== undefined ? { host: expose.hostname, to, port, tls: routeTls } : { to, port, tls: routeTls },
   };
 }

@@ -2,7 +2,7 @@
 import type { V1Service } from "@kubernetes/client-node";
 import { names, selectorLabels, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
-import { childMeta, labelsOf } from "./meta";
+import { childMeta } from "./meta";
 
 export function buildService(ctx: ChildContext): V1Service {
   return {
@@ -11,7 +11,7 @@ export function buildService(ctx: ChildContext): V1Service {
     metadata: childMeta(ctx, names.service(ctx.name)),
     spec: {
       type: "ClusterIP",
-      selector: labelsOf(selectorLabels(ctx.name)),
+      selector: selectorLabels(ctx.name),
       // targetPort by name follows the container port through a port change. A v1alpha1 CR keeps
       // the number, as the Go operator wrote it: its running pods have an unnamed port, and a
       // name they lack would leave the Service without endpoints from a takeover until new pods are ready.

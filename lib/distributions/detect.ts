@@ -30,7 +30,9 @@ function parseVersion(text: string): Version | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
 }
 
-const lineVersion = (release: Release): Version => parseVersion(release)!;
+/** Each supported line's version, parsed once (the table is fixed at load). */
+const LINE_VERSIONS: ReadonlyMap<Release, Version> = new Map(RELEASES.map((r) => [r, parseVersion(r)!]));
+const lineVersion = (release: Release): Version => LINE_VERSIONS.get(release)!;
 const compare = (a: Version, b: Version): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
 /**
@@ -68,8 +70,9 @@ function fitVersion(version: Version, text: string, source: string): LineChoice 
 export function lineOfVersion(text: string, source: string): LineChoice | undefined {
   const version = parseVersion(text);
   if (version === undefined) return undefined;
-  const exact = RELEASES.find((r) => lineVersion(r)[0] === version[0] && lineVersion(r)[1] === version[1]);
-  return exact !== undefined ? { release: exact } : fitVersion(version, text, source);
+  for (const [release, [major, minor]] of LINE_VERSIONS)
+    if (major === version[0] && minor === version[1]) return { release };
+  return fitVersion(version, text, source);
 }
 
 /** The line the image names itself, by its version label first, then its tag. */

@@ -48,15 +48,29 @@ export function toConditions(
 ): Condition[] {
   // The clock is read only when a condition flips: an unchanged status never reads it (lib/sync/memo.ts relies on that).
   let at: string | undefined;
-  const changedAt = (): string => (at ??= timestamp(now()));
-  return inputs.map((c) => {
-    const before = previous?.find((p) => p.type === c.type);
-    const message = c.message.length > MAX_MESSAGE ? `${c.message.slice(0, MAX_MESSAGE - 1)}…` : c.message;
-    return {
-      ...c,
-      message,
-      lastTransitionTime: before && before.status === c.status ? before.lastTransitionTime : changedAt(),
-      ...(generation !== undefined ? { observedGeneration: generation } : {}),
-    };
-  });
+  const out: Condition[] = [];
+  for (const c of inputs) {
+    const before = previous === undefined ? undefined : sameType(previous, c.type);
+    const unchanged = before !== undefined && before.status === c.status;
+    out.push(condition(c, unchanged ? before.lastTransitionTime : (at ??= timestamp(now())), generation));
+  }
+  return out;
+}
+
+/** The previous condition of `type` (a loop, not `find`: no closure per condition on every sync). */
+function sameType(previous: readonly Condition[], type: string): Condition | undefined {
+  for (const p of previous) if (p.type === type) return p;
+  return undefined;
+}
+
+/**
+ * The input's four fields in the order every condition input is written, then ours. Spelled
+ * out rather than spread: this runs for every condition of every sync.
+ */
+function condition(c: ConditionInput, lastTransitionTime: string, generation: number | undefined): Condition {
+  const { type, status, reason } = c;
+  const message = c.message.length > MAX_MESSAGE ? `${c.message.slice(0, MAX_MESSAGE - 1)}…` : c.message;
+  return generation === undefined
+    ? { type, status, reason, message, lastTransitionTime }
+    : { type, status, reason, message, lastTransitionTime, observedGeneration: generation };
 }

@@ -36,17 +36,21 @@ export interface LiveInput {
   readonly operatorVersion?: string;
   /** What the server said this time; absent when nobody asked (live status off). */
   readonly report?: LiveReport;
-  /** Ready pods of the observed Deployment. */
-  readonly readyReplicas: number;
-  /** The observed Service the server is asked through. */
-  readonly serviceName: string;
-  readonly serviceObserved: boolean;
   /** The spec's distribution name, or `custom` for an image; absent for an unreadable spec. */
   readonly activeDistribution?: string;
   /** name → image of every named distribution (with the operator's overrides). */
   readonly availableDistributions: { readonly [name: string]: string };
   /** Secret values the request carries: never copied into status, whatever the server reports. Decoded only when providers are reported. */
   readonly secretValues: () => readonly string[];
+}
+
+/** What the observed children say about where the server can be asked. */
+export interface Serving {
+  /** Ready pods of the observed Deployment. */
+  readonly readyReplicas: number;
+  /** The observed Service the server is asked through. */
+  readonly serviceName: string;
+  readonly serviceObserved: boolean;
 }
 
 export interface LiveStatusParts {
@@ -57,25 +61,28 @@ export interface LiveStatusParts {
   readonly retrySoon: boolean;
 }
 
-const optionalText = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-
 function isProvider(value: unknown): value is ProviderInfo {
   if (!isPlainObject(value) || !isPlainObject(value.config) || !isPlainObject(value.health)) return false;
   return (
-    ["api", "provider_id", "provider_type"].every((k) => typeof value[k] === "string") &&
+    typeof value.api === "string" &&
+    typeof value.provider_id === "string" &&
+    typeof value.provider_type === "string" &&
     typeof value.health.status === "string" &&
     typeof value.health.message === "string"
   );
 }
 
+const VERSION_FIELDS = ["operatorVersion", "llamaStackServerVersion", "lastUpdated"] as const;
+
+/** The previous version's text fields, in the order we write them (read on every sync). */
 function previousVersionOf(value: unknown): PreviousLive["version"] {
   if (!isPlainObject(value)) return undefined;
-  const fields = {
-    operatorVersion: optionalText(value.operatorVersion),
-    llamaStackServerVersion: optionalText(value.llamaStackServerVersion),
-    lastUpdated: optionalText(value.lastUpdated),
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const version: { -readonly [K in (typeof VERSION_FIELDS)[number]]?: string } = {};
+  for (const field of VERSION_FIELDS) {
+    const text = value[field];
+    if (typeof text === "string") version[field] = text;
+  }
+  return version;
 }
 
 /** Only what a previous status can contribute, and only in the shape we write it. */
@@ -100,15 +107,14 @@ function scrubbed(providers: readonly ProviderInfo[], secretValues: readonly str
   return providers.map((p) => scrubDeep(p, secrets)).filter(isProvider);
 }
 
-function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInput {
-  const failed = (message: string): ConditionInput => ({
-    type: T.healthCheck,
-    status: "False",
-    reason: "HealthCheckFailed",
-    message,
-  });
-  if (input.readyReplicas === 0) return failed(DEPLOYMENT_NOT_READY);
-  if (!input.serviceObserved) return failed(`Service ${input.serviceName} not found: the server cannot be asked yet`);
+function healthFailed(message: string): ConditionInput {
+  return { type: T.healthCheck, status: "False", reason: "HealthCheckFailed", message };
+}
+
+function healthCondition(input: LiveInput, serving: Serving, previous: PreviousLive): ConditionInput {
+  if (serving.readyReplicas === 0) return healthFailed(DEPLOYMENT_NOT_READY);
+  if (!serving.serviceObserved)
+    return healthFailed(`Service ${serving.serviceName} not found: the server cannot be asked yet`);
   const report = input.report;
   if (!report) {
     return {
@@ -124,7 +130,7 @@ function healthCondition(input: LiveInput, previous: PreviousLive): ConditionInp
     previous.version?.llamaStackServerVersion !== undefined || previous.providers !== undefined
       ? "; the version and providers shown are from the last check that succeeded"
       : "";
-  return failed(`The server did not answer at ${report.url}: ${report.problems.join("; ")}${kept}`);
+  return healthFailed(`The server did not answer at ${report.url}: ${report.problems.join("; ")}${kept}`);
 }
 
 /** `lastUpdated` moves only when a version does. */
@@ -137,42 +143,48 @@ function versionStatus(
   if (operatorVersion === undefined && serverVersion === undefined) return undefined;
   const last = before.lastUpdated;
   const unchanged = before.operatorVersion === operatorVersion && before.llamaStackServerVersion === serverVersion;
-  return {
-    ...(operatorVersion !== undefined ? { operatorVersion } : {}),
-    ...(serverVersion !== undefined ? { llamaStackServerVersion: serverVersion } : {}),
-    lastUpdated: last !== undefined && unchanged ? last : timestamp(now()),
-  };
+  const lastUpdated = last !== undefined && unchanged ? last : timestamp(now());
+  // Literals, not conditional spreads: this runs on every sync.
+  if (operatorVersion === undefined) return { llamaStackServerVersion: serverVersion, lastUpdated };
+  return serverVersion === undefined
+    ? { operatorVersion, lastUpdated }
+    : { operatorVersion, llamaStackServerVersion: serverVersion, lastUpdated };
 }
 
 function distributionConfig(
   input: LiveInput,
   providers: readonly ProviderInfo[] | undefined,
 ): { [key: string]: unknown } {
-  const names = Object.keys(input.availableDistributions).sort();
-  return {
-    ...(input.activeDistribution !== undefined ? { activeDistribution: input.activeDistribution } : {}),
-    ...(providers !== undefined ? { providers: scrubbed(providers, input.secretValues()) } : {}),
-    availableDistributions: Object.fromEntries(names.map((n) => [n, input.availableDistributions[n]])),
-  };
+  const config: { [key: string]: unknown } = {};
+  if (input.activeDistribution !== undefined) config.activeDistribution = input.activeDistribution;
+  if (providers !== undefined) config.providers = scrubbed(providers, input.secretValues());
+  const available = input.availableDistributions;
+  const sorted: { [name: string]: string | undefined } = {};
+  for (const name of Object.keys(available).sort()) sorted[name] = available[name];
+  config.availableDistributions = sorted;
+  return config;
 }
 
 /** The server's answer, when a ready pod behind an observed Service gave it. */
-const answered = (input: LiveInput): LiveReport | undefined =>
-  input.readyReplicas > 0 && input.serviceObserved ? input.report : undefined;
+function answered(input: LiveInput, serving: Serving): LiveReport | undefined {
+  return serving.readyReplicas > 0 && serving.serviceObserved ? input.report : undefined;
+}
 
-/** No ready pod: nothing serves these providers now (the Go operator clears them too). */
-const shownProviders = (input: LiveInput, report: LiveReport | undefined, previous: PreviousLive) =>
-  input.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
-
-export function liveStatus(input: LiveInput, previous: PreviousLive, now: () => Date): LiveStatusParts {
-  const report = answered(input);
+export function liveStatus(
+  input: LiveInput,
+  serving: Serving,
+  previous: PreviousLive,
+  now: () => Date,
+): LiveStatusParts {
+  const report = answered(input, serving);
   const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
   const version = versionStatus(input.operatorVersion, serverVersion, previous.version, now);
-  const providers = shownProviders(input, report, previous);
-  return {
-    condition: healthCondition(input, previous),
-    ...(version ? { version } : {}),
-    distributionConfig: distributionConfig(input, providers),
-    retrySoon: report !== undefined && report.problems.length > 0,
-  };
+  // No ready pod: nothing serves these providers now (the Go operator clears them too).
+  const providers = serving.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
+  const condition = healthCondition(input, serving, previous);
+  const distribution = distributionConfig(input, providers);
+  const retrySoon = report !== undefined && report.problems.length > 0;
+  return version
+    ? { condition, version, distributionConfig: distribution, retrySoon }
+    : { condition, distributionConfig: distribution, retrySoon };
 }

@@ -72,7 +72,9 @@ const isList = (value: unknown): value is readonly unknown[] => Array.isArray(va
 
 /** `value.<path…>` through own properties; undefined where a step is not an object. */
 function at(value: unknown, ...path: readonly string[]): unknown {
-  return path.reduce<unknown>((node, key) => own(node, key), value);
+  let node = value;
+  for (const key of path) node = own(node, key);
+  return node;
 }
 
 function listAt(value: unknown, ...path: readonly string[]): readonly unknown[] {
@@ -84,9 +86,15 @@ function containerOf(value: { readonly [key: string]: unknown }): ObservedContai
   return { name: text(value.name), image: text(value.image) };
 }
 
+const httpsProbe = (container: unknown, probe: string): boolean =>
+  at(container, probe, "httpGet", "scheme") === "HTTPS";
+
 function serverContainerOf(value: { readonly [key: string]: unknown }): ObservedServerContainer {
-  const https = (probe: string): boolean => at(value, probe, "httpGet", "scheme") === "HTTPS";
-  return { ...containerOf(value), httpsProbe: https("startupProbe") || https("readinessProbe") };
+  return {
+    name: text(value.name),
+    image: text(value.image),
+    httpsProbe: httpsProbe(value, "startupProbe") || httpsProbe(value, "readinessProbe"),
+  };
 }
 
 function deploymentOf(object: unknown): ObservedDeployment | undefined {
@@ -143,23 +151,20 @@ function mountedConfigMapOf(
   return mounted !== undefined ? objectOnly(lookup(children, KEYS.configMap, where.namespace, mounted)) : undefined;
 }
 
-/** What the sync reads of the children of CR `name` in `namespace`. */
+/**
+ * What the sync reads of the children of CR `name` in `namespace`. A child that is not observed
+ * reads as an undefined field: one object shape for every sync, no conditional spreads.
+ */
 export function observedChildren(children: ObjectMap | undefined, name: string, namespace: string): Observed {
-  const find = (key: string, childName: string): KubeObject | undefined => lookup(children, key, namespace, childName);
-  const deployment = deploymentOf(find(KEYS.deployment, names.deployment(name)));
-  const service = serviceOf(find(KEYS.service, names.service(name)));
-  const route = routeOf(find(KEYS.route, names.route(name)));
-  const ingress = ingressOf(find(KEYS.ingress, names.ingress(name)));
-  const pvc = objectOnly(find(KEYS.pvc, names.pvc(name)));
-  const mountedConfigMap = mountedConfigMapOf(children, deployment, { name, namespace });
+  const deployment = deploymentOf(lookup(children, KEYS.deployment, namespace, names.deployment(name)));
   return {
-    ...(deployment ? { deployment } : {}),
-    ...(service ? { service } : {}),
-    networkPolicy: find(KEYS.networkPolicy, names.networkPolicy(name)) !== undefined,
-    ...(route ? { route } : {}),
-    ...(ingress ? { ingress } : {}),
-    ...(pvc ? { pvc } : {}),
-    ...(mountedConfigMap ? { mountedConfigMap } : {}),
+    deployment,
+    service: serviceOf(lookup(children, KEYS.service, namespace, names.service(name))),
+    networkPolicy: lookup(children, KEYS.networkPolicy, namespace, names.networkPolicy(name)) !== undefined,
+    route: routeOf(lookup(children, KEYS.route, namespace, names.route(name))),
+    ingress: ingressOf(lookup(children, KEYS.ingress, namespace, names.ingress(name))),
+    pvc: objectOnly(lookup(children, KEYS.pvc, namespace, names.pvc(name))),
+    mountedConfigMap: mountedConfigMapOf(children, deployment, { name, namespace }),
   };
 }
 

@@ -7,10 +7,17 @@ import { isPlainObject } from "../conversion/paths";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { References } from "./references";
 
-function keysOf(object: KubeObject | undefined): string[] {
-  if (!object) return [];
+/** The object's data keys, sorted: only for the message that a key is missing. */
+function keysOf(object: KubeObject): string[] {
   const keys = (map: unknown): string[] => (isPlainObject(map) ? Object.keys(map) : []);
   return [...new Set([...keys(object.data), ...keys(object.binaryData)])].sort();
+}
+
+const hasOwnKey = (map: unknown, key: string): boolean => isPlainObject(map) && Object.hasOwn(map, key);
+
+/** `key` is one of the object's data keys (a check per reference on every sync: no key list is built). */
+function hasKey(object: KubeObject, key: string): boolean {
+  return hasOwnKey(object.data, key) || hasOwnKey(object.binaryData, key);
 }
 
 export interface RelatedProblems {
@@ -30,7 +37,7 @@ export function checkRelated(refs: References, related: ObjectMap | undefined, n
           `Secret not found: ${ref.name} (namespace ${namespace}); create it with the key "${ref.key}"`,
         ),
       );
-    else if (!keysOf(secret).includes(ref.key)) {
+    else if (!hasKey(secret, ref.key)) {
       secrets.push(
         fieldError(
           ref.path,
@@ -59,7 +66,7 @@ function missing(
         `${kind} not found: ${wanted.name} (namespace ${namespace}); create it with ${listOf(wanted.keys)}`,
       ),
     ];
-  const absent = wanted.keys.filter((k) => !keysOf(object).includes(k));
+  const absent = wanted.keys.filter((k) => !hasKey(object, k));
   return absent.length === 0
     ? []
     : [
@@ -77,10 +84,10 @@ export function secretValue(
   name: string,
   key: string,
 ): string | undefined {
-  const secret = lookup(related, KEYS.secret, namespace, name);
-  const data = stringEntries(secret?.data);
-  const encoded = Object.hasOwn(data, key) ? data[key] : undefined;
-  return encoded === undefined ? undefined : Buffer.from(encoded, "base64").toString("utf8");
+  const data = lookup(related, KEYS.secret, namespace, name)?.data;
+  // Only the one key is read: no copy of the Secret's data per value read.
+  const encoded = isPlainObject(data) && Object.hasOwn(data, key) ? data[key] : undefined;
+  return typeof encoded === "string" ? Buffer.from(encoded, "base64").toString("utf8") : undefined;
 }
 
 /** ConfigMap data by name, for the overrideConfig check. */

@@ -25,14 +25,26 @@ const LETTER: { readonly [k in ServerValueKind]: string } = {
   string: "s",
 };
 
-function problem(value: string, target: SecretTarget): string | undefined {
-  const kind = convertedKind(value);
+function problem(value: string, kind: ServerValueKind, target: SecretTarget): string | undefined {
   if (kind === "null") return READS_AS.null;
   if (expandsHome(value))
     return `starts with "~", which the server expands to a home directory, so ${target.field} would get another value`;
-  if (kind === "string" || target.kinds === undefined || target.kinds.includes("*")) return undefined;
-  if ([...LETTER[kind]].some((letter) => target.kinds!.includes(letter))) return undefined;
+  const kinds = target.kinds;
+  if (kind === "string" || kinds === undefined || kinds.includes("*")) return undefined;
+  for (const letter of LETTER[kind]) if (kinds.includes(letter)) return undefined;
   return `${READS_AS[kind]}, and ${target.field} takes text`;
+}
+
+/** The first problem of `value` at a key that reads the variable `name`, if any. */
+function firstProblem(value: string, name: string, targets: readonly SecretTarget[]): string | undefined {
+  let kind: ServerValueKind | undefined; // once per variable, not once per key that reads it
+  for (const target of targets) {
+    if (target.name !== name) continue;
+    kind ??= convertedKind(value);
+    const found = problem(value, kind, target);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** One error per Secret key the server would misread; `valueOf` reads the value the pod will get. */
@@ -42,18 +54,16 @@ export function misreadSecrets(
   valueOf: (e: SecretEnv) => string | undefined,
   describe: (e: SecretEnv) => string,
 ): FieldError[] {
-  return env.flatMap((e) => {
+  const errors: FieldError[] = [];
+  for (const e of env) {
     const value = valueOf(e);
-    if (value === undefined) return [];
-    const found = targets
-      .filter((t) => t.name === e.name)
-      .map((t) => problem(value, t))
-      .find((p) => p !== undefined);
-    if (found === undefined) return [];
+    const found = value === undefined ? undefined : firstProblem(value, e.name, targets);
+    if (found === undefined) continue;
     const fix =
       found === READS_AS.null
         ? "put the value in the Secret"
         : "no quoting in config.yaml survives that substitution, so change the value to text that does not read as a number or boolean";
-    return [fieldError(e.path, `${describe(e)} ${found}; ${fix}`)];
-  });
+    errors.push(fieldError(e.path, `${describe(e)} ${found}; ${fix}`));
+  }
+  return errors;
 }

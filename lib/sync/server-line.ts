@@ -42,23 +42,21 @@ const INSECURE_FLAG_SINCE = "1.2.0";
 function insecureArgs(input: ServerInput, release: Release, image: string | undefined): string[] {
   const { spec, source, labelVersion } = input;
   if (!refusesPlainHttp(release) || spec.networking.tls.enabled || source === "generated") return [];
-  if (knownBelow({ ...(image ? { image } : {}), ...(labelVersion ? { labelVersion } : {}) }, INSECURE_FLAG_SINCE))
+  if (knownBelow({ image: image || undefined, labelVersion: labelVersion || undefined }, INSECURE_FLAG_SINCE))
     return [];
   return ["--insecure"];
 }
 
 export function serverChoice(input: ServerInput): ServerChoice {
-  const { labelVersion } = input;
   const target = targetOfRequest(input.request, input.spec, input.table, input.observed);
+  // Absent evidence is an undefined field, not a conditional spread (this runs on every sync).
   const line = chooseLine({
-    ...(target.image ? { image: target.image } : {}),
-    ...(labelVersion ? { labelVersion } : {}),
-    ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}),
+    image: target.image || undefined,
+    labelVersion: input.labelVersion || undefined,
+    tableRelease: target.tableRelease || undefined,
   });
-  return {
-    ...(target.image ? { image: target.image } : {}),
-    release: line.release,
-    notes: [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : [])],
-    args: insecureArgs(input, line.release, target.image),
-  };
+  const release = line.release;
+  const notes = [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : [])];
+  const args = insecureArgs(input, release, target.image);
+  return target.image ? { image: target.image, release, notes, args } : { release, notes, args };
 }

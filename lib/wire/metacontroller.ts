@@ -3,7 +3,7 @@
  * related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook version v1, `namespace/name`
  * for v2); both keyings are accepted.
  */
-import { isPlainObject, isStringMap } from "../conversion/paths";
+import { define, isPlainObject, isStringMap } from "../conversion/paths";
 
 /** Any Kubernetes object as it travels over the wire. */
 export interface KubeObject {
@@ -38,10 +38,16 @@ function isMetadata(value: unknown): value is KubeObject["metadata"] {
 
 /** The string entries of a map (labels, annotations, a ConfigMap's or Secret's data); anything else reads as absent. */
 export function stringEntries(value: unknown): { readonly [key: string]: string } {
-  if (!isPlainObject(value)) return {};
-  return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-  );
+  const out: { [key: string]: string } = {};
+  if (!isPlainObject(value)) return out;
+  // A loop rather than entries → filter → fromEntries: labels and annotations are read on every sync.
+  for (const key of Object.keys(value)) {
+    const entry = value[key];
+    if (typeof entry !== "string") continue;
+    if (key === "__proto__") define(out, key, entry);
+    else out[key] = entry;
+  }
+  return out;
 }
 
 /** A value of the shape `KubeObject` declares (e.g. one parsed from an annotation). */
