@@ -76,78 +76,90 @@ function nonDataText(value: unknown): string {
 }
 
 /** Orders a map's keys; `top` is true only for the document's root map. */
-export type KeyOrder = (keys: string[], top: boolean) => string[];
+export type KeyOrder = (keys: string[], top: boolean) => readonly string[];
 
-/**
- * Frozen subtrees (a cached base config's untouched parts) always emit the same lines at the
- * same indent, so their lines are kept, joined into one chunk: the final join then copies a few
- * flat strings instead of hundreds of short ones. A chunk holds several lines, so `out` items
- * may contain "\n"; only the first line of an item is ever edited (`seq`), which a chunk allows.
- * Mutable objects are never memoized.
- */
-const memo = new WeakMap<object, Map<string, readonly string[]>>();
-
-const isFrozenObject = (value: unknown): value is object =>
-  typeof value === "object" && value !== null && Object.isFrozen(value);
-
-/** No lines stay no lines; otherwise one chunk. */
-function chunkOf(lines: readonly string[]): readonly string[] {
-  return lines.length <= 1 ? lines : [lines.join("\n")];
+/** A map or list with entries: written as block lines, not inline. */
+function isBlock(value: unknown): value is object {
+  return (Array.isArray(value) || isMap(value)) && !isEmptyCollection(value);
 }
 
+/**
+ * Frozen subtrees (a cached base config's untouched parts) always emit the same text at the
+ * same indent and lead, so their text is kept: one string appended instead of a walk.
+ * Mutable objects are never memoized.
+ */
+const memo = new WeakMap<object, Map<string, string>>();
+
+/**
+ * Appends lines to one string (cheap in V8: concatenations are joined once, when the text is
+ * read). A block's first line may start with `lead` instead of its indent: the `- ` of the
+ * list item it opens.
+ */
 class Emitter {
+  private out = "";
+
   constructor(private readonly order: KeyOrder) {}
 
-  node(value: unknown, indent: string, top: boolean, out: string[]): void {
-    if (!isFrozenObject(value)) {
-      this.emit(value, indent, top, out);
-      return;
-    }
-    const hit = memo.get(value)?.get(indent);
-    if (hit) {
-      for (const line of hit) out.push(line);
-      return;
-    }
-    const lines: string[] = [];
-    this.emit(value, indent, top, lines);
-    const chunk = chunkOf(lines);
-    const perIndent = memo.get(value) ?? new Map<string, readonly string[]>();
-    perIndent.set(indent, chunk);
-    memo.set(value, perIndent);
-    for (const line of chunk) out.push(line);
+  text(): string {
+    return this.out;
   }
 
-  private emit(value: unknown, indent: string, top: boolean, out: string[]): void {
-    if (Array.isArray(value)) this.seq(value, indent, out);
-    else if (isMap(value)) this.map(value, indent, top, out);
-    else out.push(`${indent}${inline(value)}`);
+  node(value: object, indent: string, lead: string, top: boolean): void {
+    if (!Object.isFrozen(value)) {
+      this.emit(value, indent, lead, top);
+      return;
+    }
+    const key = lead === indent ? indent : `${lead}\n${indent}`;
+    let texts = memo.get(value);
+    const hit = texts?.get(key);
+    if (hit !== undefined) {
+      this.out += hit;
+      return;
+    }
+    const before = this.out;
+    this.out = "";
+    this.emit(value, indent, lead, top);
+    const text = this.out;
+    this.out = before + text;
+    if (!texts) memo.set(value, (texts = new Map<string, string>()));
+    texts.set(key, text);
   }
 
-  private map(map: Record<string, unknown>, indent: string, top: boolean, out: string[]): void {
+  private emit(value: object, indent: string, lead: string, top: boolean): void {
+    if (Array.isArray(value)) this.seq(value, indent, lead);
+    else if (isMap(value)) this.map(value, indent, lead, top);
+  }
+
+  private map(map: Record<string, unknown>, indent: string, lead: string, top: boolean): void {
+    let prefix = lead;
     for (const key of this.order(Object.keys(map), top)) {
       const value = map[key];
       if (value === undefined) continue;
-      const head = `${indent}${scalarText(key)}:`;
-      if (isEmptyCollection(value) || !(Array.isArray(value) || isMap(value))) out.push(`${head} ${inline(value)}`);
-      else {
-        out.push(head);
-        // Sequences under a key are not indented, as in the server's own config files.
-        this.node(value, Array.isArray(value) ? indent : `${indent}  `, false, out);
+      const head = `${prefix}${scalarText(key)}:`;
+      prefix = indent;
+      if (!isBlock(value)) {
+        this.out += `${head} ${inline(value)}\n`;
+        continue;
       }
+      this.out += `${head}\n`;
+      // Sequences under a key are not indented, as in the server's own config files.
+      const inner = Array.isArray(value) ? indent : `${indent}  `;
+      this.node(value, inner, inner, false);
     }
   }
 
-  private seq(seq: readonly unknown[], indent: string, out: string[]): void {
+  private seq(seq: readonly unknown[], indent: string, lead: string): void {
+    let prefix = lead;
     for (const item of seq) {
-      if (isEmptyCollection(item) || !(Array.isArray(item) || isMap(item))) {
-        out.push(`${indent}- ${inline(item)}`);
+      const dash = `${prefix}- `;
+      prefix = indent;
+      if (!isBlock(item)) {
+        this.out += `${dash}${inline(item)}\n`;
         continue;
       }
-      const lines: string[] = [];
-      this.node(item, `${indent}  `, false, lines);
-      const first = lines[0] ?? "";
-      out.push(`${indent}- ${first.slice(indent.length + 2)}`);
-      for (let i = 1; i < lines.length; i++) out.push(lines[i]!);
+      const length = this.out.length;
+      this.node(item, `${indent}  `, dash, false);
+      if (this.out.length === length) this.out += `${dash}\n`; // a map of undefined values: an empty item
     }
   }
 }
@@ -156,8 +168,8 @@ const keepOrder: KeyOrder = (keys) => keys;
 
 /** YAML text for JSON data (maps, lists, strings, finite numbers, booleans, null). */
 export function emitYaml(value: unknown, order: KeyOrder = keepOrder): string {
-  if (isEmptyCollection(value) || !(Array.isArray(value) || isMap(value))) return `${inline(value)}\n`;
-  const out: string[] = [];
-  new Emitter(order).node(value, "", true, out);
-  return `${out.join("\n")}\n`;
+  if (!isBlock(value)) return `${inline(value)}\n`;
+  const emitter = new Emitter(order);
+  emitter.node(value, "", "", true);
+  return emitter.text() || "\n"; // a map of undefined values only: no lines
 }

@@ -53,7 +53,22 @@ function comparator(order: readonly string[]): (a: string, b: string) => number 
 const BY_TOP = comparator(TOP_ORDER);
 const BY_ENTRY = comparator(ENTRY_ORDER);
 
-const canonicalKeys = (keys: string[], top: boolean): string[] => keys.sort(top ? BY_TOP : BY_ENTRY);
+/**
+ * Sorting with the comparators was a quarter of emitting a config; the same few key sets (a
+ * provider entry's, a backend's) come back in every config, so each set's order is kept (bounded).
+ */
+const orderOfKeys = new Map<string, readonly string[]>();
+const ORDER_CACHE_LIMIT = 5000;
+
+function canonicalKeys(keys: string[], top: boolean): readonly string[] {
+  const signature = `${top ? "top" : ""}${JSON.stringify(keys)}`; // unambiguous, whatever the keys hold
+  const hit = orderOfKeys.get(signature);
+  if (hit) return hit;
+  const sorted = Object.freeze(keys.sort(top ? BY_TOP : BY_ENTRY));
+  if (orderOfKeys.size >= ORDER_CACHE_LIMIT) orderOfKeys.clear();
+  orderOfKeys.set(signature, sorted);
+  return sorted;
+}
 
 /** Deterministic config.yaml text: canonical key order, list order kept. */
 export function toConfigYaml(config: unknown): string {

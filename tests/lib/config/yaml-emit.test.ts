@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { parse } from "yaml";
 import { emitYaml, scalarText } from "../../../lib/config/yaml-emit";
+import { deepFreeze } from "../../../lib/json-copy";
 import { pyyamlLoadAll } from "../../pyyaml";
 
 const TRICKY = [
@@ -104,6 +105,22 @@ describe("emitYaml()", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
         expect(parse(emitYaml(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("writes a frozen value (kept text) exactly as the same value unfrozen, wherever it appears", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
+        const mutable: unknown = JSON.parse(JSON.stringify(value));
+        const frozen: unknown = JSON.parse(JSON.stringify(value));
+        deepFreeze(frozen);
+        // The same frozen object first in a list, later in it, in a list in a list, and under a key.
+        const places = (v: unknown): unknown => ({ list: [v, 1, v], nested: [[v, v]], key: { v } });
+        const expected = emitYaml(places(mutable));
+        expect(emitYaml(places(frozen))).toBe(expected);
+        expect(emitYaml(places(frozen))).toBe(expected); // from the kept text
       }),
       { numRuns: 300 },
     );
