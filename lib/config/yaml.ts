@@ -41,33 +41,25 @@ const ENTRY_ORDER = [
   "metadata",
 ];
 
-function comparator(order: readonly string[]): (a: string, b: string) => number {
-  const rank = new Map(order.map((k, i) => [k, i]));
+const TOP_RANK = new Map(TOP_ORDER.map((k, i) => [k, i]));
+const ENTRY_RANK = new Map(ENTRY_ORDER.map((k, i) => [k, i]));
+
+function comparator(rank: ReadonlyMap<string, number>): (a: string, b: string) => number {
+  const last = rank.size;
   return (a, b) => {
-    const ra = rank.get(a) ?? order.length;
-    const rb = rank.get(b) ?? order.length;
+    const ra = rank.get(a) ?? last;
+    const rb = rank.get(b) ?? last;
     if (ra !== rb) return ra - rb;
     return a < b ? -1 : a > b ? 1 : 0;
   };
 }
-const BY_TOP = comparator(TOP_ORDER);
-const BY_ENTRY = comparator(ENTRY_ORDER);
+const BY_TOP = comparator(TOP_RANK);
+const BY_ENTRY = comparator(ENTRY_RANK);
 
-/**
- * Sorting with the comparators was a quarter of emitting a config; the same few key sets (a
- * provider entry's, a backend's) come back in every config, so each set's order is kept (bounded).
- */
-const orderOfKeys = new Map<string, readonly string[]>();
-const ORDER_CACHE_LIMIT = 5000;
-
+/** Keys no order names sort by code unit, as `Array.prototype.sort` does without a comparator (natively, no callbacks). */
 function canonicalKeys(keys: string[], top: boolean): readonly string[] {
-  const signature = `${top ? "top" : ""}${JSON.stringify(keys)}`; // unambiguous, whatever the keys hold
-  const hit = orderOfKeys.get(signature);
-  if (hit) return hit;
-  const sorted = Object.freeze(keys.sort(top ? BY_TOP : BY_ENTRY));
-  if (orderOfKeys.size >= ORDER_CACHE_LIMIT) orderOfKeys.clear();
-  orderOfKeys.set(signature, sorted);
-  return sorted;
+  const rank = top ? TOP_RANK : ENTRY_RANK;
+  return keys.some((k) => rank.has(k)) ? keys.sort(top ? BY_TOP : BY_ENTRY) : keys.sort();
 }
 
 /** Deterministic config.yaml text: canonical key order, list order kept. */
