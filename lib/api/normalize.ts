@@ -117,7 +117,10 @@ function sqlStorage(sql: SqlStorageInput): C.SqlStorage {
 function storage(spec: LlsdSpecV1alpha2): C.Storage | undefined {
   if (spec.storage === undefined) return undefined;
   const { kv, sql } = spec.storage;
-  return { ...(kv ? { kv: kvStorage(kv) } : {}), ...(sql ? { sql: sqlStorage(sql) } : {}) };
+  const out: { -readonly [K in keyof C.Storage]: C.Storage[K] } = {};
+  if (kv) out.kv = kvStorage(kv);
+  if (sql) out.sql = sqlStorage(sql);
+  return out;
 }
 
 /** `true`, `{}` and `{enabled: true}` all mean exposed; absent or `false` means not. */

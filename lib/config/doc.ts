@@ -32,12 +32,22 @@ export function isMap(value: unknown): value is JsonMap {
 
 /** Objects merge key by key; anything else (lists, scalars) replaces. Inputs are not changed. */
 export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
-  const out: JsonMap = { ...base };
-  for (const [key, value] of Object.entries(over)) {
+  // Key by key, not `{ ...base }` then new keys: V8 adds keys to a spread copy slowly.
+  const out: JsonMap = {};
+  for (const key of Object.keys(base)) setOwn(out, key, base[key]!);
+  for (const key of Object.keys(over)) {
     const current = out[key];
-    out[key] = isMap(current) && isMap(value) ? deepMerge(current, value) : value;
+    const value = over[key]!;
+    setOwn(out, key, Object.hasOwn(out, key) && isMap(current) && isMap(value) ? deepMerge(current, value) : value);
   }
   return out;
+}
+
+/** `map[key] = value`, as an own key even for `__proto__` (a key JSON may hold). */
+function setOwn(map: JsonMap, key: string, value: Json): void {
+  if (key === "__proto__")
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
 }
 
 /** An id as text: a number written unquoted is its digits; a list or map is never a real id, so only its tag. */

@@ -33,11 +33,12 @@ function previousOf(status: unknown): PreviousStatus | undefined {
   if (!isPlainObject(status)) return undefined;
   const { conditions } = status;
   const configGeneration = configGenerationOf(status.configGeneration);
-  return {
-    ...(Array.isArray(conditions) ? { conditions: conditions.filter(isCondition) } : {}),
-    ...(configGeneration ? { configGeneration } : {}),
-    live: previousLiveOf(status),
-  };
+  // Fields assigned in order: a literal that starts with a spread and adds keys is slow in V8.
+  const previous: { -readonly [K in keyof PreviousStatus]: PreviousStatus[K] } = {};
+  if (Array.isArray(conditions)) previous.conditions = conditions.filter(isCondition);
+  if (configGeneration) previous.configGeneration = configGeneration;
+  previous.live = previousLiveOf(status);
+  return previous;
 }
 
 export function parentOf(request: SyncRequest): Parent {

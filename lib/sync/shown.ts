@@ -5,7 +5,7 @@
 import type { ValidationResult } from "../api/validate";
 import type { LiveReport } from "../live/types";
 import { secretValuesOf } from "../secret-scrub";
-import { CUSTOM_DISTRIBUTION } from "../status/live";
+import { CUSTOM_DISTRIBUTION, type LiveInput } from "../status/live";
 import type { StatusInput } from "../status/status";
 import type { Extra, SyncContext, SyncDeps } from "./answer";
 import type { BaseOutcome } from "./base-source";
@@ -20,20 +20,23 @@ function overrideNotes(deps: SyncDeps, name: string | undefined): string[] {
 }
 
 /** The distribution the status names: the spec's name, `custom` for an image, none for an unreadable spec. */
-function activeDistribution(written: { name?: string; image?: string }): { activeDistribution?: string } {
-  if (written.name !== undefined) return { activeDistribution: written.name };
-  return written.image !== undefined ? { activeDistribution: CUSTOM_DISTRIBUTION } : {};
+function activeDistribution(written: { name?: string; image?: string }): string | undefined {
+  if (written.name !== undefined) return written.name;
+  return written.image !== undefined ? CUSTOM_DISTRIBUTION : undefined;
 }
 
 function liveInput(ctx: SyncContext, live: LiveReport | undefined, written: { name?: string }): StatusInput["live"] {
   const { deps, request } = ctx;
-  return {
-    ...(deps.operatorVersion !== undefined ? { operatorVersion: deps.operatorVersion } : {}),
-    ...(live ? { report: live } : {}),
-    ...activeDistribution(written),
+  // Assigned in order rather than a literal of spreads: V8 builds those slowly, on every sync.
+  const input: { -readonly [K in keyof LiveInput]: LiveInput[K] } = {
     availableDistributions: Object.fromEntries(deps.distributions.map((e) => [e.name, e.image])),
     secretValues: () => secretValuesOf(request.related),
   };
+  if (deps.operatorVersion !== undefined) input.operatorVersion = deps.operatorVersion;
+  if (live) input.report = live;
+  const active = activeDistribution(written);
+  if (active !== undefined) input.activeDistribution = active;
+  return input;
 }
 
 /** The status's extras before the spec is known to be valid (port 0: nothing is served yet). */

@@ -67,16 +67,14 @@ export function syncWithInputs(request: SyncRequest, deps: SyncDeps, inputs: Syn
   }
   const hubRequest: SyncRequest = hub.spoke ? { ...request, parent: hub.parent } : request;
   const ctx: SyncContext = { request: hubRequest, deps, parent: parentOf(hubRequest), observed };
-  const response = syncHub(ctx, { ...inputs, checked: inputs.checked ?? checkedSpec(hubRequest, deps) });
+  const response = syncHub(ctx, inputs, inputs.checked ?? checkedSpec(hubRequest, deps));
   return hub.spoke ? { ...response, status: spokeStatus(hub.parent, response.status) } : response;
 }
 
-type HubInputs = SyncInputs & { readonly checked: ValidationResult };
-
-function syncHub(ctx: SyncContext, inputs: HubInputs): SyncResponse {
+function syncHub(ctx: SyncContext, inputs: SyncInputs, checked: ValidationResult): SyncResponse {
   const found = inputs.found ?? { notes: [] };
-  const shown = shownExtra(ctx, inputs.checked, found, inputs.live);
-  const valid = validSpec(ctx, inputs.checked, shown);
+  const shown = shownExtra(ctx, checked, found, inputs.live);
+  const valid = validSpec(ctx, checked, shown);
   if ("failure" in valid) return failed(ctx, valid);
   const spec = valid.spec;
   const external = planExternal(spec, found.external);
@@ -88,17 +86,19 @@ function syncHub(ctx: SyncContext, inputs: HubInputs): SyncResponse {
     ...(found.base?.version ? { labelVersion: found.base.version } : {}),
     observed: ctx.observed,
   });
+  // A literal, not `{ ...shown, more }`: V8 adds keys to a spread copy slowly, and this runs on every sync.
   const base: Extra = {
-    ...shown,
     port: spec.networking.port,
     ...(server.image ? { image: server.image } : {}),
     notes: [...shown.notes, ...server.notes],
+    live: shown.live,
     externalProviders: external.report,
   };
   const legacy = legacyOf(ctx.request.parent);
   const refs = referencesOf(spec);
-  const stop = referenceStop(ctx, { spec, legacy, refs, base }) ?? ioStop(found, external, counted(base, refs));
-  return stop ? failed(ctx, stop) : planned(ctx, { spec, found, external, server, legacy, base: counted(base, refs) });
+  const withCount = counted(base, refs);
+  const stop = referenceStop(ctx, { spec, legacy, refs, base }) ?? ioStop(found, external, withCount);
+  return stop ? failed(ctx, stop) : planned(ctx, { spec, found, external, server, legacy, base: withCount });
 }
 
 const counted = (base: Extra, refs: References): Extra => ({
