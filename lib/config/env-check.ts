@@ -7,7 +7,7 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { bareRefs, ENV_REF, pathOf } from "./env-refs";
+import { bareRefs, ENV_REF, pathOf, type BareRef } from "./env-refs";
 import { isMap, type ConfigDoc, type JsonMap } from "./doc";
 
 /** Where users add variables to the server container. */
@@ -33,9 +33,13 @@ export function missingBare(
   provided: ReadonlySet<string>,
   path: string,
 ): { name: string; path: string }[] {
-  return bareRefs(value)
-    .filter((ref) => !provided.has(ref.name))
-    .map((ref) => ({ name: ref.name, path: pathOf(path, ref.steps) }));
+  return missingOf(bareRefs(value), provided, path);
+}
+
+function missingOf(refs: readonly BareRef[], provided: ReadonlySet<string>, path: string): Missing {
+  const missing: Missing = [];
+  for (const ref of refs) if (!provided.has(ref.name)) missing.push({ name: ref.name, path: pathOf(path, ref.steps) });
+  return missing;
 }
 
 /** What a string resolves to as far as this can tell (set or unset, not values); undefined when a value decides it. */
@@ -88,9 +92,10 @@ function providerRefs(doc: ConfigDoc, provided: ReadonlySet<string>): Missing {
     const list = doc.providers[api] ?? [];
     for (let i = 0; i < list.length; i++) {
       const entry = list[i];
+      const refs = bareRefs(entry);
       // Most entries need nothing missing; only those that do are checked for being switched off.
-      if (!bareRefs(entry).some((ref) => !provided.has(ref.name)) || skippedProvider(entry, provided)) continue;
-      missing.push(...missingBare(entry, provided, `providers.${api}[${i}]`));
+      if (!refs.some((ref) => !provided.has(ref.name)) || skippedProvider(entry, provided)) continue;
+      missing.push(...missingOf(refs, provided, `providers.${api}[${i}]`));
     }
   }
   return missing;

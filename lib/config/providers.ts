@@ -83,7 +83,10 @@ function vectorStoreDefaults(serverApi: string, info: TypeInfo, id: string, moun
   if (serverApi !== "vector_io") return {};
   const persistence = { namespace: `vector_io::${id}`, backend: KV_BACKEND };
   const fileKey = ["db_path", "path"].find((k) => info.required?.includes(k));
-  return { ...(fileKey ? { [fileKey]: `${mountPath}/${id}.db` } : {}), persistence };
+  const defaults: JsonMap = {};
+  if (fileKey) defaults[fileKey] = `${mountPath}/${id}.db`;
+  defaults.persistence = persistence;
+  return defaults;
 }
 
 /** The spec's `settings`, merged in last; a CR parsed from JSON or YAML always holds plain data there. */
