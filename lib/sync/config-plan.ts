@@ -136,20 +136,28 @@ const postgresPart = (key: string): PostgresPart | undefined => POSTGRES_PARTS.f
 /** Secret values the server would misread (lib/sync/secret-values.ts); the Postgres parts as the derived Secret holds them. */
 function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
   const source = g.postgres?.sourceSecret;
-  const isPart = (e: SecretEnv): boolean => postgres !== undefined && e.secretName === postgres.secretName;
-  const partValue = (e: SecretEnv): string | undefined => {
-    const part = postgresPart(e.secretKey);
-    return part !== undefined ? postgres?.parts[part] : undefined;
-  };
   return misreadSecrets(
     g.secretEnv,
     g.secretTargets,
-    (e) => (isPart(e) ? partValue(e) : secretValue(input.related, input.namespace, e.secretName, e.secretKey)),
     (e) =>
-      isPart(e) && source
+      isPart(e, postgres)
+        ? partValue(e, postgres)
+        : secretValue(input.related, input.namespace, e.secretName, e.secretKey),
+    (e) =>
+      isPart(e, postgres) && source
         ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"`
         : `the value of Secret ${e.secretName} key "${e.secretKey}"`,
   );
+}
+
+/** A variable read from the derived Postgres Secret. */
+function isPart(e: SecretEnv, postgres: ChildContext["postgres"]): boolean {
+  return postgres !== undefined && e.secretName === postgres.secretName;
+}
+
+function partValue(e: SecretEnv, postgres: ChildContext["postgres"]): string | undefined {
+  const part = postgresPart(e.secretKey);
+  return part !== undefined ? postgres?.parts[part] : undefined;
 }
 
 export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
