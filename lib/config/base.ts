@@ -63,15 +63,20 @@ function checkedText(text: string): BaseOutcome {
  * maps. Their lists and entries stay shared and frozen: steps replace a list rather than edit
  * it, and a list no step touched is emitted from the YAML emitter's memo (lib/config/yaml-emit.ts).
  */
-function editable(doc: ConfigDoc): ConfigDoc {
+export function editable(doc: ConfigDoc): ConfigDoc {
   const copy: ConfigDoc = { ...doc, providers: { ...doc.providers } };
   if (doc.registered_resources) copy.registered_resources = { ...doc.registered_resources };
   return copy;
 }
 
+/** The checked base: for text, the shared frozen outcome (read it, copy it with `editable`); for an object, its own. */
+export function checkedBase(base: string | object): BaseOutcome {
+  return typeof base === "string" ? checkedText(base) : checkBase({ ok: true, value: base });
+}
+
 /** Text or an already-parsed object → a private, checked copy the generator may edit (lib/config/base-shape.ts). */
 export function readBase(base: string | object): BaseOutcome {
-  const checked = typeof base === "string" ? checkedText(base) : checkBase({ ok: true, value: base });
+  const checked = checkedBase(base);
   return checked.ok ? { ok: true, doc: editable(checked.doc) } : checked;
 }
 

@@ -8,18 +8,18 @@ import { SERVER_API } from "../api/apis";
 import { DEFAULT_MOUNT_PATH, listenPort, TLS_MOUNT_DIR } from "../defaults";
 import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
-import { readBase } from "./base";
+import { readAdaptedBase } from "./adapted-base";
 import { providedEnv, requireProvidedEnv } from "./env-check";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
-import { adaptBase, dialectErrors } from "./dialect";
+import { dialectErrors } from "./dialect";
 import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
 import { buildProviders, type SecretEnv } from "./providers";
 import { hasSafety, refusesPlainHttp } from "./releases";
-import { applyModels, applyShields, checkTools, dropToolGroups, type ResourceOutcome } from "./resources";
+import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
@@ -122,8 +122,6 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
 /** Every generation step, in order, on `doc` (changed in place); what each said or refused. */
 function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
-  const adapted = adaptBase(doc, release);
-  dropToolGroups(doc);
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
   const providers = buildProviders(servedProviders(spec, release), release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
@@ -138,7 +136,6 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
   const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...secretEnv, ...telemetry.env]));
   const notes = [
-    ...adapted,
     ...external,
     ...providers.notes,
     ...disabled.notes,
@@ -165,10 +162,12 @@ export function generate(
   release: Release,
   options: GenerateOptions = {},
 ): GenerateResult {
-  const base = readBase(baseConfig);
-  if (!base.ok) return { ok: false, errors: base.errors, notes: [] };
+  const base = readAdaptedBase(baseConfig, release);
+  if (!base.ok) return { ok: false, errors: [...base.errors], notes: [] };
   const doc = base.doc;
-  const { notes, errors, secretEnv, plainEnv, postgres } = runSteps(doc, spec, release, options);
+  const steps = runSteps(doc, spec, release, options);
+  const { errors, secretEnv, plainEnv, postgres } = steps;
+  const notes = [...base.notes, ...steps.notes];
   if (errors.length > 0) return { ok: false, errors, notes };
   const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);
   const configYaml = toConfigYaml(doc);

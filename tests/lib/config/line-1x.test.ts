@@ -157,6 +157,23 @@ describe("a base config written for an older line, generated for 1.3", () => {
     if (line === "0.8") expect(accepted(g.configYaml, podEnv(g))).toEqual([]);
   });
 
+  it.each(["0.8", "0.7"] as const)(
+    "the %s starter adapted again (from the kept adaptation) gives the same config and the same notes",
+    (line) => {
+      const base = bundledBaseConfig("starter", line);
+      const first = ok(run(spec, "1.3", base));
+      const more = {
+        inference: [spec.providers.inference, { id: "local", provider: "ollama", endpoint: "http://o:11434" }],
+      };
+      const other = ok(run({ ...spec, providers: more }, "1.3", base)); // edits its copy of the base
+      const again = ok(run(spec, "1.3", base));
+      expect(again.configYaml).toBe(first.configYaml);
+      expect(again.notes).toEqual(first.notes);
+      expect(other.configYaml).not.toBe(first.configYaml);
+      expect(first.notes.filter((n) => n.startsWith("baseConfig")).length).toBeGreaterThan(3);
+    },
+  );
+
   it("upstream's postgres-demo, which lacks the files provider its responses provider needs, gets one", () => {
     const upstream = readFileSync(join(UPSTREAM, "postgres-demo", "config.yaml"), "utf8");
     const g = ok(
