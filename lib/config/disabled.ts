@@ -75,6 +75,10 @@ function pruneResources(doc: ConfigDoc): void {
 
 export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], release: Release): DisabledOutcome {
   const out: DisabledOutcome = { notes: [], errors: [] };
+  if (disabled.length === 0) {
+    pruneResources(doc); // what still names a provider the config lacks goes, disabled or not
+    return out;
+  }
   const present = new Set([...(doc.apis ?? []), ...Object.keys(doc.providers)]);
   const targets = disabled.filter((d) => {
     if (!RELEASE_APIS[release].includes(d.api) && d.api !== "telemetry") {

@@ -7,7 +7,7 @@ import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
-import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap } from "./doc";
+import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { behindSwitch, conditionalOn } from "./env-switch";
 
 export interface ResourceOutcome {
@@ -146,7 +146,17 @@ export function dropToolGroups(doc: ConfigDoc): void {
 /** Every provider's effective id, whatever its API: what resources may still name after `disabled`. */
 export function providerIdSet(doc: ConfigDoc): Set<string> {
   const ids = new Set<string>();
-  for (const api of Object.keys(doc.providers))
-    for (const p of doc.providers[api] ?? []) ids.add(effectiveId(p.provider_id));
+  for (const api of Object.keys(doc.providers)) for (const id of listIds(doc.providers[api] ?? [])) ids.add(id);
+  return ids;
+}
+
+/** A shared base's lists are frozen (lib/config/base.ts): their ids are read once. */
+const idsOfFrozenList = new WeakMap<readonly ProviderEntry[], readonly string[]>();
+
+function listIds(list: readonly ProviderEntry[]): readonly string[] {
+  const cached = idsOfFrozenList.get(list);
+  if (cached) return cached;
+  const ids = list.map((p) => effectiveId(p.provider_id));
+  if (Object.isFrozen(list)) idsOfFrozenList.set(list, ids);
   return ids;
 }
