@@ -57,6 +57,10 @@ function idText(value: unknown): string {
   return value === null || value === undefined ? "" : Object.prototype.toString.call(value);
 }
 
+/** Switched ids (`${env.X:+id}`) repeat in every base and are read many times per sync: each is matched once (bounded). */
+const switchedIds = new Map<string, string>();
+const SWITCHED_IDS_LIMIT = 5000;
+
 /**
  * The id a provider answers to. Distribution configs switch providers on with
  * `${env.VLLM_URL:+vllm}`; for matching and references that provider is `vllm`.
@@ -64,8 +68,14 @@ function idText(value: unknown): string {
 export function effectiveId(providerId: unknown): string {
   const text = idText(providerId);
   if (!text.startsWith("${")) return text; // the common case, without the regex
-  const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
-  return conditional ? (conditional[1] ?? "") : text;
+  let id = switchedIds.get(text);
+  if (id === undefined) {
+    const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
+    id = conditional ? (conditional[1] ?? "") : text;
+    if (switchedIds.size >= SWITCHED_IDS_LIMIT) switchedIds.clear();
+    switchedIds.set(text, id);
+  }
+  return id;
 }
 
 /** True when the id only resolves when an env var is set (`${env.X:+id}`). */
