@@ -1,27 +1,47 @@
 /** Provider rules a structural schema cannot express (docs/spec-reference.md, "Checks"). */
 import { child, fieldError, listOf, type FieldError } from "../errors";
-import { providerSecretEnvNames, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
+import { providerSecretEnv, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
 import type { CanonicalSpec, Provider } from "./canonical";
 import { PROVIDER_APIS } from "./apis";
 
 /** Several providers for one API: every one needs an explicit, distinct `id`. */
 export function missingIds(providers: readonly Provider[]): FieldError[] {
-  return PROVIDER_APIS.flatMap((api) => {
-    const list = providers.filter((p) => p.api === api);
-    if (list.length < 2) return [];
-    return list
-      .filter((p) => !p.explicitId)
-      .map((p) =>
-        fieldError(
-          child(p.path, "id"),
-          `required: spec.providers.${api} lists ${list.length} providers, so each needs a unique id (e.g. id: ${p.provider}-${list.indexOf(p) + 1})`,
-        ),
-      );
-  });
+  const errors: FieldError[] = [];
+  // Counted first, no list per API: this runs on every sync and almost always finds nothing.
+  for (const api of PROVIDER_APIS) {
+    let count = 0;
+    let unnamed = false;
+    for (const p of providers) {
+      if (p.api !== api) continue;
+      count++;
+      if (!p.explicitId) unnamed = true;
+    }
+    if (count >= 2 && unnamed) unnamedIds(providers, api, count, errors);
+  }
+  return errors;
+}
+
+/** The error for each provider of `api` without an id; its example id numbers it in the API's list. */
+function unnamedIds(providers: readonly Provider[], api: string, count: number, errors: FieldError[]): void {
+  let position = 0;
+  for (const p of providers) {
+    if (p.api !== api) continue;
+    position++;
+    if (p.explicitId) continue;
+    errors.push(
+      fieldError(
+        child(p.path, "id"),
+        `required: spec.providers.${api} lists ${count} providers, so each needs a unique id (e.g. id: ${p.provider}-${position})`,
+      ),
+    );
+  }
 }
 
 /** Provider ids are unique across every API; the message lists every place a duplicate is used. */
 export function duplicateIds(providers: readonly Provider[]): FieldError[] {
+  const ids = new Set<string>();
+  for (const p of providers) ids.add(p.id);
+  if (ids.size === providers.length) return []; // the usual case: no list per id
   const byId = new Map<string, Provider[]>();
   for (const p of providers) byId.set(p.id, [...(byId.get(p.id) ?? []), p]);
   const dups = [...byId.entries()].filter(([, list]) => list.length > 1);
@@ -88,38 +108,46 @@ export function telemetryRules(providers: readonly Provider[]): FieldError[] {
   );
 }
 
-type EnvName = { readonly name: string; readonly path: string };
-
-/** The env vars the storage Secrets become: the redis password, the postgres DSN's parts. */
-function storageEnvNames(spec: CanonicalSpec): EnvName[] {
-  const kv = spec.storage?.kv;
-  const sql = spec.storage?.sql;
-  const names: EnvName[] = [];
-  if (kv?.type === "redis" && kv.password)
-    names.push({ name: storageSecretEnv("kv", "password"), path: kv.password.path });
-  if (sql?.type === "postgres" && sql.connectionString) {
-    const path = sql.connectionString.path;
-    for (const part of POSTGRES_PARTS) names.push({ name: storageSecretEnv("sql", part), path });
-  }
-  return names;
-}
+/**
+ * The env vars the postgres DSN's parts become: fixed names, built once (envCollisions runs on
+ * every sync and admission).
+ */
+const SQL_PART_ENV: readonly string[] = POSTGRES_PARTS.map((part) => storageSecretEnv("sql", part));
 
 /** Two secret fields that would land in one env var would silently shadow each other. */
 export function envCollisions(spec: CanonicalSpec): FieldError[] {
-  const names: readonly EnvName[] = [...providerSecretEnvNames(spec.providers), ...storageEnvNames(spec)];
-  const firstPath = new Map<string, string>();
-  const errors: FieldError[] = [];
-  for (const { name, path } of names) {
-    const earlier = firstPath.get(name);
-    if (earlier === undefined) firstPath.set(name, path);
-    else if (earlier !== path) {
-      errors.push(
-        fieldError(
-          path,
-          `its environment variable ${name} is also produced by ${earlier}; rename one provider id or secret field`,
-        ),
-      );
-    }
+  const seen: Seen = { firstPath: new Map(), errors: [] };
+  // Providers' variables first, in spec order, then the storage ones: the first to claim a name keeps it.
+  for (const p of spec.providers) for (const s of p.secrets) note(seen, providerSecretEnv(p.id, s.field), s.ref.path);
+  storageEnv(seen, spec);
+  return seen.errors;
+}
+
+/** The storage Secrets' env vars, after the providers': the redis password, the postgres DSN's parts. */
+function storageEnv(seen: Seen, spec: CanonicalSpec): void {
+  const kv = spec.storage?.kv;
+  if (kv?.type === "redis" && kv.password) note(seen, storageSecretEnv("kv", "password"), kv.password.path);
+  const sql = spec.storage?.sql;
+  if (sql?.type === "postgres" && sql.connectionString) {
+    for (const name of SQL_PART_ENV) note(seen, name, sql.connectionString.path);
   }
-  return errors;
+}
+
+interface Seen {
+  readonly firstPath: Map<string, string>;
+  readonly errors: FieldError[];
+}
+
+/** `name` produced at `path`: an error when another field produced it first. */
+function note(seen: Seen, name: string, path: string): void {
+  const earlier = seen.firstPath.get(name);
+  if (earlier === undefined) seen.firstPath.set(name, path);
+  else if (earlier !== path) {
+    seen.errors.push(
+      fieldError(
+        path,
+        `its environment variable ${name} is also produced by ${earlier}; rename one provider id or secret field`,
+      ),
+    );
+  }
 }

@@ -132,25 +132,26 @@ export function validateCanonical(
             ...ctx.baseInferenceIds,
           ]),
         ];
-  const errors = [
-    ...distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS),
-    ...overrideExclusivity(spec),
-    ...missingIds(spec.providers),
-    ...duplicateIds(spec.providers),
-    ...badEndpoints(spec.providers),
-    ...telemetryRules(spec.providers),
-    ...modelRules(spec, inferenceIds),
-    ...unknownTools(spec),
-    ...storageRules(spec, raw.storage),
-    ...envCollisions(spec),
-    ...externalProviderRules(spec),
-    ...externalConflicts(spec),
-    ...workloadRules(spec),
-    ...tlsRules(spec),
-    ...allowedFromRules(spec),
-    ...(ctx.release ? dialectErrors(spec, ctx.release) : []),
-  ];
-  return { errors, warnings: [...disabledConflicts(spec), ...redisPasswordNote(spec), ...lowPortNote(spec)], spec };
+  // One concat, not a literal of 16 spreads: this runs on every sync and admission.
+  const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(
+    overrideExclusivity(spec),
+    missingIds(spec.providers),
+    duplicateIds(spec.providers),
+    badEndpoints(spec.providers),
+    telemetryRules(spec.providers),
+    modelRules(spec, inferenceIds),
+    unknownTools(spec),
+    storageRules(spec, raw.storage),
+    envCollisions(spec),
+    externalProviderRules(spec),
+    externalConflicts(spec),
+    workloadRules(spec),
+    tlsRules(spec),
+    allowedFromRules(spec),
+    ctx.release ? dialectErrors(spec, ctx.release) : [],
+  );
+  const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
+  return { errors, warnings, spec };
 }
 
 /** Ports below 1024 are served by the Service; the server itself may not listen there (`server.port` ≥ 1024). */

@@ -54,8 +54,10 @@ export function storageMountPath(workload: WorkloadInput): string {
  * are passed through as written. Deep-copied so the response never aliases the request.
  */
 export function passThrough<T>(items: readonly object[] | undefined): T[] {
-  return (items ?? []).map(
+  const out: T[] = [];
+  // A loop, not a map with a closure: several lists are passed through on every sync.
+  for (const item of items ?? [])
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- copied through unchanged: the CRD admits these lists as free objects and the apiserver checks each as a T when it admits the Deployment; here only the upsert key (name, mountPath) is read, and a missing one never matches
-    (item) => copyJson(item) as T,
-  );
+    out.push(copyJson(item) as T);
+  return out;
 }

@@ -35,12 +35,15 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
 /** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
 export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
   // On a line without the Safety API, safety providers get the dialect's one error (or are ignored when disabled).
-  return spec.providers
-    .filter((p) => p.api !== "telemetry" && (p.api !== "safety" || hasSafety(release)))
-    .flatMap((p) => {
-      const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
-      return resolved.error ? [{ path: child(p.path, "provider"), message: resolved.error }] : [];
-    });
+  const safety = hasSafety(release);
+  const errors: FieldError[] = [];
+  // A plain loop: every sync and admission runs it, and it almost always finds nothing.
+  for (const p of spec.providers) {
+    if (p.api === "telemetry" || (p.api === "safety" && !safety)) continue;
+    const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
+    if (resolved.error) errors.push({ path: child(p.path, "provider"), message: resolved.error });
+  }
+  return errors;
 }
 
 /** What generation against the base config refuses, for a spec that normalized. */
@@ -56,6 +59,7 @@ export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}
 
 /** `more` added to `errors`, except on a field that already has one (the first voice wins). */
 export function withoutRepeats(errors: readonly FieldError[], more: readonly FieldError[]): FieldError[] {
+  if (more.length === 0) return [...errors]; // the usual case: no set of paths
   const seen = new Set(errors.map((e) => e.path));
   const out = [...errors];
   for (const e of more) {

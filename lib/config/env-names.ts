@@ -4,7 +4,6 @@
  * secretKeyRef.
  */
 import { SECRET_ENV_PREFIX } from "../defaults";
-import type { Provider } from "../api/canonical";
 
 /** `vllm-primary` → `VLLM_PRIMARY`; `apiKey` → `API_KEY`; `api_key` → `API_KEY`. */
 export function upperSnake(text: string): string {
@@ -38,9 +37,4 @@ export function storageSecretEnv(store: "kv" | "sql", field: string): string {
 /** A `${env.NAME}` reference as the server's substitution expects it (upper-case names only). */
 export function envRef(name: string): string {
   return `\${env.${name}}`;
-}
-
-/** Every secret env var a spec's providers produce, with the field path that produced it. */
-export function providerSecretEnvNames(providers: readonly Provider[]): { name: string; path: string }[] {
-  return providers.flatMap((p) => p.secrets.map((s) => ({ name: providerSecretEnv(p.id, s.field), path: s.ref.path })));
 }
