@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: bounded benchmarks on loopback (about 2–3 minutes). Each figure runs beside
+ * `npm run bench`: bounded benchmarks on loopback (about 1.5 minutes on a quiet machine). Each figure runs beside
  * a baseline in the same run, so the ratio holds on a noisy machine, and the time budgets are
  * ratios to that baseline (an absolute time on a shared machine is not stable). Prints a markdown table,
  * writes it into BENCHMARKS.md and the figures into bench/results.json; `--check` exits 1
@@ -269,6 +269,9 @@ function figuresMd(): string {
   observed, a ready Deployment), without the registry; baseline: \`JSON.parse\` +
   \`JSON.stringify\` of that request. Reported beside it: the same request through
   \`syncRemembered\` once the memo holds the parent's answer (the I/O step, the keys, the lookup).
+  The generate and sync figures, like every sync after the first, find the base config parsed,
+  checked and adapted to the server line (kept per base text); nothing is kept per request, so
+  each call validates, normalizes, generates, hashes and builds everything again.
 - **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
   the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
   LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
@@ -297,7 +300,7 @@ function figuresMd(): string {
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
   return `# Benchmarks
 
-\`npm run bench\` measures the service on loopback in about two to three minutes; it is not
+\`npm run bench\` measures the service on loopback in about a minute and a half; it is not
 part of \`npm test\`. \`npm run bench -- --check\` exits 1 when a budget is missed. Every figure
 runs beside a baseline in the same run (alternating rounds where the figure is a rate), so
 the ratio holds on a noisy machine even when the absolute numbers move. This file and
