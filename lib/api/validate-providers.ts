@@ -1,5 +1,6 @@
 /** Provider rules a structural schema cannot express (docs/spec-reference.md, "Checks"). */
 import { child, fieldError, listOf, type FieldError } from "../errors";
+import { perText } from "../remembered";
 import { providerSecretEnv, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
 import type { CanonicalSpec, Provider } from "./canonical";
 import { PROVIDER_APIS } from "./apis";
@@ -56,23 +57,14 @@ export function duplicateIds(providers: readonly Provider[]): FieldError[] {
 }
 
 /** Endpoints repeat on every sync and `new URL` costs microseconds: answers are kept (bounded). */
-const isUrlCache = new Map<string, boolean>();
-const URL_CACHE_LIMIT = 1000;
-
-function isUrl(text: string): boolean {
-  const hit = isUrlCache.get(text);
-  if (hit !== undefined) return hit;
-  let answer: boolean;
+const isUrl = perText((text) => {
   try {
     const url = new URL(text);
-    answer = url.protocol === "http:" || url.protocol === "https:";
+    return url.protocol === "http:" || url.protocol === "https:";
   } catch {
-    answer = false;
+    return false;
   }
-  if (isUrlCache.size >= URL_CACHE_LIMIT) isUrlCache.clear();
-  isUrlCache.set(text, answer);
-  return answer;
-}
+}, 1000);
 
 export function badEndpoints(providers: readonly Provider[]): FieldError[] {
   return providers

@@ -1,5 +1,6 @@
 /** Rules for resources, storage, disabled APIs and external providers. */
 import { child, fieldError, listOf, type FieldError } from "../errors";
+import { perText } from "../remembered";
 import { DEFAULT_REDIS_PORT } from "../defaults";
 import { SERVER_API } from "./apis";
 import type { CanonicalSpec, KvStorage, SqlStorage } from "./canonical";
@@ -85,15 +86,10 @@ export function storageRules(spec: CanonicalSpec, raw: RawStorage | undefined): 
 
 /** `redis://host:port`, `rediss://…` or `host:port` → parts; undefined when unparseable. */
 /** Parsed endpoints (bounded): validation and generation both parse the same one on every sync. */
-const redisEndpoints = new Map<string, { readonly host: string; readonly port: number } | undefined>();
-const REDIS_CACHE_LIMIT = 1000;
+const redisEndpoint = perText(parseRedis, 1000);
 
 export function parseRedisEndpoint(endpoint: string): { host: string; port: number } | undefined {
-  if (!redisEndpoints.has(endpoint)) {
-    if (redisEndpoints.size >= REDIS_CACHE_LIMIT) redisEndpoints.clear();
-    redisEndpoints.set(endpoint, parseRedis(endpoint));
-  }
-  const parsed = redisEndpoints.get(endpoint);
+  const parsed = redisEndpoint(endpoint);
   return parsed === undefined ? undefined : { ...parsed }; // a fresh object: callers may keep it
 }
 

@@ -1,4 +1,5 @@
 /** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
+import { perText } from "../remembered";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonMap = { [key: string]: Json };
@@ -58,8 +59,7 @@ function idText(value: unknown): string {
 }
 
 /** Switched ids (`${env.X:+id}`) repeat in every base and are read many times per sync: each is matched once (bounded). */
-const switchedIds = new Map<string, string>();
-const SWITCHED_IDS_LIMIT = 5000;
+const switchedId = perText((text) => /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text)?.[1] ?? text, 5000);
 
 /**
  * The id a provider answers to. Distribution configs switch providers on with
@@ -68,14 +68,7 @@ const SWITCHED_IDS_LIMIT = 5000;
 export function effectiveId(providerId: unknown): string {
   const text = idText(providerId);
   if (!text.startsWith("${")) return text; // the common case, without the regex
-  let id = switchedIds.get(text);
-  if (id === undefined) {
-    const conditional = /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text);
-    id = conditional ? (conditional[1] ?? "") : text;
-    if (switchedIds.size >= SWITCHED_IDS_LIMIT) switchedIds.clear();
-    switchedIds.set(text, id);
-  }
-  return id;
+  return switchedId(text);
 }
 
 /** True when the id only resolves when an env var is set (`${env.X:+id}`). */

@@ -6,6 +6,7 @@
  * else is double-quoted with JSON escapes, which YAML accepts. Tests round-trip it.
  */
 import { isJsonScalar } from "./doc";
+import { perText } from "../remembered";
 
 /** Starts with a letter, `$`, `/` or `~/`; no spaces, no `#`, no `: `; nothing YAML could resolve to another type. */
 const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_./~${}:=+,@()[\]-]*$/;
@@ -13,18 +14,10 @@ const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_./~${}:=+,@()[\]-]*$/;
 const SPECIAL = new Set(["y", "n", "yes", "no", "on", "off", "true", "false", "null"]);
 
 /** Keys and values repeat across syncs; their quoting is decided once (bounded). */
-const textOfString = new Map<string, string>();
-const TEXT_CACHE_LIMIT = 20_000;
-
-function stringText(value: string): string {
-  const hit = textOfString.get(value);
-  if (hit !== undefined) return hit;
+const stringText = perText((value) => {
   const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":");
-  const text = plain ? value : quoted(value);
-  if (textOfString.size >= TEXT_CACHE_LIMIT) textOfString.clear();
-  textOfString.set(value, text);
-  return text;
-}
+  return plain ? value : quoted(value);
+}, 20_000);
 
 /**
  * JSON string escapes are valid YAML double-quoted escapes. JSON leaves DEL, C1 controls,
