@@ -4,6 +4,7 @@
  * so most of a generated config is the same objects sync after sync: the references of a frozen
  * subtree are found once and kept with it (a WeakMap, dropped with the subtree).
  */
+import { perFrozen } from "../remembered";
 import { isMap } from "./doc";
 
 export type Step = string | number;
@@ -16,7 +17,6 @@ export interface BareRef {
 /** `${env.X}`, `${env.X:=default}`, `${env.X:+value}`: groups name, operator (absent when bare), expression. */
 export const ENV_REF = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 const NONE: readonly BareRef[] = [];
-const refsOfFrozen = new WeakMap<object, readonly BareRef[]>();
 
 function refsInString(text: string): readonly BareRef[] {
   if (!text.includes("${env.")) return NONE;
@@ -34,14 +34,15 @@ function childrenOf(node: object): readonly (readonly [Step, unknown])[] {
 export function bareRefs(node: unknown): readonly BareRef[] {
   if (typeof node === "string") return refsInString(node);
   if (typeof node !== "object" || node === null) return NONE;
-  const cached = refsOfFrozen.get(node);
-  if (cached) return cached;
+  return refsInObject(node);
+}
+
+const refsInObject = perFrozen((node: object): readonly BareRef[] => {
   const refs: BareRef[] = [];
   for (const [step, value] of childrenOf(node))
     for (const ref of bareRefs(value)) refs.push({ name: ref.name, steps: [step, ...ref.steps] });
-  if (Object.isFrozen(node)) refsOfFrozen.set(node, refs);
   return refs;
-}
+});
 
 /** `providers.inference[2].config.url` from a root path and steps. */
 export function pathOf(root: string, steps: readonly Step[]): string {

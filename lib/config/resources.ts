@@ -6,6 +6,7 @@ import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
+import { perFrozen } from "../remembered";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
 import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { behindSwitch, conditionalOn } from "./env-switch";
@@ -151,12 +152,6 @@ export function providerIdSet(doc: ConfigDoc): Set<string> {
 }
 
 /** A shared base's lists are frozen (lib/config/base.ts): their ids are read once. */
-const idsOfFrozenList = new WeakMap<readonly ProviderEntry[], readonly string[]>();
-
-function listIds(list: readonly ProviderEntry[]): readonly string[] {
-  const cached = idsOfFrozenList.get(list);
-  if (cached) return cached;
-  const ids = list.map((p) => effectiveId(p.provider_id));
-  if (Object.isFrozen(list)) idsOfFrozenList.set(list, ids);
-  return ids;
-}
+const listIds = perFrozen((list: readonly ProviderEntry[]): readonly string[] =>
+  list.map((p) => effectiveId(p.provider_id)),
+);

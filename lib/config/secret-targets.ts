@@ -4,6 +4,7 @@
  * before the server sees it (lib/sync/secret-values.ts).
  */
 import type { Release } from "../distributions/table";
+import { perFrozen } from "../remembered";
 import { isMap, type ConfigDoc } from "./doc";
 import { fieldsOf, typeFields, type Kinds } from "./provider-fields";
 
@@ -32,27 +33,21 @@ interface WholeRef {
 }
 
 const WHOLE_REF = /^\$\{env\.([A-Z0-9_]+)\}$/;
-/** Base configs are frozen and shared (lib/config/base.ts): their whole-value references are found once. */
-const wholeRefsOfFrozen = new WeakMap<object, readonly WholeRef[]>();
 
-function wholeRefs(config: { readonly [key: string]: unknown }): readonly WholeRef[] {
-  const cached = wholeRefsOfFrozen.get(config);
-  if (cached) return cached;
+/** Base configs are frozen and shared (lib/config/base.ts): their whole-value references are found once. */
+const wholeRefs = perFrozen((config: { readonly [key: string]: unknown }): readonly WholeRef[] => {
   const refs: WholeRef[] = [];
   for (const key of Object.keys(config)) {
     const value = config[key];
     const name = typeof value === "string" ? WHOLE_REF.exec(value)?.[1] : undefined;
     if (name !== undefined) refs.push({ key, name });
   }
-  if (Object.isFrozen(config)) wholeRefsOfFrozen.set(config, refs);
   return refs;
-}
+});
 
 /** The references in `config` to variables in `names`. */
 function matched(config: unknown, names: ReadonlySet<string>): readonly WholeRef[] {
-  if (!isMap(config)) return [];
-  const refs = wholeRefs(config);
-  return refs.some((ref) => names.has(ref.name)) ? refs.filter((ref) => names.has(ref.name)) : [];
+  return isMap(config) ? wholeRefs(config).filter((ref) => names.has(ref.name)) : [];
 }
 
 function addTargets(refs: readonly WholeRef[], { at, owner, fields }: ConfigOwner, out: SecretTarget[]): void {
