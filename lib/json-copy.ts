@@ -55,13 +55,15 @@ function copyArray(value: readonly unknown[], seen: Map<object, unknown>): unkno
 function copyRecord(value: { [key: string]: unknown }, seen: Map<object, unknown>): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   seen.set(value, out);
-  for (const key of Object.keys(value)) {
-    const v = copy(value[key], seen);
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
-  }
+  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key], seen));
   return out;
+}
+
+/** `record[key] = value`, as an own key even for `__proto__` (a key JSON may hold), which `=` would take as the prototype. */
+export function setOwn<V>(record: { [key: string]: V }, key: string, value: V): void {
+  if (key === "__proto__")
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** Freezes `value` and everything it holds, for values shared between calls (a mutation then throws). */

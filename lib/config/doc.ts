@@ -1,4 +1,5 @@
 /** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
+import { setOwn } from "../json-copy";
 import { perText } from "../remembered";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -42,13 +43,6 @@ export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
     setOwn(out, key, Object.hasOwn(out, key) && isMap(current) && isMap(value) ? deepMerge(current, value) : value);
   }
   return out;
-}
-
-/** `map[key] = value`, as an own key even for `__proto__` (a key JSON may hold). */
-function setOwn(map: JsonMap, key: string, value: Json): void {
-  if (key === "__proto__")
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
 }
 
 /** An id as text: a number written unquoted is its digits; a list or map is never a real id, so only its tag. */
