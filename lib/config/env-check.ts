@@ -107,15 +107,14 @@ function resourceRefs(doc: ConfigDoc, provided: ReadonlySet<string>, keep: boole
   const rr = doc.registered_resources ?? {};
   for (const kind of Object.keys(rr)) {
     rr[kind] = (rr[kind] ?? []).filter((entry, i) => {
-      // Checked in this order because most entries need nothing missing (their refs are cached).
-      if (!isMap(entry) || missingBare(entry, provided, "").length === 0 || skippedResource(entry, provided))
-        return true;
+      const absent = isMap(entry) ? missingBare(entry, provided, `registered_resources.${kind}[${i}]`) : [];
+      // Most entries need nothing missing (their refs are cached): only the others are checked for being skipped.
+      if (absent.length === 0 || skippedResource(entry, provided)) return true;
       if (keep) {
-        missing.push(...missingBare(entry, provided, `registered_resources.${kind}[${i}]`));
+        missing.push(...absent);
         return true;
       }
-      const needs = [...new Set(missingBare(entry, provided, "").map((m) => m.name))];
-      if (needs.length === 0) return true;
+      const needs = [...new Set(absent.map((m) => m.name))];
       out.notes.push(
         `registered_resources.${kind}[${i}] of the distribution's config left out: it needs ${needs.join(", ")}, which the container does not set; add ${needs.length > 1 ? "them" : "it"} to ${USER_ENV_PATH} to register it`,
       );
