@@ -9,6 +9,7 @@ import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
 import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { dropDefaultModels } from "./disabled";
 import { hasSafety, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
 
 /** The spec's requests the line cannot serve. */
@@ -124,13 +125,7 @@ function dropReferences(doc: ConfigDoc, removedIds: ReadonlySet<string>): void {
   if (rr)
     for (const kind of Object.keys(rr))
       rr[kind] = (rr[kind] ?? []).filter((e) => !removedIds.has(effectiveId(e.provider_id)));
-  if (!isMap(doc.vector_stores)) return;
-  const vs: JsonMap = { ...doc.vector_stores };
-  for (const key of ["default_embedding_model", "default_reranker_model"]) {
-    const ref = vs[key];
-    if (isMap(ref) && removedIds.has(effectiveId(ref.provider_id))) delete vs[key];
-  }
-  doc.vector_stores = vs;
+  dropDefaultModels(doc, (providerId) => removedIds.has(effectiveId(providerId)));
 }
 
 /** Removed provider types and whatever registered on them go, each said. */

@@ -44,14 +44,20 @@ function pruneVectorStores(doc: ConfigDoc, exists: (providerId: unknown) => bool
     delete doc.vector_stores;
     return;
   }
+  dropDefaultModels(doc, (providerId) => !exists(providerId));
+}
+
+/** The default embedding and reranker models on providers that are `gone` leave `vector_stores`. */
+export function dropDefaultModels(doc: ConfigDoc, gone: (providerId: unknown) => boolean): void {
   const vs = doc.vector_stores;
-  const gone = ["default_embedding_model", "default_reranker_model"].filter((key) => {
+  if (!isMap(vs)) return;
+  const models = ["default_embedding_model", "default_reranker_model"].filter((key) => {
     const ref = vs[key];
-    return isMap(ref) && !exists(ref.provider_id);
+    return isMap(ref) && gone(ref.provider_id);
   });
-  if (gone.length === 0) return; // unchanged: the base's (frozen) map stays, for the YAML memo
+  if (models.length === 0) return; // unchanged: the base's (frozen) map stays, for the YAML memo
   const kept: JsonMap = { ...vs };
-  for (const key of gone) delete kept[key];
+  for (const key of models) delete kept[key];
   doc.vector_stores = kept;
 }
 
