@@ -50,10 +50,8 @@ const checkedByText = new LRUCache<string, BaseOutcome>({ max: 32 });
 function checkedText(text: string): BaseOutcome {
   const hit = checkedByText.get(text);
   if (hit) return hit;
-  const parsed = parseYaml(text);
-  if (parsed.ok) deepFreeze(parsed.value);
-  const checked = checkBase(parsed);
-  deepFreeze(checked);
+  const checked = checkBase(parseYaml(text));
+  deepFreeze(checked); // with every part of the parse the checked doc keeps
   checkedByText.set(text, checked);
   return checked;
 }
