@@ -6,6 +6,8 @@
  * circular references included; a value holding anything else is handed whole to
  * `structuredClone`, so the result (or the error) is always the one it gives.
  */
+import { define } from "./conversion/paths";
+
 export function copyJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return structuredClone(value); // primitives as is; functions and symbols throw
   try {
@@ -55,15 +57,8 @@ function copyArray(value: readonly unknown[], seen: Map<object, unknown>): unkno
 function copyRecord(value: { [key: string]: unknown }, seen: Map<object, unknown>): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   seen.set(value, out);
-  for (const key of Object.keys(value)) setOwn(out, key, copy(value[key], seen));
+  for (const key of Object.keys(value)) define(out, key, copy(value[key], seen));
   return out;
-}
-
-/** `record[key] = value`, as an own key even for `__proto__` (a key JSON may hold), which `=` would take as the prototype. */
-export function setOwn<V>(record: { [key: string]: V }, key: string, value: V): void {
-  if (key === "__proto__")
-    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-  else record[key] = value;
 }
 
 /** Freezes `value` and everything it holds, for values shared between calls (a mutation then throws). */

@@ -1,5 +1,5 @@
 /** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
-import { setOwn } from "../json-copy";
+import { define } from "../conversion/paths";
 import { perText } from "../remembered";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -36,11 +36,11 @@ export function isMap(value: unknown): value is JsonMap {
 export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
   // Key by key, not `{ ...base }` then new keys: V8 adds keys to a spread copy slowly.
   const out: JsonMap = {};
-  for (const key of Object.keys(base)) setOwn(out, key, base[key]!);
+  for (const key of Object.keys(base)) define(out, key, base[key]!);
   for (const key of Object.keys(over)) {
     const current = out[key];
     const value = over[key]!;
-    setOwn(out, key, Object.hasOwn(out, key) && isMap(current) && isMap(value) ? deepMerge(current, value) : value);
+    define(out, key, Object.hasOwn(out, key) && isMap(current) && isMap(value) ? deepMerge(current, value) : value);
   }
   return out;
 }

@@ -29,9 +29,14 @@ export function own(value: unknown, key: string): unknown {
   return isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
 }
 
-/** Sets an own, enumerable property, even for `__proto__`. */
-export function define(target: JsonMap, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+/**
+ * Sets an own, enumerable property, even for `__proto__`, which `=` would take as the
+ * prototype. Other keys are assigned: on a plain object that is the same, and much faster.
+ */
+export function define<V>(target: { [key: string]: V }, key: string, value: V): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 export function getPath(root: unknown, segments: Segments): unknown {

@@ -43,9 +43,7 @@ export function stringEntries(value: unknown): { readonly [key: string]: string 
   // A loop rather than entries → filter → fromEntries: labels and annotations are read on every sync.
   for (const key of Object.keys(value)) {
     const entry = value[key];
-    if (typeof entry !== "string") continue;
-    if (key === "__proto__") define(out, key, entry);
-    else out[key] = entry;
+    if (typeof entry === "string") define(out, key, entry);
   }
   return out;
 }
