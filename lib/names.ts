@@ -5,6 +5,7 @@
 
 import { createHash } from "node:crypto";
 import { fieldError, type FieldError } from "./errors";
+import { perText } from "./remembered";
 
 export const CONTAINER_NAME = "llama-stack";
 /** The init container that pip-installs every external provider's wheels (after their copy containers). */
@@ -146,27 +147,15 @@ const longestFor = (d: DerivedName): number =>
 /** The longest CR name whose every derived name fits its limit. */
 export const LONGEST_NAME = Math.min(...DERIVED_NAMES.map(longestFor));
 
-/** A suffix that keeps a DNS-1035 label one: lowercase letters, digits and '-', ending in a letter or digit. */
-const LABEL_SUFFIX = /^([-a-z0-9]*[a-z0-9])?$/;
-
-/**
- * Whether a CR name that is itself a DNS-1035 label of at most LONGEST_NAME characters gives only
- * valid names: true when every derived name is the CR name plus a LABEL_SUFFIX (a DNS-1035 label
- * is also a DNS-1123 label, a subdomain and a label value) or a valid constant. Decided once
- * from the rules above, so a rule that breaks the argument turns the shortcut off.
- */
-const LABEL_NAMES_FIT = DERIVED_NAMES.every((d) => {
-  const suffix = d.of("");
-  const format = NAME_FORMATS[d.format];
-  if (d.of("a") === suffix) return suffix.length <= format.max && format.pattern.test(suffix);
-  return d.of("a") === `a${suffix}` && LABEL_SUFFIX.test(suffix);
-});
-
 /** What is wrong with the names a CR called `parent` gives its children: one message per derived name that Kubernetes would refuse. */
-export function derivedNameProblems(parent: string): string[] {
-  // The common case, checked on every sync: one test instead of one per derived name.
-  if (LABEL_NAMES_FIT && parent.length <= LONGEST_NAME && NAME_FORMATS["DNS-1035 label"].pattern.test(parent))
-    return [];
+export function derivedNameProblems(parent: string): readonly string[] {
+  return problemsOf(parent);
+}
+
+/** A CR's name is checked on every sync of it: each name's answer is kept (bounded, frozen). */
+const problemsOf = perText((parent: string): readonly string[] => Object.freeze(problemsOfName(parent)), 10_000);
+
+function problemsOfName(parent: string): string[] {
   const problems: string[] = [];
   for (const d of DERIVED_NAMES) {
     const value = d.of(parent);
