@@ -79,6 +79,14 @@ export const RELEASE_STORAGE_ANNOTATION = "llamastack.io/release-storage";
 /** Pod-template annotation that changes with the config content, so a new config rolls the pods. */
 export const CONFIG_HASH_ANNOTATION = "llamastack.io/config-hash";
 
+/**
+ * Deployment annotation (on the Deployment, not its pods: writing it restarts nothing): a hash of
+ * the Deployment spec the hooks asked for. The observed Deployment carries it once Metacontroller
+ * applied that spec, which is how the status tells a finished rollout of the current spec from a
+ * finished rollout of an older one (the `Ready` condition).
+ */
+export const DEPLOYMENT_SPEC_HASH_ANNOTATION = "llamastack.io/deployment-spec-hash";
+
 // ---------------------------------------------------------------------------------------------
 // Limits: every name and label value above, checked against what Kubernetes accepts for it.
 

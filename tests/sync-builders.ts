@@ -56,7 +56,7 @@ export function aRequest(
 
 /**
  * What the cluster holds after Metacontroller applied `desired`: server metadata added, the
- * last-applied annotation recorded (dynamic apply), and a ready Deployment status.
+ * last-applied annotation recorded (dynamic apply), and the status of a Deployment whose rollout finished.
  */
 export function observedFrom(desired: readonly KubeObject[], readyReplicas = 1): KubeObject[] {
   return desired.map((d) => {
@@ -70,7 +70,17 @@ export function observedFrom(desired: readonly KubeObject[], readyReplicas = 1):
         annotations: { ...d.metadata.annotations, [LAST_APPLIED]: JSON.stringify(d) },
       },
     };
-    if (d.kind === "Deployment") observed.status = { readyReplicas, replicas: readyReplicas };
+    if (d.kind === "Deployment") {
+      // A rollout the Deployment controller finished: it saw generation 1, every pod runs it.
+      (observed.metadata as Record<string, unknown>).generation = 1;
+      observed.status = {
+        observedGeneration: 1,
+        replicas: readyReplicas,
+        updatedReplicas: readyReplicas,
+        readyReplicas,
+        availableReplicas: readyReplicas,
+      };
+    }
     return observed as KubeObject;
   });
 }

@@ -2,9 +2,10 @@
  * The server Deployment, named after the parent like the Go operator's, so a
  * takeover keeps its selector. Selector and pod labels are exactly the selector labels.
  */
+import { createHash } from "node:crypto";
 import type { V1Deployment, V1DeploymentSpec, V1DeploymentStrategy, V1ObjectMeta } from "@kubernetes/client-node";
 import type { WorkloadInput } from "../api/v1alpha2";
-import { CONFIG_HASH_ANNOTATION, names, selectorLabels } from "../names";
+import { CONFIG_HASH_ANNOTATION, DEPLOYMENT_SPEC_HASH_ANNOTATION, names, selectorLabels } from "../names";
 import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
@@ -35,16 +36,20 @@ function templateMeta(ctx: ChildContext): V1ObjectMeta {
   return { labels, annotations };
 }
 
+/** The spec's hash: the builders write keys in a fixed order, so the same spec gives the same text. */
+export function deploymentSpecHash(spec: V1DeploymentSpec): string {
+  return createHash("sha256").update(JSON.stringify(spec)).digest("hex").slice(0, 16);
+}
+
 export function buildDeployment(ctx: ChildContext): V1Deployment {
+  const spec = deploymentSpec(ctx);
+  const annotations: { [k: string]: string } = { [DEPLOYMENT_SPEC_HASH_ANNOTATION]: deploymentSpecHash(spec) };
+  if (ctx.keptOpen) annotations[NETWORK_POLICY_ANNOTATION] = KEPT_OPEN;
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
-    metadata: childMeta(
-      ctx,
-      names.deployment(ctx.name),
-      ctx.keptOpen ? { [NETWORK_POLICY_ANNOTATION]: KEPT_OPEN } : undefined,
-    ),
-    spec: deploymentSpec(ctx),
+    metadata: childMeta(ctx, names.deployment(ctx.name), annotations),
+    spec,
   };
 }
 

@@ -3,17 +3,20 @@
  * previous status (for timestamps). Same request → same status, byte for byte.
  */
 import { formatErrors, type FieldError } from "../errors";
-import { names } from "../names";
+import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
 import type { Observed } from "../sync/observed";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
 import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
 import { liveStatus, type LiveInput, type LiveStatusParts, type PreviousLive } from "./live";
+import { isReconciling, summaryConditions } from "./summary";
 
 export interface SyncFailure {
   /** The condition that reports it. */
   readonly type: typeof T.configGenerated | typeof T.secretsResolved;
   readonly reason: string;
   readonly errors: readonly FieldError[];
+  /** It may pass by itself (a registry outage): the summary says Reconciling, not Stalled. */
+  readonly transient?: boolean;
 }
 
 export interface ConfigInUse {
@@ -37,6 +40,8 @@ export interface StatusInput {
   /** Secret references checked against `related`; undefined when the sync stopped before checking them. */
   readonly secretCount: number | undefined;
   readonly config?: ConfigInUse;
+  /** The hash of the Deployment spec this sync asks for (absent when it stopped). */
+  readonly desiredDeploymentHash?: string;
   readonly notes: readonly string[];
   /** One per external provider, in CR order (absent when the spec has none). */
   readonly externalProviders?: readonly ExternalProviderReport[];
@@ -193,11 +198,20 @@ type Status = { [k: string]: unknown };
  * Optional fields are assigned in their place in the order, not spread in: a conditional
  * spread costs an object and a copy each, on every sync.
  */
-export function buildStatus(input: StatusInput): { status: Status; retrySoon: boolean } {
+export function buildStatus(input: StatusInput): { status: Status; retrySoon: boolean; reconciling: boolean } {
   const r = rollout(input);
   const live = liveParts(input, r);
+  const f = input.failure;
+  const summary = summaryConditions({
+    failure: f && { type: f.type, reason: f.reason, message: formatErrors(f.errors), transient: f.transient },
+    desiredDeploymentHash: input.desiredDeploymentHash,
+    appliedDeploymentHash: input.observed.deployment?.annotations[DEPLOYMENT_SPEC_HASH_ANNOTATION],
+    deployment: input.observed.deployment,
+    health: live.condition,
+    generation: input.generation,
+  });
   const conditions = toConditions(
-    [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition],
+    [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition, ...summary],
     input.previous?.conditions,
     input.now,
     input.generation,
@@ -213,7 +227,7 @@ export function buildStatus(input: StatusInput): { status: Status; retrySoon: bo
   addUrls(status, input);
   setDefined(status, "externalProviders", externalProviders(input, r));
   if (input.notes.length > 0) status.notes = [...input.notes];
-  return { status, retrySoon: live.retrySoon };
+  return { status, retrySoon: live.retrySoon, reconciling: isReconciling(summary) };
 }
 
 function setDefined(status: Status, key: string, value: unknown): void {

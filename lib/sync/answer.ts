@@ -91,7 +91,7 @@ export function statusInput(ctx: SyncContext, extra: Extra): { -readonly [K in k
 export function failed(ctx: SyncContext, stop: Stop): SyncResponse {
   const { parent: p, deps } = ctx;
   const input = statusInput(ctx, stop.extra);
-  input.failure = stop.failure;
+  input.failure = stop.transient ? { ...stop.failure, transient: true } : stop.failure;
   const status = buildStatus(input);
   return respond(
     status,

@@ -4,7 +4,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { desiredChildren, type CaBundleMount, type ChildContext, type LegacyProfile } from "../children";
-import { names } from "../names";
+import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
 import { buildStatus } from "../status/status";
 import type { KubeObject, SyncResponse } from "../wire/metacontroller";
 import { respond, ROLLOUT_RESYNC_SECONDS, statusInput, type Extra, type SyncContext } from "./answer";
@@ -72,6 +72,13 @@ function withPreviousConfigMap(ctx: SyncContext, children: KubeObject[]): KubeOb
   );
 }
 
+/** The spec hash the desired Deployment carries (lib/children/deployment.ts). */
+function deploymentHashOf(children: readonly KubeObject[]): string | undefined {
+  for (const c of children)
+    if (c.kind === "Deployment") return c.metadata.annotations?.[DEPLOYMENT_SPEC_HASH_ANNOTATION];
+  return undefined;
+}
+
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
   const open = keptOpen(ctx.request.parent, ctx.observed);
@@ -88,11 +95,13 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   ];
   input.config = plan.inUse;
   input.digest = planned.digest;
+  input.desiredDeploymentHash = deploymentHashOf(children);
   const status = buildStatus(input);
   const phase = status.status.phase;
+  const rolling = status.reconciling || phase === "Initializing" || phase === "Pending";
   return respond(
     status,
     withPreviousConfigMap(ctx, [...children, ...storage.children]),
-    phase === "Initializing" || phase === "Pending" ? ROLLOUT_RESYNC_SECONDS : undefined,
+    rolling ? ROLLOUT_RESYNC_SECONDS : undefined,
   );
 }

@@ -9,6 +9,7 @@ import { isPlainObject } from "../conversion/paths";
 import { thrownMessage } from "../errors";
 import { scrub, secretValuesOf } from "../secret-scrub";
 import { CONDITION_TYPES as T, isCondition, toConditions, type ConditionInput } from "../status/conditions";
+import { summaryConditions } from "../status/summary";
 import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { keptChildren } from "./keep";
 
@@ -32,9 +33,11 @@ export function internalFailure(request: SyncRequest, err: unknown, now: () => D
     reason: INTERNAL_ERROR_REASON,
     message: `Internal error in the hooks (a bug: please report it with the hooks' log line): ${describe(err, request)}. The running children are kept unchanged; the spec is applied once this is fixed`,
   };
-  // The other conditions still describe the last state they were checked in.
+  // The other conditions still describe the last state they were checked in; the summary is this failure's.
+  const summary = summaryConditions({ failure });
+  const replaced = new Set<string>([T.configGenerated, ...summary.map((c) => c.type)]);
   const others: ConditionInput[] = previous
-    .filter((c) => c.type !== T.configGenerated)
+    .filter((c) => !replaced.has(c.type))
     .map(({ type, status, reason, message }) => ({ type, status, reason, message }));
   const { notes: _notes, ...kept } = before;
   return {
@@ -42,7 +45,7 @@ export function internalFailure(request: SyncRequest, err: unknown, now: () => D
       ...kept,
       phase: "Failed",
       ...(generation !== undefined ? { observedGeneration: generation } : {}),
-      conditions: toConditions([failure, ...others], previous, now, generation),
+      conditions: toConditions([failure, ...others, ...summary], previous, now, generation),
     },
     children: keptChildren(request.children),
   };

@@ -29,6 +29,13 @@ export interface ObservedDeployment {
   readonly replicas?: number;
   readonly readyReplicas: number;
   readonly updatedReplicas: number;
+  /** `status.replicas`: every pod of the Deployment, old template and new. */
+  readonly totalReplicas: number;
+  /** `metadata.generation` and `status.observedGeneration`: the Deployment controller saw the latest spec once they agree. */
+  readonly generation?: number;
+  readonly observedGeneration?: number;
+  /** The `Progressing` condition's message when the rollout passed its `progressDeadlineSeconds`. */
+  readonly progressDeadlineExceeded?: string;
   /** The pod's containers that are objects, in order. */
   readonly containers: readonly ObservedServerContainer[];
   readonly initContainers: readonly ObservedContainer[];
@@ -97,6 +104,14 @@ function serverContainerOf(value: { readonly [key: string]: unknown }): Observed
   };
 }
 
+/** The Deployment controller's verdict on a rollout that stopped making progress (kubectl rollout status reads the same). */
+function progressDeadlineExceeded(conditions: readonly unknown[]): string | undefined {
+  for (const c of conditions)
+    if (at(c, "type") === "Progressing" && at(c, "reason") === "ProgressDeadlineExceeded")
+      return text(at(c, "message")) ?? "the rollout exceeded its progress deadline";
+  return undefined;
+}
+
 function deploymentOf(object: unknown): ObservedDeployment | undefined {
   if (!isPlainObject(object)) return undefined;
   const pod = at(object, "spec", "template", "spec");
@@ -106,6 +121,10 @@ function deploymentOf(object: unknown): ObservedDeployment | undefined {
     replicas: count(at(object, "spec", "replicas")),
     readyReplicas: count(at(object, "status", "readyReplicas")) ?? 0,
     updatedReplicas: count(at(object, "status", "updatedReplicas")) ?? 0,
+    totalReplicas: count(at(object, "status", "replicas")) ?? 0,
+    generation: count(at(object, "metadata", "generation")),
+    observedGeneration: count(at(object, "status", "observedGeneration")),
+    progressDeadlineExceeded: progressDeadlineExceeded(listAt(object, "status", "conditions")),
     containers: listAt(pod, "containers").filter(isPlainObject).map(serverContainerOf),
     initContainers: listAt(pod, "initContainers").filter(isPlainObject).map(containerOf),
     configMapVolumes: listAt(pod, "volumes").flatMap((v) => text(at(v, "configMap", "name")) ?? []),

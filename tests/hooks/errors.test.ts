@@ -191,6 +191,13 @@ describe("handler errors", () => {
               message: "Deployment is ready",
               lastTransitionTime: "2026-01-01T00:00:00Z",
             },
+            {
+              type: "Ready",
+              status: "True",
+              reason: "Serving",
+              message: "Generation 2 is served by 1 ready pods",
+              lastTransitionTime: "2026-01-01T00:00:00Z",
+            },
           ],
         },
       };
@@ -215,6 +222,10 @@ describe("handler errors", () => {
           lastTransitionTime: "2026-01-01T00:00:00Z",
           observedGeneration: 3,
         },
+        // The summary is this failure's, not the last status's: the spec is not served.
+        expect.objectContaining({ type: "Ready", status: "False", reason: "InternalError" }),
+        expect.objectContaining({ type: "Reconciling", status: "False", reason: "Stalled" }),
+        expect.objectContaining({ type: "Stalled", status: "True", reason: "InternalError" }),
       ]);
       expect(children.map((c) => `${c.kind}/${c.metadata.name}`)).toEqual(["ConfigMap/llsd-config"]);
       expect(metrics).toContain('llsd_hook_errors_total{hook="sync"} 1');
