@@ -5,6 +5,7 @@
  * docs/spec-reference.md lists. kstatus, which Flux reads, must tell the same story, and the
  * argocd-cm snippet must carry the script as it is.
  */
+import { run } from "@bufbuild/cel";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
@@ -12,6 +13,8 @@ import { parse } from "yaml";
 import { createApp } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
+import { toCel } from "../../lib/crd/check";
+import type { LiveReport } from "../../lib/live/types";
 import type { ResolvedProviderSpec } from "../../lib/oci";
 import { customize } from "../../lib/customize";
 import type { BaseOutcome } from "../../lib/sync/base-source";
@@ -41,13 +44,16 @@ const samples = readdirSync(SAMPLES)
   .sort();
 
 type Find = (r: SyncRequest) => BaseOutcome;
+
+/** Every parent with a status the tests below had /sync write: the corpus docs/gitops.md's tables are checked on. */
+const produced: KubeObject[] = [];
 type Condition = { type: string; status: string; reason: string; message: string };
 
-/** The real hooks app; the I/O step's findings (image labels, provider metadata) come from `find`. */
-function appWith(find: Find, failSync = false) {
+/** The real hooks app; the I/O step's findings (image labels, provider metadata, the server's answer) come from `find` and `live`. */
+function appWith(find: Find, failSync = false, live?: LiveReport) {
   return createApp({
     handlers: {
-      sync: (r) => (failSync ? Promise.reject(new Error("boom")) : Promise.resolve(sync(r, deps(), find(r)))),
+      sync: (r) => (failSync ? Promise.reject(new Error("boom")) : Promise.resolve(sync(r, deps(), find(r), live))),
       customize: (r) => Promise.resolve(customize(r)),
     },
     logger: createLogger({ level: "silent", destination: { write: () => undefined } }),
@@ -71,7 +77,7 @@ const conditionOf = (parent: KubeObject, type: string): Condition | undefined =>
 /** The request with its observed Deployment changed by `edit` (its status, as the Deployment controller writes it). */
 function withDeployment(r: SyncRequest, edit: (d: Record<string, unknown>) => void): SyncRequest {
   const children = Object.values(r.children ?? {}).flatMap((m) => Object.values(m).map((o) => structuredClone(o)));
-  for (const c of children) if (c.kind === "Deployment") edit(c as unknown as Record<string, unknown>);
+  for (const c of children) if (c.kind === "Deployment") edit(c);
   return { ...r, children: objectMap(children) };
 }
 
@@ -98,8 +104,8 @@ function edited(r: SyncRequest): SyncRequest {
   const workload = (parent.spec.workload ??= {});
   const overrides = (workload.overrides ??= {});
   overrides.env = [...(overrides.env ?? []), { name: "LLSD_EDITED", value: "1" }];
-  parent.metadata = { ...parent.metadata, generation: (parent.metadata.generation ?? 1) + 1 };
-  return { ...r, parent };
+  const metadata = { ...parent.metadata, generation: (parent.metadata.generation ?? 1) + 1 };
+  return { ...r, parent: { ...parent, metadata } };
 }
 
 describe.each(samples)("Argo CD health and kstatus of %s through its rollout", (file) => {
@@ -120,6 +126,7 @@ describe.each(samples)("Argo CD health and kstatus of %s through its rollout", (
       SCRIPT,
       moments.map(([, parent]) => parent),
     );
+    produced.push(...moments.map(([, parent]) => parent));
     expect(moments.map(([moment], i) => [moment, health[i]!.status])).toEqual(
       moments.map(([moment, , argo]) => [moment, argo]),
     );
@@ -141,6 +148,20 @@ it("a sample scaled to zero replicas is Suspended, for kstatus Current", async (
   expect(conditionOf(written(applied, answer), "Ready")).toEqual(expect.objectContaining({ reason: "ScaledToZero" }));
   expect(runHealthScript(SCRIPT, [written(applied, answer)])[0]!.status).toBe("Suspended");
   expect(kstatus(written(applied, answer))).toBe("Current");
+  produced.push(written(applied, answer));
+});
+
+it("a served sample whose server stops answering the hooks is Degraded, for kstatus still Current", async () => {
+  const file = join(SAMPLES, "minimal.yaml");
+  const steady = await steadyState(sampleRequest(file), (r) => post(appWith(fixtures), r));
+  const live: LiveReport = { url: "http://x", problems: ["GET /v1/version: no answer within 1.5 s"] };
+  const parent = written(steady, await post(appWith(fixtures, false, live), steady));
+  expect(conditionOf(parent, "Ready")).toEqual(
+    expect.objectContaining({ status: "False", reason: "HealthCheckFailed" }),
+  );
+  expect(runHealthScript(SCRIPT, [parent])[0]!.status).toBe("Degraded");
+  expect(kstatus(parent)).toBe("Current");
+  produced.push(parent);
 });
 
 // ----- every failure reason ---------------------------------------------------------------------
@@ -298,6 +319,7 @@ describe("Argo CD health and kstatus of every failure reason", () => {
 
   it("fails each with its own reason, Degraded (Failed for kstatus), or Progressing (InProgress) while the registry may come back", async () => {
     const parents = await Promise.all(answers);
+    produced.push(...parents.map(([, parent]) => parent));
     const health = runHealthScript(
       SCRIPT,
       parents.map(([, parent]) => parent),
@@ -354,5 +376,89 @@ it("the argocd-cm snippet carries health.lua unchanged, under the key Argo CD re
   expect(cm.metadata.name).toBe("argocd-cm");
   expect(cm.data).toEqual({
     "resource.customizations.health.llamastack.io_LlamaStackDistribution": readFileSync(SCRIPT, "utf8"),
+  });
+});
+
+// ----- docs/gitops.md, checked on everything above -----------------------------------------------
+
+const GITOPS = readFileSync(join(ROOT, "docs", "gitops.md"), "utf8");
+
+/** The table row for a `Ready` reason: the row that names it, else the "any other" row. */
+function tableRow(reason: string): string[] {
+  const rows = GITOPS.split("\n")
+    .filter((l) => l.startsWith("| ") && /\| (InProgress|Current|Failed) \|/.test(l))
+    .map((l) =>
+      l
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  const named = rows.find((r) => r[0] === `\`${reason}\``);
+  const other = rows.find((r) => r[0]!.startsWith("any other"));
+  if (!named && !other) throw new Error("docs/gitops.md has no table of Ready reasons");
+  return named ?? other!;
+}
+
+/** Flux's healthCheckExprs from the doc's Kustomization, evaluated as Flux does: the object's fields are the variables. */
+function fluxExprs(): { inProgress: string; failed: string; current: string } {
+  const block = /```yaml\n([\s\S]*?)```/.exec(GITOPS.slice(GITOPS.indexOf("## Flux")))![1]!;
+  const docs = block.split(/^---$/m).map((d) => parse(d) as { spec: { healthCheckExprs?: unknown[] } });
+  const exprs = docs.flatMap((d) => d.spec.healthCheckExprs ?? []) as {
+    inProgress: string;
+    failed: string;
+    current: string;
+  }[];
+  expect(exprs).toHaveLength(1);
+  return exprs[0]!;
+}
+
+const celOn = (expr: string, parent: KubeObject): unknown =>
+  run(expr, { metadata: toCel(undefined, parent.metadata)!, status: toCel(undefined, parent.status)! });
+
+describe("docs/gitops.md against the statuses the hooks wrote above", () => {
+  const status = (parent: KubeObject, type: string) => conditionOf(parent, type)?.status;
+
+  it("its table gives, for each Ready reason, the conditions, kstatus and Argo CD as they are", () => {
+    expect(produced.length).toBeGreaterThan(samples.length * 5);
+    const health = runHealthScript(SCRIPT, produced);
+    const current = produced.filter(
+      (p) => p.status && (p.status as { observedGeneration?: number }).observedGeneration === p.metadata.generation,
+    );
+    const rowsSeen = new Set<string>();
+    for (const parent of current) {
+      const ready = conditionOf(parent, "Ready")!;
+      const row = tableRow(ready.reason);
+      rowsSeen.add(row[0]!);
+      const argo = health[produced.indexOf(parent)]!.status;
+      expect([
+        ready.reason,
+        ready.status,
+        status(parent, "Reconciling"),
+        status(parent, "Stalled"),
+        kstatus(parent),
+        argo,
+      ]).toEqual([ready.reason, ...row.slice(1)]);
+    }
+    // Every row is one some status above really had.
+    const rows = GITOPS.split("\n").filter((l) => l.startsWith("| ") && /\| (InProgress|Current|Failed) \|/.test(l));
+    expect(rowsSeen.size).toBe(rows.length);
+  });
+
+  it("its Flux CEL expressions agree with the conditions: failed when Stalled, current when Ready, in progress when Reconciling", () => {
+    const { inProgress, failed, current } = fluxExprs();
+    for (const parent of produced) {
+      expect({
+        name: parent.metadata.name,
+        inProgress: celOn(inProgress, parent),
+        failed: celOn(failed, parent),
+        current: celOn(current, parent),
+      }).toEqual({
+        name: parent.metadata.name,
+        inProgress: status(parent, "Reconciling") === "True",
+        failed: status(parent, "Stalled") === "True",
+        current: status(parent, "Ready") === "True",
+      });
+    }
+    expect(celOn(failed, { ...produced[0]!, status: {} })).toBe(false);
   });
 });
