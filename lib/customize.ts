@@ -17,7 +17,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   if (!checked.spec) return { relatedResources: [] };
   const refs = referencesOf(checked.spec);
   const rules: RelatedResourceRule[] = [];
-  const secrets = secretNames(refs);
+  const secrets = secretNames(refs, checked.spec);
   // The namespace's OpenDataHub trusted-CA ConfigMap joins the managed CA bundle when it exists
   // (as the Go operator does); a name that matches nothing is simply absent from `related`.
   const configMaps = [...new Set([...configMapNames(refs), ODH_TRUSTED_CA_BUNDLE])].sort();

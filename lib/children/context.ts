@@ -7,6 +7,7 @@ import type { PostgresPart } from "../config/env-names";
 import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
+import type { Release } from "../distributions/table";
 
 export interface MountedConfig {
   /** `generated`: our hash-named ConfigMap; `override`: the user's ConfigMap, mounted as is. */
@@ -43,6 +44,8 @@ export interface ChildContext {
   readonly spec: CanonicalSpec;
   /** The resolved server image (pinned). */
   readonly image: string;
+  /** The server line the image runs: where it keeps its state, which variables it reads. */
+  readonly release: Release;
   /** Entrypoint arguments the server line needs when the user gives no command or args (`--insecure`). */
   readonly serverArgs?: readonly string[];
   /** Absent when the image runs its own default config. */

@@ -43,7 +43,7 @@ function missingOf(refs: readonly BareRef[], provided: ReadonlySet<string>, path
 }
 
 /** What a string resolves to as far as this can tell (set or unset, not values); undefined when a value decides it. */
-function resolvedWithout(value: unknown, provided: ReadonlySet<string>): string | undefined {
+export function resolvedWithout(value: unknown, provided: ReadonlySet<string>): string | undefined {
   if (typeof value !== "string") return undefined;
   if (!value.includes("${env.")) return value; // most ids: no reference to resolve
   let decided = true;

@@ -10,6 +10,8 @@ import type { Release } from "../distributions/table";
 import { postgresSecretName } from "../names";
 import { readAdaptedBase } from "./adapted-base";
 import { providedEnv, requireProvidedEnv } from "./env-check";
+import { loopbackBackendNotes } from "./local-backends";
+import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { isMap, type ConfigDoc } from "./doc";
 import { dialectErrors } from "./dialect";
@@ -18,7 +20,7 @@ import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
 import { buildProviders, type SecretEnv } from "./providers";
-import { hasSafety, refusesPlainHttp } from "./releases";
+import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -67,6 +69,8 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): voi
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
     server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
+    // The entrypoint's --insecure would otherwise serve OpenSSL's defaults instead of these.
+    if (takesTlsConfig(release)) server.tls_config = { ciphers: [...FIPS_APPROVED_CIPHERS] };
     delete server.insecure;
   } else if (refusesPlainHttp(release)) {
     // Without it `ogx stack run` stops with "TLS required" (1.2+); TLS, when wanted, is networking.tls.
@@ -134,7 +138,8 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   applyServer(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
   const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
-  const envCheck = requireProvidedEnv(doc, providedEnv(spec, [...secretEnv, ...telemetry.env]));
+  const provided = providedEnv(spec, [...secretEnv, ...telemetry.env]);
+  const envCheck = requireProvidedEnv(doc, provided);
   const notes = [
     ...external,
     ...providers.notes,
@@ -144,6 +149,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...resources.notes,
     ...telemetry.notes,
     ...envCheck.notes,
+    ...loopbackBackendNotes(doc, provided),
   ];
   const errors = [
     ...dialectErrors(spec, release),
@@ -169,7 +175,9 @@ export function generate(
   const { errors, secretEnv, plainEnv, postgres } = steps;
   const notes = [...base.notes, ...steps.notes];
   if (errors.length > 0) return { ok: false, errors, notes };
-  const targets = secretTargets(doc, new Set(secretEnv.map((e) => e.name)), release);
+  // The user's Secret-backed variables are read by the same substitution: their keys are checked too.
+  const secretNamesRead = new Set([...secretEnv, ...userSecretEnv(spec)].map((e) => e.name));
+  const targets = secretTargets(doc, secretNamesRead, release);
   const configYaml = toConfigYaml(doc);
   return {
     ok: true,

@@ -6,10 +6,10 @@
  */
 import leven from "leven";
 import { LRUCache } from "lru-cache";
-import type { Release } from "../distributions/table";
+import { RELEASES, type Release } from "../distributions/table";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
 import { fieldsOf, type TypeFields } from "./provider-fields";
-import { SCHEMA_TAGS } from "./releases";
+import { schemaTagOf, SCHEMA_TAGS } from "./releases";
 
 export interface TypeInfo {
   /** Where `endpoint` goes; `split-postgres` spreads a URL over host/port/db (pgvector). */
@@ -65,8 +65,19 @@ function registeredElsewhere(serverApi: string, type: string): boolean {
   return SCHEMA_TAGS.some((tag) => PROVIDER_FIELDS[tag].providers[serverApi]?.[type] !== undefined);
 }
 
-function removedMessage(type: string, release: Release): string {
-  return `${type} does not exist on ${release}.x servers (removed upstream); choose another provider, e.g. vllm or ollama`;
+/** The first line after `release` that registers the type, when no line up to `release` does (it is new, not removed). */
+function addedLater(serverApi: string, type: string, release: Release): Release | undefined {
+  const registers = (r: Release) => PROVIDER_FIELDS[schemaTagOf(r)].providers[serverApi]?.[type] !== undefined;
+  const at = RELEASES.indexOf(release);
+  if (RELEASES.slice(0, at + 1).some(registers)) return undefined;
+  return RELEASES.slice(at + 1).find(registers);
+}
+
+function removedMessage(serverApi: string, type: string, release: Release): string {
+  const added = addedLater(serverApi, type, release);
+  return added === undefined
+    ? `${type} does not exist on ${release}.x servers (removed upstream); choose another provider, e.g. vllm or ollama`
+    : `${type} does not exist on ${release}.x servers (added in ${added}.x); run a ${added} image, or choose another provider`;
 }
 
 function resolved(serverApi: string, type: string, release: Release, note?: string): ResolvedType {
@@ -80,7 +91,7 @@ function resolved(serverApi: string, type: string, release: Release, note?: stri
     };
   if (fields) return { type, info: infoOf(type, fields), known: true, ...(note ? { note } : {}) };
   if (LONG_REMOVED.has(type) || registeredElsewhere(serverApi, type))
-    return { type, info: {}, known: false, error: removedMessage(type, release) };
+    return { type, info: {}, known: false, error: removedMessage(serverApi, type, release) };
   return { type, info: {}, known: false, ...(note ? { note } : {}) };
 }
 
@@ -95,7 +106,8 @@ function removedType(serverApi: string, name: string): string | undefined {
 /** A name the release does not register: a removed type or a typo is an error; anything else a new remote type, with a note. */
 function unregistered(serverApi: string, provider: string, name: string, release: Release): ResolvedType {
   const removed = removedType(serverApi, name);
-  if (removed !== undefined) return { type: removed, info: {}, known: false, error: removedMessage(removed, release) };
+  if (removed !== undefined)
+    return { type: removed, info: {}, known: false, error: removedMessage(serverApi, removed, release) };
   const remote = `remote::${name}`;
   const near = nearestKnown(Object.keys(fieldsOf(release).providers[serverApi] ?? {}), name);
   if (near !== undefined) {

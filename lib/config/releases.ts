@@ -81,6 +81,69 @@ export const PROVIDER_DEPENDENCIES: { readonly [type: string]: readonly string[]
   "inline::file-search": ["vector_io", "inference", "files"],
 };
 
+/**
+ * How each line's image starts, read from its Containerfile and start-up code: where it keeps
+ * its state and which variables its launcher reads. The distribution configs write every
+ * sqlite file, uploaded file and vector store under `~/<stateDir>/distributions/<name>/`, and
+ * the server's own directories (providers.d, runtime) follow `<configDirEnv>` (default
+ * `~/<stateDir>`). From 0.8 on the launcher also moves `~/.llama` to `~/.ogx` at start-up
+ * unless `OGX_CONFIG_DIR` is set.
+ */
+export interface LineStartup {
+  /** `~/<stateDir>`: the line's state directory. */
+  readonly stateDir: ".llama" | ".ogx";
+  /** The variable that names the server's config directory (and, when set, skips the legacy move). */
+  readonly configDirEnv: string;
+  /** The variable the launcher takes the port from (it ignores `server.port`). */
+  readonly portEnv: string;
+  /** The variable that overrides `server.workers`, where the launcher reads one. */
+  readonly workersEnv?: string;
+  /** The variable the server finds its config by when not started through the image entrypoint. */
+  readonly configEnv?: string;
+}
+
+export const LINE_STARTUP: { readonly [r in Release]: LineStartup } = {
+  "0.7": {
+    stateDir: ".llama",
+    configDirEnv: "LLAMA_STACK_CONFIG_DIR",
+    portEnv: "LLAMA_STACK_PORT",
+    configEnv: "LLAMA_STACK_CONFIG",
+  },
+  "0.8": { stateDir: ".ogx", configDirEnv: "OGX_CONFIG_DIR", portEnv: "OGX_PORT" },
+  "1.3": { stateDir: ".ogx", configDirEnv: "OGX_CONFIG_DIR", portEnv: "OGX_PORT", workersEnv: "OGX_WORKERS" },
+};
+
+/**
+ * `HOME` for the server, so that `~/<stateDir>` is on the volume mounted at `mountPath`: the
+ * mount itself when it is named like the state directory (`/.llama` on 0.7, the Go operator's
+ * layout), else a directory below it (`/.llama/.ogx` on 0.8 and 1.x).
+ */
+export function stateLayout(release: Release, mountPath: string): { readonly home: string; readonly stateDir: string } {
+  const mount = mountPath.replace(/(.)\/+$/, "$1");
+  const slash = mount.lastIndexOf("/");
+  const { stateDir } = LINE_STARTUP[release];
+  const home = mount.slice(slash + 1) === stateDir ? mount.slice(0, slash) || "/" : mount;
+  return { home, stateDir: `${home === "/" ? "" : home}/${stateDir}` };
+}
+
+/** The ciphers the 1.x server defaults to when it serves TLS without `--insecure` (`server_tls.py`). */
+export const FIPS_APPROVED_CIPHERS: readonly string[] = Object.freeze([
+  "ECDHE-ECDSA-AES128-GCM-SHA256",
+  "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384",
+  "ECDHE-RSA-AES256-GCM-SHA384",
+  "DHE-RSA-AES128-GCM-SHA256",
+  "DHE-RSA-AES256-GCM-SHA384",
+]);
+
+/**
+ * The 1.x entrypoint always passes `--insecure`, which skips the FIPS cipher defaults; the
+ * server still uses `server.tls_config` when the config sets it, so generated configs do.
+ */
+export function takesTlsConfig(release: Release): boolean {
+  return release === "1.3";
+}
+
 /** Images of the line carry their config.yaml as OCI labels (`com.ogx.config.*`, published since 1.2). */
 export function carriesConfigLabels(release: Release): boolean {
   return release === "1.3";

@@ -16,6 +16,8 @@ export interface SecretTarget {
   readonly field: string;
   /** Kinds the key accepts; absent when the release does not describe the owner (external types). */
   readonly kinds?: Kinds;
+  /** `${env.NAME:=default}`: an empty value falls back to the default instead of stopping the server. */
+  readonly defaulted?: true;
 }
 
 /** A provider's or storage backend's config: where it sits, what users call it, and the kinds its keys take. */
@@ -26,21 +28,22 @@ interface ConfigOwner {
   readonly fields: { readonly [key: string]: Kinds | undefined } | undefined;
 }
 
-/** A config key whose whole value is one `${env.NAME}`. */
+/** A config key whose whole value is one `${env.NAME}` or `${env.NAME:=default}`: a set value arrives converted. */
 interface WholeRef {
   readonly key: string;
   readonly name: string;
+  readonly defaulted: boolean;
 }
 
-const WHOLE_REF = /^\$\{env\.([A-Z0-9_]+)\}$/;
+const WHOLE_REF = /^\$\{env\.([A-Z0-9_]+)(:=[^}]*)?\}$/;
 
 /** Base configs are frozen and shared (lib/config/base.ts): their whole-value references are found once. */
 const wholeRefs = perFrozen((config: { readonly [key: string]: unknown }): readonly WholeRef[] => {
   const refs: WholeRef[] = [];
   for (const key of Object.keys(config)) {
     const value = config[key];
-    const name = typeof value === "string" ? WHOLE_REF.exec(value)?.[1] : undefined;
-    if (name !== undefined) refs.push({ key, name });
+    const match = typeof value === "string" ? WHOLE_REF.exec(value) : null;
+    if (match?.[1] !== undefined) refs.push({ key, name: match[1], defaulted: match[2] !== undefined });
   }
   return refs;
 });
@@ -51,9 +54,16 @@ function matched(config: unknown, names: ReadonlySet<string>): readonly WholeRef
 }
 
 function addTargets(refs: readonly WholeRef[], { at, owner, fields }: ConfigOwner, out: SecretTarget[]): void {
-  for (const { key, name } of refs) {
+  for (const { key, name, defaulted } of refs) {
     const kinds = fields?.[key];
-    out.push({ name, at: `${at}.${key}`, field: `${owner} ${key}`, ...(kinds !== undefined ? { kinds } : {}) });
+    const target: { -readonly [K in keyof SecretTarget]: SecretTarget[K] } = {
+      name,
+      at: `${at}.${key}`,
+      field: `${owner} ${key}`,
+    };
+    if (kinds !== undefined) target.kinds = kinds;
+    if (defaulted) target.defaulted = true;
+    out.push(target);
   }
 }
 

@@ -6,6 +6,8 @@ import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
+import { loopbackBackendNotes } from "../config/local-backends";
+import { userSecretEnv } from "../config/user-env";
 import { generate, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
@@ -52,9 +54,19 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
 function overrideEnvNotes(configMapName: string, configYaml: string, spec: CanonicalSpec): string[] {
   const base = readBase(configYaml);
   if (!base.ok) return [];
-  return requireProvidedEnv(base.doc, providedEnv(spec, []), true).errors.map(
-    (e) => `ConfigMap ${configMapName}: ${e.message}`,
-  );
+  const provided = providedEnv(spec, []);
+  return [
+    ...requireProvidedEnv(base.doc, provided, true).errors.map((e) => e.message),
+    ...loopbackBackendNotes(base.doc, provided),
+  ].map((note) => `ConfigMap ${configMapName}: ${note}`);
+}
+
+/** The image runs its own config (the label config, else the bundled one it carries): what would stop it is said. */
+function imageDefaultNotes(input: PlanInput): string[] {
+  const d = input.spec.distribution;
+  const text = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, input.release) : undefined);
+  const base = text === undefined ? undefined : readBase(text);
+  return base?.ok ? loopbackBackendNotes(base.doc, providedEnv(input.spec, [])) : [];
 }
 
 type Failed = { failure: SyncFailure };
@@ -137,7 +149,7 @@ const postgresPart = (key: string): PostgresPart | undefined => POSTGRES_PARTS.f
 function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
   const source = g.postgres?.sourceSecret;
   return misreadSecrets(
-    g.secretEnv,
+    [...g.secretEnv, ...userSecretEnv(input.spec)],
     g.secretTargets,
     (e) =>
       isPart(e, postgres)
@@ -164,5 +176,10 @@ export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailur
   const source = configSource(input.spec);
   if (source === "override") return overridePlan(input, input.spec.overrideConfig!.configMapName);
   if (source === "generated") return generatedPlan(input);
-  return { inUse: { source: "image-default", configMapName: "", hash: "" }, secretEnv: [], plainEnv: [], notes: [] };
+  return {
+    inUse: { source: "image-default", configMapName: "", hash: "" },
+    secretEnv: [],
+    plainEnv: [],
+    notes: imageDefaultNotes(input),
+  };
 }

@@ -46,6 +46,7 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObje
     namespace,
     spec,
     image: planned.base.image ?? "",
+    release: server.release,
     serverArgs: server.args,
     secretEnv: plan.secretEnv,
     plainEnv: plan.plainEnv,

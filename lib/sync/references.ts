@@ -3,6 +3,7 @@
  * customize hook asks Metacontroller for exactly these; the sync hook checks them in `related`.
  */
 import type { CanonicalSpec, SecretRef } from "../api/canonical";
+import { userSecretEnv } from "../config/user-env";
 
 export interface References {
   /** Secret key references (provider secrets, storage secrets), in spec order. */
@@ -49,9 +50,13 @@ export function referencesOf(spec: CanonicalSpec): References {
   return { secretKeys: secretKeysOf(spec), secrets, configMaps: configMapsOf(spec) };
 }
 
-/** Sorted, de-duplicated names: what a customize rule lists. */
-export function secretNames(refs: References): string[] {
-  return [...new Set([...refs.secretKeys.map((r) => r.name), ...refs.secrets.map((s) => s.name)])].sort();
+/**
+ * Sorted, de-duplicated names: what a customize rule lists. With the spec, also the Secrets of
+ * `workload.overrides.env`, whose values are checked but whose absence is the kubelet's to report.
+ */
+export function secretNames(refs: References, spec?: CanonicalSpec): string[] {
+  const user = spec ? userSecretEnv(spec).map((e) => e.secretName) : [];
+  return [...new Set([...refs.secretKeys.map((r) => r.name), ...refs.secrets.map((s) => s.name), ...user])].sort();
 }
 
 export function configMapNames(refs: References): string[] {

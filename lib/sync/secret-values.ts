@@ -26,7 +26,7 @@ const LETTER: { readonly [k in ServerValueKind]: string } = {
 };
 
 function problem(value: string, kind: ServerValueKind, target: SecretTarget): string | undefined {
-  if (kind === "null") return READS_AS.null;
+  if (kind === "null") return target.defaulted ? undefined : READS_AS.null;
   if (expandsHome(value))
     return `starts with "~", which the server expands to a home directory, so ${target.field} would get another value`;
   const kinds = target.kinds;

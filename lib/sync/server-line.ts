@@ -10,6 +10,7 @@ import { chooseLine, knownBelow } from "../distributions/detect";
 import type { DistributionTable, Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
 import type { Observed } from "./observed";
+import { stateMoveNote } from "./state-move";
 import { targetOfRequest } from "./target";
 
 export interface ServerInput {
@@ -56,7 +57,8 @@ export function serverChoice(input: ServerInput): ServerChoice {
     tableRelease: target.tableRelease || undefined,
   });
   const release = line.release;
-  const notes = [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : [])];
+  const moved = stateMoveNote(input.observed, input.spec, release);
+  const notes = [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : []), ...(moved ? [moved] : [])];
   const args = insecureArgs(input, release, target.image);
   return target.image ? { image: target.image, release, notes, args } : { release, notes, args };
 }

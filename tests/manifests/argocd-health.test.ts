@@ -36,6 +36,10 @@ import {
   steadyState,
 } from "../sync-builders";
 
+// Each sample runs a rollout of several real syncs over HTTP and a Lua process: on a loaded
+// 2-core machine that outlasts jest's 5 s default. A bound on hanging, not on speed.
+jest.setTimeout(120_000);
+
 const ROOT = join(__dirname, "..", "..");
 const SCRIPT = join(ROOT, "metacontroller", "argocd", "health.lua");
 const SAMPLES = join(ROOT, "samples");

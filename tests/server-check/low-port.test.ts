@@ -5,6 +5,7 @@
  * config, the container, its env and the NetworkPolicy all agree on — and the server starts.
  */
 import type { V1Deployment, V1NetworkPolicy, V1Service } from "@kubernetes/client-node";
+import { LINE_STARTUP } from "../../lib/config/releases";
 import { validate } from "../../lib/api/validate";
 import { DEFAULT_PORT } from "../../lib/defaults";
 import { RELEASES } from "../../lib/distributions/table";
@@ -54,11 +55,10 @@ describe.each(RELEASES)("networking.port below 1024 on the %s line", (release) =
     const env = Object.fromEntries(container.env!.map((e) => [e.name, e.value]));
     expect(service.spec!.ports).toEqual([expect.objectContaining({ port, targetPort: "http" })]);
     expect(container.ports).toEqual([expect.objectContaining({ name: "http", containerPort: DEFAULT_PORT })]);
-    expect([env.LLAMA_STACK_PORT, env.OGX_PORT, env.LLS_PORT]).toEqual([
-      String(DEFAULT_PORT),
-      String(DEFAULT_PORT),
-      String(DEFAULT_PORT),
-    ]);
+    // The one port variable the line's launcher reads, and no other.
+    const portEnv = LINE_STARTUP[release].portEnv;
+    expect(Object.keys(env).filter((name) => /PORT$/.test(name))).toEqual([portEnv]);
+    expect(env[portEnv]).toBe(String(DEFAULT_PORT));
     expect(find<V1NetworkPolicy>(plain.children, "NetworkPolicy").spec!.ingress![0]!.ports).toEqual([
       { protocol: "TCP", port: DEFAULT_PORT },
     ]);

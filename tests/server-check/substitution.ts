@@ -44,9 +44,14 @@ export function resourceIdFields(tag: SchemaTag): readonly string[] {
   return fields;
 }
 
-/** `os.path.expanduser` for the forms a config can hold (`~` and `~/…`; `~user` is left alone here). */
-function expandUser(value: string): string {
-  return value === "~" || value.startsWith("~/") ? HOME + value.slice(1) : value;
+/**
+ * `os.path.expanduser` for the forms a config can hold (`~` and `~/…`; `~user` is left alone
+ * here), with the process's HOME: the container's when its environment sets one.
+ */
+function expandUser(value: string, home: string): string {
+  return value === "~" || value.startsWith("~/")
+    ? home.replace(/(.)\/$/, "$1").replace(/^\/$/, "") + value.slice(1)
+    : value;
 }
 
 const DIGITS = String.raw`\p{Nd}(?:_?\p{Nd})*`;
@@ -76,21 +81,22 @@ export function convertLikeServer(value: string): unknown {
 }
 
 function substituteString(text: string, env: Env, path: string): unknown {
+  const home = env.HOME ?? HOME;
   const result = text.replace(
     PATTERN,
     (_match, name: string, operator: string | undefined, expr: string | undefined) => {
       const value = env[name];
       const set = value !== undefined && value !== "";
       if (operator === "=") {
-        if (set) return expandUser(value);
-        return expr === "" || expr === undefined ? "" : expandUser(expr);
+        if (set) return expandUser(value, home);
+        return expr === "" || expr === undefined ? "" : expandUser(expr, home);
       }
       if (operator === "+") {
-        if (!set) return expandUser("");
-        return expr ? expandUser(expr) : "";
+        if (!set) return expandUser("", home);
+        return expr ? expandUser(expr, home) : "";
       }
       if (!set) throw new EnvVarError(name, path);
-      return expandUser(value);
+      return expandUser(value, home);
     },
   );
   return result !== text ? convertLikeServer(result) : result;

@@ -44,6 +44,7 @@ export function aContext(overrides: ContextOverrides = {}): ChildContext {
     namespace: NAMESPACE,
     spec: normalize({ distribution: { name: "starter" }, ...spec }),
     image: IMAGE,
+    release: "1.3",
     secretEnv: [],
     plainEnv: [],
     hooksNamespace: HOOKS_NAMESPACE,

@@ -1,5 +1,7 @@
 import type { V1Container, V1Deployment, V1PodSpec } from "@kubernetes/client-node";
 import { buildDeployment } from "../../../lib/children/deployment";
+import { CONFIG_PATH } from "../../../lib/defaults";
+import type { Release } from "../../../lib/distributions/table";
 import { CONFIG_HASH_ANNOTATION, CONTAINER_NAME, names, selectorLabels } from "../../../lib/names";
 import { aContext, aFullContext, aGeneratedConfig, HASH, IMAGE, NAME, type ContextOverrides } from "./context-builder";
 
@@ -29,7 +31,7 @@ describe("buildDeployment()", () => {
   });
 
   describe("env", () => {
-    it("given the full context, is in the fixed order: secrets, plain, ports, config path, operator vars, then the user's", () => {
+    it("given the full context, is in the fixed order: secrets, plain, port, workers, config path, state, then the user's", () => {
       expect(envNames(buildDeployment(aFullContext()))).toEqual([
         "LLSD_VLLM_API_KEY",
         "LLSD_STORAGE_SQL_HOST",
@@ -39,13 +41,13 @@ describe("buildDeployment()", () => {
         "LLSD_STORAGE_SQL_PASSWORD",
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         "OTEL_SERVICE_NAME",
-        "LLAMA_STACK_PORT",
         "OGX_PORT",
+        "OGX_WORKERS",
         "RUN_CONFIG_PATH",
-        "LLAMA_STACK_CONFIG",
+        "HOME",
+        "OGX_CONFIG_DIR",
         "HF_HOME",
         "LLS_WORKERS",
-        "LLS_PORT",
         "EXTRA",
       ]);
     });
@@ -58,32 +60,70 @@ describe("buildDeployment()", () => {
       });
     });
 
-    it.each([
-      ["no config", {}, undefined],
-      ["a generated config", { config: aGeneratedConfig() }, "/etc/llama-stack/config.yaml"],
+    it.each<[string, Release, ContextOverrides, { [name: string]: string | undefined }]>([
+      ["no config", "1.3", {}, { RUN_CONFIG_PATH: undefined, LLAMA_STACK_CONFIG: undefined }],
+      [
+        "a generated config",
+        "1.3",
+        { config: aGeneratedConfig() },
+        { RUN_CONFIG_PATH: CONFIG_PATH, LLAMA_STACK_CONFIG: undefined },
+      ],
+      [
+        "a generated config",
+        "0.8",
+        { config: aGeneratedConfig() },
+        { RUN_CONFIG_PATH: CONFIG_PATH, LLAMA_STACK_CONFIG: undefined },
+      ],
+      [
+        "a generated config",
+        "0.7",
+        { config: aGeneratedConfig() },
+        { RUN_CONFIG_PATH: CONFIG_PATH, LLAMA_STACK_CONFIG: CONFIG_PATH },
+      ],
       [
         "an override config",
+        "0.7",
         { config: { source: "override", configMapName: "mine", hash: "h" } },
-        "/etc/llama-stack/config.yaml",
+        { RUN_CONFIG_PATH: CONFIG_PATH, LLAMA_STACK_CONFIG: CONFIG_PATH },
       ],
-    ] as [string, ContextOverrides, string | undefined][])(
-      "given %s, sets RUN_CONFIG_PATH and LLAMA_STACK_CONFIG to the mounted file only when there is one",
-      (_title, overrides, path) => {
-        const d = deploymentOf(overrides);
-        expect(envValue(d, "RUN_CONFIG_PATH")).toBe(path);
-        expect(envValue(d, "LLAMA_STACK_CONFIG")).toBe(path);
+    ])(
+      "given %s on %s, points the variables the line reads at the mounted file",
+      (_title, release, overrides, expected) => {
+        const d = deploymentOf({ ...overrides, release });
+        for (const [name, value] of Object.entries(expected)) expect([name, envValue(d, name)]).toEqual([name, value]);
       },
     );
 
-    it.each([
-      [{}, { LLAMA_STACK_PORT: "8321", OGX_PORT: "8321", LLS_PORT: "8321", LLS_WORKERS: "1", HF_HOME: "/.llama" }],
+    // Only what each line's launcher reads (its Containerfile and start-up code), and the state on the volume.
+    it.each<[Release, object, { [name: string]: string | undefined }]>([
       [
-        { networking: { port: 9443 }, workload: { workers: 3, storage: { mountPath: "/state" } } },
-        { LLAMA_STACK_PORT: "9443", OGX_PORT: "9443", LLS_PORT: "9443", LLS_WORKERS: "3", HF_HOME: "/state" },
+        "1.3",
+        {},
+        {
+          OGX_PORT: "8321",
+          OGX_WORKERS: undefined,
+          HOME: "/.llama",
+          OGX_CONFIG_DIR: "/.llama/.ogx",
+          HF_HOME: "/.llama",
+        },
       ],
-    ])("given spec %j, sets %j", (spec, expected) => {
-      const d = deploymentOf({ spec });
-      for (const [name, value] of Object.entries(expected)) expect(envValue(d, name)).toBe(value);
+      ["0.8", {}, { OGX_PORT: "8321", HOME: "/.llama", OGX_CONFIG_DIR: "/.llama/.ogx", LLAMA_STACK_PORT: undefined }],
+      ["0.7", {}, { LLAMA_STACK_PORT: "8321", HOME: "/", LLAMA_STACK_CONFIG_DIR: "/.llama", OGX_PORT: undefined }],
+      [
+        "1.3",
+        { networking: { port: 9443 }, workload: { workers: 3, storage: { mountPath: "/state" } } },
+        { OGX_PORT: "9443", OGX_WORKERS: "3", HOME: "/state", OGX_CONFIG_DIR: "/state/.ogx", HF_HOME: "/state" },
+      ],
+      [
+        "0.7",
+        { workload: { workers: 3, storage: { mountPath: "/state" } } },
+        { HOME: "/state", LLAMA_STACK_CONFIG_DIR: "/state/.llama", OGX_WORKERS: undefined },
+      ],
+      ["1.3", { workload: { storage: { mountPath: "/data/.ogx/" } } }, { HOME: "/data", OGX_CONFIG_DIR: "/data/.ogx" }],
+      ["1.3", {}, { LLS_WORKERS: undefined, LLS_PORT: undefined }],
+    ])("on %s, given spec %j, sets %j", (release, spec, expected) => {
+      const d = deploymentOf({ spec, release });
+      for (const [name, value] of Object.entries(expected)) expect([name, envValue(d, name)]).toEqual([name, value]);
     });
 
     it("given a user entry whose name the hooks set, replaces it in place without a duplicate", () => {
@@ -93,16 +133,16 @@ describe("buildDeployment()", () => {
             overrides: {
               env: [
                 { name: "NEW_ONE", value: "a" },
-                { name: "LLAMA_STACK_PORT", value: "1234" },
+                { name: "OGX_PORT", value: "1234" },
                 { name: "HF_HOME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
               ],
             },
           },
         },
       });
-      expect(envNames(d)).toEqual(["LLAMA_STACK_PORT", "OGX_PORT", "HF_HOME", "LLS_WORKERS", "LLS_PORT", "NEW_ONE"]);
-      expect(envValue(d, "LLAMA_STACK_PORT")).toBe("1234");
-      expect(containerOf(d).env![2]).toEqual({
+      expect(envNames(d)).toEqual(["OGX_PORT", "HOME", "OGX_CONFIG_DIR", "HF_HOME", "NEW_ONE"]);
+      expect(envValue(d, "OGX_PORT")).toBe("1234");
+      expect(containerOf(d).env![3]).toEqual({
         name: "HF_HOME",
         valueFrom: { fieldRef: { fieldPath: "metadata.name" } },
       });

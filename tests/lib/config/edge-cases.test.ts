@@ -2,6 +2,8 @@
 import { aSecretRef, aSpec, aVllm } from "../../builders";
 import { baseDoc, doc, models, ok, provider, run } from "../../config-helpers";
 import type { GenerateResult } from "../../../lib/config/generate";
+import { resolveProviderType } from "../../../lib/config/provider-types";
+import type { Release } from "../../../lib/distributions/table";
 
 function errors(result: GenerateResult) {
   if (result.ok) throw new Error("expected failure");
@@ -316,5 +318,20 @@ describe("what the real server needs beyond what the spec says", () => {
       externalProviders: { inference: [{ providerId: "x", image: "r/x:1" }] },
     });
     expect(ok(run(spec)).notes[0]).toMatch(/^spec.externalProviders: not merged/);
+  });
+});
+
+describe("a provider type an older line does not have", () => {
+  it.each<[string, Release, RegExp]>([
+    [
+      "remote::deepseek",
+      "0.8",
+      /^remote::deepseek does not exist on 0\.8\.x servers \(added in 1\.3\.x\); run a 1\.3 image/,
+    ],
+    ["deepseek", "0.7", /^remote::deepseek does not exist on 0\.7\.x servers \(added in 1\.3\.x\)/],
+    ["remote::tgi", "0.8", /^remote::tgi does not exist on 0\.8\.x servers \(removed upstream\)/],
+    ["remote::passthrough", "1.3", /^remote::passthrough does not exist on 1\.3\.x servers \(removed upstream\)/],
+  ])("%s on %s: says whether it is new or gone", (provider, release, message) => {
+    expect(resolveProviderType("inference", provider, true, release).error).toMatch(message);
   });
 });

@@ -2,6 +2,7 @@
  * The 1.x line (1.3) against the OGX 1.3.0 server's own configuration models: bundled bases,
  * every sample, TLS and plain HTTP, and base configs written for older lines.
  */
+import { FIPS_APPROVED_CIPHERS } from "../../../lib/config/releases";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -76,13 +77,14 @@ describe("plain HTTP and TLS on 1.3", () => {
     expect(server).toEqual({ port: 8321, insecure: true });
   });
 
-  it("with TLS, serves the mounted certificate and keeps TLS enforced", () => {
+  it("with TLS, serves the mounted certificate with the FIPS suites (the entrypoint's --insecure skips the server's defaults) and keeps TLS enforced", () => {
     const tls = { ...spec, networking: { tls: { enabled: true, secretName: "cert" } } };
     const g = ok(run(tls, "1.3"));
     expect((parse(g.configYaml) as ConfigDoc).server).toEqual({
       port: 8321,
       tls_certfile: "/etc/llama-stack/tls/tls.crt",
       tls_keyfile: "/etc/llama-stack/tls/tls.key",
+      tls_config: { ciphers: [...FIPS_APPROVED_CIPHERS] },
     });
     expect(accepted(g.configYaml)).toEqual([]);
   });

@@ -160,6 +160,9 @@ describe("in the sync", () => {
     const demo = sync(aRequest(aParent({ distribution: { name: "postgres-demo" } })), d);
     expect(demo.status.notes).toEqual([
       expect.stringMatching(/^image override "postgres-demo" ignored: .* has neither a tag nor a digest/),
+      // postgres-demo without spec.storage: its stores at localhost (tests/lib/sync/loopback-backends.test.ts).
+      expect.stringMatching(/^storage\.backends\.kv_default: .* at localhost/),
+      expect.stringMatching(/^storage\.backends\.sql_default: .* at localhost/),
     ]);
     expect(imageOf(demo)).toBe("docker.io/ogxai/distribution-postgres-demo:1.3.0");
     // The mirror is pinned by digest only: which line it runs is an assumption, and the status says so.

@@ -93,7 +93,7 @@ describe("legacyOf(): which parents are v1alpha1 CRs", () => {
 });
 
 describe("the children of a v1alpha1 CR", () => {
-  it("env in the Go operator's order (HF_HOME, SSL_CERT_FILE, LLS_WORKERS, LLS_PORT, LLAMA_STACK_CONFIG), our port variables, then the user's", () => {
+  it("env in the Go operator's order (HF_HOME, SSL_CERT_FILE, LLS_WORKERS, LLS_PORT, LLAMA_STACK_CONFIG), the line's port and state variables, then the user's", () => {
     const r = syncOf(
       v1alpha1({
         server: {
@@ -120,7 +120,8 @@ describe("the children of a v1alpha1 CR", () => {
       { name: "LLS_PORT", value: "9000" },
       { name: "LLAMA_STACK_CONFIG", value: "/etc/llama-stack/config.yaml" },
       { name: "LLAMA_STACK_PORT", value: "9000" },
-      { name: "OGX_PORT", value: "9000" },
+      { name: "HOME", value: "/" },
+      { name: "LLAMA_STACK_CONFIG_DIR", value: "/.llama" },
       { name: "OLLAMA_URL", value: "http://o:11434/v1" },
     ]);
   });
@@ -177,7 +178,8 @@ describe("the children of a v1alpha1 CR", () => {
       "LLS_PORT",
       "LLAMA_STACK_CONFIG",
       "LLAMA_STACK_PORT",
-      "OGX_PORT",
+      "HOME",
+      "LLAMA_STACK_CONFIG_DIR",
     ]);
   });
 
