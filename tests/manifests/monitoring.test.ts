@@ -10,11 +10,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Registry } from "prom-client";
-import request from "supertest";
 import { parseAllDocuments } from "yaml";
 import { PARENT_SEEN_METRIC, trackParentPhases } from "../../hooks/parent-phases";
-import { aTestApp } from "../hooks/helpers";
-import { aParent, aRequest } from "../sync-builders";
+import { exposedMetrics, knownSeries, unknownNames } from "../monitoring/support/promql";
+import { aParent } from "../sync-builders";
 
 const ROOT = join(__dirname, "..", "..");
 const OVERLAYS = [
@@ -53,54 +52,6 @@ const find = (docs: Doc[], kind: string, name = "llsd-hooks"): Doc => {
   return found;
 };
 
-/** Metric names in a PromQL expression: identifiers left once strings, matchers, groupings, ranges and functions are taken out. */
-const PROMQL_WORDS = new Set([
-  "sum",
-  "max",
-  "min",
-  "count",
-  "rate",
-  "absent",
-  "by",
-  "on",
-  "group_left",
-  "or",
-  "and",
-  "unless",
-]);
-function metricNames(expr: string): string[] {
-  const bare = expr
-    .replace(/"[^"]*"/g, "")
-    .replace(/\{[^}]*\}/g, "")
-    .replace(/\[[^\]]*\]/g, "")
-    .replace(/\b(by|on|group_left)\s*\([^)]*\)/g, "");
-  return [...new Set((bare.match(/[a-zA-Z_:][a-zA-Z0-9_:]*/g) ?? []).filter((w) => !PROMQL_WORDS.has(w)))];
-}
-/** The labels an expression groups or joins by. */
-function groupingLabels(expr: string): string[] {
-  return [...expr.matchAll(/\b(?:by|on)\s*\(([^)]*)\)/g)].flatMap((m) =>
-    m[1]!
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
-}
-
-/** Every metric the app's /metrics lists (after a /sync call), with the label names it is declared with. */
-async function exposedMetrics(): Promise<Map<string, Set<string>>> {
-  const { app, metrics } = aTestApp({
-    handlers: { sync: () => Promise.resolve({ status: { phase: "Ready" }, children: [] }) },
-  });
-  await request(app)
-    .post("/sync")
-    .send(aRequest(aParent({ distribution: { name: "starter" } }, { status: { phase: "Failed" } })))
-    .expect(200);
-  const text = (await request(app).get("/metrics").expect(200)).text;
-  const listed = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
-  const declared = metrics.registry.getMetricsAsArray() as unknown as { name: string; labelNames?: string[] }[];
-  return new Map(declared.filter((m) => listed.has(m.name)).map((m) => [m.name, new Set(m.labelNames ?? [])]));
-}
-
 describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
   const docs = buildWithMonitoring(overlay);
 
@@ -137,29 +88,20 @@ describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
     const rules = (rule.spec.groups as { rules: { record?: string; alert?: string; expr: string }[] }[]).flatMap(
       (g) => g.rules,
     );
-    const recorded = new Set(rules.flatMap((r) => (r.record ? [r.record] : [])));
-    const exposed = await exposedMetrics();
-    const used = rules.flatMap((r) => metricNames(r.expr));
-    expect(used.filter((m) => !exposed.has(m) && !recorded.has(m) && m !== "up")).toEqual([]);
-    // A recorded series has the labels its expression groups by; an exposed one those /metrics shows.
-    const labelsOf = new Map([
-      ...exposed,
-      ...rules.flatMap((r) => (r.record ? [[r.record, new Set(groupingLabels(r.expr))] as const] : [])),
-    ]);
-    for (const r of rules) {
-      const own = metricNames(r.expr).filter((m) => labelsOf.has(m));
-      for (const label of groupingLabels(r.expr))
-        expect({ expr: r.expr, label, known: own.some((m) => labelsOf.get(m)!.has(label)) }).toEqual({
-          expr: r.expr,
-          label,
-          known: true,
-        });
-    }
+    const known = knownSeries(await exposedMetrics(), rules);
+    expect(rules.map((r) => ({ expr: r.expr, unknown: unknownNames(r.expr, known) }))).toEqual(
+      rules.map((r) => ({ expr: r.expr, unknown: [] })),
+    );
     const all = rules.map((r) => r.expr).join("\n");
     expect(all).toContain('outcome="overloaded"');
     expect(all).toContain('outcome="timeout"');
     expect(all).toContain("llsd_hook_errors_total");
     expect(rules.find((r) => r.alert === "LlsdFailed")?.expr).toContain('phase="Failed"');
+  });
+
+  it("keeps each LLSD's own namespace label (honorLabels), which the Failed alert and the counts group by", () => {
+    const endpoints = find(docs, "ServiceMonitor").spec.endpoints as { honorLabels?: boolean }[];
+    expect(endpoints.map((e) => e.honorLabels)).toEqual([true]);
   });
 });
 
