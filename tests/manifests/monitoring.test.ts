@@ -3,48 +3,23 @@
  * kustomize`), its ServiceMonitor reaches the hooks' /metrics, Prometheus's namespace may reach
  * that port, and every metric its PrometheusRule names is one the hooks' /metrics really exposes
  * (listed by a real app after a /sync call), with the labels the rule groups by. Then the
- * per-parent phase gauge itself: latest phase per parent, expiry, bound.
+ * per-parent phase gauge itself: latest phase per parent, expiry, bound. The dashboard ConfigMap
+ * is checked here as built; its queries in tests/monitoring/dashboard.test.ts.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
 import { Registry } from "prom-client";
-import { parseAllDocuments } from "yaml";
 import { PARENT_SEEN_METRIC, trackParentPhases } from "../../hooks/parent-phases";
+import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
+import { DASHBOARD_FILE } from "../monitoring/support/dashboard";
 import { exposedMetrics, knownSeries, unknownNames } from "../monitoring/support/promql";
 import { aParent } from "../sync-builders";
 
-const ROOT = join(__dirname, "..", "..");
 const OVERLAYS = [
   "metacontroller",
   "metacontroller/overlays/openshift",
   "metacontroller/overlays/cert-manager",
   "metacontroller/overlays/openshift-cert-manager",
 ];
-
-type Doc = {
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec: { readonly [field: string]: unknown };
-  roleRef?: { name: string };
-};
-
-/** The overlay plus the component, built from a directory outside the repository (as a user's own overlay would be). */
-function buildWithMonitoring(overlay: string): Doc[] {
-  const dir = mkdtempSync(join(tmpdir(), "llsd-monitoring-"));
-  const up = (path: string) => relative(dir, join(ROOT, path));
-  writeFileSync(
-    join(dir, "kustomization.yaml"),
-    `resources:\n  - ${up(overlay)}\ncomponents:\n  - ${up("metacontroller/components/monitoring")}\n`,
-  );
-  const text = execFileSync("kubectl", ["kustomize", dir], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, KUBECONFIG: join(ROOT, "no-such-kubeconfig") },
-  });
-  return parseAllDocuments(text).map((d) => d.toJS() as Doc);
-}
 
 const find = (docs: Doc[], kind: string, name = "llsd-hooks"): Doc => {
   const found = docs.find((d) => d.kind === kind && d.metadata.name === name);
@@ -97,6 +72,19 @@ describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
     expect(all).toContain('outcome="timeout"');
     expect(all).toContain("llsd_hook_errors_total");
     expect(rules.find((r) => r.alert === "LlsdFailed")?.expr).toContain('phase="Failed"');
+  });
+
+  it("ships the Grafana dashboard as a ConfigMap that kube-prometheus-stack's dashboard sidecar loads", () => {
+    const configMap = find(docs, "ConfigMap", "llsd-hooks-dashboard");
+    expect(configMap.metadata).toEqual({
+      name: "llsd-hooks-dashboard",
+      namespace: "monitoring",
+      labels: { grafana_dashboard: "1" },
+    });
+    expect(Object.keys(configMap.data ?? {})).toEqual(["llsd-hooks-dashboard.json"]);
+    expect(JSON.parse(configMap.data!["llsd-hooks-dashboard.json"]!)).toEqual(
+      JSON.parse(readFileSync(DASHBOARD_FILE, "utf8")),
+    );
   });
 
   it("keeps each LLSD's own namespace label (honorLabels), which the Failed alert and the counts group by", () => {

@@ -4,13 +4,15 @@
  * scrapes it as prometheus-operator would from the component's ServiceMonitor (target label
  * `namespace=llsd-hooks`, its honorLabels) and evaluates the component's rules. The recorded
  * series and the pending alert carry each LLSD's own namespace; the hooks' own series the
- * target's. Waits by polling, never on the clock.
+ * target's. Every query of the Grafana dashboard runs there too. Waits by polling, never on the
+ * clock.
  */
 import { parse } from "yaml";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServiceProcess, type ServiceProcess } from "../reliability/process";
 import { aParent, aRequest } from "../sync-builders";
+import { dashboard, panelExprs } from "./support/dashboard";
 import { COMPONENT, rulesDir } from "./support/promtool";
 import { poll, startPrometheus, type PrometheusServer, type Sample } from "./support/prometheus";
 
@@ -93,4 +95,21 @@ it("the hooks' own series keep the target's namespace, and no label is renamed t
   ]);
   expect(calls[0]?.value[1]).toBe(String(LLSDS.length));
   expect(await prometheus!.query('{__name__=~"llsd.*", exported_namespace=~".+"}')).toEqual([]);
+});
+
+it("runs every dashboard query; the LLSD panels show the three LLSDs, the hook panels the sync calls", async () => {
+  const exprs = panelExprs(dashboard(), { hooks_namespace: "llsd-hooks", namespace: ".*" });
+  const answers = await Promise.all(exprs.map(async (e) => ({ ...e, samples: await prometheus!.query(e.expr) })));
+  const shown = (panel: string) => answers.filter((a) => a.panel === panel).flatMap((a) => a.samples);
+  expect(labelsOf(shown("LLSDs by namespace and phase"), "namespace", "phase")).toEqual([
+    { namespace: "team-a", phase: "Failed" },
+    { namespace: "team-b", phase: "Ready" },
+  ]);
+  expect(labelsOf(shown("Failed LLSDs"), "namespace", "name")).toEqual([{ namespace: "team-a", name: "chat" }]);
+  expect(shown("Replicas answering scrapes").map((sample) => sample.value[1])).toEqual(["1"]);
+  // A rate needs two scrapes of the counter in its window: polled until there.
+  const calls = exprs.find((e) => e.panel === "Calls by hook and outcome")!.expr;
+  let rates: Sample[] = [];
+  await poll(async () => (rates = await prometheus!.query(calls)).length > 0, 30_000);
+  expect(labelsOf(rates, "hook", "outcome")).toEqual([{ hook: "sync", outcome: "ok" }]);
 });
