@@ -10,10 +10,18 @@ import { customizeHook } from "../lib/customize";
 import type pino from "pino";
 import { createSyncHook } from "../lib/sync";
 import type { HookHandlers } from "./app";
+import type { HookMetrics } from "./metrics";
 import { syncSettingsFromEnv } from "./sync-settings";
 
-/** With the settings in `env` (main.ts passes the process environment): a bad one throws, naming it. */
-export function productionHandlers(logger: pino.Logger, env: NodeJS.ProcessEnv): HookHandlers {
-  const sync = createSyncHook(syncSettingsFromEnv(env), (level, message, fields) => logger[level](fields, message));
+/**
+ * With the settings in `env` (main.ts passes the process environment): a bad one throws, naming
+ * it. `metrics` counts the image reads (the service's /metrics).
+ */
+export function productionHandlers(logger: pino.Logger, env: NodeJS.ProcessEnv, metrics?: HookMetrics): HookHandlers {
+  const sync = createSyncHook(
+    syncSettingsFromEnv(env),
+    (level, message, fields) => logger[level](fields, message),
+    metrics && ((read, result) => metrics.imageRead(read, result)),
+  );
   return { sync, customize: customizeHook };
 }

@@ -18,6 +18,7 @@ import type { HookHandlers } from "./app";
 import { messageOf } from "../lib/errors";
 import { productionHandlers } from "./handlers";
 import { createLogger, logLevelFromEnv } from "./logger";
+import { createMetrics } from "./metrics";
 import { serviceConfigFromEnv, startService, type ServiceConfig } from "./service";
 
 // A bad LOG_LEVEL is reported like any other bad value, by a logger at the default level.
@@ -28,6 +29,7 @@ try {
   level = err instanceof Error ? err : new Error(String(err));
 }
 const logger = createLogger({ level: typeof level === "string" ? level : "info" });
+const metrics = createMetrics();
 let config: ServiceConfig;
 let handlers: HookHandlers;
 let bearerToken: TokenSource | undefined;
@@ -35,7 +37,7 @@ try {
   if (level instanceof Error) throw level;
   config = serviceConfigFromEnv(process.env);
   bearerToken = tokenSourceFromEnv(process.env, logger);
-  handlers = productionHandlers(logger, process.env);
+  handlers = productionHandlers(logger, process.env, metrics);
 } catch (err) {
   logger.fatal({ reason: messageOf(err) }, "Bad configuration");
   process.exit(1);
@@ -51,7 +53,7 @@ logger.info(
   "Starting",
 );
 
-const service = startService(config, { logger, handlers, ...(bearerToken ? { bearerToken } : {}) });
+const service = startService(config, { logger, handlers, metrics, ...(bearerToken ? { bearerToken } : {}) });
 service.listening.catch(() => process.exit(1));
 
 process.on("SIGTERM", () => service.shutdown("SIGTERM"));

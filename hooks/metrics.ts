@@ -3,6 +3,7 @@
  * several apps in one process; prom-client refuses a metric name registered twice).
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { ImageReadKind, ImageReadResult } from "../lib/oci";
 import type { KubeObject } from "../lib/wire/metacontroller";
 import { trackParentPhases } from "./parent-phases";
 
@@ -22,6 +23,8 @@ export interface HookMetrics {
   reused(hook: string): void;
   /** Note the phase a parent carried into /sync (hooks/parent-phases.ts). */
   parentSeen(parent: KubeObject): void;
+  /** Count one image read and how it was answered (lib/oci/image-cache.ts). */
+  imageRead(read: ImageReadKind, result: ImageReadResult): void;
 }
 
 /** A warm sync answers in well under a millisecond; Metacontroller gives up at 10 s. */
@@ -53,6 +56,7 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
     labelNames: ["hook"] as const,
     registers: [registry],
   });
+  const imageReads = imageReadCounter(registry);
   collectDefaultMetrics({ register: registry });
   const phases = trackParentPhases(registry);
   return {
@@ -68,5 +72,18 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
     reused(hook) {
       reused.inc({ hook });
     },
+    imageRead(read, result) {
+      imageReads.inc({ read, result });
+    },
   };
+}
+
+/** What the registry side did for /sync: only `fetched` and `failed` reads reached the registry. */
+function imageReadCounter(registry: Registry): Counter<"read" | "result"> {
+  return new Counter({
+    name: "llsd_image_reads_total",
+    help: "Image reads by /sync (read: base_config, provider_metadata) and how each was answered (result: cached, shared, fetched, failed, backoff); only fetched and failed reached the registry.",
+    labelNames: ["read", "result"] as const,
+    registers: [registry],
+  });
 }

@@ -6,7 +6,7 @@
 import type { CredentialLookup } from "./auth";
 import { readBaseFromImage, type BaseFromImage } from "./base-config";
 import { createRegistryClient, type RegistryClientOptions } from "./client";
-import { createImageCache, type CachedRead } from "./image-cache";
+import { createImageCache, type CachedRead, type ImageReadObserver } from "./image-cache";
 import type { LabelKind } from "./labels";
 import {
   DEFAULT_MAX_PROVIDER_LAYERS,
@@ -51,6 +51,8 @@ export interface BaseConfigResolverOptions extends RegistryClientOptions {
   /** Credentials of the service itself (a mounted dockerconfigjson); a resolve's own lookup is asked first. */
   readonly credentials?: CredentialLookup;
   readonly now?: () => number;
+  /** Told how each read was answered (cache, registry, backoff): the hooks' metrics. */
+  readonly onRead?: ImageReadObserver;
 }
 
 export interface BaseConfigResolver {
@@ -89,12 +91,14 @@ export function createBaseConfigResolver(options: BaseConfigResolverOptions = {}
   const client = createRegistryClient({ ...options, now });
   const bases = createImageCache(client, settings, {
     what: "the base config",
+    kind: "base_config",
     read: readBaseFromImage,
     weight: weightOf,
   });
   const maxLayers = options.maxProviderLayers ?? DEFAULT_MAX_PROVIDER_LAYERS;
   const specs = createImageCache(client, settings, {
     what: "the provider metadata",
+    kind: "provider_metadata",
     read: providerSpecReader(maxLayers),
     weight: providerSpecWeight,
   });

@@ -18,6 +18,20 @@ export type CachedRead<T> =
   | { readonly kind: "read"; readonly value: T; readonly image: ResolvedImage }
   | { readonly kind: "error"; readonly reason: string; readonly message: string; readonly transient: boolean };
 
+/** Which image read: an image's base config (labels) or an external provider's metadata file. */
+export type ImageReadKind = "base_config" | "provider_metadata";
+
+/**
+ * How one read was answered: `cached` (a value kept, no registry call), `shared` (joined a fetch
+ * already in flight), `fetched` (from the registry), `failed` (the registry read failed),
+ * `backoff` (a failure still in its backoff, no registry call). Reads of an image reference
+ * that does not parse are not counted: they reach neither the cache nor the registry.
+ */
+export type ImageReadResult = "cached" | "shared" | "fetched" | "failed" | "backoff";
+
+/** Told of every counted read (hooks/metrics.ts counts them). */
+export type ImageReadObserver = (read: ImageReadKind, result: ImageReadResult) => void;
+
 export interface ImageCacheSettings {
   readonly deadlineMs: number;
   readonly tagTtlMs: number;
@@ -28,11 +42,13 @@ export interface ImageCacheSettings {
   /** Credentials of the service itself; a read's own lookup is asked first. */
   readonly credentials?: CredentialLookup;
   readonly now: () => number;
+  readonly onRead?: ImageReadObserver;
 }
 
 export interface ImageReader<T> {
   /** `what` names the read in error messages: `Cannot read <what> of image "<ref>": …`. */
   readonly what: string;
+  readonly kind: ImageReadKind;
   read(client: RegistryClient, ref: RegistryRef, image: ResolvedImage, call: Call): Promise<Result<T>>;
   /** Bytes the value holds, for the LRU's size bound. */
   weight(value: T): number;
@@ -86,14 +102,20 @@ class ImageReads<T extends object> {
     const credential = credentials?.(ref.value.host) ?? this.settings.credentials?.(ref.value.host);
     const key = cacheKey(ref.value, credential);
     const answer = this.known(key);
-    if (answer !== undefined) return Promise.resolve(answer);
+    if (answer !== undefined)
+      return Promise.resolve(this.counted(answer, answer.kind === "read" ? "cached" : "backoff"));
     const pending = this.inflight.get(key);
-    if (pending !== undefined) return pending;
-    const flight = this.fetchValue({ key, imageRef, ref: ref.value, credential }).finally(() =>
-      this.inflight.delete(key),
-    );
+    if (pending !== undefined) return pending.then((shared) => this.counted(shared, "shared"));
+    const flight = this.fetchValue({ key, imageRef, ref: ref.value, credential })
+      .then((read) => this.counted(read, read.kind === "read" ? "fetched" : "failed"))
+      .finally(() => this.inflight.delete(key));
     this.inflight.set(key, flight);
     return flight;
+  }
+
+  private counted(read: CachedRead<T>, result: ImageReadResult): CachedRead<T> {
+    this.settings.onRead?.(this.reader.kind, result);
+    return read;
   }
 
   /** A remembered failure still in its backoff, or a value already cached: no registry call. */

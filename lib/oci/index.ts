@@ -7,6 +7,7 @@ export {
   type ResolvedBase,
   type ResolvedProviderSpec,
 } from "./cache";
+export type { ImageReadKind, ImageReadObserver, ImageReadResult } from "./image-cache";
 export { credentialLookup, parseDockerConfigJson, type CredentialLookup, type RegistryCredential } from "./auth";
 export { MISSING_CONFIG_LABELS_MESSAGE, MISSING_CONFIG_LABELS_REASON, type LabelKind } from "./labels";
 export { createRegistryClient, type RegistryClient, type RegistryClientOptions } from "./client";

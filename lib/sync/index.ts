@@ -15,6 +15,7 @@ import {
   guardResolver,
   type BaseConfigResolver,
   type CredentialLookup,
+  type ImageReadObserver,
 } from "../oci";
 import type { HostPolicy } from "../oci/reference";
 import type { SerializedAnswer, SyncRequest, SyncResponse } from "../wire/metacontroller";
@@ -89,15 +90,18 @@ export function syncDeps(settings: SyncSettings, distributions: DistributionTabl
   };
 }
 
-/** The registry side, behind the SSRF guard that resolves registry hosts before any request. */
-export function registryResolver(registry: RegistrySettings): BaseConfigResolver {
+/** The registry side, behind the SSRF guard that resolves registry hosts before any request; `onRead` hears how each read was answered. */
+export function registryResolver(registry: RegistrySettings, onRead?: ImageReadObserver): BaseConfigResolver {
   const { credentials, ...policy } = registry;
   // One guard for the registry and for every hop after it (redirects, token realms).
   const guard = createRegistryGuard(policy);
-  return guardResolver(
-    createBaseConfigResolver({ ...policy, hopGuard: guard, ...(credentials ? { credentials } : {}) }),
-    guard,
-  );
+  const options = {
+    ...policy,
+    hopGuard: guard,
+    ...(credentials ? { credentials } : {}),
+    ...(onRead ? { onRead } : {}),
+  };
+  return guardResolver(createBaseConfigResolver(options), guard);
 }
 
 export function liveStatus(live: LiveSettings): LiveStatus {
@@ -113,13 +117,14 @@ export function imageOverrides(file: string | undefined, log?: OverridesLog): Im
   return createImageOverrides(file, DEFAULT_DISTRIBUTIONS, log ? { log } : {});
 }
 
-/** The sync hook as the service runs it. `log` hears about the image overrides file. */
+/** The sync hook as the service runs it. `log` hears about the image overrides file, `onImageRead` about each image read. */
 export function createSyncHook(
   settings: SyncSettings,
   log?: OverridesLog,
+  onImageRead?: ImageReadObserver,
 ): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
   const baseDeps = syncDeps(settings);
-  const resolver = settings.registry ? registryResolver(settings.registry) : undefined;
+  const resolver = settings.registry ? registryResolver(settings.registry, onImageRead) : undefined;
   const live = settings.live ? liveStatus(settings.live) : undefined;
   const overrides = imageOverrides(settings.imageOverridesFile, log);
   const memo = syncMemo(settings.memoBytes);

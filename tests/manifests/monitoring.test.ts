@@ -3,20 +3,17 @@
  * kustomize`), its ServiceMonitor reaches the hooks' /metrics, Prometheus's namespace may reach
  * that port, and every metric its PrometheusRule names is one the hooks' /metrics really exposes
  * (listed by a real app after a /sync call), with the labels the rule groups by. Then the
- * per-parent phase gauge itself: latest phase per parent, expiry, bound.
+ * per-parent phase gauge itself: latest phase per parent, expiry, bound. The dashboard ConfigMap
+ * is checked here as built; its queries in tests/monitoring/dashboard.test.ts.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
 import { Registry } from "prom-client";
-import request from "supertest";
-import { parseAllDocuments } from "yaml";
 import { PARENT_SEEN_METRIC, trackParentPhases } from "../../hooks/parent-phases";
-import { aTestApp } from "../hooks/helpers";
-import { aParent, aRequest } from "../sync-builders";
+import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
+import { DASHBOARD_FILE } from "../monitoring/support/dashboard";
+import { exposedMetrics, knownSeries, unknownNames } from "../monitoring/support/promql";
+import { aParent } from "../sync-builders";
 
-const ROOT = join(__dirname, "..", "..");
 const OVERLAYS = [
   "metacontroller",
   "metacontroller/overlays/openshift",
@@ -24,82 +21,11 @@ const OVERLAYS = [
   "metacontroller/overlays/openshift-cert-manager",
 ];
 
-type Doc = {
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec: { readonly [field: string]: unknown };
-  roleRef?: { name: string };
-};
-
-/** The overlay plus the component, built from a directory outside the repository (as a user's own overlay would be). */
-function buildWithMonitoring(overlay: string): Doc[] {
-  const dir = mkdtempSync(join(tmpdir(), "llsd-monitoring-"));
-  const up = (path: string) => relative(dir, join(ROOT, path));
-  writeFileSync(
-    join(dir, "kustomization.yaml"),
-    `resources:\n  - ${up(overlay)}\ncomponents:\n  - ${up("metacontroller/components/monitoring")}\n`,
-  );
-  const text = execFileSync("kubectl", ["kustomize", dir], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, KUBECONFIG: join(ROOT, "no-such-kubeconfig") },
-  });
-  return parseAllDocuments(text).map((d) => d.toJS() as Doc);
-}
-
 const find = (docs: Doc[], kind: string, name = "llsd-hooks"): Doc => {
   const found = docs.find((d) => d.kind === kind && d.metadata.name === name);
   if (!found) throw new Error(`no ${kind} ${name} in the build`);
   return found;
 };
-
-/** Metric names in a PromQL expression: identifiers left once strings, matchers, groupings, ranges and functions are taken out. */
-const PROMQL_WORDS = new Set([
-  "sum",
-  "max",
-  "min",
-  "count",
-  "rate",
-  "absent",
-  "by",
-  "on",
-  "group_left",
-  "or",
-  "and",
-  "unless",
-]);
-function metricNames(expr: string): string[] {
-  const bare = expr
-    .replace(/"[^"]*"/g, "")
-    .replace(/\{[^}]*\}/g, "")
-    .replace(/\[[^\]]*\]/g, "")
-    .replace(/\b(by|on|group_left)\s*\([^)]*\)/g, "");
-  return [...new Set((bare.match(/[a-zA-Z_:][a-zA-Z0-9_:]*/g) ?? []).filter((w) => !PROMQL_WORDS.has(w)))];
-}
-/** The labels an expression groups or joins by. */
-function groupingLabels(expr: string): string[] {
-  return [...expr.matchAll(/\b(?:by|on)\s*\(([^)]*)\)/g)].flatMap((m) =>
-    m[1]!
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
-}
-
-/** Every metric the app's /metrics lists (after a /sync call), with the label names it is declared with. */
-async function exposedMetrics(): Promise<Map<string, Set<string>>> {
-  const { app, metrics } = aTestApp({
-    handlers: { sync: () => Promise.resolve({ status: { phase: "Ready" }, children: [] }) },
-  });
-  await request(app)
-    .post("/sync")
-    .send(aRequest(aParent({ distribution: { name: "starter" } }, { status: { phase: "Failed" } })))
-    .expect(200);
-  const text = (await request(app).get("/metrics").expect(200)).text;
-  const listed = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
-  const declared = metrics.registry.getMetricsAsArray() as unknown as { name: string; labelNames?: string[] }[];
-  return new Map(declared.filter((m) => listed.has(m.name)).map((m) => [m.name, new Set(m.labelNames ?? [])]));
-}
 
 describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
   const docs = buildWithMonitoring(overlay);
@@ -137,29 +63,33 @@ describe.each(OVERLAYS)("%s + components/monitoring", (overlay) => {
     const rules = (rule.spec.groups as { rules: { record?: string; alert?: string; expr: string }[] }[]).flatMap(
       (g) => g.rules,
     );
-    const recorded = new Set(rules.flatMap((r) => (r.record ? [r.record] : [])));
-    const exposed = await exposedMetrics();
-    const used = rules.flatMap((r) => metricNames(r.expr));
-    expect(used.filter((m) => !exposed.has(m) && !recorded.has(m) && m !== "up")).toEqual([]);
-    // A recorded series has the labels its expression groups by; an exposed one those /metrics shows.
-    const labelsOf = new Map([
-      ...exposed,
-      ...rules.flatMap((r) => (r.record ? [[r.record, new Set(groupingLabels(r.expr))] as const] : [])),
-    ]);
-    for (const r of rules) {
-      const own = metricNames(r.expr).filter((m) => labelsOf.has(m));
-      for (const label of groupingLabels(r.expr))
-        expect({ expr: r.expr, label, known: own.some((m) => labelsOf.get(m)!.has(label)) }).toEqual({
-          expr: r.expr,
-          label,
-          known: true,
-        });
-    }
+    const known = knownSeries(await exposedMetrics(), rules);
+    expect(rules.map((r) => ({ expr: r.expr, unknown: unknownNames(r.expr, known) }))).toEqual(
+      rules.map((r) => ({ expr: r.expr, unknown: [] })),
+    );
     const all = rules.map((r) => r.expr).join("\n");
     expect(all).toContain('outcome="overloaded"');
     expect(all).toContain('outcome="timeout"');
     expect(all).toContain("llsd_hook_errors_total");
     expect(rules.find((r) => r.alert === "LlsdFailed")?.expr).toContain('phase="Failed"');
+  });
+
+  it("ships the Grafana dashboard as a ConfigMap that kube-prometheus-stack's dashboard sidecar loads", () => {
+    const configMap = find(docs, "ConfigMap", "llsd-hooks-dashboard");
+    expect(configMap.metadata).toEqual({
+      name: "llsd-hooks-dashboard",
+      namespace: "monitoring",
+      labels: { grafana_dashboard: "1" },
+    });
+    expect(Object.keys(configMap.data ?? {})).toEqual(["llsd-hooks-dashboard.json"]);
+    expect(JSON.parse(configMap.data!["llsd-hooks-dashboard.json"]!)).toEqual(
+      JSON.parse(readFileSync(DASHBOARD_FILE, "utf8")),
+    );
+  });
+
+  it("keeps each LLSD's own namespace label (honorLabels), which the Failed alert and the counts group by", () => {
+    const endpoints = find(docs, "ServiceMonitor").spec.endpoints as { honorLabels?: boolean }[];
+    expect(endpoints.map((e) => e.honorLabels)).toEqual([true]);
   });
 });
 

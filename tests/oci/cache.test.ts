@@ -122,3 +122,27 @@ test("the digest LRU is bounded by entries and by bytes", async () => {
   for (let i = 0; i < 3; i++) expect(await byBytes.resolve(ref("one"))).toMatchObject({ kind: "found" });
   expect(counts()).toEqual({ manifest: 1, blob: 3 });
 });
+
+test("onRead hears how each read was answered, and only fetched and failed reads reach the registry", async () => {
+  const heard: string[] = [];
+  const shared = resolver({ failureBaseMs: 1000, onRead: (read, result) => heard.push(`${read} ${result}`) });
+  const missing = `${proxy.host}/cache/never:v1`;
+  await Promise.all([shared.resolve(ref("one")), shared.resolve(ref("one")), shared.resolve(ref("one"))]);
+  await shared.resolve(ref("one"));
+  const beforeFailures = counts();
+  await shared.resolve(missing);
+  await shared.resolve(missing);
+  await shared.resolve("not a reference");
+  expect(heard).toEqual([
+    "base_config fetched",
+    "base_config shared",
+    "base_config shared",
+    "base_config cached",
+    "base_config failed",
+    "base_config backoff",
+  ]);
+  expect([beforeFailures, counts()]).toEqual([
+    { manifest: 1, blob: 1 },
+    { manifest: 2, blob: 1 },
+  ]);
+});
