@@ -6,6 +6,7 @@ import { fieldError, listOf, type FieldError } from "../errors";
 import { listenPort, MIN_SERVER_PORT } from "../defaults";
 import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable, type Release } from "../distributions/table";
 import { dialectErrors } from "../config/dialect";
+import { unservedVersionErrors } from "./validate-server-version";
 import type { CanonicalSpec } from "./canonical";
 import { normalize } from "./normalize";
 import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "./schema";
@@ -149,6 +150,7 @@ export function validateCanonical(
     tlsRules(spec),
     allowedFromRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
+    unservedVersionErrors(spec),
   );
   const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
   return { errors, warnings, spec };

@@ -7,7 +7,7 @@ const COVERS: { readonly [r in Release]: string } = {
   "0.7": "Llama Stack 0.7.x (llamastack/distribution-* images; the Go operator's last default, 0.7.1)",
   "0.8": "OGX 0.8.x (ogx/distribution-* images)",
   "1.3":
-    "OGX 1.x (ogxai/distribution-* images; the default for new CRs): 1.3.x, and with a status note 1.0-1.2 and 1.4+",
+    "OGX 1.x (ogxai/distribution-* images; the default for new CRs): 1.3.x, and with a status note 1.2 and 1.4+; 1.0 and 1.1 only with their own config (generating one is refused)",
 };
 
 export function releaseLines(): string[] {

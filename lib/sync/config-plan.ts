@@ -3,10 +3,10 @@
  * generated one, or the image's own. Failures come back as values for the status.
  */
 import { fieldError, type FieldError } from "../errors";
-import type { CanonicalSpec } from "../api/canonical";
 import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { loopbackBackendNotes } from "../config/local-backends";
+import { overrideLineNotes } from "../config/override-line";
 import { userSecretEnv } from "../config/user-env";
 import { generate, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
@@ -46,19 +46,22 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
     inUse: { source: "override", configMapName, hash },
     secretEnv: [],
     plainEnv: [],
-    notes: overrideEnvNotes(configMapName, checked.configYaml, input.spec),
+    notes: overrideEnvNotes(configMapName, checked.configYaml, input),
   };
 }
 
 /** A ConfigMap mounted as is stays the user's; what would stop the server is said, not changed. */
-function overrideEnvNotes(configMapName: string, configYaml: string, spec: CanonicalSpec): string[] {
+function overrideEnvNotes(configMapName: string, configYaml: string, input: PlanInput): string[] {
   const base = readBase(configYaml);
   if (!base.ok) return [];
-  const provided = providedEnv(spec, []);
+  const provided = providedEnv(input.spec, []);
   return [
-    ...requireProvidedEnv(base.doc, provided, true).errors.map((e) => e.message),
-    ...loopbackBackendNotes(base.doc, provided),
-  ].map((note) => `ConfigMap ${configMapName}: ${note}`);
+    ...[
+      ...requireProvidedEnv(base.doc, provided, true).errors.map((e) => e.message),
+      ...loopbackBackendNotes(base.doc, provided),
+    ].map((note) => `ConfigMap ${configMapName}: ${note}`),
+    ...overrideLineNotes(configMapName, base.doc, input.release),
+  ];
 }
 
 /** The image runs its own config (the label config, else the bundled one it carries): what would stop it is said. */

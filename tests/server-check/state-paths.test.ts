@@ -7,11 +7,11 @@
  * config writes — sqlite files, uploaded files, vector stores — and the server's own config
  * directory must lie on the volume the Deployment mounts for state (the PVC, else the emptyDir).
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { STORAGE_VOLUME } from "../../lib/children/volumes";
-import { LINE_STARTUP, schemaTagOf } from "../../lib/config/releases";
+import { LINE_STARTUP, schemaTagOf, stateLayout } from "../../lib/config/releases";
 import { bundledBaseConfig } from "../../lib/distributions/bundled";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
@@ -113,5 +113,44 @@ describe.each(RELEASES)("state on the %s line", (release) => {
     expect(
       runs.filter((r) => r.escaped.length > 0).map((r) => `${r.label} (mount ${r.mount}): ${r.escaped.join("; ")}`),
     ).toEqual([]);
+  });
+});
+
+describe("docs/server-lines.md, 'Where the server keeps its state'", () => {
+  const text = readFileSync(join(__dirname, "..", "..", "docs", "server-lines.md"), "utf8");
+  const section = text.slice(text.indexOf("## Where the server keeps its state"));
+  const rows = (header: string) => {
+    const table = section.slice(section.indexOf(header)).split("\n");
+    return table
+      .slice(2)
+      .filter((l, i, all) => l.startsWith("|") && all.slice(0, i).every((x) => x.startsWith("|")))
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim().replace(/`/g, "")),
+      );
+  };
+
+  it("its table of lines is LINE_STARTUP", () => {
+    const table = rows("| line | state directory |");
+    expect(table.map((r) => r.slice(0, 5))).toEqual(
+      RELEASES.map((r): unknown[] => {
+        const s = LINE_STARTUP[r];
+        const workers: unknown = expect.stringContaining(s.workersEnv ?? "—");
+        return [r === "1.3" ? "1.x" : r, `~/${s.stateDir}`, s.configDirEnv, s.portEnv, workers];
+      }),
+    );
+  });
+
+  it("its HOME table is what the Deployment sets with the default mount path", () => {
+    const table = rows("| line | `HOME` |");
+    expect(table).toHaveLength(2);
+    for (const [lines, home, stateDir] of table)
+      for (const line of lines!.split(", "))
+        expect([line, stateLayout(line === "1.x" ? "1.3" : (line as Release), "/.llama")]).toEqual([
+          line,
+          { home, stateDir: stateDir!.split(" ")[0] },
+        ]);
   });
 });
