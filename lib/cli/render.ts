@@ -6,6 +6,7 @@ import { RELEASES } from "../distributions/table";
 import type { Generated } from "../config/generate";
 import { asStored, llsdDocuments, type CrDocument } from "./documents";
 import { readText, type CliIo } from "./io";
+import { passes } from "./verdict";
 
 export interface RenderArgs {
   readonly file: string;
@@ -65,15 +66,9 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
   let ok = true;
   read.documents.forEach((written, i) => {
     if (i > 0) io.stdout("---\n");
-    const doc = asStored(written, args.file, io);
+    // What validate, /validate or /sync would refuse is refused here too, before anything is printed.
+    const doc = passes(written, { release, baseConfig }, io) ? asStored(written, args.file, io) : undefined;
     if (doc === undefined) {
-      ok = false;
-      return;
-    }
-    if (doc.apiVersion !== "llamastack.io/v1alpha2") {
-      io.stderr(
-        `error: ${doc.name}: apiVersion: ${JSON.stringify(doc.apiVersion)} is not served; use llamastack.io/v1alpha2 (or llamastack.io/v1alpha1)\n`,
-      );
       ok = false;
       return;
     }

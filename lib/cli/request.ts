@@ -8,6 +8,7 @@ import { formatErrors } from "../errors";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
 import { asStored, llsdDocuments } from "./documents";
 import { readText, UsageError, type CliIo } from "./io";
+import { passes } from "./verdict";
 
 const RELATED_KINDS = new Set(["Secret", "ConfigMap"]);
 
@@ -24,7 +25,8 @@ export function requestCommand(hook: string | undefined, file: string | undefine
     io.stderr(`error: ${file} has no LlamaStackDistribution document\n`);
     return 1;
   }
-  const stored = asStored(first, file, io);
+  // Metacontroller never sends a CR the apiserver's admission refused: neither does this.
+  const stored = passes(first, {}, io) ? asStored(first, file, io) : undefined;
   if (stored === undefined) return 1;
   const { parent, namespace } = asParent(stored.object);
   const body = hook === "customize" ? { parent } : { parent, children: {}, related: relatedOf(read.others, namespace) };

@@ -4,6 +4,7 @@
  */
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
+import { SERVER_API } from "../api/apis";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { perFrozen } from "../remembered";
@@ -65,13 +66,25 @@ function modelProvider(m: Model, fallback: string | undefined, available: readon
   return undefined;
 }
 
+/**
+ * The spec's inference providers that generation could not build (a removed type, a typo): each
+ * has its own error, so a model on one of them is not reported a second time.
+ */
+function unbuilt(spec: CanonicalSpec, available: readonly string[]): Set<string> {
+  const off = spec.disabled.some((d) => d.api === SERVER_API.inference);
+  const ids = spec.providers.filter((p) => p.api === "inference" && !off && !available.includes(p.id)).map((p) => p.id);
+  return new Set(ids);
+}
+
 export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
   if (spec.resources.models.length === 0) return;
   const available = providerIds(doc, "inference");
   // Only a provider the user configured is a safe default: the distribution's always-on ones are hosted APIs.
   const fallback = firstSpecProvider(spec, "inference");
+  const failed = unbuilt(spec, available);
   const entries: JsonMap[] = [];
   for (const m of spec.resources.models) {
+    if (failed.has(m.provider ?? fallback ?? "")) continue; // one cause, one message: the provider's
     const providerId = modelProvider(m, fallback, available, out);
     if (providerId === undefined) continue;
     const entry = behindSwitch(

@@ -66,7 +66,7 @@ describe("admissionReviewShape", () => {
       aReview({ ...aRequest(), operation: "PATCH" }),
       'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"',
     ],
-    [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got undefined"],
+    [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got nothing"],
     [
       aReview({ ...aRequest(), operation: "UPDATE", object: [1] }),
       "request.object must be an object for UPDATE, got array",
