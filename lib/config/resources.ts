@@ -5,6 +5,7 @@
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
+import { meant } from "../suggest";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { perFrozen } from "../remembered";
@@ -60,9 +61,9 @@ function modelProvider(m: Model, fallback: string | undefined, available: readon
   const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
   const what =
     m.provider !== undefined
-      ? `names provider "${m.provider}", which is not an inference provider`
-      : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
-  out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
+      ? `names provider "${m.provider}", which is not an inference provider${meant(m.provider, available, ".")}`
+      : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's.";
+  out.errors.push(fieldError(path, `model "${m.name}" ${what} Available: ${listOf(available)}`));
   return undefined;
 }
 

@@ -60,6 +60,24 @@ const BAD_SPECS: [string, object, string[], RegExp][] = [
     /did you mean "vllm"\?/,
   ],
   [
+    "a misspelled field (schema)",
+    { ...starter, resource: { models: ["llama3"] } },
+    ["spec"],
+    /unknown field "resource"; did you mean "resources"\?/,
+  ],
+  [
+    "a misspelled distribution (semantic)",
+    { distribution: { name: "startr" } },
+    ["spec.distribution.name"],
+    /Unknown distribution "startr": did you mean "starter"\?/,
+  ],
+  [
+    "a model on a misspelled provider id (generation)",
+    { ...starter, providers: { inference: vllm }, resources: { models: [{ name: "m", provider: "vlm" }] } },
+    ["spec.resources.models[0].provider"],
+    /not an inference provider: did you mean "vllm"\?/,
+  ],
+  [
     "a misspelled vector store",
     { ...starter, providers: { vectorIo: { provider: "fiass" } } },
     ["spec.providers.vectorIo.provider"],
