@@ -1,20 +1,42 @@
 /**
  * "Did you mean": the one rule for every name looked up (a kind, a field, a distribution, a
  * provider, a model's provider id, a CLI command or flag). A name close to exactly one known name
- * is most likely a typo of it; short names need a closer match, so `oci` is not taken for `gcp`.
+ * is most likely a typo of it.
  */
-import leven from "leven";
+/**
+ * Edits between two strings, a swap of neighbours counting as one (`modles` → `models`): the
+ * optimal string alignment distance.
+ */
+function distance(a: string, b: string): number {
+  const at = (row: readonly number[], j: number): number => row[j] ?? 0;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const swapped = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1];
+      const edit = Math.min(at(previous, j) + 1, at(row, j - 1) + 1, at(previous, j - 1) + cost);
+      row.push(swapped ? Math.min(edit, at(before, j - 2) + 1) : edit);
+    }
+    [before, previous] = [previous, row];
+  }
+  return at(previous, b.length);
+}
 
-/** The known names closest to `name` (case-insensitive, sorted), when they are close enough to be a typo. */
+/**
+ * The known names closest to `name` (case-insensitive, sorted), when they are close enough to be a
+ * typo: one edit up to 7 characters, two from 8 (`ghost` is not a typo of `groq`).
+ */
 function closest(name: string, known: Iterable<string>): string[] {
-  const limit = name.length <= 4 ? 1 : 2;
+  const limit = name.length < 8 ? 1 : 2;
   const lower = name.toLowerCase();
   let best: string[] = [];
   let bestDistance = limit + 1;
   for (const candidate of [...known].sort()) {
-    const distance = leven(lower, candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [[candidate], distance];
-    else if (distance === bestDistance) best.push(candidate);
+    const d = distance(lower, candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [[candidate], d];
+    else if (d === bestDistance) best.push(candidate);
   }
   return best;
 }

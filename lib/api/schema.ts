@@ -128,7 +128,7 @@ function shapeMessage(one: ErrorObject): string {
   if (one.schemaPath.endsWith("/additionalProperties/oneOf")) {
     const field = one.instancePath.split("/").pop();
     const near = didYouMean(field ?? "", PROVIDER_FIELDS);
-    return `unknown field "${field}":${near || ` provider fields are ${PROVIDER_FIELDS.join(", ")}; any other field must be a Secret reference {name, key} (put other config under settings)`}`;
+    return `unknown field "${field}":${near || ` provider fields are id, provider, endpoint, apiKey, secretRefs and settings; any other field must be a Secret reference {name, key} (put other config under settings)`}`;
   }
   return `has the wrong shape for this field${typeof description === "string" && description !== "" ? ` (expected: ${description})` : ""}`;
 }
