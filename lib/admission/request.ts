@@ -68,7 +68,11 @@ export function admissionReviewShape(body: unknown): ReviewShape {
 
 function requestShape(request: unknown): ReviewShape {
   if (!isPlainObject(request))
-    return fail(request === undefined ? "request is required" : `request must be an object, got ${typeOf(request)}`);
+    return fail(
+      request === undefined
+        ? "request is required: the AdmissionRequest {uid, kind, operation, object}"
+        : `request must be an object, got ${typeOf(request)}`,
+    );
   const { uid, kind, operation } = request;
   if (typeof uid !== "string" || uid === "") return fail("request.uid is required: a non-empty string");
   if (!isGroupVersionKind(kind)) return fail("request.kind must be {group, version, kind} with string values");

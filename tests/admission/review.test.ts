@@ -55,7 +55,7 @@ describe("admissionReviewShape", () => {
       { apiVersion: "admission.k8s.io/v1", kind: "ConversionReview" },
       'kind must be AdmissionReview, got "ConversionReview"',
     ],
-    [aReview(undefined), "request is required"],
+    [aReview(undefined), "request is required: the AdmissionRequest {uid, kind, operation, object}"],
     [aReview("x"), "request must be an object, got string"],
     [aReview({ ...aRequest(), uid: "" }), "request.uid is required: a non-empty string"],
     [
