@@ -1,8 +1,8 @@
 /**
  * Examples cannot rot: every shell block in README.md, docs/*.md, metacontroller/README.md and
- * crds/README.md, and every `# Check it:` command in samples/, runs here, offline, and must exit
- * as the doc says; where the doc shows output, stdout must match it. The conventions (docs/cli.md,
- * "Examples in the docs"):
+ * crds/README.md, and every `# Check it:` and `# $` command in samples/, runs here, offline,
+ * and must exit as the doc says; where the doc shows output, stdout must match it. The
+ * conventions (docs/cli.md, "Examples in the docs"):
  *
  * - A fenced block whose info string starts with `sh` (or `bash`) runs with `bash -e -o
  *   pipefail`, from a scratch directory that links the repository's top-level entries (so paths
@@ -97,14 +97,23 @@ function examplesOf(file: string): Example[] {
   return examples;
 }
 
-/** A sample's `# Check it:` (or `# Try it offline:`) command: it runs and must exit 0. */
+/**
+ * A sample's commands: `# Check it:` (or `# Try it offline:`) runs and must exit 0; `# $ command`
+ * runs too, and the comment lines right after it (up to a bare `#`), without their `# `, are its
+ * expected stdout.
+ */
 function sampleChecks(file: string): Example[] {
-  return readFileSync(join(ROOT, file), "utf8")
-    .split("\n")
-    .flatMap((l, i) => {
-      const command = /^# (?:Check it|Try it offline):\s+(\S.*)$/.exec(l)?.[1];
-      return command === undefined ? [] : [{ file, line: i + 1, script: command, exit: 0, run: true }];
-    });
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  return lines.flatMap((l, i) => {
+    const check = /^# (?:Check it|Try it offline):\s+(\S.*)$/.exec(l)?.[1];
+    if (check !== undefined) return [{ file, line: i + 1, script: check, exit: 0, run: true }];
+    const shown = /^# \$ (\S.*)$/.exec(l)?.[1];
+    if (shown === undefined) return [];
+    const rest = lines.slice(i + 1);
+    const end = rest.findIndex((o) => !o.startsWith("# ") || o.startsWith("# $ "));
+    const output = rest.slice(0, end === -1 ? rest.length : end).map((o) => o.slice(2));
+    return [{ file, line: i + 1, script: shown, exit: 0, run: true, output: output.join("\n") }];
+  });
 }
 
 /** `…` matches any text within a line; a line of only `…` any number of lines. */
@@ -177,6 +186,7 @@ it("finds the examples, and every runnable one outside the quick starts is cover
   expect(EXAMPLES.filter((e) => e.run).length).toBeGreaterThan(10);
   expect(EXAMPLES.filter((e) => e.run && e.output !== undefined).length).toBeGreaterThan(5);
   expect(EXAMPLES.filter((e) => e.file.startsWith("samples/")).length).toBeGreaterThan(5);
+  expect(EXAMPLES.filter((e) => e.file.startsWith("samples/") && e.output !== undefined).length).toBeGreaterThan(1);
 });
 
 /** The command whose output a cluster block shows: its last line that is not a comment. */
