@@ -7,13 +7,17 @@
 import { formatErrors } from "../errors";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
 import { asStored, llsdDocuments } from "./documents";
+import { oneOf } from "./args";
 import { readText, UsageError, type CliIo } from "./io";
 import { passes } from "./verdict";
 
 const RELATED_KINDS = new Set(["Secret", "ConfigMap"]);
 
-export function requestCommand(hook: string | undefined, file: string | undefined, io: CliIo): number {
-  if (hook !== "sync" && hook !== "customize") throw new UsageError("request takes sync or customize, then FILE");
+const HOOKS = ["sync", "customize"] as const;
+
+export function requestCommand(written: string | undefined, file: string | undefined, io: CliIo): number {
+  if (written === undefined) throw new UsageError("request takes sync or customize, then FILE");
+  const hook = oneOf("the hook", written, HOOKS);
   if (file === undefined) throw new UsageError(`request ${hook} takes a FILE`);
   const read = llsdDocuments(readText(io, file), file);
   if (!read.ok) {

@@ -102,6 +102,11 @@ describe("a misspelled command or flag", () => {
       'unknown option "--strict"; llsd validate takes no options',
       "llsd validate --help",
     ],
+    [
+      ["request", "snyc", "x.yaml"],
+      'the hook must be one of sync, customize, got "snyc": did you mean "sync"?',
+      "llsd request --help",
+    ],
     [["convert", "--too", "v1alpha2", "x.yaml"], 'unknown option "--too": did you mean "--to"?', "llsd convert --help"],
     [
       ["render", "--release", "0.9", "x.yaml"],
