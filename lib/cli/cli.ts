@@ -146,7 +146,10 @@ export function runCli(argv: readonly string[], io: CliIo): number {
     io.stdout(USAGE);
     return 2; // no command is an error; asking for help is not
   }
-  if (HELP_FLAGS.has(name)) return COMMANDS.help?.run([], io) ?? 0;
+  if (HELP_FLAGS.has(name)) {
+    io.stdout(USAGE);
+    return 0;
+  }
   if (name === "--version") return version(io);
   try {
     const command = commandNamed(name);
