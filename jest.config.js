@@ -1,4 +1,4 @@
-/** Plain CommonJS jest + ts-jest (DESIGN §12). Type checking runs once in `tsc --noEmit`. */
+/** Plain CommonJS jest + ts-jest. Type checking runs once in `tsc --noEmit`. */
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],

@@ -24,6 +24,7 @@ import { numberSetting, type NumberRule } from "./env-values";
 import { createMetrics, type HookMetrics } from "./metrics";
 import { createOverloadGuard, overloadOptionsFromEnv, type OverloadOptions } from "./overload";
 import { createTlsServer, tlsFilesFromEnv, type TlsFiles } from "./tls";
+import { errorCode } from "../lib/errors";
 
 export interface ServiceConfig {
   readonly port: number;
@@ -104,13 +105,23 @@ function listenersFor(config: ServiceConfig, appDeps: AppDeps, logger: pino.Logg
   return listeners;
 }
 
+/** Why a port cannot be listened on, and what to do, in the words of the `reason` of a fatal line. */
+function listenProblem(err: Error, scheme: "http" | "https", port: number): string {
+  const setting = scheme === "http" ? "PORT" : "TLS_PORT";
+  const code = errorCode(err);
+  if (code === "EADDRINUSE")
+    return `port ${port} is already in use by another process: stop it, or set ${setting} to a free port`;
+  if (code === "EACCES") return `port ${port} needs privileges this process does not have: set ${setting} above 1023`;
+  return `cannot listen on port ${port} (${setting}): ${err.message}`;
+}
+
 function listenAll(listeners: readonly Listener[], logger: pino.Logger): Promise<void> {
   return Promise.all(
     listeners.map(
       ({ server, port, scheme }) =>
         new Promise<void>((resolve, reject) => {
           server.once("error", (err) => {
-            logger.fatal({ err, scheme, port }, "Listen failed");
+            logger.fatal({ err, scheme, port, reason: listenProblem(err, scheme, port) }, "Listen failed");
             reject(err);
           });
           server.listen(port, () => {

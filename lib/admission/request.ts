@@ -3,6 +3,7 @@
  * `/validate`: parsed, never assumed. `admissionReviewShape` names the first thing wrong in one
  * sentence (the hook answers 400 with it), or returns the fields the webhook reads.
  */
+import { shortJson } from "../conversion/envelope";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
@@ -30,7 +31,9 @@ export interface AdmissionRequest {
 export type ReviewShape =
   { readonly ok: true; readonly request: AdmissionRequest } | { readonly ok: false; readonly error: string };
 
+/** What a field holds, for messages: "nothing" when it is missing (as /convert says it). */
 function typeOf(value: unknown): string {
+  if (value === undefined) return "nothing";
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
@@ -55,20 +58,26 @@ export function admissionReviewShape(body: unknown): ReviewShape {
         ? "request body is required: an AdmissionReview"
         : `request body must be an AdmissionReview object, got ${typeOf(body)}`,
     );
+  if (body.apiVersion === undefined)
+    return fail(`apiVersion is missing: an AdmissionReview has apiVersion ${ADMISSION_API_VERSION}, kind and request`);
   if (body.apiVersion !== ADMISSION_API_VERSION)
-    return fail(`apiVersion must be ${ADMISSION_API_VERSION}, got ${JSON.stringify(body.apiVersion)}`);
-  if (body.kind !== "AdmissionReview") return fail(`kind must be AdmissionReview, got ${JSON.stringify(body.kind)}`);
+    return fail(`apiVersion must be ${ADMISSION_API_VERSION}, got ${shortJson(body.apiVersion)}`);
+  if (body.kind !== "AdmissionReview") return fail(`kind must be AdmissionReview, got ${shortJson(body.kind)}`);
   return requestShape(body.request);
 }
 
 function requestShape(request: unknown): ReviewShape {
   if (!isPlainObject(request))
-    return fail(request === undefined ? "request is required" : `request must be an object, got ${typeOf(request)}`);
+    return fail(
+      request === undefined
+        ? "request is required: the AdmissionRequest {uid, kind, operation, object}"
+        : `request must be an object, got ${typeOf(request)}`,
+    );
   const { uid, kind, operation } = request;
   if (typeof uid !== "string" || uid === "") return fail("request.uid is required: a non-empty string");
   if (!isGroupVersionKind(kind)) return fail("request.kind must be {group, version, kind} with string values");
   if (!isOperation(operation))
-    return fail(`request.operation must be one of ${OPERATIONS.join(", ")}, got ${JSON.stringify(operation)}`);
+    return fail(`request.operation must be one of ${OPERATIONS.join(", ")}, got ${shortJson(operation)}`);
   const problem = objectsProblem(request, operation) ?? stringsProblem(request);
   if (problem !== undefined) return fail(problem);
   return { ok: true, request: admissionRequest(request, { uid, kind, operation }) };

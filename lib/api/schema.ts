@@ -11,6 +11,10 @@ import { INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "./schema
 import { withSharedDefs } from "./schema-defs";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
+import { didYouMean } from "../suggest";
+
+/** The fields of a provider entry; any other key is read as a Secret reference. */
+const PROVIDER_FIELDS = ["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"];
 
 function objectSchema(apiVersion: string, spec: Schema): Schema {
   return {
@@ -83,11 +87,11 @@ export function toFieldPath(instancePath: string, prefix = ""): string {
 function describeError(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties":
-      return `unknown field "${String(e.params.additionalProperty)}"; remove it or check its spelling`;
+      return unknownField(e);
     case "required":
       return `required field "${String(e.params.missingProperty)}" is missing`;
     case "enum":
-      return `must be one of: ${allowedValues(e).map(String).join(", ")}`;
+      return oneOf(e);
     case "minItems":
       return `must list at least ${String(e.params.limit)} item(s)`;
     case "const":
@@ -95,6 +99,21 @@ function describeError(e: ErrorObject): string {
     default:
       return e.message ?? "is invalid";
   }
+}
+
+/** An unknown field: the known one it is a typo of, else remove it. */
+function unknownField(e: ErrorObject): string {
+  const field = String(e.params.additionalProperty);
+  const properties: unknown = e.parentSchema?.properties;
+  const near = didYouMean(field, typeof properties === "object" && properties !== null ? Object.keys(properties) : []);
+  return `unknown field "${field}";${near || " remove it or check its spelling"}`;
+}
+
+/** A value outside an enum: the allowed ones, and the one it is a typo of. */
+function oneOf(e: ErrorObject): string {
+  const allowed = allowedValues(e).map(String);
+  const near = typeof e.data === "string" ? didYouMean(e.data, allowed) : "";
+  return `must be one of: ${allowed.join(", ")}${near === "" ? "" : `;${near}`}`;
 }
 
 /** ajv types an error's params as `any`; an `enum` error lists the allowed values. */
@@ -108,7 +127,8 @@ function shapeMessage(one: ErrorObject): string {
   const description: unknown = one.parentSchema?.description;
   if (one.schemaPath.endsWith("/additionalProperties/oneOf")) {
     const field = one.instancePath.split("/").pop();
-    return `unknown field "${field}": provider fields are id, provider, endpoint, apiKey, secretRefs and settings; any other field must be a Secret reference {name, key} (put other config under settings)`;
+    const near = didYouMean(field ?? "", PROVIDER_FIELDS);
+    return `unknown field "${field}":${near || ` provider fields are id, provider, endpoint, apiKey, secretRefs and settings; any other field must be a Secret reference {name, key} (put other config under settings)`}`;
   }
   return `has the wrong shape for this field${typeof description === "string" && description !== "" ? ` (expected: ${description})` : ""}`;
 }

@@ -1,4 +1,5 @@
 /** Rules for resources, storage, disabled APIs and external providers. */
+import { meant } from "../suggest";
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import { perText } from "../remembered";
 import { DEFAULT_REDIS_PORT } from "../defaults";
@@ -17,7 +18,9 @@ export function unknownTools(spec: CanonicalSpec): FieldError[] {
   const known = Object.keys(TOOL_PROVIDERS);
   return spec.resources.tools
     .filter((t) => !known.includes(t.name))
-    .map((t) => fieldError(t.path, `unknown tool "${t.name}". Known tools: ${listOf(known)}`));
+    .map((t) =>
+      fieldError(t.path, `unknown tool "${t.name}"${meant(t.name, known, ".")} Known tools: ${listOf(known)}`),
+    );
 }
 
 export function modelRules(spec: CanonicalSpec, inferenceIds: readonly string[] | undefined): FieldError[] {

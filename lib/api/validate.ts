@@ -2,6 +2,7 @@
  * `validate()`: every rule the CRD schema cannot express, as FieldErrors (docs/spec-reference.md, "Checks").
  * Errors block; warnings are reported (status, admission `warnings`) and the spec proceeds.
  */
+import { meant } from "../suggest";
 import { fieldError, listOf, type FieldError } from "../errors";
 import { listenPort, MIN_SERVER_PORT } from "../defaults";
 import { DEFAULT_DISTRIBUTIONS, distributionNames, type DistributionTable, type Release } from "../distributions/table";
@@ -50,7 +51,7 @@ function distributionRules(spec: CanonicalSpec, table: DistributionTable): Field
     return [
       fieldError(
         "spec.distribution.name",
-        `Unknown distribution "${d.name}". Available distributions: ${listOf(distributionNames(table))}`,
+        `Unknown distribution "${d.name}"${meant(d.name, distributionNames(table), ".")} Available distributions: ${listOf(distributionNames(table))}`,
       ),
     ];
   }

@@ -1,7 +1,8 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
-import { parseArgs } from "node:util";
-import { thrownMessage } from "../errors";
-import { distributionNames, DEFAULT_DISTRIBUTIONS, RELEASES } from "../distributions/table";
+import { distributionNames, DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, RELEASES } from "../distributions/table";
+import { packageVersion } from "../package-version";
+import { meant } from "../suggest";
+import { exactlyOne, firstLine, oneOf, parsed } from "./args";
 import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
@@ -17,41 +18,19 @@ interface Command {
 
 const EXIT_CODES = "Exit codes: 0 done, 1 invalid input (each problem printed with its field path), 2 usage error.";
 
-function parsed(
-  args: readonly string[],
-  options: { [name: string]: { type: "string" } } = {},
-): { values: { [k: string]: string | undefined }; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options, strict: true });
-    return { values, positionals };
-  } catch (error) {
-    throw new UsageError(firstLine(error) ?? "bad arguments");
-  }
-}
-
-/** The first line of a thrown error's message (undefined when it has none). */
-function firstLine(error: unknown): string | undefined {
-  return thrownMessage(error)?.split("\n")[0];
-}
-
-function exactlyOne(command: string, positionals: readonly string[]): string {
-  if (positionals.length !== 1 || positionals[0] === undefined)
-    throw new UsageError(`${command} takes exactly one FILE`);
-  return positionals[0];
-}
-
 const COMMANDS: { readonly [name: string]: Command } = {
   render: {
     help: `llsd render FILE [--base-config FILE] [--release ${RELEASES.join("|")}]
   Print the generated config.yaml and the server container's env for each
   LlamaStackDistribution in FILE (v1alpha1 is converted first, with a note).
-  Notes and warnings go to stderr. Invalid specs print every problem.`,
+  Notes and warnings go to stderr. A CR that validate refuses prints every
+  problem and nothing on stdout.`,
     run: (args, io) => {
-      const { values, positionals } = parsed(args, { "base-config": { type: "string" }, release: { type: "string" } });
-      return renderCommand(
-        { file: exactlyOne("render", positionals), baseConfig: values["base-config"], release: values.release },
-        io,
-      );
+      const options = { "base-config": { type: "string" }, release: { type: "string" } } as const;
+      const { values, positionals } = parsed("render", args, options);
+      const release = values.release === undefined ? undefined : oneOf("--release", values.release, RELEASES);
+      const file = exactlyOne("render", positionals);
+      return renderCommand({ file, baseConfig: values["base-config"], ...(release ? { release } : {}) }, io);
     },
   },
   validate: {
@@ -59,15 +38,16 @@ const COMMANDS: { readonly [name: string]: Command } = {
   Check every LlamaStackDistribution (v1alpha1 or v1alpha2) in the files with
   the admission webhook's code: the schema, the rules, and what generating
   config.yaml would refuse. Prints "valid" or every problem per object.`,
-    run: (args, io) => validateCommand(parsed(args).positionals, io),
+    run: (args, io) => validateCommand(parsed("validate", args).positionals, io),
   },
   convert: {
     help: `llsd convert --to v1alpha1|v1alpha2 FILE
   Convert with the conversion webhook's code (lossless: fields the target
   cannot hold ride in an annotation). Other kinds pass through.`,
     run: (args, io) => {
-      const { values, positionals } = parsed(args, { to: { type: "string" } });
-      return convertCommand(values.to, exactlyOne("convert", positionals), io);
+      const { values, positionals } = parsed("convert", args, { to: { type: "string" } });
+      if (values.to === undefined) throw new UsageError("convert needs --to v1alpha1 or --to v1alpha2");
+      return convertCommand(oneOf("--to", values.to, TARGETS), exactlyOne("convert", positionals), io);
     },
   },
   migrate: {
@@ -75,7 +55,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
   Upgrade to v1alpha2 idiomatically: the env-var patterns of v1alpha1
   (VLLM_URL, OLLAMA_URL, INFERENCE_MODEL, …) become providers and models;
   stderr says what changed and what was left as it was.`,
-    run: (args, io) => migrateCommand(exactlyOne("migrate", parsed(args).positionals), io),
+    run: (args, io) => migrateCommand(exactlyOne("migrate", parsed("migrate", args).positionals), io),
   },
   request: {
     help: `llsd request sync|customize FILE
@@ -83,7 +63,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
   LlamaStackDistribution in FILE (Secrets and ConfigMaps in FILE become related
   objects), e.g. to pipe into curl against a running service.`,
     run: (args, io) => {
-      const { positionals } = parsed(args);
+      const { positionals } = parsed("request", args);
       if (positionals.length > 2) throw new UsageError("request takes sync or customize, then one FILE");
       return requestCommand(positionals[0], positionals[1], io);
     },
@@ -92,7 +72,8 @@ const COMMANDS: { readonly [name: string]: Command } = {
     help: `llsd distributions
   List the named distributions, their pinned images and server lines.`,
     run: (args, io) => {
-      if (parsed(args).positionals.length > 0) throw new UsageError("distributions takes no arguments");
+      if (parsed("distributions", args).positionals.length > 0)
+        throw new UsageError("distributions takes no arguments");
       for (const name of distributionNames()) {
         const entry = DEFAULT_DISTRIBUTIONS.find((e) => e.name === name);
         io.stdout(`${name}\t${entry?.image ?? ""}\t(${entry?.release ?? "?"}.x)\n`);
@@ -105,12 +86,26 @@ const COMMANDS: { readonly [name: string]: Command } = {
   List the supported server lines, one per row, oldest first: the value
   --release accepts, then what the line covers.`,
     run: (args, io) => {
-      if (parsed(args).positionals.length > 0) throw new UsageError("releases takes no arguments");
+      if (parsed("releases", args).positionals.length > 0) throw new UsageError("releases takes no arguments");
       for (const row of releaseLines()) io.stdout(`${row}\n`);
       return 0;
     },
   },
+  help: {
+    help: `llsd help [COMMAND]
+  Show this help, or one command's (also: llsd COMMAND --help).`,
+    run: (args, io) => {
+      const { positionals } = parsed("help", args);
+      if (positionals.length > 1) throw new UsageError("help takes at most one COMMAND");
+      const topic = positionals[0];
+      if (topic === undefined) io.stdout(USAGE);
+      else io.stdout(`Usage: ${commandNamed(topic).help}\n\n${EXIT_CODES}\n`);
+      return 0;
+    },
+  },
 };
+
+const TARGETS = ["v1alpha1", "v1alpha2"] as const;
 
 export const USAGE = `Usage: llsd <command> [options]   (llsd <command> --help for one command)
 
@@ -118,46 +113,58 @@ Commands:
 ${Object.values(COMMANDS)
   .map((c) => c.help)
   .join("\n")}
-llsd help [COMMAND]
-  Show this help, or one command's.
+llsd --version
+  The hooks' version and the server lines they support.
 
-${EXIT_CODES}
+A FILE of - reads stdin. ${EXIT_CODES}
 `;
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
+/** `llsd --version`: what a bug report needs, the hooks' version and the server lines. */
+function version(io: CliIo): number {
+  io.stdout(`llsd-hooks ${packageVersion() ?? "(unknown version)"}\n`);
+  io.stdout(
+    `server lines: ${RELEASES.join(", ")} (new CRs: ${DEFAULT_RELEASE}; llsd releases says what each covers)\n`,
+  );
+  return 0;
+}
+
+/** The command of that name, or a usage error that names the one it is a typo of. */
+function commandNamed(name: string): Command {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command !== undefined) return command;
+  const names = Object.keys(COMMANDS);
+  throw new UsageError(
+    `unknown command ${JSON.stringify(name)}${meant(name, names, `; the commands: ${names.join(", ")}`)}`,
+  );
+}
+
 export function runCli(argv: readonly string[], io: CliIo): number {
   const [name, ...rest] = argv;
-  if (name === undefined || HELP_FLAGS.has(name) || name === "help") return help(name, rest[0], io);
-  const command = COMMANDS[name];
-  if (command === undefined) {
-    io.stderr(`error: unknown command "${name}"\n\n${USAGE}`);
-    return 2;
+  if (name === undefined) {
+    io.stdout(USAGE);
+    return 2; // no command is an error; asking for help is not
   }
-  if (rest.some((a) => HELP_FLAGS.has(a))) {
-    io.stdout(`Usage: ${command.help}\n\n${EXIT_CODES}\n`);
+  if (HELP_FLAGS.has(name)) {
+    io.stdout(USAGE);
     return 0;
   }
+  if (name === "--version") return version(io);
   try {
+    const command = commandNamed(name);
+    if (rest.some((a) => HELP_FLAGS.has(a))) {
+      io.stdout(`Usage: ${command.help}\n\n${EXIT_CODES}\n`);
+      return 0;
+    }
     return command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`error: ${error.message}\nRun "llsd ${name} --help" for usage.\n`);
+      const known = Object.hasOwn(COMMANDS, name);
+      io.stderr(`error: ${error.message}\nRun "llsd ${known ? `${name} ` : ""}--help" for usage.\n`);
       return 2;
     }
     io.stderr(`error: ${firstLine(error)} (an internal error of llsd ${name}; please report it)\n`);
     return 2;
   }
-}
-
-/** `llsd`, `llsd --help`, `llsd help [COMMAND]`: no command is an error (2), asking for help is not. */
-function help(name: string | undefined, next: string | undefined, io: CliIo): number {
-  const topic = name === "help" ? next : undefined;
-  const command = topic !== undefined ? COMMANDS[topic] : undefined;
-  if (topic !== undefined && command === undefined) {
-    io.stderr(`error: unknown command "${topic}"\n\n${USAGE}`);
-    return 2;
-  }
-  io.stdout(command ? `Usage: ${command.help}\n\n${EXIT_CODES}\n` : USAGE);
-  return name === undefined ? 2 : 0;
 }

@@ -43,11 +43,7 @@ function hubOf(object: Doc): Conversion<object> {
   return object.apiVersion === "llamastack.io/v1alpha2" ? { ok: true, object } : toHub(object);
 }
 
-export function convertCommand(to: string | undefined, file: string, io: CliIo): number {
-  if (to !== "v1alpha1" && to !== "v1alpha2") {
-    io.stderr("error: convert needs --to v1alpha1 or --to v1alpha2\n");
-    return 2;
-  }
+export function convertCommand(to: "v1alpha1" | "v1alpha2", file: string, io: CliIo): number {
   const target = `llamastack.io/${to}`;
   return eachDocument(file, io, (object) => {
     if (object.apiVersion === target) return object;

@@ -11,7 +11,7 @@ export interface CliIo {
 export const processIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
-  readFile: (path) => readFileSync(path, "utf8"),
+  readFile: (path) => readFileSync(path === "-" ? 0 : path, "utf8"), // `-` is stdin, as in kubectl -f -
 };
 
 /** A problem with the command line itself (a missing file, a bad option): exit 2, one line. */

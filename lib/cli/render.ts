@@ -1,16 +1,17 @@
-/** `llsd render FILE [--base-config F] [--release LINE]`: print config.yaml and env for each CR (v1alpha1 converted first). */
+/** `llsd render FILE [--base-config F] [--release LINE]` (LINE checked by the caller): print config.yaml and env for each CR (v1alpha1 converted first). */
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";
-import { RELEASES } from "../distributions/table";
+import type { Release } from "../distributions/table";
 import type { Generated } from "../config/generate";
 import { asStored, llsdDocuments, type CrDocument } from "./documents";
 import { readText, type CliIo } from "./io";
+import { passes } from "./verdict";
 
 export interface RenderArgs {
   readonly file: string;
   readonly baseConfig?: string;
-  readonly release?: string;
+  readonly release?: Release;
 }
 
 function containerEnv(g: Generated): unknown[] {
@@ -47,11 +48,7 @@ function printRendered(doc: CrDocument, result: Rendered, io: CliIo): boolean {
 }
 
 export function renderCommand(args: RenderArgs, io: CliIo): number {
-  const release = RELEASES.find((line) => line === args.release);
-  if (args.release !== undefined && release === undefined) {
-    io.stderr(`error: --release must be one of ${RELEASES.join(", ")}\n`);
-    return 2;
-  }
+  const release = args.release;
   const baseConfig = args.baseConfig !== undefined ? readText(io, args.baseConfig) : undefined;
   const read = llsdDocuments(readText(io, args.file), args.file);
   if (!read.ok) {
@@ -65,15 +62,9 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
   let ok = true;
   read.documents.forEach((written, i) => {
     if (i > 0) io.stdout("---\n");
-    const doc = asStored(written, args.file, io);
+    // What validate, /validate or /sync would refuse is refused here too, before anything is printed.
+    const doc = passes(written, { release, baseConfig }, io) ? asStored(written, args.file, io) : undefined;
     if (doc === undefined) {
-      ok = false;
-      return;
-    }
-    if (doc.apiVersion !== "llamastack.io/v1alpha2") {
-      io.stderr(
-        `error: ${doc.name}: apiVersion: ${JSON.stringify(doc.apiVersion)} is not served; use llamastack.io/v1alpha2 (or llamastack.io/v1alpha1)\n`,
-      );
       ok = false;
       return;
     }

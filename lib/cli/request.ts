@@ -7,12 +7,17 @@
 import { formatErrors } from "../errors";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
 import { asStored, llsdDocuments } from "./documents";
+import { oneOf } from "./args";
 import { readText, UsageError, type CliIo } from "./io";
+import { passes } from "./verdict";
 
 const RELATED_KINDS = new Set(["Secret", "ConfigMap"]);
 
-export function requestCommand(hook: string | undefined, file: string | undefined, io: CliIo): number {
-  if (hook !== "sync" && hook !== "customize") throw new UsageError("request takes sync or customize, then FILE");
+const HOOKS = ["sync", "customize"] as const;
+
+export function requestCommand(written: string | undefined, file: string | undefined, io: CliIo): number {
+  if (written === undefined) throw new UsageError("request takes sync or customize, then FILE");
+  const hook = oneOf("the hook", written, HOOKS);
   if (file === undefined) throw new UsageError(`request ${hook} takes a FILE`);
   const read = llsdDocuments(readText(io, file), file);
   if (!read.ok) {
@@ -24,7 +29,8 @@ export function requestCommand(hook: string | undefined, file: string | undefine
     io.stderr(`error: ${file} has no LlamaStackDistribution document\n`);
     return 1;
   }
-  const stored = asStored(first, file, io);
+  // Metacontroller never sends a CR the apiserver's admission refused: neither does this.
+  const stored = passes(first, {}, io) ? asStored(first, file, io) : undefined;
   if (stored === undefined) return 1;
   const { parent, namespace } = asParent(stored.object);
   const body = hook === "customize" ? { parent } : { parent, children: {}, related: relatedOf(read.others, namespace) };

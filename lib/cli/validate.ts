@@ -4,10 +4,9 @@
  * problems with the same messages — and what `llsd render` and the sync hook would refuse.
  */
 import { formatErrors } from "../errors";
-import { checkObject } from "../config/check-object";
-import { lineOfAdmitted } from "../admission/line";
 import { llsdDocuments } from "./documents";
 import { readText, UsageError, type CliIo } from "./io";
+import { verdictOf } from "./verdict";
 
 const line = (e: { path: string; message: string }): string => `${e.path}: ${e.message}`;
 
@@ -25,9 +24,7 @@ function validateFile(file: string, io: CliIo): boolean {
   let ok = true;
   for (const doc of read.documents) {
     const name = `${doc.apiVersion} ${doc.name}`;
-    // The line the sync hook would pick for this object (a new CR: the current default; v1alpha1: the Go operator's).
-    const release = lineOfAdmitted(doc.object);
-    const verdict = checkObject(doc.object, release ? { release } : {});
+    const verdict = verdictOf(doc);
     for (const w of verdict.warnings) io.stderr(`${file}: ${name}: warning: ${line(w)}\n`);
     if (verdict.errors.length === 0) {
       io.stdout(`${file}: ${name}: valid\n`);

@@ -4,8 +4,8 @@
  * provider registry and config classes (provider-fields.generated.ts), never from a hand list:
  * a type the release does not register is refused with the reason.
  */
-import leven from "leven";
 import { LRUCache } from "lru-cache";
+import { nearest } from "../suggest";
 import { RELEASES, type Release } from "../distributions/table";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
 import { fieldsOf, type TypeFields } from "./provider-fields";
@@ -171,13 +171,7 @@ function resolveUncached(serverApi: string, provider: string, hasEndpoint: boole
  * Short names need a closer match, so `oci` is not mistaken for `gcp`.
  */
 function nearestKnown(types: readonly string[], name: string): string | undefined {
-  const known = [...new Set([...types.map((t) => t.slice(t.indexOf("::") + 2)), ...Object.keys(RENAMED_TYPES)])].sort();
-  const limit = name.length <= 4 ? 1 : 2;
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = leven(name.toLowerCase(), candidate);
-    if (distance <= limit && (best === undefined || distance < best.distance))
-      best = { name: RENAMED_TYPES[candidate] ?? candidate, distance };
-  }
-  return best?.name;
+  const known = new Set([...types.map((t) => t.slice(t.indexOf("::") + 2)), ...Object.keys(RENAMED_TYPES)]);
+  const near = nearest(name, known);
+  return near === undefined ? undefined : (RENAMED_TYPES[near] ?? near);
 }

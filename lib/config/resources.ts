@@ -4,6 +4,8 @@
  */
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import type { CanonicalSpec, Model, Provider } from "../api/canonical";
+import { SERVER_API } from "../api/apis";
+import { meant } from "../suggest";
 import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { perFrozen } from "../remembered";
@@ -59,10 +61,20 @@ function modelProvider(m: Model, fallback: string | undefined, available: readon
   const path = m.provider !== undefined ? child(m.path, "provider") : m.path;
   const what =
     m.provider !== undefined
-      ? `names provider "${m.provider}", which is not an inference provider`
-      : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's";
-  out.errors.push(fieldError(path, `model "${m.name}" ${what}. Available: ${listOf(available)}`));
+      ? `names provider "${m.provider}", which is not an inference provider${meant(m.provider, available, ".")}`
+      : "names no provider and spec.providers.inference is empty; add an inference provider or set provider to one of the distribution's.";
+  out.errors.push(fieldError(path, `model "${m.name}" ${what} Available: ${listOf(available)}`));
   return undefined;
+}
+
+/**
+ * The spec's inference providers that generation could not build (a removed type, a typo): each
+ * has its own error, so a model on one of them is not reported a second time.
+ */
+function unbuilt(spec: CanonicalSpec, available: readonly string[]): Set<string> {
+  const off = spec.disabled.some((d) => d.api === SERVER_API.inference);
+  const ids = spec.providers.filter((p) => p.api === "inference" && !off && !available.includes(p.id)).map((p) => p.id);
+  return new Set(ids);
 }
 
 export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOutcome): void {
@@ -70,8 +82,10 @@ export function applyModels(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceOu
   const available = providerIds(doc, "inference");
   // Only a provider the user configured is a safe default: the distribution's always-on ones are hosted APIs.
   const fallback = firstSpecProvider(spec, "inference");
+  const failed = unbuilt(spec, available);
   const entries: JsonMap[] = [];
   for (const m of spec.resources.models) {
+    if (failed.has(m.provider ?? fallback ?? "")) continue; // one cause, one message: the provider's
     const providerId = modelProvider(m, fallback, available, out);
     if (providerId === undefined) continue;
     const entry = behindSwitch(

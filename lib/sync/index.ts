@@ -4,9 +4,6 @@
  * file, the running servers, the memo). The I/O itself, before the pure `sync()` and bounded in
  * time, is in with-io.ts.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isPlainObject } from "../conversion/paths";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
 import {
@@ -25,27 +22,8 @@ import type { SyncDeps } from "./sync";
 import { syncRemembered, syncWith } from "./with-io";
 
 export { sync, type SyncDeps } from "./sync";
+export { packageVersion } from "../package-version";
 export { syncRemembered, syncWith, type RememberedIo, type SyncIo } from "./with-io";
-
-/** The `version` of `file` when it is llsd-hooks' package.json. */
-function ourVersion(file: string): string | undefined {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return isPlainObject(pkg) && pkg.name === "llsd-hooks" && typeof pkg.version === "string" ? pkg.version : undefined;
-  } catch {
-    return undefined; // Not JSON: keep looking up.
-  }
-}
-
-/** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
-export function packageVersion(from: string = __dirname): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const file = join(dir, "package.json");
-    const version = existsSync(file) ? ourVersion(file) : undefined;
-    if (version !== undefined) return version;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
 
 /** Where the registry may be reached and with which pull credentials. */
 export interface RegistrySettings extends HostPolicy {

@@ -108,6 +108,8 @@ const counted = (base: Extra, refs: References): Extra => ({
 
 /** The spec, once it and the parent's name are valid; else why not. */
 function validSpec(ctx: SyncContext, checked: ValidationResult, extra: Extra): { readonly spec: CanonicalSpec } | Stop {
+  // The name first, then the spec, as `llsd validate` and /validate list them: every problem at once.
+  const badNames = nameErrors(ctx.parent.name);
   if (!checked.spec || checked.errors.length > 0) {
     // As `llsd render` and /validate list them: what generation would refuse too.
     const errors = checked.spec
@@ -116,9 +118,8 @@ function validSpec(ctx: SyncContext, checked: ValidationResult, extra: Extra): {
           generationErrors(checked.spec, { distributions: ctx.deps.distributions, name: ctx.parent.name }),
         )
       : checked.errors;
-    return { failure: { type: "ConfigGenerated", reason: "InvalidSpec", errors }, extra };
+    return { failure: { type: "ConfigGenerated", reason: "InvalidSpec", errors: [...badNames, ...errors] }, extra };
   }
-  const badNames = nameErrors(ctx.parent.name);
   if (badNames.length > 0)
     return { failure: { type: "ConfigGenerated", reason: "InvalidName", errors: badNames }, extra };
   return { spec: checked.spec };

@@ -55,7 +55,7 @@ describe("admissionReviewShape", () => {
       { apiVersion: "admission.k8s.io/v1", kind: "ConversionReview" },
       'kind must be AdmissionReview, got "ConversionReview"',
     ],
-    [aReview(undefined), "request is required"],
+    [aReview(undefined), "request is required: the AdmissionRequest {uid, kind, operation, object}"],
     [aReview("x"), "request must be an object, got string"],
     [aReview({ ...aRequest(), uid: "" }), "request.uid is required: a non-empty string"],
     [
@@ -66,7 +66,7 @@ describe("admissionReviewShape", () => {
       aReview({ ...aRequest(), operation: "PATCH" }),
       'request.operation must be one of CREATE, UPDATE, DELETE, CONNECT, got "PATCH"',
     ],
-    [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got undefined"],
+    [aReview({ ...aRequest(), object: undefined }), "request.object must be an object for CREATE, got nothing"],
     [
       aReview({ ...aRequest(), operation: "UPDATE", object: [1] }),
       "request.object must be an object for UPDATE, got array",

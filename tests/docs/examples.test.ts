@@ -1,18 +1,23 @@
 /**
- * Examples cannot rot: every shell block in README.md, docs/*.md and metacontroller/README.md
- * runs here, offline, and must exit as the doc says; where the doc shows output, stdout must
- * match it. The conventions (docs/cli.md, "Examples in the docs"):
+ * Examples cannot rot: every shell block in README.md, docs/*.md, metacontroller/README.md and
+ * crds/README.md, and every `# Check it:` and `# $` command in samples/, runs here, offline,
+ * and must exit as the doc says; where the doc shows output, stdout must match it. The
+ * conventions (docs/cli.md, "Examples in the docs"):
  *
  * - A fenced block whose info string starts with `sh` (or `bash`) runs with `bash -e -o
  *   pipefail`, from a scratch directory that links the repository's top-level entries (so paths
  *   like `samples/…` work and files the example writes stay out of the checkout).
  * - Markers after `sh`: `cluster` (needs a cluster, an image builder or the network),
- *   `placeholder` (has values to fill in), `skip` (never ends or recurses: `npm start` in the
- *   foreground, `npm test`) — not run; `exit=N` — runs and must exit N (default 0). Any other
- *   word fails this test, so a typo cannot silently skip an example.
+ *   `placeholder` (has values to fill in), `skip` (never ends, recurses or rewrites the checkout:
+ *   `npm start` in the foreground, `npm test`, `npm run gen:crds`) — not run; `exit=N` — runs and
+ *   must exit N (default 0). Any other word fails this test, so a typo cannot silently skip an
+ *   example.
  * - An `output` block right after a shell block is its expected stdout (stderr is not compared).
  *   Whitespace at line ends is ignored. `…` inside a line matches any text (a hash, a time); a
- *   line of only `…` matches any number of lines. Nothing else is tolerated.
+ *   line of only `…` matches any number of lines. Nothing else is tolerated. Output shown after a
+ *   `cluster` block is checked against its stand-in (stand-ins.ts: `kubectl get llsd` from the
+ *   CRD's columns and a real /sync answer); output shown any other way (a `text` or plain block
+ *   as the next block after a shell block) fails this test, so no output goes unchecked.
  * - One hooks service is started here, on a free port; examples that start one (`npm start … &`)
  *   use it instead: that line becomes a no-op, and `localhost:8080` becomes this service's
  *   address. A line `npm ci` is a no-op too (the test runs after it; run here it would replace
@@ -23,15 +28,18 @@ import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { STAND_INS } from "./stand-ins";
 
 const ROOT = join(__dirname, "..", "..");
 const FILES = [
   "README.md",
   "metacontroller/README.md",
+  "crds/README.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
 ];
+const SAMPLES = readdirSync(join(ROOT, "samples")).map((f) => `samples/${f}`);
 const MARKERS = new Set(["cluster", "placeholder", "skip"]);
 
 interface Example {
@@ -41,6 +49,8 @@ interface Example {
   readonly run: boolean;
   readonly exit: number;
   readonly output?: string;
+  /** Why it is not run (a marker), if it is not. */
+  readonly marker?: string;
 }
 
 /** The fenced blocks of a Markdown file, with their info strings and first lines. */
@@ -68,17 +78,42 @@ function examplesOf(file: string): Example[] {
     if (unknown.length > 0)
       throw new Error(`${file}:${b.line}: unknown marker(s) ${unknown.join(", ")} on a shell block`);
     const next = all[i + 1];
+    if (next !== undefined && /^(text)?$/.test(next.info))
+      throw new Error(
+        `${file}:${next.line}: output shown after a shell block must be an \`output\` block, so it is checked`,
+      );
     const exit = Number(words.find((w) => w.startsWith("exit="))?.slice(5) ?? 0);
+    const marker = words.find((w) => MARKERS.has(w));
     examples.push({
       file,
       line: b.line,
       script: b.body,
       exit,
-      run: !words.some((w) => MARKERS.has(w)),
+      run: marker === undefined,
+      ...(marker !== undefined ? { marker } : {}),
       ...(next?.info === "output" ? { output: next.body } : {}),
     });
   });
   return examples;
+}
+
+/**
+ * A sample's commands: `# Check it:` (or `# Try it offline:`) runs and must exit 0; `# $ command`
+ * runs too, and the comment lines right after it (up to a bare `#`), without their `# `, are its
+ * expected stdout.
+ */
+function sampleChecks(file: string): Example[] {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  return lines.flatMap((l, i) => {
+    const check = /^# (?:Check it|Try it offline):\s+(\S.*)$/.exec(l)?.[1];
+    if (check !== undefined) return [{ file, line: i + 1, script: check, exit: 0, run: true }];
+    const shown = /^# \$ (\S.*)$/.exec(l)?.[1];
+    if (shown === undefined) return [];
+    const rest = lines.slice(i + 1);
+    const end = rest.findIndex((o) => !o.startsWith("# ") || o.startsWith("# $ "));
+    const output = rest.slice(0, end === -1 ? rest.length : end).map((o) => o.slice(2));
+    return [{ file, line: i + 1, script: shown, exit: 0, run: true, output: output.join("\n") }];
+  });
 }
 
 /** `…` matches any text within a line; a line of only `…` any number of lines. */
@@ -145,14 +180,44 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const EXAMPLES = FILES.flatMap(examplesOf);
+const EXAMPLES = [...FILES.flatMap(examplesOf), ...SAMPLES.flatMap(sampleChecks)];
 
 it("finds the examples, and every runnable one outside the quick starts is covered", () => {
   expect(EXAMPLES.filter((e) => e.run).length).toBeGreaterThan(10);
   expect(EXAMPLES.filter((e) => e.run && e.output !== undefined).length).toBeGreaterThan(5);
+  expect(EXAMPLES.filter((e) => e.file.startsWith("samples/")).length).toBeGreaterThan(5);
+  expect(EXAMPLES.filter((e) => e.file.startsWith("samples/") && e.output !== undefined).length).toBeGreaterThan(1);
 });
 
-describe.each(FILES)("%s", (file) => {
+/** The command whose output a cluster block shows: its last line that is not a comment. */
+const lastCommand = (script: string): string =>
+  script
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !l.trim().startsWith("#"))
+    .pop() ?? "";
+
+describe("output shown for commands this test cannot run", () => {
+  const shown = EXAMPLES.filter((e) => !e.run && e.output !== undefined);
+  it("is shown only after cluster commands, each with a stand-in", () => {
+    expect(shown.map((e) => [e.file, e.line, e.marker, lastCommand(e.script) in STAND_INS])).toEqual(
+      shown.map((e) => [e.file, e.line, "cluster", true]),
+    );
+  });
+  it.each(shown.map((e) => [`${e.file}:${e.line}: ${lastCommand(e.script)}`, e] as const))(
+    "%s matches its stand-in",
+    async (_title, example) => {
+      const standIn = STAND_INS[lastCommand(example.script)];
+      const expected = standIn === undefined ? "(no stand-in)" : await standIn(port);
+      // The stand-in is the pattern: its `…` (the age) matches whatever the doc shows there.
+      expect({ shown: example.output, matches: matches(expected, example.output ?? "") }).toEqual({
+        shown: example.output,
+        matches: true,
+      });
+    },
+  );
+});
+
+describe.each([...FILES, ...SAMPLES.filter((f) => sampleChecks(f).length > 0)])("%s", (file) => {
   const runnable = EXAMPLES.filter((e) => e.file === file && e.run);
   const title = (e: Example): string => `line ${e.line}: ${e.script.split("\n")[0]}`;
   if (runnable.length === 0) {

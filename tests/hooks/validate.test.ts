@@ -141,6 +141,12 @@ describe("POST /validate", () => {
 
   it.each([
     ["not an AdmissionReview", { apiVersion: "v1", kind: "Pod" }, 'apiVersion must be admission.k8s.io/v1, got "v1"'],
+    [
+      "an empty object",
+      {},
+      "apiVersion is missing: an AdmissionReview has apiVersion admission.k8s.io/v1, kind and request",
+    ],
+    ["no kind", { apiVersion: "admission.k8s.io/v1" }, "kind must be AdmissionReview, got nothing"],
     ["no uid", aReview({ uid: undefined }), "request.uid is required: a non-empty string"],
     ["a CREATE without an object", aReview({ object: null }), "request.object must be an object for CREATE, got null"],
   ])("answers 400 JSON for a malformed review (%s)", async (_what, body, error) => {

@@ -78,14 +78,17 @@ describe("llsd convert", () => {
     expect(parse(down.stdout)).toEqual(parse(v1));
   });
 
-  it.each([[["convert", "old.yaml"]], [["convert", "--to", "v2", "old.yaml"]]])(
-    "given %j, exits 2 asking for --to",
-    (args) => {
-      const run = llsd(args, { "old.yaml": v1 });
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/--to v1alpha1 or --to v1alpha2/);
-    },
-  );
+  it.each([
+    [["convert", "old.yaml"], "error: convert needs --to v1alpha1 or --to v1alpha2\n"],
+    [["convert", "--to", "v1alpha3", "old.yaml"], 'error: --to must be one of v1alpha1, v1alpha2, got "v1alpha3"\n'],
+    [
+      ["convert", "--to", "v1alpah2", "old.yaml"],
+      'error: --to must be one of v1alpha1, v1alpha2, got "v1alpah2": did you mean "v1alpha2"?\n',
+    ],
+  ])("given %j, exits 2 naming the value and the ones allowed", (args, first) => {
+    const run = llsd(args, { "old.yaml": v1 });
+    expect([run.code, run.stdout, run.stderr]).toEqual([2, "", `${first}Run "llsd convert --help" for usage.\n`]);
+  });
 });
 
 /** What the migrate test reads of the migrated CR. */

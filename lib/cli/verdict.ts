@@ -1,0 +1,42 @@
+/**
+ * The one verdict every `llsd` command gives a LlamaStackDistribution before it does anything
+ * with it: `checkObject`, the admission webhook's check (lib/config/check-object.ts), on the line
+ * the sync hook would pick. `validate` prints it; `render` and `request` refuse what it refuses,
+ * so no command passes a CR that another command, /validate or /sync would turn away.
+ */
+import type { ValidationResult } from "../api/validate";
+import { formatErrors } from "../errors";
+import { checkObject } from "../config/check-object";
+import { lineOfAdmitted } from "../admission/line";
+import type { Release } from "../distributions/table";
+import type { CrDocument } from "./documents";
+import type { CliIo } from "./io";
+
+export interface VerdictOptions {
+  /** The server line asked for (`--release`); @default the line the sync hook would pick. */
+  readonly release?: Release;
+  /** The base config given (`--base-config`); @default the distribution's bundled one. */
+  readonly baseConfig?: string;
+}
+
+/** Every problem of one document, as `llsd validate` lists them and /validate denies them. */
+export function verdictOf(doc: CrDocument, options: VerdictOptions = {}): ValidationResult {
+  // The line the sync hook would pick for this object (a new CR: the current default; v1alpha1: the Go operator's).
+  const release = options.release ?? lineOfAdmitted(doc.object);
+  return checkObject(doc.object, {
+    ...(release ? { release } : {}),
+    ...(options.baseConfig !== undefined ? { baseConfig: options.baseConfig } : {}),
+  });
+}
+
+/**
+ * For `render` and `request`: true when the document may go on; else its warnings and every
+ * problem on stderr, in the lines `llsd validate` prints, and false.
+ */
+export function passes(doc: CrDocument, options: VerdictOptions, io: CliIo): boolean {
+  const verdict = verdictOf(doc, options);
+  if (verdict.errors.length === 0) return true;
+  for (const w of verdict.warnings) io.stderr(`warning: ${doc.name}: ${w.path}: ${w.message}\n`);
+  io.stderr(`error: ${doc.name}: ${verdict.errors.length} problem(s):\n${formatErrors(verdict.errors)}\n`);
+  return false;
+}

@@ -1,0 +1,24 @@
+/** The hooks' own version: the nearest package.json named llsd-hooks (the status and `llsd --version` report it). */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isPlainObject } from "./conversion/paths";
+
+/** The `version` of `file` when it is llsd-hooks' package.json. */
+function ourVersion(file: string): string | undefined {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(file, "utf8"));
+    return isPlainObject(pkg) && pkg.name === "llsd-hooks" && typeof pkg.version === "string" ? pkg.version : undefined;
+  } catch {
+    return undefined; // Not JSON: keep looking up.
+  }
+}
+
+/** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
+export function packageVersion(from: string = __dirname): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    const version = existsSync(file) ? ourVersion(file) : undefined;
+    if (version !== undefined) return version;
+    if (dirname(dir) === dir) return undefined;
+  }
+}

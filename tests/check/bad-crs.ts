@@ -1,0 +1,176 @@
+/**
+ * The broken CRs every voice must refuse alike (tests/check/one-voice.test.ts): one row per class
+ * of rule, each naming the fields it must report, in order, and a fragment of the first message.
+ */
+export const starter = { distribution: { name: "starter" } };
+/** 60 characters: the apiserver takes it, its children's names would not fit. */
+const LONG_NAME = "a".repeat(60);
+export const vllm = { provider: "vllm", endpoint: "http://vllm:8000" };
+
+export type Json = { readonly [k: string]: unknown };
+
+export const object = (spec: object, name = "demo"): Json => ({
+  apiVersion: "llamastack.io/v1alpha2",
+  kind: "LlamaStackDistribution",
+  metadata: { name },
+  spec,
+});
+
+/** [title, spec, the fields reported, in order, and a fragment of the first message] */
+const BAD_SPECS: [string, object, string[], RegExp][] = [
+  ["an unknown field (schema)", { ...starter, bogus: 1 }, ["spec"], /unknown field "bogus"/],
+  [
+    "a value of the wrong type (schema)",
+    { ...starter, providers: { inference: { provider: "vllm", endpoint: 3 } } },
+    ["spec.providers.inference.endpoint"],
+    /must be string/,
+  ],
+  [
+    "an unknown distribution (semantic)",
+    { distribution: { name: "rh-dev" } },
+    ["spec.distribution.name"],
+    /Unknown distribution "rh-dev"/,
+  ],
+  [
+    "a provider the servers removed (provider type)",
+    { ...starter, providers: { inference: { provider: "tgi", endpoint: "http://tgi:8080" } } },
+    ["spec.providers.inference.provider"],
+    /remote::tgi does not exist/,
+  ],
+  [
+    "a misspelled provider (provider type)",
+    { ...starter, providers: { inference: { provider: "vlm", endpoint: "http://x:8000" } } },
+    ["spec.providers.inference.provider"],
+    /did you mean "vllm"\?/,
+  ],
+  [
+    "a misspelled field (schema)",
+    { ...starter, resource: { models: ["llama3"] } },
+    ["spec"],
+    /unknown field "resource"; did you mean "resources"\?/,
+  ],
+  [
+    "a misspelled distribution (semantic)",
+    { distribution: { name: "startr" } },
+    ["spec.distribution.name"],
+    /Unknown distribution "startr": did you mean "starter"\?/,
+  ],
+  [
+    "a model on a misspelled provider id (generation)",
+    { ...starter, providers: { inference: vllm }, resources: { models: [{ name: "m", provider: "vlm" }] } },
+    ["spec.resources.models[0].provider"],
+    /not an inference provider: did you mean "vllm"\?/,
+  ],
+  [
+    "a misspelled vector store",
+    { ...starter, providers: { vectorIo: { provider: "fiass" } } },
+    ["spec.providers.vectorIo.provider"],
+    /did you mean "faiss"\?/,
+  ],
+  [
+    "a model on an unknown provider (generation)",
+    { ...starter, providers: { inference: vllm }, resources: { models: [{ name: "m", provider: "nope" }] } },
+    ["spec.resources.models[0].provider"],
+    /names provider "nope", which is not an inference provider/,
+  ],
+  [
+    "a tool without its provider (generation)",
+    { ...starter, disabled: ["responses", "toolRuntime"], resources: { tools: ["websearch"] } },
+    ["spec.resources.tools[0]"],
+    /toolRuntime provider that serves "websearch"/,
+  ],
+  [
+    "overrideConfig beside providers (semantic)",
+    { ...starter, overrideConfig: { configMapName: "cfg" }, providers: { inference: vllm } },
+    ["spec.providers"],
+    /mutually exclusive/,
+  ],
+  [
+    "replicas above the autoscaler's maximum (semantic)",
+    { ...starter, workload: { replicas: 5, autoscaling: { maxReplicas: 2 } } },
+    ["spec.workload.replicas"],
+    /maxReplicas/,
+  ],
+  [
+    "every class at once",
+    {
+      distribution: { name: "rh-dev" },
+      providers: { inference: [{ provider: "tgi" }, { provider: "vllm" }] },
+      workload: { replicas: 5, autoscaling: { maxReplicas: 2 } },
+    },
+    [
+      "spec.distribution.name",
+      "spec.providers.inference[0].id",
+      "spec.providers.inference[1].id",
+      "spec.workload.replicas",
+      "spec.providers.inference[0].provider",
+    ],
+    /Unknown distribution/,
+  ],
+  [
+    "semantic and generation problems together",
+    {
+      ...starter,
+      providers: {
+        inference: [
+          { provider: "vllm", endpoint: "http://a:8000" },
+          { provider: "ollama", endpoint: "http://b:11434" },
+        ],
+      },
+      resources: { models: [{ name: "m", provider: "nope" }] },
+    },
+    ["spec.providers.inference[0].id", "spec.providers.inference[1].id", "spec.resources.models[0].provider"],
+    /unique id/,
+  ],
+  [
+    "a removed provider with a model on it (one cause, one message)",
+    {
+      ...starter,
+      providers: { inference: { provider: "remote::tgi", endpoint: "http://tgi:8080" } },
+      resources: { models: ["llama3"] },
+    },
+    ["spec.providers.inference.provider"],
+    /remote::tgi does not exist/,
+  ],
+];
+
+export interface BadObject {
+  readonly title: string;
+  /** The CR as written in the file. */
+  readonly cr: Json;
+  /** The fields reported, in order. */
+  readonly paths: string[];
+  /** A fragment of the first message. */
+  readonly first: RegExp;
+  /** Fields the apiserver refuses before any hook sees the object (docs/cli.md says which). */
+  readonly apiserverOnly?: string[];
+}
+
+export const BAD_OBJECTS: BadObject[] = [
+  ...BAD_SPECS.map(([title, spec, paths, first]) => ({ title, cr: object(spec), paths, first })),
+  {
+    title: "a name too long for its children",
+    cr: object(starter, LONG_NAME),
+    paths: ["metadata.name"],
+    first: /at most 55 characters/,
+  },
+  {
+    title: "a long name and an unknown field",
+    cr: object({ ...starter, bogus: 1 }, LONG_NAME),
+    paths: ["metadata.name", "spec"],
+    first: /at most 55 characters/,
+  },
+  {
+    title: "a v1alpha1 CR with a long name and an unknown field",
+    cr: {
+      apiVersion: "llamastack.io/v1alpha1",
+      kind: "LlamaStackDistribution",
+      metadata: { name: LONG_NAME },
+      spec: { replica: 1, server: { distribution: { name: "starter" } } },
+    },
+    paths: ["metadata.name", "spec"],
+    first: /at most 55 characters/,
+    // kubectl's strict field validation (the default) refuses the field; pruning would drop it.
+    apiserverOnly: ["spec"],
+  },
+];
