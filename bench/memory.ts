@@ -5,6 +5,7 @@
  */
 import { Agent, request } from "node:http";
 import { RESOLVER_DEFAULTS } from "../lib/oci";
+import { cacheBytes } from "../lib/caches";
 import { MEMO_DEFAULTS } from "../lib/sync/memo";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
@@ -33,7 +34,7 @@ export interface MemoryBench {
 
 /** The bounds of every cache a sync can fill, for the report. */
 export const CACHE_BOUNDS: readonly string[] = [
-  `sync memo (lib/sync/memo.ts): one entry per parent, ≤ SYNC_MEMO_MB (default ${MEMO_DEFAULTS.maxBytes / 2 ** 20} MiB), unused entries dropped after ${MEMO_DEFAULTS.idleMs / 60_000} min`,
+  `sync memo (lib/sync/memo.ts): one entry per parent, ≤ its share of LLSD_CACHE_MB (${cacheBytes("sync memo") / 2 ** 20} MiB by default), unused entries dropped after ${MEMO_DEFAULTS.idleMs / 60_000} min`,
   `registry resolver (lib/oci/cache.ts, options): base configs by digest ≤ ${RESOLVER_DEFAULTS.maxEntries} entries and ≤ ${RESOLVER_DEFAULTS.maxBytes / 1024 / 1024} MiB; tag → digest ≤ 4096 entries for ${RESOLVER_DEFAULTS.tagTtlMs / 60_000} min; failures ≤ 4096 entries`,
   "registry tokens ≤ 256, auth challenges ≤ 256 registries (lib/oci/session.ts)",
   "parsed base configs ≤ 32 texts (lib/config/base.ts), with their emitted YAML lines (WeakMap: dropped with them)",

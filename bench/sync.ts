@@ -6,6 +6,7 @@
  * the parent's answer (`syncRemembered`, what a resync of an unchanged parent costs).
  */
 import { syncRemembered } from "../lib/sync";
+import { cacheBytes } from "../lib/caches";
 import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
 import { sync } from "../lib/sync/sync";
 import { benchDeps, sampleSyncRequest } from "./request";
@@ -28,7 +29,7 @@ export async function benchSync(iterations = 5000): Promise<SyncBench> {
     () => void JSON.stringify(JSON.parse(text)),
     iterations,
   );
-  const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
+  const memo = createSyncMemo({ ...MEMO_DEFAULTS, maxBytes: cacheBytes("sync memo"), now: Date.now });
   const first = await syncRemembered(request, deps, { memo });
   const again = await syncRemembered(request, deps, { memo });
   if (first.summary.reused !== 0 || again.summary.reused !== 1)
