@@ -92,7 +92,7 @@ export function frozenBytes(value: unknown): number {
   return 3 * dataBytes(value);
 }
 
-export interface ByteCacheOptions<K extends {}, V extends {}> {
+export interface ByteCacheOptions<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   /** The entry's bytes: what the key and value hold (textBytes, dataBytes, Buffer lengths). */
   readonly sizeOf: (value: V, key: K) => number;
   /** An injected clock for entries with a TTL (lib/lru-clock.ts). */
@@ -103,7 +103,7 @@ export interface ByteCacheOptions<K extends {}, V extends {}> {
  * An LRU of `bytes` at most, least recently used dropped first; undefined when `bytes` is 0
  * (the caller computes every time). An entry above MAX_ENTRY_FRACTION of it is not kept.
  */
-export function byteCache<K extends {}, V extends {}>(
+export function byteCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   bytes: number,
   options: ByteCacheOptions<K, V>,
 ): LRUCache<K, V> | undefined {
@@ -121,7 +121,7 @@ export function byteCache<K extends {}, V extends {}>(
  * A process-wide cache (module state, for pure functions of static or shared data) under its
  * share of the budget, rebuilt empty when the policy changes.
  */
-export function sharedCache<K extends {}, V extends {}>(
+export function sharedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   name: CacheName,
   sizeOf: (value: V, key: K) => number,
 ): () => LRUCache<K, V> | undefined {

@@ -82,7 +82,10 @@ describe("syncSettingsFromEnv", () => {
     [{ LLSD_LIVE_TIMEOUT_MS: "soon" }, 'LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"'],
     [{ LLSD_LIVE_TTL_SECONDS: "-5" }, 'LLSD_LIVE_TTL_SECONDS must be a positive number, got "-5"'],
     [{ LLSD_CACHE_MB: "lots" }, 'LLSD_CACHE_MB must be a number of MiB (0 turns every cache off), got "lots"'],
-    [{ SYNC_MEMO_MB: "16" }, "SYNC_MEMO_MB is no longer read: every cache, the sync memo included, shares one budget; set LLSD_CACHE_MB instead"],
+    [
+      { SYNC_MEMO_MB: "16" },
+      "SYNC_MEMO_MB is no longer read: every cache, the sync memo included, shares one budget; set LLSD_CACHE_MB instead",
+    ],
     [{ REGISTRY_AUTH_FILE: "/no/such/auth.json" }, /ENOENT.*\/no\/such\/auth.json/],
   ])("refuses %j, naming the variable", (env, message) => {
     expect(() => syncSettingsFromEnv(env)).toThrow(message);

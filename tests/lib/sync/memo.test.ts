@@ -341,7 +341,10 @@ describe("bounds", () => {
     const probe = newMemo();
     await syncRemembered(uidOf(1), deps(), { memo: probe });
     const memo = newMemo(probe.stats().bytes * 32 - 32);
-    const answers = [await syncRemembered(uidOf(1), deps(), { memo }), await syncRemembered(uidOf(1), deps(), { memo })];
+    const answers = [
+      await syncRemembered(uidOf(1), deps(), { memo }),
+      await syncRemembered(uidOf(1), deps(), { memo }),
+    ];
     expect(answers.map((a) => a.summary.reused)).toEqual([0, 0]);
     expect(memo.stats()).toEqual({ entries: 0, bytes: 0 });
   });
