@@ -70,8 +70,9 @@ export function dataBytes(value: unknown): number {
     if (typeof next === "string") bytes += textBytes(next);
     else if (Buffer.isBuffer(next)) bytes += 96 + next.length;
     else if (Array.isArray(next)) {
-      bytes += 32 + 8 * next.length;
-      pending.push(...next);
+      const items: readonly unknown[] = next;
+      bytes += 32 + 8 * items.length;
+      pending.push(...items);
     } else if (typeof next === "object" && next !== null) {
       bytes += 32;
       for (const [key, item] of Object.entries(next)) {

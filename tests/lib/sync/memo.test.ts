@@ -14,7 +14,7 @@ import type { BaseConfigResolver } from "../../../lib/oci";
 import { syncMemo, syncRemembered, syncWith } from "../../../lib/sync";
 import { cacheBytesFromEnv } from "../../../hooks/sync-settings";
 import { CACHE_SHARES } from "../../../lib/caches";
-import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
+import { createSyncMemo, type SyncMemo } from "../../../lib/sync/memo";
 import type { SyncDeps } from "../../../lib/sync/sync";
 import type {
   KubeObject,
