@@ -4,9 +4,7 @@
  * in a real local registry. Baseline: the same process idle, right after it became ready.
  */
 import { Agent, request } from "node:http";
-import { RESOLVER_DEFAULTS } from "../lib/oci";
-import { cacheBytes } from "../lib/caches";
-import { MEMO_DEFAULTS } from "../lib/sync/memo";
+import { CACHE_BUDGET_MB, CACHE_SHARES, MAX_ENTRY_FRACTION } from "../lib/caches";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
 import { build, deploymentArgs, spawnReady } from "./service";
@@ -32,16 +30,11 @@ export interface MemoryBench {
   readonly seconds: number;
 }
 
-/** The bounds of every cache a sync can fill, for the report. */
-export const CACHE_BOUNDS: readonly string[] = [
-  `sync memo (lib/sync/memo.ts): one entry per parent, ≤ its share of LLSD_CACHE_MB (${cacheBytes("sync memo") / 2 ** 20} MiB by default), unused entries dropped after ${MEMO_DEFAULTS.idleMs / 60_000} min`,
-  `registry resolver (lib/oci/cache.ts, options): base configs by digest ≤ ${RESOLVER_DEFAULTS.maxEntries} entries and ≤ ${RESOLVER_DEFAULTS.maxBytes / 1024 / 1024} MiB; tag → digest ≤ 4096 entries for ${RESOLVER_DEFAULTS.tagTtlMs / 60_000} min; failures ≤ 4096 entries`,
-  "registry tokens ≤ 256, auth challenges ≤ 256 registries (lib/oci/session.ts)",
-  "parsed base configs ≤ 32 texts (lib/config/base.ts), with their emitted YAML lines (WeakMap: dropped with them)",
-  "YAML string quoting ≤ 20,000 strings (lib/config/yaml-emit.ts); env names ≤ 10,000 (lib/config/env-names.ts)",
-  "endpoint checks ≤ 1,000 URLs and ≤ 1,000 Redis endpoints (lib/api/validate-providers.ts, validate-resources.ts)",
-  "compiled schemas: a fixed set (lib/api/schema.ts)",
-];
+/** The bounds of every cache a sync can fill, for the report: each one's share of the one budget (lib/caches.ts). */
+export const CACHE_BOUNDS: readonly string[] = Object.entries(CACHE_SHARES).map(
+  ([name, share]) =>
+    `${name}: ${(CACHE_BUDGET_MB * share).toFixed(1)} MiB of LLSD_CACHE_MB (${CACHE_BUDGET_MB}), no entry above 1/${1 / MAX_ENTRY_FRACTION} of it`,
+);
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 

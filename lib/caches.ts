@@ -52,8 +52,13 @@ export function cacheBytes(name: CacheName): number {
   return off.has(name) ? 0 : Math.floor(budgetBytes * CACHE_SHARES[name]);
 }
 
-export function cacheOn(name: CacheName): boolean {
-  return cacheBytes(name) > 0;
+/**
+ * The "registry lookups" share is split evenly between its seven tables: tag → digest and
+ * failed reads for each of the resolver's two image caches, SSRF verdicts, registry tokens and
+ * auth challenges.
+ */
+export function registryLookupBytes(): number {
+  return Math.floor(cacheBytes("registry lookups") / 7);
 }
 
 /** What V8 holds for a string at most: two bytes per UTF-16 unit, plus its header. */

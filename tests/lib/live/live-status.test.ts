@@ -207,12 +207,12 @@ describe("createLiveStatus()", () => {
     ]);
   });
 
-  it("forgets the least recently checked parent beyond maxEntries", async () => {
-    const status = live({ maxEntries: 2 });
-    await status.check(target("f", "ns/a"));
-    await status.check(target("f", "ns/b"));
-    await status.check(target("f", "ns/c"));
-    await status.check(target("f", "ns/a"));
-    expect(server.count("/v1/version")).toBe(4);
+  it.each([
+    ["remembers an answer within its bytes", 2 ** 20, 1],
+    ["keeps no answer above 1/32 of its bytes: asks every time", 512, 3],
+  ])("%s", async (_title, cacheBytes, asked) => {
+    const status = live({ cacheBytes });
+    for (let i = 0; i < 3; i++) await status.check(target("f", "ns/a"));
+    expect(server.count("/v1/version")).toBe(asked);
   });
 });
