@@ -10,6 +10,7 @@ import { requestBody, sampleSyncRequest } from "./request";
 import { build, deploymentArgs, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
+import { runHostile } from "../tests/reliability/hostile-sizes";
 
 export const PARENTS = 10_000;
 const IMAGES = 4;
@@ -112,5 +113,57 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
     await service.stop();
     await proxy.close();
     await registry.stop();
+  }
+}
+
+export const LARGE_PARENTS = 10_000;
+
+export interface LargeMemoryBench {
+  readonly idleRssMb: number;
+  /** After the last answer; the highest RSS seen after any answer; the kernel's peak (VmHWM). */
+  readonly finalRssMb: number;
+  readonly maxRssMb: number;
+  readonly peakRssMb: number;
+  readonly answered: number;
+  readonly wrong: readonly string[];
+  readonly died?: string;
+  readonly seconds: number;
+}
+
+/**
+ * The hostile-size test's case (tests/build.test.ts) at scale: LARGE_PARENTS distinct parents,
+ * every one large (a 1 MiB provider setting, a 0.9 MiB overrideConfig or CA-bundle ConfigMap in
+ * turn), 4 at a time, against the Deployment's command; every answer checked.
+ */
+export async function benchLargeMemory(built = build()): Promise<LargeMemoryBench> {
+  if (!built.ok) throw new Error(built.error);
+  const service = await spawnReady(deploymentArgs(), { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
+  try {
+    const idle = service.rssBytes().now;
+    const started = performance.now();
+    const died = (): string | undefined => {
+      const { exitCode, signalCode } = service.child;
+      return exitCode === null && signalCode === null ? undefined : String(exitCode ?? signalCode);
+    };
+    const run = await runHostile(service.url, service.child.pid ?? 0, {
+      requests: LARGE_PARENTS,
+      largeEvery: 1,
+      concurrency: 4,
+      died,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const final = run.died === undefined ? service.rssBytes() : { now: NaN, peak: NaN };
+    return {
+      idleRssMb: mb(idle),
+      finalRssMb: mb(final.now),
+      maxRssMb: mb(run.maxRssBytes),
+      peakRssMb: mb(final.peak),
+      answered: run.sent - run.wrongCount,
+      wrong: run.wrong,
+      ...(run.died === undefined ? {} : { died: run.died }),
+      seconds,
+    };
+  } finally {
+    await service.stop();
   }
 }

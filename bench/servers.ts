@@ -46,7 +46,8 @@ export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Pa
   return serve(
     createApp({
       handlers: {
-        sync: (request) => (memo ? syncRemembered(request, deps, { resolver, memo }) : syncWith(request, deps, resolver)),
+        sync: (request) =>
+          memo ? syncRemembered(request, deps, { resolver, memo }) : syncWith(request, deps, resolver),
         customize: (request) => Promise.resolve(customize(request)),
       },
       logger: createLogger({ level: "silent" }),

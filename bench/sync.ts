@@ -6,11 +6,37 @@
  * the parent's answer (`syncRemembered`, what a resync of an unchanged parent costs).
  */
 import { syncRemembered } from "../lib/sync";
-import { cacheBytes } from "../lib/caches";
+import { cacheBytes, CACHE_BUDGET_MB, setCachePolicy, type CacheName } from "../lib/caches";
 import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
 import { sync } from "../lib/sync/sync";
 import { benchDeps, sampleSyncRequest } from "./request";
 import { measureAsync, measurePair, type Timing } from "./stats";
+
+/**
+ * One in-process sync with and without one cache (the base-config cache, in the report), in
+ * alternating rounds, so the ratio is the cache's gain. The policy changes once per round (a
+ * change empties the cache, which the round's warm-up fills again).
+ */
+export async function benchWithout(name: CacheName, iterations = 3000): Promise<{ without: Timing; with: Timing }> {
+  const request = await sampleSyncRequest();
+  const deps = benchDeps();
+  let off: boolean | undefined;
+  const policy = (without: boolean): void => {
+    if (off === without) return;
+    off = without;
+    setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, without ? [name] : []);
+  };
+  try {
+    const [without, kept] = measurePair(
+      () => (policy(true), void sync(request, deps)),
+      () => (policy(false), void sync(request, deps)),
+      iterations,
+    );
+    return { without, with: kept };
+  } finally {
+    setCachePolicy(CACHE_BUDGET_MB * 2 ** 20);
+  }
+}
 
 export interface SyncBench {
   readonly sync: Timing;
