@@ -1,7 +1,7 @@
 /**
  * Drives a running service with hostile-size syncs (hostile-requests.ts), interleaved with
- * normal ones, a few at a time as Metacontroller's workers send them, and checks every answer
- * and the process's resident memory after each one. Used by tests/build.test.ts and
+ * normal ones, a few at a time as Metacontroller's workers send them (5 per controller by
+ * default), and checks every answer and the process's resident memory after each one. Used by tests/build.test.ts and
  * bench/memory.ts.
  */
 import { createHash } from "node:crypto";
