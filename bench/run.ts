@@ -292,8 +292,9 @@ async function main(): Promise<void> {
   const started = performance.now();
 
   if (WITHOUT.length > 0) setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, WITHOUT);
-  const built = build();
-  results.build = built;
+  // Built once, when the first section that spawns the service runs.
+  let builtOnce: BuildResult | undefined;
+  const built = (): BuildResult => (builtOnce ??= results.build = build());
   const sections: [string, () => Promise<void>][] = [
     ["generate", generateSection],
     ["sync", syncSection],
@@ -301,9 +302,9 @@ async function main(): Promise<void> {
     ...(WITHOUT.length === 0 ? [["caches", cachesSection] as [string, () => Promise<void>]] : []),
     ["http", httpSection],
     ["burst", burstSection],
-    ["memory", () => memorySection(built)],
-    ["large", () => largeMemorySection(built)],
-    ["startup", () => startupSection(built)],
+    ["memory", () => memorySection(built())],
+    ["large", () => largeMemorySection(built())],
+    ["startup", () => startupSection(built())],
   ];
   for (const [name, run] of sections) if (runs(name)) await run();
 
