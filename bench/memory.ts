@@ -4,13 +4,13 @@
  * in a real local registry. Baseline: the same process idle, right after it became ready.
  */
 import { Agent, request } from "node:http";
-import { RESOLVER_DEFAULTS } from "../lib/oci";
-import { MEMO_DEFAULTS } from "../lib/sync/memo";
+import { CACHE_BUDGET_MB, CACHE_SHARES, MAX_ENTRY_FRACTION } from "../lib/caches";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
 import { build, deploymentArgs, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
+import { runHostile } from "../tests/reliability/hostile-sizes";
 
 export const PARENTS = 10_000;
 const IMAGES = 4;
@@ -31,16 +31,11 @@ export interface MemoryBench {
   readonly seconds: number;
 }
 
-/** The bounds of every cache a sync can fill, for the report. */
-export const CACHE_BOUNDS: readonly string[] = [
-  `sync memo (lib/sync/memo.ts): one entry per parent, ≤ SYNC_MEMO_MB (default ${MEMO_DEFAULTS.maxBytes / 2 ** 20} MiB), unused entries dropped after ${MEMO_DEFAULTS.idleMs / 60_000} min`,
-  `registry resolver (lib/oci/cache.ts, options): base configs by digest ≤ ${RESOLVER_DEFAULTS.maxEntries} entries and ≤ ${RESOLVER_DEFAULTS.maxBytes / 1024 / 1024} MiB; tag → digest ≤ 4096 entries for ${RESOLVER_DEFAULTS.tagTtlMs / 60_000} min; failures ≤ 4096 entries`,
-  "registry tokens ≤ 256, auth challenges ≤ 256 registries (lib/oci/session.ts)",
-  "parsed base configs ≤ 32 texts (lib/config/base.ts), with their emitted YAML lines (WeakMap: dropped with them)",
-  "YAML string quoting ≤ 20,000 strings (lib/config/yaml-emit.ts); env names ≤ 10,000 (lib/config/env-names.ts)",
-  "endpoint checks ≤ 1,000 URLs and ≤ 1,000 Redis endpoints (lib/api/validate-providers.ts, validate-resources.ts)",
-  "compiled schemas: a fixed set (lib/api/schema.ts)",
-];
+/** The bounds of every cache a sync can fill, for the report: each one's share of the one budget (lib/caches.ts). */
+export const CACHE_BOUNDS: readonly string[] = Object.entries(CACHE_SHARES).map(
+  ([name, share]) =>
+    `${name}: ${(CACHE_BUDGET_MB * share).toFixed(1)} MiB of LLSD_CACHE_MB (${CACHE_BUDGET_MB}), no entry above 1/${1 / MAX_ENTRY_FRACTION} of it`,
+);
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
@@ -118,5 +113,57 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
     await service.stop();
     await proxy.close();
     await registry.stop();
+  }
+}
+
+export const LARGE_PARENTS = 10_000;
+
+export interface LargeMemoryBench {
+  readonly idleRssMb: number;
+  /** After the last answer; the highest RSS seen after any answer; the kernel's peak (VmHWM). */
+  readonly finalRssMb: number;
+  readonly maxRssMb: number;
+  readonly peakRssMb: number;
+  readonly answered: number;
+  readonly wrong: readonly string[];
+  readonly died?: string;
+  readonly seconds: number;
+}
+
+/**
+ * The hostile-size test's case (tests/build.test.ts) at scale: LARGE_PARENTS distinct parents,
+ * every one large (a 1 MiB provider setting, a 0.9 MiB overrideConfig or CA-bundle ConfigMap in
+ * turn), 4 at a time, against the Deployment's command; every answer checked.
+ */
+export async function benchLargeMemory(built = build()): Promise<LargeMemoryBench> {
+  if (!built.ok) throw new Error(built.error);
+  const service = await spawnReady(deploymentArgs(), { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
+  try {
+    const idle = service.rssBytes().now;
+    const started = performance.now();
+    const died = (): string | undefined => {
+      const { exitCode, signalCode } = service.child;
+      return exitCode === null && signalCode === null ? undefined : String(exitCode ?? signalCode);
+    };
+    const run = await runHostile(service.url, service.child.pid ?? 0, {
+      requests: LARGE_PARENTS,
+      largeEvery: 1,
+      concurrency: 4,
+      died,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const final = run.died === undefined ? service.rssBytes() : { now: NaN, peak: NaN };
+    return {
+      idleRssMb: mb(idle),
+      finalRssMb: mb(final.now),
+      maxRssMb: mb(run.maxRssBytes),
+      peakRssMb: mb(final.peak),
+      answered: run.sent - run.wrongCount,
+      wrong: run.wrong,
+      ...(run.died === undefined ? {} : { died: run.died }),
+      seconds,
+    };
+  } finally {
+    await service.stop();
   }
 }

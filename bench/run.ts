@@ -4,6 +4,10 @@
  * ratios to that baseline (an absolute time on a shared machine is not stable). Prints a markdown table,
  * writes it into BENCHMARKS.md and the figures into bench/results.json; `--check` exits 1
  * when a budget is missed (or a figure could not be measured).
+ *
+ * A cache's gain (docs/development.md, "Caches"): `--without "sync memo"` runs with that cache
+ * off (lib/caches.ts), `--only sync,http` runs only those sections; either prints the table
+ * without rewriting BENCHMARKS.md.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
@@ -12,18 +16,28 @@ import { messageOf } from "../lib/errors";
 import { benchBurst, BURST } from "./burst";
 import { benchGenerate } from "./generate";
 import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
-import { benchMemory, CACHE_BOUNDS, PARENTS } from "./memory";
+import { CACHE_BUDGET_MB, CACHE_SHARES, setCachePolicy, type CacheName } from "../lib/caches";
+import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
 import { build, deploymentArgs, MAIN, ROOT } from "./service";
 import { benchStartup } from "./startup";
 import type { Timing } from "./stats";
-import { benchSync } from "./sync";
+import { benchSync, benchWithout } from "./sync";
 
 /**
  * Ratios are to the same run's baseline: generate ≤ 0.1× a YAML parse + stringify of the base
- * config; one full sync ≤ 1.5× the JSON round trip of its own request; over HTTP, the memo's
+ * config; one full sync ≤ 2× the JSON round trip of its own request; over HTTP, the memo's
  * resync ≥ 0.8× and a changed parent's full sync ≥ 0.5× the parse-and-echo app's rate.
  */
-const BUDGET = { generateRatio: 0.1, syncRatio: 1.5, resyncRatio: 0.8, changedRatio: 0.5, rssMb: 200, startupMs: 1000 };
+const BUDGET = { generateRatio: 0.1, syncRatio: 2, resyncRatio: 0.8, changedRatio: 0.5, rssMb: 200, startupMs: 1000 };
+
+/** `--without NAME` (repeatable) and `--only a,b`: a comparison run (lib/caches.ts names). */
+function option(name: string): string[] {
+  return process.argv.flatMap((arg, i) => (arg === name ? [process.argv[i + 1] ?? ""] : []));
+}
+const WITHOUT = option("--without").filter((n): n is CacheName => Object.hasOwn(CACHE_SHARES, n));
+const ONLY = option("--only").flatMap((list) => list.split(","));
+const comparison = WITHOUT.length > 0 || ONLY.length > 0;
+const runs = (name: string): boolean => ONLY.length === 0 || ONLY.includes(name);
 
 interface Row {
   readonly figure: string;
@@ -112,6 +126,39 @@ function syncSection(): Promise<void> {
         baseline: "the JSON round trip above",
         ratio: fixed(remembered.median / baseline.median),
         budget: "(reported)",
+      },
+    ],
+  );
+}
+
+function cachesSection(): Promise<void> {
+  return section(
+    "caches",
+    () => benchWithout("base configs"),
+    ({ without, with: kept }) => [
+      {
+        figure: "one sync in process without the base-config cache (each sync parses and checks the base config)",
+        measured: timing(without),
+        baseline: `the same with it: ${timing(kept)}`,
+        ratio: fixed(without.median / kept.median),
+        budget: "(reported: the cache's gain)",
+      },
+    ],
+  );
+}
+
+function largeMemorySection(built: BuildResult): Promise<void> {
+  return section(
+    "large",
+    () => benchLargeMemory(built),
+    ({ idleRssMb, finalRssMb, maxRssMb, peakRssMb, answered, wrong, died }) => [
+      {
+        figure: `RSS of node ${deploymentArgs().join(" ")} after ${LARGE_PARENTS.toLocaleString("en")} large parents (1 MiB settings, 0.9 MiB overrideConfig and CA-bundle ConfigMaps in turn, all distinct; 4 at a time)`,
+        measured: `${died ? `died (${died}); ` : ""}${Math.round(finalRssMb)} MB (highest after an answer ${Math.round(maxRssMb)} MB; peak ${Math.round(peakRssMb)} MB); ${answered.toLocaleString("en")} answers right${wrong.length > 0 ? `, first wrong: ${wrong[0]}` : ""}`,
+        baseline: `same process idle after start: ${Math.round(idleRssMb)} MB`,
+        ratio: fixed(finalRssMb / idleRssMb),
+        budget: `peak ≤ ${BUDGET.rssMb} MB, every answer right`,
+        pass: died === undefined && peakRssMb <= BUDGET.rssMb && answered === LARGE_PARENTS,
       },
     ],
   );
@@ -218,6 +265,7 @@ function report({ machine, command, started }: { machine: Machine; command: stri
   console.log(
     [...header, "", ...table, "", `${failed === 0 ? "All budgets met." : `${failed} budget(s) missed.`}`].join("\n"),
   );
+  if (comparison) return failed; // a comparison run: the table is printed, the latest full run kept
   writeFileSync(
     join(ROOT, "bench", "results.json"),
     `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: BUDGET, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`,
@@ -240,17 +288,25 @@ function machineOf(): Machine {
 
 async function main(): Promise<void> {
   const machine = machineOf();
-  const command = ["npm run bench", ...(process.argv.includes("--check") ? ["-- --check"] : [])].join(" ");
+  const command = ["npm run bench", ...(process.argv.length > 2 ? ["--", ...process.argv.slice(2)] : [])].join(" ");
   const started = performance.now();
 
-  await generateSection();
-  await syncSection();
-  await httpSection();
-  await burstSection();
-  const built = build();
-  results.build = built;
-  await memorySection(built);
-  await startupSection(built);
+  if (WITHOUT.length > 0) setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, WITHOUT);
+  // Built once, when the first section that spawns the service runs.
+  let builtOnce: BuildResult | undefined;
+  const built = (): BuildResult => (builtOnce ??= results.build = build());
+  const sections: [string, () => Promise<void>][] = [
+    ["generate", generateSection],
+    ["sync", syncSection],
+    // The cache's gain is measured against the whole policy; a comparison run has changed it.
+    ...(WITHOUT.length === 0 ? [["caches", cachesSection] as [string, () => Promise<void>]] : []),
+    ["http", httpSection],
+    ["burst", burstSection],
+    ["memory", () => memorySection(built())],
+    ["large", () => largeMemorySection(built())],
+    ["startup", () => startupSection(built())],
+  ];
+  for (const [name, run] of sections) if (runs(name)) await run();
 
   const failed = report({ machine, command, started });
   if (process.argv.includes("--check") && failed > 0) process.exitCode = 1;
@@ -272,6 +328,10 @@ function figuresMd(): string {
   The generate and sync figures, like every sync after the first, find the base config parsed,
   checked and adapted to the server line (kept per base text); nothing is kept per request, so
   each call validates, normalizes, generates, hashes and builds everything again.
+- **without the base-config cache** (\`bench/sync.ts\` \`benchWithout\`): the one-sync figure
+  with the base-config cache off (\`lib/caches.ts\`) and on, in alternating rounds: its gain.
+  The other caches' gains: \`--without "sync memo"\` for the memo's (POST /sync, resync), the
+  registry counts of **burst** for the image caches' (docs/development.md, "Caches").
 - **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
   the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
   LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
@@ -293,6 +353,11 @@ function figuresMd(): string {
   live status off, registry as above with a few images; ${PARENTS.toLocaleString("en")} distinct
   parents, 32 at a time; RSS from \`/proc/<pid>/status\` one second after the last answer
   (VmRSS; the peak is VmHWM). The hooks Deployment requests 128 Mi and is limited to 256 Mi.
+- **RSS after large parents** (\`bench/memory.ts\` \`benchLargeMemory\`): the same command with
+  image labels and live status off; ${LARGE_PARENTS.toLocaleString("en")} distinct parents, each one large:
+  a 1 MiB provider \`settings\` value, a 0.9 MiB \`overrideConfig\` ConfigMap or a 0.9 MiB
+  CA-bundle ConfigMap in turn (\`tests/reliability/hostile-requests.ts\`, the hostile-size test's
+  requests), 4 at a time; every answer checked; RSS after each answer and at the end.
 - **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
   (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way.`;
 }
@@ -319,7 +384,8 @@ move. \`--check\` passes on a quiet machine; on a busy one, read the ratios, not
   requests per second of the parse-and-echo app;
 - POST /sync, a changed parent (a full sync every call): ≥ ${BUDGET.changedRatio}× the same;
 - burst: every answer 200, and one manifest and one config fetch from the registry;
-- RSS after ${PARENTS.toLocaleString("en")} parents ≤ ${BUDGET.rssMb} MB (the Deployment's limit is 256 Mi), and
+- RSS after ${PARENTS.toLocaleString("en")} parents, and its peak over ${LARGE_PARENTS.toLocaleString("en")} large ones (every answer right),
+  ≤ ${BUDGET.rssMb} MB (the Deployment's limit is 256 Mi), and
   startup to the first ready answer, median ≤ ${BUDGET.startupMs} ms: sizes and a start-up
   bound the Deployment depends on, not speeds.
 
@@ -333,7 +399,7 @@ ${figuresMd()}
 
 ## Cache bounds
 
-Every cache a sync can fill is bounded by configuration:
+Every cache is bounded in bytes, its share of the one budget \`LLSD_CACHE_MB\` (lib/caches.ts):
 
 ${CACHE_BOUNDS.map((b) => `- ${b}`).join("\n")}
 `;

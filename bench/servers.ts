@@ -12,8 +12,8 @@ import { createLogger } from "../hooks/logger";
 import { createMetrics } from "../hooks/metrics";
 import { customize } from "../lib/customize";
 import type { BaseConfigResolver } from "../lib/oci";
-import { syncRemembered } from "../lib/sync";
-import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
+import { cacheBytes } from "../lib/caches";
+import { syncMemo, syncRemembered, syncWith } from "../lib/sync";
 import { benchDeps } from "./request";
 
 export interface Running {
@@ -36,17 +36,18 @@ async function serve(handler: express.Express): Promise<Running> {
 }
 
 /**
- * The service's app, with the sync memo as the service runs it (SYNC_MEMO_MB default).
+ * The service's app, with the sync memo as the service runs it (its share of LLSD_CACHE_MB).
  * `resolver` undefined = LLSD_READ_IMAGE_LABELS=false (bundled base configs). Live server
  * status is off: it would call the observed Service, which exists only in a cluster.
  */
 export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Partial<AppDeps> = {}): Promise<Running> {
   const deps = benchDeps();
-  const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
+  const memo = syncMemo(cacheBytes("sync memo"));
   return serve(
     createApp({
       handlers: {
-        sync: (request) => syncRemembered(request, deps, { resolver, memo }),
+        sync: (request) =>
+          memo ? syncRemembered(request, deps, { resolver, memo }) : syncWith(request, deps, resolver),
         customize: (request) => Promise.resolve(customize(request)),
       },
       logger: createLogger({ level: "silent" }),

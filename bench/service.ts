@@ -32,6 +32,14 @@ export function deploymentArgs(): string[] {
   return command.slice(1);
 }
 
+/** The hooks container's memory limit in bytes (`resources.limits.memory`, in Mi). */
+export function deploymentMemoryLimitBytes(): number {
+  const text = readFileSync(join(ROOT, DEPLOYMENT), "utf8");
+  const limit = /limits:\s*\n\s*memory:\s*(\d+)Mi/.exec(text)?.[1];
+  if (limit === undefined) throw new Error(`${DEPLOYMENT}: no memory limit in Mi`);
+  return Number(limit) * 2 ** 20;
+}
+
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : undefined;
 }

@@ -6,10 +6,37 @@
  * the parent's answer (`syncRemembered`, what a resync of an unchanged parent costs).
  */
 import { syncRemembered } from "../lib/sync";
+import { cacheBytes, CACHE_BUDGET_MB, setCachePolicy, type CacheName } from "../lib/caches";
 import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
 import { sync } from "../lib/sync/sync";
 import { benchDeps, sampleSyncRequest } from "./request";
 import { measureAsync, measurePair, type Timing } from "./stats";
+
+/**
+ * One in-process sync with and without one cache (the base-config cache, in the report), in
+ * alternating rounds, so the ratio is the cache's gain. The policy changes once per round (a
+ * change empties the cache, which the round's warm-up fills again).
+ */
+export async function benchWithout(name: CacheName, iterations = 3000): Promise<{ without: Timing; with: Timing }> {
+  const request = await sampleSyncRequest();
+  const deps = benchDeps();
+  let off: boolean | undefined;
+  const policy = (without: boolean): void => {
+    if (off === without) return;
+    off = without;
+    setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, without ? [name] : []);
+  };
+  try {
+    const [without, kept] = measurePair(
+      () => (policy(true), void sync(request, deps)),
+      () => (policy(false), void sync(request, deps)),
+      iterations,
+    );
+    return { without, with: kept };
+  } finally {
+    setCachePolicy(CACHE_BUDGET_MB * 2 ** 20);
+  }
+}
 
 export interface SyncBench {
   readonly sync: Timing;
@@ -28,7 +55,7 @@ export async function benchSync(iterations = 5000): Promise<SyncBench> {
     () => void JSON.stringify(JSON.parse(text)),
     iterations,
   );
-  const memo = createSyncMemo({ ...MEMO_DEFAULTS, now: Date.now });
+  const memo = createSyncMemo({ ...MEMO_DEFAULTS, maxBytes: cacheBytes("sync memo"), now: Date.now });
   const first = await syncRemembered(request, deps, { memo });
   const again = await syncRemembered(request, deps, { memo });
   if (first.summary.reused !== 0 || again.summary.reused !== 1)

@@ -15,14 +15,15 @@
  *   LLSD_LIVE_TTL_SECONDS      how long an answer is reused (300, the CompositeController's resync period)
  *   LLSD_LIVE_BASE_URL         every call to one address (a port-forwarded server, hooks run outside the cluster)
  *   DISTRIBUTION_IMAGES_FILE   the operator's distribution image overrides, re-read when it changes
- *   SYNC_MEMO_MB               the memo's size in MiB (16); 0 turns it off
+ *   LLSD_CACHE_MB              the one budget of every cache, in MiB (48); 0 turns them all off
+ *                              (SYNC_MEMO_MB, its predecessor, is refused with a pointer to it)
  */
 import { readFileSync } from "node:fs";
 import { LIVE_DEFAULTS } from "../lib/live";
 import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "../lib/oci";
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
 import { FILE_VARIABLE } from "../lib/sync/image-overrides";
-import { MEMO_DEFAULTS } from "../lib/sync/memo";
+import { CACHE_BUDGET_MB } from "../lib/caches";
 import {
   booleanSetting,
   enumSetting,
@@ -69,9 +70,15 @@ export function liveSettingsFromEnv(env: Env): LiveSettings | undefined {
   return on ? { timeoutMs, ttlMs, ...(baseUrl ? { baseUrl } : {}) } : undefined;
 }
 
-export function memoBytesFromEnv(env: Env): number {
-  const rule: NumberRule = { integer: false, min: 0, means: "a number of MiB (0 turns the memo off)" };
-  return numberSetting(env, "SYNC_MEMO_MB", rule, MEMO_DEFAULTS.maxBytes / 2 ** 20) * 2 ** 20;
+/** The budget every cache shares (lib/caches.ts), in bytes. */
+export function cacheBytesFromEnv(env: Env): number {
+  // The memo's own size once; kept silently, it would no longer bound what its user meant it to.
+  if (setting(env, "SYNC_MEMO_MB") !== undefined)
+    throw new Error(
+      "SYNC_MEMO_MB is no longer read: every cache, the sync memo included, shares one budget; set LLSD_CACHE_MB instead",
+    );
+  const rule: NumberRule = { integer: false, min: 0, means: "a number of MiB (0 turns every cache off)" };
+  return numberSetting(env, "LLSD_CACHE_MB", rule, CACHE_BUDGET_MB) * 2 ** 20;
 }
 
 export function syncSettingsFromEnv(env: Env): SyncSettings {
@@ -86,6 +93,6 @@ export function syncSettingsFromEnv(env: Env): SyncSettings {
     ...(registry ? { registry } : {}),
     ...(live ? { live } : {}),
     ...(imageOverridesFile ? { imageOverridesFile } : {}),
-    memoBytes: memoBytesFromEnv(env),
+    cacheBytes: cacheBytesFromEnv(env),
   };
 }

@@ -5,7 +5,6 @@
 
 import { createHash } from "node:crypto";
 import { fieldError, type FieldError } from "./errors";
-import { perText } from "./remembered";
 
 export const CONTAINER_NAME = "llama-stack";
 /** The init container that pip-installs every external provider's wheels (after their copy containers). */
@@ -157,11 +156,8 @@ export const LONGEST_NAME = Math.min(...DERIVED_NAMES.map(longestFor));
 
 /** What is wrong with the names a CR called `parent` gives its children: one message per derived name that Kubernetes would refuse. */
 export function derivedNameProblems(parent: string): readonly string[] {
-  return problemsOf(parent);
+  return problemsOfName(parent);
 }
-
-/** A CR's name is checked on every sync of it: each name's answer is kept (bounded, frozen). */
-const problemsOf = perText((parent: string): readonly string[] => Object.freeze(problemsOfName(parent)), 10_000);
 
 function problemsOfName(parent: string): string[] {
   const problems: string[] = [];

@@ -1,27 +1,9 @@
 /**
- * The two ways a sync remembers pure results between calls, each bounded by what it is keyed on:
- *
- * - `perText`: small lookup tables for pure string functions whose inputs repeat on every sync
- *   (provider ids, endpoints, YAML keys). A table empties itself at `limit` entries, so it needs
- *   neither an LRU nor a TTL (docs/development.md, "Caches").
- * - `perFrozen`: facts of frozen objects, the shared parts of a checked base config
- *   (lib/config/base.ts). Kept in a WeakMap, they go with the object; a mutable object is
- *   computed every time, since it may change.
+ * Facts of frozen objects: the shared parts of a kept base config (lib/config/base.ts). Kept in
+ * a WeakMap, a fact goes with its object; a mutable object's is computed every time, since it
+ * may change. Only kept outcomes are frozen, so these facts live only as long as a kept base and
+ * are counted in its size (lib/caches.ts `frozenBytes`).
  */
-
-export function perText<V>(compute: (text: string) => V, limit: number): (text: string) => V {
-  // Boxed, so that an undefined answer is remembered too.
-  const table = new Map<string, { readonly value: V }>();
-  return (text) => {
-    const hit = table.get(text);
-    if (hit) return hit.value;
-    const value = compute(text);
-    if (table.size >= limit) table.clear();
-    table.set(text, { value });
-    return value;
-  };
-}
-
 export function perFrozen<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   const kept = new WeakMap<K, V>();
   return (key) => {

@@ -10,14 +10,23 @@ import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import * as ts from "typescript";
 import { parseAllDocuments } from "yaml";
+import { build, deploymentArgs, deploymentMemoryLimitBytes, spawnReady } from "../bench/service";
 import { llsd } from "./cli-helpers";
+import { runHostile } from "./reliability/hostile-sizes";
 import { tsFiles } from "./import-graph";
 
 const ROOT = join(__dirname, "..");
 
+/** `npm run build` once for this file (the suites below run what it built), whichever test runs first. */
+let built: ReturnType<typeof build> | undefined;
+function builtOnce(): void {
+  built ??= build();
+  if (!built.ok) throw new Error(built.error);
+}
+
 describe("npm run build", () => {
   it("produces a CLI that renders a sample exactly like the source", () => {
-    execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "pipe" });
+    builtOnce();
     const sample = join(ROOT, "samples", "complete.yaml");
     const compiled = execFileSync("node", [join(ROOT, "dist", "lib", "cli", "main.js"), "render", sample], {
       cwd: ROOT,
@@ -57,6 +66,7 @@ function runtimePackages(jsFiles: readonly string[]): Map<string, string> {
 
 describe("the compiled output", () => {
   it("requires only production dependencies (what the image keeps)", () => {
+    builtOnce();
     const jsFiles = [join(ROOT, "dist", "hooks"), join(ROOT, "dist", "lib")].flatMap((dir) => tsFiles(dir, ".js"));
     expect(jsFiles.length).toBeGreaterThan(50);
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -89,6 +99,7 @@ describe("the compiled output", () => {
 
 describe("the compiled service (the image's CMD)", () => {
   it("listens on PORT, answers /healthz, /readyz and a real /sync, and exits 0 on SIGTERM", async () => {
+    builtOnce();
     const { spawn } = await import("node:child_process");
     // No registry here: with image labels read, a named distribution waits for its registry (Failed, nothing created).
     const child = spawn("node", [join(ROOT, "dist", "hooks", "main.js")], {
@@ -115,4 +126,30 @@ describe("the compiled service (the image's CMD)", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }, 30_000);
+});
+
+describe("the compiled service under hostile sizes, as the Deployment runs it", () => {
+  /**
+   * One tenant's huge CRs must not take the hooks down for every namespace: thousands of syncs,
+   * every fourth a CR near the size the apiserver accepts (a 1 MiB provider setting, a 0.9 MiB
+   * overrideConfig or CA-bundle ConfigMap, each distinct), the rest normal, against
+   * `node --max-old-space-size=160 dist/hooks/main.js`. Every answer must be right and the
+   * process must stay under the Deployment's memory limit (docs/security.md).
+   */
+  it("answers every sync correctly, without dying, under the Deployment's memory limit", async () => {
+    builtOnce();
+    const service = await spawnReady(deploymentArgs(), { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
+    try {
+      const pid = service.child.pid ?? 0;
+      const died = (): string | undefined => {
+        const { exitCode, signalCode } = service.child;
+        return exitCode === null && signalCode === null ? undefined : String(exitCode ?? signalCode);
+      };
+      const run = await runHostile(service.url, pid, { requests: 2000, largeEvery: 4, concurrency: 4, died });
+      expect({ died: run.died, sent: run.sent, wrong: run.wrong }).toEqual({ died: undefined, sent: 2000, wrong: [] });
+      expect(run.peakRssBytes).toBeLessThan(deploymentMemoryLimitBytes());
+    } finally {
+      await service.stop();
+    }
+  }, 600_000);
 });

@@ -1,6 +1,5 @@
 /** Provider rules a structural schema cannot express (docs/spec-reference.md, "Checks"). */
 import { child, fieldError, listOf, type FieldError } from "../errors";
-import { perText } from "../remembered";
 import { providerSecretEnv, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
 import type { CanonicalSpec, Provider } from "./canonical";
 import { PROVIDER_APIS } from "./apis";
@@ -56,15 +55,14 @@ export function duplicateIds(providers: readonly Provider[]): FieldError[] {
   );
 }
 
-/** Endpoints repeat on every sync and `new URL` costs microseconds: answers are kept (bounded). */
-const isUrl = perText((text) => {
+function isUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return url.protocol === "http:" || url.protocol === "https:";
   } catch {
     return false;
   }
-}, 1000);
+}
 
 export function badEndpoints(providers: readonly Provider[]): FieldError[] {
   return providers

@@ -1,7 +1,6 @@
 /** Rules for resources, storage, disabled APIs and external providers. */
 import { meant } from "../suggest";
 import { child, fieldError, listOf, type FieldError } from "../errors";
-import { perText } from "../remembered";
 import { DEFAULT_REDIS_PORT } from "../defaults";
 import { SERVER_API } from "./apis";
 import type { CanonicalSpec, KvStorage, SqlStorage } from "./canonical";
@@ -88,15 +87,7 @@ export function storageRules(spec: CanonicalSpec, raw: RawStorage | undefined): 
 }
 
 /** `redis://host:port`, `rediss://…` or `host:port` → parts; undefined when unparseable. */
-/** Parsed endpoints (bounded): validation and generation both parse the same one on every sync. */
-const redisEndpoint = perText(parseRedis, 1000);
-
 export function parseRedisEndpoint(endpoint: string): { host: string; port: number } | undefined {
-  const parsed = redisEndpoint(endpoint);
-  return parsed === undefined ? undefined : { ...parsed }; // a fresh object: callers may keep it
-}
-
-function parseRedis(endpoint: string): { host: string; port: number } | undefined {
   const withScheme = /^[a-z]+:\/\//.test(endpoint) ? endpoint : `redis://${endpoint}`;
   try {
     const url = new URL(withScheme);

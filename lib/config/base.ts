@@ -1,5 +1,5 @@
 /** Parse and check a base config.yaml before anything is merged into it. */
-import { LRUCache } from "lru-cache";
+import { frozenBytes, sharedCache, textBytes } from "../caches";
 import { fieldError, type FieldError } from "../errors";
 import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { deepFreeze } from "../json-copy";
@@ -40,19 +40,28 @@ export function versionError(version: unknown, plainSource?: string): FieldError
 
 export type BaseOutcome = { ok: true; doc: ConfigDoc } | { ok: false; errors: FieldError[] };
 
+/** What a kept base holds: its text, the checked doc, and the facts kept beside the doc. */
+const keptBytes = (checked: BaseOutcome, text: string): number => textBytes(text) + frozenBytes(checked);
+
 /**
- * Parsing and checking a distribution config costs milliseconds and the same few texts come
- * back on every sync, so each text's checked outcome is kept (bounded; oldest dropped first),
- * frozen: a generator step that edits it in place fails loudly in tests. Callers get `editable`.
+ * Parsing and checking a distribution config costs milliseconds (a sync without this cache
+ * takes 40 times as long, docs/development.md) and the same few texts come back on every sync,
+ * so each text's checked outcome is kept, under the "base configs" share of the cache budget
+ * (lib/caches.ts; a text too large for it, such as a huge overrideConfig, is checked every time).
+ * A kept outcome is frozen: a generator step that edits it in place fails loudly in tests.
+ * Callers get `editable`.
  */
-const checkedByText = new LRUCache<string, BaseOutcome>({ max: 32 });
+const checkedByText = sharedCache<string, BaseOutcome>("base configs", keptBytes);
 
 function checkedText(text: string): BaseOutcome {
-  const hit = checkedByText.get(text);
+  const cache = checkedByText();
+  const hit = cache?.get(text);
   if (hit) return hit;
   const checked = checkBase(parseYaml(text));
-  deepFreeze(checked); // with every part of the parse the checked doc keeps
-  checkedByText.set(text, checked);
+  cache?.set(text, checked);
+  // Only a kept outcome is shared, so only it is frozen (with every part of the parse it keeps),
+  // and only its facts are kept beside it (perFrozen keeps facts of frozen objects).
+  if (cache?.has(text)) deepFreeze(checked);
   return checked;
 }
 

@@ -1,6 +1,5 @@
 /** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
 import { define } from "../conversion/paths";
-import { perText } from "../remembered";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonMap = { [key: string]: Json };
@@ -52,8 +51,7 @@ function idText(value: unknown): string {
   return value === null || value === undefined ? "" : Object.prototype.toString.call(value);
 }
 
-/** Switched ids (`${env.X:+id}`) repeat in every base and are read many times per sync: each is matched once (bounded). */
-const switchedId = perText((text) => /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text)?.[1] ?? text, 5000);
+const switchedId = (text: string): string => /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(text)?.[1] ?? text;
 
 /**
  * The id a provider answers to. Distribution configs switch providers on with

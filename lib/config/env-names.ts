@@ -4,22 +4,14 @@
  * secretKeyRef.
  */
 import { SECRET_ENV_PREFIX } from "../defaults";
-import { perText } from "../remembered";
-
-/** Provider ids and field names repeat on every sync; converting them once is enough (bounded). */
-const upperSnakeOf = perText(
-  (text) =>
-    text
-      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-      .replace(/[^A-Za-z0-9]+/g, "_")
-      .replace(/^_+|_+$/g, "")
-      .toUpperCase(),
-  10_000,
-);
 
 /** `vllm-primary` → `VLLM_PRIMARY`; `apiKey` → `API_KEY`; `api_key` → `API_KEY`. */
 export function upperSnake(text: string): string {
-  return upperSnakeOf(text);
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
 }
 
 export function providerSecretEnv(providerId: string, field: string): string {

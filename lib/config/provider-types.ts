@@ -4,7 +4,6 @@
  * provider registry and config classes (provider-fields.generated.ts), never from a hand list:
  * a type the release does not register is refused with the reason.
  */
-import { LRUCache } from "lru-cache";
 import { nearest } from "../suggest";
 import { RELEASES, type Release } from "../distributions/table";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
@@ -126,13 +125,6 @@ function unregistered(serverApi: string, provider: string, name: string, release
   };
 }
 
-/**
- * Resolutions depend only on the release's static tables, and every sync asks for each spec
- * provider twice (the spec's checks, then generation): answers are kept, frozen (bounded, as
- * provider names come from users).
- */
-const resolvedByKey = new LRUCache<string, ResolvedType>({ max: 1024 });
-
 /** The type table of the release first, `remote::<name>` for unknown names (with a note). */
 export function resolveProviderType(
   serverApi: string,
@@ -140,16 +132,6 @@ export function resolveProviderType(
   hasEndpoint: boolean,
   release: Release,
 ): ResolvedType {
-  const key = `${release}\n${serverApi}\n${hasEndpoint ? "endpoint" : ""}\n${provider}`;
-  const hit = resolvedByKey.get(key);
-  if (hit) return hit;
-  const answer = resolveUncached(serverApi, provider, hasEndpoint, release);
-  Object.freeze(answer.info);
-  resolvedByKey.set(key, Object.freeze(answer));
-  return answer;
-}
-
-function resolveUncached(serverApi: string, provider: string, hasEndpoint: boolean, release: Release): ResolvedType {
   if (provider.includes("::")) return resolved(serverApi, provider, release);
   // Own keys only: a provider written as `constructor` or `__proto__` is a name, not a lookup into Object.
   const renamed = Object.hasOwn(RENAMED_TYPES, provider) ? RENAMED_TYPES[provider] : undefined;

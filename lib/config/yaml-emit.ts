@@ -6,18 +6,16 @@
  * else is double-quoted with JSON escapes, which YAML accepts. Tests round-trip it.
  */
 import { isJsonScalar } from "./doc";
-import { perText } from "../remembered";
 
 /** Starts with a letter, `$`, `/` or `~/`; no spaces, no `#`, no `: `; nothing YAML could resolve to another type. */
 const PLAIN = /^(?:[A-Za-z$/]|~\/)[A-Za-z0-9_./~${}:=+,@()[\]-]*$/;
 /** Words PyYAML (YAML 1.1) or YAML 1.2 read as booleans or null. */
 const SPECIAL = new Set(["y", "n", "yes", "no", "on", "off", "true", "false", "null"]);
 
-/** Keys and values repeat across syncs; their quoting is decided once (bounded). */
-const stringText = perText((value) => {
+function stringText(value: string): string {
   const plain = PLAIN.test(value) && !SPECIAL.has(value.toLowerCase()) && !value.endsWith(":");
   return plain ? value : quoted(value);
-}, 20_000);
+}
 
 /**
  * JSON string escapes are valid YAML double-quoted escapes. JSON leaves DEL, C1 controls,

@@ -4,7 +4,7 @@
  * reused until the resync period has passed or the pods that answer change (`fingerprint`);
  * a failed check is retried sooner. Concurrent syncs of one parent share one check.
  */
-import { LRUCache } from "lru-cache";
+import { byteCache, cacheBytes, dataBytes, textBytes } from "../caches";
 import { messageOf } from "../errors";
 import { lruClock } from "../lru-clock";
 import { readServerInfo } from "./server-info";
@@ -23,8 +23,11 @@ export interface LiveStatusOptions {
   readonly ttlMs?: number;
   /** How long a failed check is reused before the server is asked again. @default 30 000 */
   readonly failureTtlMs?: number;
-  /** Parents remembered at most (least recently checked forgotten first). @default 10 000 */
-  readonly maxEntries?: number;
+  /**
+   * Bytes of answers remembered (least recently checked parent forgotten first).
+   * @default the "live status" share of the cache budget (lib/caches.ts)
+   */
+  readonly cacheBytes?: number;
   /** Largest answer read. @default 4 MiB */
   readonly maxBytes?: number;
   /** Where to ask instead of the Service DNS name (tests, local runs). @default target.url */
@@ -36,22 +39,31 @@ export const LIVE_DEFAULTS = {
   timeoutMs: 1500,
   ttlMs: 300_000,
   failureTtlMs: 30_000,
-  maxEntries: 10_000,
   maxBytes: 4 * 1024 * 1024,
 } as const;
 
-/** A check in flight (kept until it settles) or its report (kept for its TTL). */
+/** A parent's report (kept for its TTL), for the pods it was asked of. */
 interface Entry {
   readonly fingerprint: string;
-  readonly pending?: Promise<LiveReport>;
-  readonly report?: LiveReport;
+  readonly report: LiveReport;
+}
+
+/** A check in flight, shared by every caller until it settles. */
+interface Flight {
+  readonly fingerprint: string;
+  readonly pending: Promise<LiveReport>;
 }
 
 export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
   const settings = { ...LIVE_DEFAULTS, ...options };
   const now = options.now ?? Date.now;
   const baseUrl = options.baseUrl ?? ((target: LiveTarget) => target.url);
-  const entries = new LRUCache<string, Entry>({ max: settings.maxEntries, ...lruClock(now) });
+  const entries = byteCache<string, Entry>(options.cacheBytes ?? cacheBytes("live status"), {
+    sizeOf: (entry, key) => textBytes(key) + textBytes(entry.fingerprint) + dataBytes(entry.report),
+    lru: lruClock(now),
+  });
+  // Each entry is removed when its check settles: never more than the checks in flight.
+  const inflight = new Map<string, Flight>();
 
   /** Both requests run at once under their own timeout; this is the backstop for the pair. */
   async function ask(target: LiveTarget): Promise<LiveReport> {
@@ -75,19 +87,20 @@ export function createLiveStatus(options: LiveStatusOptions = {}): LiveStatus {
 
   return {
     check(target: LiveTarget): Promise<LiveReport> {
-      const entry = entries.get(target.key);
-      if (entry && entry.fingerprint === target.fingerprint) {
-        if (entry.pending) return entry.pending;
-        if (entry.report) return Promise.resolve(entry.report);
-      }
+      const { key, fingerprint } = target;
+      const flight = inflight.get(key);
+      if (flight?.fingerprint === fingerprint) return flight.pending;
+      const entry = entries?.get(key);
+      if (entry?.fingerprint === fingerprint) return Promise.resolve(entry.report);
       const pending = ask(target).then((report) => {
-        const ttl = report.problems.length === 0 ? settings.ttlMs : settings.failureTtlMs;
         // A newer check for the same parent (its pods changed meanwhile) keeps its own place.
-        if (entries.peek(target.key)?.pending === pending)
-          entries.set(target.key, { fingerprint: target.fingerprint, report }, { ttl });
+        if (inflight.get(key)?.pending !== pending) return report;
+        inflight.delete(key);
+        const ttl = report.problems.length === 0 ? settings.ttlMs : settings.failureTtlMs;
+        entries?.set(key, { fingerprint, report }, { ttl });
         return report;
       });
-      entries.set(target.key, { fingerprint: target.fingerprint, pending });
+      inflight.set(key, { fingerprint, pending });
       return pending;
     },
   };

@@ -3,6 +3,7 @@
  * (image-cache.ts: tag → digest TTL, digest → value LRU, single-flight, failure backoff), one
  * for base configs (labels, see README.md) and one for external providers' metadata files.
  */
+import { cacheBytes, registryLookupBytes } from "../caches";
 import type { CredentialLookup } from "./auth";
 import { readBaseFromImage, type BaseFromImage } from "./base-config";
 import { createRegistryClient, type RegistryClientOptions } from "./client";
@@ -40,8 +41,10 @@ export interface BaseConfigResolverOptions extends RegistryClientOptions {
   readonly deadlineMs?: number;
   /** How long a tag → digest answer is trusted. */
   readonly tagTtlMs?: number;
-  /** digest → base config LRU bounds (the provider metadata LRU gets the same). */
-  readonly maxEntries?: number;
+  /**
+   * Bytes of what is kept by digest, for base configs and provider metadata each (default: half
+   * the "image reads" share of the cache budget each, lib/caches.ts).
+   */
   readonly maxBytes?: number;
   /** First failure is remembered this long, doubling per consecutive failure up to failureMaxMs. */
   readonly failureBaseMs?: number;
@@ -64,11 +67,12 @@ export interface BaseConfigResolver {
 export const RESOLVER_DEFAULTS = Object.freeze({
   deadlineMs: 4000,
   tagTtlMs: 5 * 60_000,
-  maxEntries: 128,
-  maxBytes: 32 * 1024 * 1024,
   failureBaseMs: 1000,
   failureMaxMs: 60_000,
 });
+
+/** The resolver's two image caches: base configs and provider metadata. */
+const IMAGE_CACHES = 2;
 
 /** Strings are UTF-16 in memory; a fixed overhead keeps tiny entries from looking free. */
 function weightOf(base: BaseFromImage): number {
@@ -87,7 +91,13 @@ function providerSpecOf(read: CachedRead<ProviderSpecFile>): ResolvedProviderSpe
 
 export function createBaseConfigResolver(options: BaseConfigResolverOptions = {}): BaseConfigResolver {
   const now = options.now ?? Date.now;
-  const settings = { ...RESOLVER_DEFAULTS, ...options, now };
+  const settings = {
+    ...RESOLVER_DEFAULTS,
+    maxBytes: cacheBytes("image reads") / IMAGE_CACHES,
+    lookupBytes: registryLookupBytes(),
+    ...options,
+    now,
+  };
   const client = createRegistryClient({ ...options, now });
   const bases = createImageCache(client, settings, {
     what: "the base config",

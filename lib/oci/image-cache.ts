@@ -6,7 +6,8 @@
  * reveal an image includes the caller's credential fingerprint: a namespace without the pull
  * secret is never served what another namespace pulled.
  */
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { byteCache, dataBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import { credentialFingerprint, type CredentialLookup, type RegistryCredential } from "./auth";
 import type { Call, RegistryClient, ResolvedImage } from "./client";
@@ -35,8 +36,10 @@ export type ImageReadObserver = (read: ImageReadKind, result: ImageReadResult) =
 export interface ImageCacheSettings {
   readonly deadlineMs: number;
   readonly tagTtlMs: number;
-  readonly maxEntries: number;
+  /** What was read, by digest: at most this many bytes (lib/caches.ts). */
   readonly maxBytes: number;
+  /** Tag → digest answers, and failures: at most this many bytes each. */
+  readonly lookupBytes: number;
   readonly failureBaseMs: number;
   readonly failureMaxMs: number;
   /** Credentials of the service itself; a read's own lookup is asked first. */
@@ -74,12 +77,12 @@ function cacheKey(ref: RegistryRef, credential: RegistryCredential | undefined):
 
 type Failure<T> = { result: CachedRead<T>; until: number; count: number };
 
-/** The caches of one kind of read; `createImageCache` exposes only `read`. */
+/** The caches of one kind of read, each bounded in bytes (absent: 0 bytes, nothing kept); `createImageCache` exposes only `read`. */
 class ImageReads<T extends object> {
-  readonly refs: LRUCache<string, ResolvedImage>;
-  readonly values: LRUCache<string, T>;
+  readonly refs: LRUCache<string, ResolvedImage> | undefined;
+  readonly values: LRUCache<string, T> | undefined;
   // Not a TTL: the consecutive-failure count outlives `until`, so the next failure waits longer.
-  readonly failures = new LRUCache<string, Failure<T>>({ max: 4096 });
+  readonly failures: LRUCache<string, Failure<T>> | undefined;
   readonly inflight = new Map<string, Promise<CachedRead<T>>>();
 
   constructor(
@@ -87,12 +90,15 @@ class ImageReads<T extends object> {
     private readonly settings: ImageCacheSettings,
     private readonly reader: ImageReader<T>,
   ) {
-    this.refs = new LRUCache<string, ResolvedImage>({ max: 4096, ttl: settings.tagTtlMs, ...lruClock(settings.now) });
-    // An entry heavier than maxBytes is not kept (lru-cache's maxEntrySize defaults to maxSize).
-    this.values = new LRUCache<string, T>({
-      max: settings.maxEntries,
-      maxSize: Math.max(1, Math.floor(settings.maxBytes)),
-      sizeCalculation: (v) => Math.max(1, Math.ceil(reader.weight(v))),
+    this.refs = byteCache(settings.lookupBytes, {
+      sizeOf: (image: ResolvedImage, key: string) => textBytes(key) + dataBytes(image),
+      lru: { ttl: settings.tagTtlMs, ...lruClock(settings.now) },
+    });
+    this.values = byteCache(settings.maxBytes, {
+      sizeOf: (value: T, key: string) => textBytes(key) + reader.weight(value),
+    });
+    this.failures = byteCache(settings.lookupBytes, {
+      sizeOf: (failure: Failure<T>, key: string) => textBytes(key) + dataBytes(failure.result),
     });
   }
 
@@ -120,10 +126,10 @@ class ImageReads<T extends object> {
 
   /** A remembered failure still in its backoff, or a value already cached: no registry call. */
   private known(key: string): CachedRead<T> | undefined {
-    const failure = this.failures.get(key);
+    const failure = this.failures?.get(key);
     if (failure !== undefined && failure.until > this.settings.now()) return failure.result;
-    const image = this.refs.get(key);
-    const value = image === undefined ? undefined : this.values.get(image.manifestDigest);
+    const image = this.refs?.get(key);
+    const value = image === undefined ? undefined : this.values?.get(image.manifestDigest);
     return image !== undefined && value !== undefined ? { kind: "read", value, image } : undefined;
   }
 
@@ -135,7 +141,7 @@ class ImageReads<T extends object> {
       if (!image.ok) return this.failed(k, image.error);
       const value = await this.valueOf(k, image.value, call);
       if (!value.ok) return this.failed(k, value.error);
-      this.failures.delete(k.key);
+      this.failures?.delete(k.key);
       return { kind: "read", value: value.value, image: image.value };
     } finally {
       deadline.dispose();
@@ -143,26 +149,26 @@ class ImageReads<T extends object> {
   }
 
   private async imageOf(k: ReadKey, call: Call): Promise<Result<ResolvedImage>> {
-    const cached = this.refs.get(k.key);
+    const cached = this.refs?.get(k.key);
     if (cached !== undefined) return ok(cached);
     const fetched = await this.client.getImage(k.ref, call);
-    if (fetched.ok) this.refs.set(k.key, fetched.value);
+    if (fetched.ok) this.refs?.set(k.key, fetched.value);
     return fetched;
   }
 
   private async valueOf(k: ReadKey, image: ResolvedImage, call: Call): Promise<Result<T>> {
-    const cached = this.values.get(image.manifestDigest);
+    const cached = this.values?.get(image.manifestDigest);
     if (cached !== undefined) return ok(cached);
     const read = await this.reader.read(this.client, k.ref, image, call);
-    if (read.ok) this.values.set(image.manifestDigest, read.value);
+    if (read.ok) this.values?.set(image.manifestDigest, read.value);
     return read;
   }
 
   private failed({ key, imageRef }: ReadKey, error: OciFailure): CachedRead<T> {
-    const count = (this.failures.get(key)?.count ?? 0) + 1;
+    const count = (this.failures?.get(key)?.count ?? 0) + 1;
     const result = this.errorOf(imageRef, error);
     const { failureBaseMs, failureMaxMs } = this.settings;
-    this.failures.set(key, {
+    this.failures?.set(key, {
       result,
       count,
       until: this.settings.now() + failureDelayMs(count, failureBaseMs, failureMaxMs),

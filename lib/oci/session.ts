@@ -4,6 +4,7 @@
  * realm/service/scope/credential until they expire, so a warm client sends one request per
  * GET instead of 401 → token → retry every time.
  */
+import { byteCache, dataBytes, registryLookupBytes, textBytes } from "../caches";
 import { basicAuthorization, parseChallenge, type Challenge } from "./auth";
 import { send } from "./http";
 import { registryUrl, type RegistryRef } from "./reference";
@@ -12,8 +13,6 @@ import { fetchToken, missingCredentials, scopeOf, tokenCache, tokenKey } from ".
 import { fail, ok, REASON, type Result } from "./types";
 
 export type { SessionContext } from "./session-context";
-
-const MAX_REGISTRIES = 256;
 
 export interface Session {
   get(ref: RegistryRef, path: string, headers: Record<string, string>, ctx: SessionContext): Promise<Result<Response>>;
@@ -39,12 +38,19 @@ function refused(ref: RegistryRef, ctx: SessionContext): Result<never> {
 }
 
 export function createSession(now: () => number): Session {
-  const challenges = new Map<string, Challenge>();
+  // Registries come from user specs: the most recent ones only, bounded in bytes (lib/caches.ts).
+  const challenges = byteCache<string, Challenge>(registryLookupBytes(), {
+    sizeOf: (challenge, registry) => textBytes(registry) + dataBytes(challenge),
+  });
   const tokens = tokenCache(now);
 
-  /** The Authorization header for a request, from what the registry asked for before; undefined = anonymous. */
-  async function authorize(ref: RegistryRef, ctx: SessionContext, fresh: boolean): Promise<Result<string | undefined>> {
-    const challenge = challenges.get(ref.registry);
+  /** The Authorization header for a request, from what the registry asked for; undefined = anonymous. */
+  async function authorize(
+    ref: RegistryRef,
+    challenge: Challenge | undefined,
+    ctx: SessionContext,
+    fresh: boolean,
+  ): Promise<Result<string | undefined>> {
     if (challenge === undefined) return ok(undefined);
     if (challenge.scheme === "basic")
       return ctx.credential === undefined ? missingCredentials(ref) : ok(basicAuthorization(ctx.credential));
@@ -58,17 +64,12 @@ export function createSession(now: () => number): Session {
     return ok(authorization);
   }
 
-  function learn(ref: RegistryRef, challenge: Challenge): void {
-    challenges.delete(ref.registry);
-    challenges.set(ref.registry, challenge);
-    // Registries come from user specs: keep the most recent ones only.
-    for (const oldest of challenges.keys()) if (challenges.size > MAX_REGISTRIES) challenges.delete(oldest);
-  }
+  const known = (ref: RegistryRef): Challenge | undefined => challenges?.get(ref.registry);
 
   return {
     async get(ref, path, headers, ctx) {
       const url = registryUrl(ctx.baseUrl, ref, path);
-      const first = await attempt(url, headers, await authorize(ref, ctx, false), ctx);
+      const first = await attempt(url, headers, await authorize(ref, known(ref), ctx, false), ctx);
       if (!first.ok || first.value.status !== 401) return first;
       // Unknown scheme, expired or revoked token: learn the challenge and try once more.
       await first.value.body?.cancel();
@@ -78,8 +79,8 @@ export function createSession(now: () => number): Session {
           REASON.authFailed,
           `${ref.host} answered 401 without an authentication challenge this client understands`,
         );
-      learn(ref, challenge);
-      const second = await attempt(url, headers, await authorize(ref, ctx, true), ctx);
+      challenges?.set(ref.registry, challenge); // asked first next time
+      const second = await attempt(url, headers, await authorize(ref, challenge, ctx, true), ctx);
       if (!second.ok || (second.value.status !== 401 && second.value.status !== 403)) return second;
       await second.value.body?.cancel();
       return refused(ref, ctx);

@@ -25,7 +25,7 @@
  * NetworkPolicy on the hooks' own egress is the second line for that.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import { LRUCache } from "lru-cache";
+import { byteCache, dataBytes, registryLookupBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import { isPlainObject } from "../conversion/paths";
 import {
@@ -139,7 +139,10 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
   const ttlMs = options.cacheTtlMs ?? 30_000;
   const failureTtlMs = options.failureTtlMs ?? 5000;
   const now = options.now ?? Date.now;
-  const verdicts = new LRUCache<string, Result<void>>({ max: 1024, ...lruClock(now) });
+  const verdicts = byteCache<string, Result<void>>(registryLookupBytes(), {
+    sizeOf: (verdict, key) => textBytes(key) + dataBytes(verdict),
+    lru: lruClock(now),
+  });
   const inflight = new Map<string, Promise<Result<void>>>();
 
   async function resolveAndJudge(ref: RegistryRef, hostname: string): Promise<Result<void>> {
@@ -151,18 +154,18 @@ export function createRegistryGuard(options: RegistryGuardOptions = {}): Registr
         answers.map((a) => a.address),
         options,
       );
-      verdicts.set(ref.registry, verdict, { ttl: ttlMs });
+      verdicts?.set(ref.registry, verdict, { ttl: ttlMs });
       return verdict;
     } catch (err) {
       const verdict = lookupFailure(ref, err);
-      verdicts.set(ref.registry, verdict, { ttl: failureTtlMs });
+      verdicts?.set(ref.registry, verdict, { ttl: failureTtlMs });
       return verdict;
     }
   }
 
   return {
     check(ref) {
-      const early = verdictWithoutLookup(ref, options) ?? verdicts.get(ref.registry);
+      const early = verdictWithoutLookup(ref, options) ?? verdicts?.get(ref.registry);
       if (early !== undefined) return Promise.resolve(early);
       const pending = inflight.get(ref.registry);
       if (pending !== undefined) return pending;

@@ -3,7 +3,9 @@
  * registry, credentials go only to an https realm, and tokens are cached until shortly before
  * they expire.
  */
+import { byteCache, registryLookupBytes, textBytes } from "../caches";
 import { isPlainObject } from "../conversion/paths";
+import { lruClock } from "../lru-clock";
 import { basicAuthorization, type Challenge } from "./auth";
 import { readBounded } from "./body";
 import { send } from "./http";
@@ -13,7 +15,6 @@ import { fail, ok, REASON, type Result } from "./types";
 
 /** Registries answer `expires_in` in seconds; the token spec's default is 60. */
 const DEFAULT_TOKEN_SECONDS = 60;
-const MAX_TOKENS = 256;
 
 /** The registry (or its token service) wants credentials and this call has none. */
 export function missingCredentials(ref: RegistryRef): Result<never> {
@@ -32,17 +33,18 @@ export interface TokenCache {
 }
 
 export function tokenCache(now: () => number): TokenCache {
-  const tokens = new Map<string, { authorization: string; expiresAt: number }>();
+  // Bounded in bytes (lib/caches.ts): a token is as long as the registry makes it.
+  const tokens = byteCache<string, string>(registryLookupBytes(), {
+    sizeOf: (authorization, key) => textBytes(key) + textBytes(authorization),
+    lru: lruClock(now),
+  });
   return {
-    get(key) {
-      const cached = tokens.get(key);
-      return cached !== undefined && cached.expiresAt > now() ? cached.authorization : undefined;
-    },
+    get: (key) => tokens?.get(key),
     remember(key, authorization, expiresInSeconds) {
       const ttlMs = expiresInSeconds * 1000;
       // Renew a little early so a token never expires between our check and the registry's.
-      tokens.set(key, { authorization, expiresAt: now() + ttlMs - Math.min(10_000, ttlMs / 2) });
-      for (const [k, t] of tokens) if (tokens.size > MAX_TOKENS || t.expiresAt <= now()) tokens.delete(k);
+      const ttl = Math.floor(ttlMs - Math.min(10_000, ttlMs / 2));
+      if (ttl > 0) tokens?.set(key, authorization, { ttl });
     },
   };
 }

@@ -4,7 +4,8 @@
  */
 import { formatErrors, type FieldError } from "../errors";
 import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
-import type { Observed } from "../sync/observed";
+import { servesHttps, type Observed } from "../sync/observed";
+import { serviceDnsUrl } from "../sync/live-target";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
 import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
 import { liveStatus, type LiveInput, type LiveStatusParts, type PreviousLive } from "./live";
@@ -234,10 +235,13 @@ function setDefined(status: Status, key: string, value: unknown): void {
   if (value !== undefined) status[key] = value;
 }
 
-/** The URLs the server is reached at: the observed Service's, then the Route's or Ingress's. */
+/**
+ * The URLs the server is reached at: the observed Service's, in the scheme its pods serve
+ * (https with TLS, as the probes and the live check use), then the Route's or Ingress's.
+ */
 function addUrls(status: Status, input: StatusInput): void {
   if (input.observed.service)
-    status.serviceURL = `http://${names.service(input.name)}.${input.namespace}.svc.cluster.local:${input.port}`;
+    status.serviceURL = serviceDnsUrl(input.name, input.namespace, input.port, servesHttps(input.observed));
   setDefined(status, "routeURL", routeURL(input.observed));
 }
 

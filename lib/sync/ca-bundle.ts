@@ -6,7 +6,6 @@
  * certificate and why (never the PEM); a bad key of the ODH bundle is skipped with a note.
  */
 import { createHash, X509Certificate } from "node:crypto";
-import { LRUCache } from "lru-cache";
 import { fieldError, listOf, type FieldError } from "../errors";
 import type { Tls } from "../api/canonical";
 import { isPlainObject } from "../conversion/paths";
@@ -47,23 +46,12 @@ type KeyResult =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Parsing costs ~0.15 ms a certificate and an ODH bundle holds a hundred or more, on every sync
- * of every parent in the namespace: results are remembered by content (same text, same result).
+ * A key's PEM text → the DER of each CERTIFICATE block (other PEM types are skipped). Parsed on
+ * every sync that builds the bundle (about 0.15 ms a certificate): the sync memo skips it for an
+ * unchanged parent, and a cache by content gained nothing measurable (docs/development.md).
  */
-const memo = new LRUCache<string, KeyResult>({ max: 256 });
-
-/** A key's PEM text → the DER of each CERTIFICATE block (other PEM types are skipped). */
 export function certificatesIn(text: string): KeyResult {
   if (text.trim() === "") return { ok: true, certificates: [] };
-  const id = createHash("sha256").update(text).digest("hex");
-  const known = memo.get(id);
-  if (known) return known;
-  const result = parseCertificates(text);
-  memo.set(id, result);
-  return result;
-}
-
-function parseCertificates(text: string): KeyResult {
   const certificates: Certificate[] = [];
   let index = 0;
   for (const match of text.matchAll(PEM_BLOCK)) {

@@ -17,6 +17,7 @@ import {
 import type { HostPolicy } from "../oci/reference";
 import type { SerializedAnswer, SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { createImageOverrides, type ImageOverrides, type OverridesLog } from "./image-overrides";
+import { cacheBytes, setCachePolicy } from "../caches";
 import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "./memo";
 import type { SyncDeps } from "./sync";
 import { syncRemembered, syncWith } from "./with-io";
@@ -54,8 +55,8 @@ export interface SyncSettings {
   readonly live?: LiveSettings;
   /** The operator's distribution image overrides file, re-read when it changes. */
   readonly imageOverridesFile?: string;
-  /** The memo's bound in bytes; 0 turns it off. */
-  readonly memoBytes: number;
+  /** The budget every cache of the process shares, in bytes (lib/caches.ts); 0 turns them off. */
+  readonly cacheBytes: number;
 }
 
 export function syncDeps(settings: SyncSettings, distributions: DistributionTable = DEFAULT_DISTRIBUTIONS): SyncDeps {
@@ -101,11 +102,12 @@ export function createSyncHook(
   log?: OverridesLog,
   onImageRead?: ImageReadObserver,
 ): (request: SyncRequest) => Promise<SyncResponse | SerializedAnswer> {
+  setCachePolicy(settings.cacheBytes); // the process's one budget, before any cache is built
   const baseDeps = syncDeps(settings);
   const resolver = settings.registry ? registryResolver(settings.registry, onImageRead) : undefined;
   const live = settings.live ? liveStatus(settings.live) : undefined;
   const overrides = imageOverrides(settings.imageOverridesFile, log);
-  const memo = syncMemo(settings.memoBytes);
+  const memo = syncMemo(cacheBytes("sync memo"));
   return async (request) => {
     const current = overrides.current();
     const deps: SyncDeps = {

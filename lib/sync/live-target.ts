@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { LiveTarget } from "../live/types";
 import { names } from "../names";
 import type { SyncRequest } from "../wire/metacontroller";
-import { observedOf, type Observed } from "./observed";
+import { observedOf, servesHttps, type Observed } from "./observed";
 
 export function serviceDnsUrl(name: string, namespace: string, port: number, tls = false): string {
   return `${tls ? "https" : "http"}://${names.service(name)}.${namespace}.svc.cluster.local:${port}`;
@@ -19,7 +19,7 @@ export function liveTargetOf(request: SyncRequest, observed: Observed = observed
   const deployment = observed.deployment;
   const port = observed.service?.port;
   if (!deployment || deployment.readyReplicas === 0 || port === undefined) return undefined;
-  const tls = deployment.containers.some((c) => c.httpsProbe);
+  const tls = servesHttps(observed);
   const url = serviceDnsUrl(m.name, namespace, port, tls);
   const fingerprint = createHash("sha256")
     .update(

@@ -2,17 +2,18 @@
  * The unchanged-parent memo. Metacontroller calls /sync for every parent on every resync and
  * on every child event, and most calls find nothing changed. The apiserver gives every write a
  * new `resourceVersion`, so a parent whose own object, children and related objects carry the
- * same namespace, name, uid and resourceVersion as last time — with the same distribution table and the same
- * registry and server answers — gets last time's answer again, byte for byte, without
- * validating, generating or serializing anything.
+ * same apiVersion, namespace, name, uid and resourceVersion as last time — with the same
+ * distribution table and the same registry and server answers — gets last time's answer again,
+ * byte for byte, without validating, generating or serializing anything.
  *
  * Exact, not approximate: an answer that read the clock (a condition flipped, a new ConfigMap,
  * a new server version) is not kept, since its timestamp would be reused; a request with an
  * object lacking uid or resourceVersion (curl, `llsd request`) is never memoized. Bounded: one
- * entry per parent, least recently used dropped past `maxBytes`, unused ones after `idleMs`
- * (lru-cache: `maxSize` with our own size estimate, a TTL renewed on every read).
+ * entry per parent, least recently used dropped past `maxBytes` (the "sync memo" share of the
+ * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
+ * `idleMs` (a TTL renewed on every read).
  */
-import { LRUCache } from "lru-cache";
+import { byteCache, frozenBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
 import type { LiveReport } from "../live/types";
@@ -21,21 +22,15 @@ import type { BaseOutcome } from "./base-source";
 import type { SyncDeps } from "./sync";
 
 export interface MemoOptions {
-  /** Answers and validated specs kept, in bytes (estimated). 0 turns the memo off. */
+  /** Answers and validated specs kept, in bytes. 0 keeps nothing. */
   readonly maxBytes: number;
   /** An entry not used for this long is dropped (a deleted parent's answer does not linger). */
   readonly idleMs: number;
   readonly now: () => number;
 }
 
-/** 16 MiB ≈ 500 parents of the full sample (a 20 KB answer and its 12 KB spec each); idle for three resync periods. */
-export const MEMO_DEFAULTS = Object.freeze({ maxBytes: 16 * 2 ** 20, idleMs: 15 * 60_000 });
-
-/**
- * What an entry holds besides its answer and keys, counted per entry: the validated spec and
- * the bookkeeping (measured: 9.4 KB of heap for the full sample's validated spec).
- */
-const CHECKED_BYTES = 12 * 1024;
+/** Idle for three resync periods. */
+export const MEMO_DEFAULTS = Object.freeze({ idleMs: 15 * 60_000 });
 
 export interface MemoAnswer {
   /** Everything besides the parent the answer depends on (observedKey + ioKey). */
@@ -62,40 +57,44 @@ export interface SyncMemo {
   readonly stats: () => { readonly entries: number; readonly bytes: number };
 }
 
-const sizeOf = (entry: MemoEntry): number =>
-  entry.parentKey.length + CHECKED_BYTES + (entry.answer ? entry.answer.key.length + entry.answer.body.length : 0);
+/** What an entry holds: its keys, the validated spec (frozen, shared with later syncs) and the answer's bytes. */
+const sizeOf = (entry: MemoEntry, uid: string): number =>
+  textBytes(uid) +
+  textBytes(entry.parentKey) +
+  frozenBytes(entry.checked) +
+  (entry.answer ? textBytes(entry.answer.key) + 96 + entry.answer.body.length : 0);
 
 export function createSyncMemo(options: MemoOptions): SyncMemo {
-  // An entry larger than maxBytes is not kept (maxEntrySize defaults to maxSize).
-  const entries = new LRUCache<string, MemoEntry>({
-    maxSize: Math.max(1, Math.floor(options.maxBytes)),
-    sizeCalculation: sizeOf,
-    ttl: options.idleMs,
-    updateAgeOnGet: true,
-    ...lruClock(options.now),
+  // An entry above a small part of maxBytes (a huge spec) is not kept: lib/caches.ts.
+  const entries = byteCache<string, MemoEntry>(options.maxBytes, {
+    sizeOf,
+    lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
   });
   return {
-    get: (uid) => entries.get(uid),
+    get: (uid) => entries?.get(uid),
     set(uid, entry) {
       // Idle entries go before the new one is counted (a deleted parent's answer does not linger).
-      entries.purgeStale();
-      entries.set(uid, entry);
+      entries?.purgeStale();
+      entries?.set(uid, entry);
     },
-    stats: () => ({ entries: entries.size, bytes: entries.calculatedSize }),
+    stats: () => ({ entries: entries?.size ?? 0, bytes: entries?.calculatedSize ?? 0 }),
   };
 }
 
 /**
- * The object's namespace, name, uid and resourceVersion as the apiserver stamps them; undefined
- * when uid or resourceVersion is missing. Name and namespace too: the answer reads them (child
- * names, Secret references), and a request may carry a copied or recreated object whose uid and
- * version match another's. JSON, so no separator inside a value can make two keys collide.
+ * The object's apiVersion, namespace, name, uid and resourceVersion as the apiserver stamps
+ * them; undefined when uid or resourceVersion is missing. Name and namespace too: the answer
+ * reads them (child names, Secret references), and a request may carry a copied or recreated
+ * object whose uid and version match another's. The apiVersion too: the apiserver serves one
+ * object at every version of its CRD under the same uid and resourceVersion, and the answer
+ * (the parent's status) is shaped by the version it was sent at. JSON, so no separator inside
+ * a value can make two keys collide.
  */
 function versionOf(object: KubeObject): string | undefined {
   const { uid, resourceVersion, name, namespace } = object.metadata;
   if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
     return undefined;
-  return JSON.stringify([namespace ?? null, name ?? null, uid, resourceVersion]);
+  return JSON.stringify([object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion]);
 }
 
 /** Tables are replaced, never edited (lib/sync/image-overrides.ts): identity tells them apart. */

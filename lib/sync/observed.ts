@@ -96,6 +96,11 @@ function containerOf(value: { readonly [key: string]: unknown }): ObservedContai
 const httpsProbe = (container: unknown, probe: string): boolean =>
   at(container, probe, "httpGet", "scheme") === "HTTPS";
 
+/** The observed pods serve HTTPS: their probes (which the hooks write from `networking.tls`) say so. */
+export function servesHttps(observed: Observed): boolean {
+  return observed.deployment?.containers.some((c) => c.httpsProbe) ?? false;
+}
+
 function serverContainerOf(value: { readonly [key: string]: unknown }): ObservedServerContainer {
   return {
     name: text(value.name),

@@ -165,7 +165,7 @@ describe("node hooks/main.ts", () => {
 
   it.each([
     ["MAX_CONCURRENT_HOOKS", "lots", {}, /MAX_CONCURRENT_HOOKS must be a positive integer, got \\"lots\\"/],
-    ["SYNC_MEMO_MB", "lots", {}, /SYNC_MEMO_MB must be a number of MiB \(0 turns the memo off\), got \\"lots\\"/],
+    ["LLSD_CACHE_MB", "lots", {}, /LLSD_CACHE_MB must be a number of MiB \(0 turns every cache off\), got \\"lots\\"/],
     [
       "LLSD_LIVE_TIMEOUT_MS",
       "lots",

@@ -36,7 +36,12 @@ const VARIABLES: [string, string[], string[], string][] = [
   ["SHUTDOWN_DRAIN_DELAY_MS", ["0", "5000"], ["-1", "5s", "2.5"], "a whole number of milliseconds"],
   ["LLSD_LIVE_TIMEOUT_MS", ["250", "1.5"], ["0", "-5", "soon", "NaN", "0x10"], "a positive number"],
   ["LLSD_LIVE_TTL_SECONDS", ["60"], ["0", "5m"], "a positive number"],
-  ["SYNC_MEMO_MB", ["0", "0.5", "16"], ["-1", "lots", "16MB", "Infinity"], "a number of MiB (0 turns the memo off)"],
+  [
+    "LLSD_CACHE_MB",
+    ["0", "0.5", "48"],
+    ["-1", "lots", "16MB", "Infinity"],
+    "a number of MiB (0 turns every cache off)",
+  ],
   [
     "HOOKS_NAMESPACE",
     ["ops", "llsd-hooks"],

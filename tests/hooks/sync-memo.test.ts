@@ -63,7 +63,7 @@ describe("node hooks/main.ts (the service as the image runs it)", () => {
   it.each([
     // steadyState's last call computed the steady request's answer; both calls after it reuse it.
     ["by default", {}, [1, 1]],
-    ["not with SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, [0, 0]],
+    ["not with LLSD_CACHE_MB=0", { LLSD_CACHE_MB: "0" }, [0, 0]],
   ])(
     "reuses the answer for an unchanged parent %s",
     async (_, env, reused) => {

@@ -14,7 +14,7 @@ const DEFAULTS: SyncSettings = {
   operatorVersion: packageVersion()!,
   registry: { insecureRegistries: [], privateRegistries: [] },
   live: { timeoutMs: 1500, ttlMs: 300_000 },
-  memoBytes: 16 * 2 ** 20,
+  cacheBytes: 48 * 2 ** 20,
 };
 
 describe("syncSettingsFromEnv", () => {
@@ -63,8 +63,8 @@ describe("syncSettingsFromEnv", () => {
       { DISTRIBUTION_IMAGES_FILE: "/etc/llsd/images.yaml" },
       { imageOverridesFile: "/etc/llsd/images.yaml" },
     ],
-    ["SYNC_MEMO_MB", { SYNC_MEMO_MB: "0.5" }, { memoBytes: 2 ** 19 }],
-    ["SYNC_MEMO_MB=0", { SYNC_MEMO_MB: "0" }, { memoBytes: 0 }],
+    ["LLSD_CACHE_MB", { LLSD_CACHE_MB: "0.5" }, { cacheBytes: 2 ** 19 }],
+    ["LLSD_CACHE_MB=0", { LLSD_CACHE_MB: "0" }, { cacheBytes: 0 }],
   ])("reads %s", (_name, env, changed) => {
     expect(syncSettingsFromEnv(env)).toEqual({ ...DEFAULTS, ...changed });
   });
@@ -81,7 +81,11 @@ describe("syncSettingsFromEnv", () => {
   it.each([
     [{ LLSD_LIVE_TIMEOUT_MS: "soon" }, 'LLSD_LIVE_TIMEOUT_MS must be a positive number, got "soon"'],
     [{ LLSD_LIVE_TTL_SECONDS: "-5" }, 'LLSD_LIVE_TTL_SECONDS must be a positive number, got "-5"'],
-    [{ SYNC_MEMO_MB: "lots" }, 'SYNC_MEMO_MB must be a number of MiB (0 turns the memo off), got "lots"'],
+    [{ LLSD_CACHE_MB: "lots" }, 'LLSD_CACHE_MB must be a number of MiB (0 turns every cache off), got "lots"'],
+    [
+      { SYNC_MEMO_MB: "16" },
+      "SYNC_MEMO_MB is no longer read: every cache, the sync memo included, shares one budget; set LLSD_CACHE_MB instead",
+    ],
     [{ REGISTRY_AUTH_FILE: "/no/such/auth.json" }, /ENOENT.*\/no\/such\/auth.json/],
   ])("refuses %j, naming the variable", (env, message) => {
     expect(() => syncSettingsFromEnv(env)).toThrow(message);

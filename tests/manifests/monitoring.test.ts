@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Registry } from "prom-client";
-import { PARENT_SEEN_METRIC, trackParentPhases } from "../../hooks/parent-phases";
+import { PARENT_SEEN_METRIC, seenBytes, trackParentPhases } from "../../hooks/parent-phases";
 import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
 import { DASHBOARD_FILE } from "../monitoring/support/dashboard";
 import { exposedMetrics, knownSeries, unknownNames } from "../monitoring/support/promql";
@@ -116,17 +116,18 @@ describe(`${PARENT_SEEN_METRIC}`, () => {
     ]);
   });
 
-  it("drops parents not seen within the expiry, and the least recently seen beyond the bound", async () => {
+  it("drops parents not seen within the expiry, and the least recently seen beyond its bytes", async () => {
     let now = 0;
     const registry = new Registry();
-    const phases = trackParentPhases(registry, { now: () => now, ttlMs: 60_000, maxParents: 2 });
-    phases.record(parent("u1", "a", "Ready"));
-    phases.record(parent("u2", "b", "Ready"));
-    phases.record(parent("u3", "c", "Ready"));
-    expect((await series(registry)).map((l) => /name="(\w)"/.exec(l)![1])).toEqual(["b", "c"]);
+    // Room for 32 parents of this size (no entry may take more than 1/32 of it).
+    const one = seenBytes({ namespace: "team-a", name: "p00", phase: "Failed", at: 0 }, "u00");
+    const phases = trackParentPhases(registry, { now: () => now, ttlMs: 60_000, cacheBytes: 32 * one });
+    const ids = Array.from({ length: 33 }, (_, i) => String(i).padStart(2, "0"));
+    for (const id of ids) phases.record(parent(`u${id}`, `p${id}`, "Failed"));
+    expect((await series(registry)).map((l) => /name="(\w+)"/.exec(l)![1])).toEqual(ids.slice(1).map((id) => `p${id}`));
     now = 30_000;
-    phases.record(parent("u2", "b", "Failed"));
+    phases.record(parent("u05", "p05", "Failed"));
     now = 70_000;
-    expect(await series(registry)).toEqual([`${PARENT_SEEN_METRIC}{namespace="team-a",name="b",phase="Failed"} 30`]);
+    expect(await series(registry)).toEqual([`${PARENT_SEEN_METRIC}{namespace="team-a",name="p05",phase="Failed"} 30`]);
   });
 });

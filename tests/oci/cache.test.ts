@@ -112,15 +112,15 @@ test("the credential fingerprint is part of the tag key, not of the digest key",
   expect(counts()).toEqual({ manifest: 3, blob: 1 });
 });
 
-test("the digest LRU is bounded by entries and by bytes", async () => {
-  const byEntries = resolver({ maxEntries: 1 });
-  for (const name of ["one", "two", "one"]) await byEntries.resolve(ref(name));
-  expect(counts()).toEqual({ manifest: 2, blob: 3 });
+test("the digest LRU is bounded by bytes: a config above 1/32 of them is read every time, below it once", async () => {
+  const tight = resolver({ maxBytes: 100 });
+  for (let i = 0; i < 3; i++) expect(await tight.resolve(ref("one"))).toMatchObject({ kind: "found" });
+  expect(counts()).toEqual({ manifest: 1, blob: 3 });
 
   proxy.reset();
-  const byBytes = resolver({ maxBytes: 100 });
-  for (let i = 0; i < 3; i++) expect(await byBytes.resolve(ref("one"))).toMatchObject({ kind: "found" });
-  expect(counts()).toEqual({ manifest: 1, blob: 3 });
+  const roomy = resolver({ maxBytes: 2 ** 20 });
+  for (let i = 0; i < 3; i++) expect(await roomy.resolve(ref("one"))).toMatchObject({ kind: "found" });
+  expect(counts()).toEqual({ manifest: 1, blob: 1 });
 });
 
 test("onRead hears how each read was answered, and only fetched and failed reads reach the registry", async () => {

@@ -121,13 +121,11 @@ describe("sync with base configs from image labels", () => {
       deps(),
       resolver(),
     );
-    const started = Date.now();
     const r = await syncWith(
       aRequest(aParent(specFor("127.0.0.1:9/llsd/labelled:0.8.0")), observedFrom(good.children), [creds]),
       deps(),
       resolver(),
     );
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(r.children).toHaveLength(good.children.length);
     expect(condition(r, "ConfigGenerated")?.reason).toBe("RegistryUnavailable");
     expect(r.resyncAfterSeconds).toBeGreaterThan(0);

@@ -132,7 +132,6 @@ describe(`fuzzing the hook endpoints over HTTP (seed ${SEED}, ${RUNS} requests e
       const client: Client = httpClient(service.port, { timeoutMs: 10_000 });
       const failures: Failure[] = [];
       const statuses = new Map<number, number>();
-      let slowest = 0;
       const logged = service.lines().length;
       await inParallel(cases, 8, async (c) => {
         const headers: Record<string, string> = {
@@ -154,7 +153,6 @@ describe(`fuzzing the hook endpoints over HTTP (seed ${SEED}, ${RUNS} requests e
           return;
         }
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        slowest = Math.max(slowest, answer.ms);
         const why = judge(path, answer);
         if (why === undefined) return;
         if (failures.length < 5)
@@ -172,7 +170,6 @@ describe(`fuzzing the hook endpoints over HTTP (seed ${SEED}, ${RUNS} requests e
       expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
       // The fuzz reached the handlers, not only the parser: some answers are 200.
       expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 20);
-      expect(slowest).toBeLessThan(5000);
 
       const health = await client.send("GET", "/healthz");
       expect({ status: health.status, body: health.text }).toEqual({ status: 200, body: '{"status":"ok"}' });

@@ -241,15 +241,13 @@ describe("registry faults through the sync hook", () => {
     async (_title, c) => {
       const { desired, observed } = await running();
       proxy.fault = c.fault();
-      const started = performance.now();
+      // Bounded by the reason, not by elapsed time (a loaded machine stretches that): each fault
+      // ends in its own reason, a slow one in the deadline's.
       const r = await syncWith(
         aRequest(aParent(spec({ image: (c.image ?? IMAGE)() }), { generation: 2 }), observed, [creds]),
         deps(),
         resolver(c.options),
       );
-      const ms = performance.now() - started;
-
-      expect(ms).toBeLessThan(DEADLINE_MS + 1000);
       expect(r.status.phase).toBe("Failed");
       expect(condition(r)).toMatchObject({
         status: "False",
@@ -353,8 +351,8 @@ describe("registry faults through the sync hook", () => {
   it("concurrent syncs during a slow registry all answer within the bound", async () => {
     const { desired, observed } = await running();
     proxy.fault = () => ({ delayMs: 5000 });
+    const answeredBefore = proxy.answered("manifest");
     const shared = resolver();
-    const started = performance.now();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         syncWith(
@@ -368,8 +366,12 @@ describe("registry faults through the sync hook", () => {
         ),
       ),
     );
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 1000);
+    // Each ended at a bound (the request timeout or the deadline), not when the registry
+    // answered: every sync says so, and the proxy answered none of the requests it held.
     expect(results.every((r) => r.status.phase === "Failed")).toBe(true);
+    const bound = /took longer than \d+ ms|within the \d+ ms deadline/;
+    expect(results.filter((r) => !bound.test(condition(r)?.message ?? ""))).toEqual([]);
+    expect(proxy.answered("manifest")).toBe(answeredBefore);
     expect(results[0]!.children).toEqual(desired);
   });
 });

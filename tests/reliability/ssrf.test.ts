@@ -206,15 +206,14 @@ describe("createRegistryGuard", () => {
         message: 'cannot resolve the registry host of "nowhere.example": ENOTFOUND',
       },
     });
+    // A lookup that never answers: only the 100 ms timeout can end the check (ETIMEOUT).
     const hanging: LookupAll = () => new Promise(() => undefined);
-    const started = Date.now();
     expect(
       await createRegistryGuard({ lookup: hanging, lookupTimeoutMs: 100 }).check(ref("slow.example/x:1")),
     ).toMatchObject({
       ok: false,
       error: { reason: "RegistryUnavailable", transient: true, message: expect.stringContaining("ETIMEOUT") },
     });
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("caches verdicts for their TTL and shares one lookup between concurrent checks", async () => {

@@ -2,6 +2,9 @@
  * docs/failure-policy.md: a spec or environment error is a status, not a hook failure. After a good state
  * every observed child is kept exactly as last desired; a first-time failure creates nothing.
  */
+import { bundledBaseConfig } from "../../../lib/distributions/bundled";
+import type { BaseConfigResolver, ResolvedBase } from "../../../lib/oci";
+import { syncWith } from "../../../lib/sync";
 import { sync } from "../../../lib/sync/sync";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { aConfigMap, aParent, aRequest, aSecret, deps, observedFrom } from "../../sync-builders";
@@ -149,6 +152,57 @@ describe("failure policy", () => {
     expect(deployment?.metadata).not.toHaveProperty("uid");
     expect(deployment?.metadata).not.toHaveProperty("resourceVersion");
     expect(deployment?.spec).toEqual(observed.find((o) => o.kind === "Deployment")?.spec);
+  });
+});
+
+describe("a registry error keeps what runs: never the bundled config", () => {
+  /** The image's own config (labels), told apart from the bundled one by its distro_name. */
+  const labelled = bundledBaseConfig("starter", "1.3")!.replace(/^distro_name: .*$/m, "distro_name: from-the-image");
+  const digest = `sha256:${"a".repeat(64)}`;
+  const answering = (answer: ResolvedBase): BaseConfigResolver => ({ resolve: () => Promise.resolve(answer) });
+  const fromLabels = answering({ kind: "found", config: labelled, digest, source: "oci-label", labelKind: "base64" });
+  const request = (children: KubeObject[]) => aRequest(aParent(goodSpec, { generation: 2 }), children, [goodSecret]);
+  const configYaml = (children: readonly KubeObject[]): string =>
+    JSON.stringify(children.find((c) => c.kind === "ConfigMap")?.data ?? {});
+
+  async function runningOnLabels(): Promise<KubeObject[]> {
+    const first = await syncWith(request([]), deps(), fromLabels);
+    expect(configYaml(first.children)).toContain("distro_name: from-the-image");
+    return observedFrom(first.children);
+  }
+
+  const errors: [string, boolean, string, number | undefined][] = [
+    ["the registry times out (may pass)", true, "RegistryUnavailable", 30],
+    ["the registry refuses the credentials (needs a fix)", false, "RegistryError", undefined],
+  ];
+
+  it.each(errors)("%s: keeps every child as it runs and says why", async (_title, transient, reason, resync) => {
+    const observed = await runningOnLabels();
+    const failing = answering({ kind: "error", reason: "x", message: "the registry did not answer", transient });
+    const response = await syncWith(request(observed), deps(), failing);
+    const lastApplied = observed.map(
+      (o) => o.metadata.annotations?.["metacontroller.k8s.io/last-applied-configuration"],
+    );
+    expect(response.children.map((c) => JSON.stringify(c)).sort()).toEqual(lastApplied.sort());
+    expect(configYaml(response.children)).toContain("distro_name: from-the-image");
+    expect(response.status.phase).toBe("Failed");
+    expect(response.status.conditions).toContainEqual(
+      expect.objectContaining({ type: "ConfigGenerated", status: "False", reason }),
+    );
+    expect(response.resyncAfterSeconds).toBe(resync);
+  });
+
+  it.each(errors)("%s the first time: creates nothing", async (_title, transient) => {
+    const failing = answering({ kind: "error", reason: "x", message: "the registry did not answer", transient });
+    const response = await syncWith(request([]), deps(), failing);
+    expect([response.children, response.status.phase]).toEqual([[], "Failed"]);
+  });
+
+  it("an image known to carry no labels (not an error) is what switches to the bundled config", async () => {
+    const observed = await runningOnLabels();
+    const response = await syncWith(request(observed), deps(), answering({ kind: "no-labels", digest }));
+    expect(response.status.phase).not.toBe("Failed");
+    expect(configYaml(response.children)).toContain("distro_name: starter");
   });
 });
 

@@ -6,13 +6,15 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import { reviewConversion } from "../../../lib/conversion/review";
 import { bundledBaseConfig } from "../../../lib/distributions/bundled";
 import { DEFAULT_DISTRIBUTIONS } from "../../../lib/distributions/table";
 import type { LiveReport, LiveStatus } from "../../../lib/live/types";
 import type { BaseConfigResolver } from "../../../lib/oci";
 import { syncMemo, syncRemembered, syncWith } from "../../../lib/sync";
-import { memoBytesFromEnv } from "../../../hooks/sync-settings";
-import { createSyncMemo, MEMO_DEFAULTS, type SyncMemo } from "../../../lib/sync/memo";
+import { cacheBytesFromEnv } from "../../../hooks/sync-settings";
+import { CACHE_SHARES } from "../../../lib/caches";
+import { createSyncMemo, type SyncMemo } from "../../../lib/sync/memo";
 import type { SyncDeps } from "../../../lib/sync/sync";
 import type {
   KubeObject,
@@ -76,6 +78,18 @@ function edited(map: ObjectMap | undefined, kind: string, edit: (o: KubeObject) 
       Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, o.kind === kind ? edit(o) : o])),
     ]),
   );
+}
+
+/** The parent as the apiserver serves it at v1alpha1: the same object, uid and resourceVersion. */
+function atV1alpha1(parent: KubeObject): KubeObject {
+  const review = reviewConversion({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "ConversionReview",
+    request: { uid: "u", desiredAPIVersion: "llamastack.io/v1alpha1", objects: [parent] },
+  });
+  const [converted] = review.response.response.convertedObjects as KubeObject[];
+  if (converted?.apiVersion !== "llamastack.io/v1alpha1") throw new Error("the parent does not convert to v1alpha1");
+  return converted;
 }
 
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } };
@@ -150,6 +164,13 @@ describe("what changed gets a fresh answer", () => {
       (d) => ({ ...d, imageOverrideProblems: ["DISTRIBUTION_IMAGES_FILE: not JSON"] }),
     ],
     ["the operator version", (r) => r, (d) => ({ ...d, operatorVersion: "9.9.9" })],
+    ["the hooks' namespace (each NetworkPolicy admits it)", (r) => r, (d) => ({ ...d, hooksNamespace: "ops" })],
+    ["how servers are exposed (Ingress or Route)", (r) => r, (d) => ({ ...d, exposeWith: "route" })],
+    [
+      "the parent sent at v1alpha1 with the same uid and resourceVersion (its status is shaped by its version)",
+      (r) => ({ ...r, parent: atV1alpha1(r.parent) }),
+      (d) => d,
+    ],
   ];
 
   it.each(changes)("%s", async (_, change, changeDeps) => {
@@ -289,11 +310,11 @@ describe("bounds", () => {
     const probe = newMemo();
     await syncRemembered(uidOf(0), deps(), { memo: probe });
     const one = probe.stats().bytes;
-    const memo = newMemo(one * 3);
-    for (let i = 0; i < 10; i++) await syncRemembered(uidOf(i), deps(), { memo });
-    expect(memo.stats()).toEqual({ entries: 3, bytes: expect.any(Number) });
-    expect(memo.stats().bytes).toBeLessThanOrEqual(one * 3);
-    expect(memo.get("uid-0009")).toBeDefined();
+    const memo = newMemo(one * 40);
+    for (let i = 0; i < 45; i++) await syncRemembered(uidOf(i), deps(), { memo });
+    expect(memo.stats()).toEqual({ entries: 40, bytes: expect.any(Number) });
+    expect(memo.stats().bytes).toBeLessThanOrEqual(one * 40);
+    expect(memo.get("uid-0044")).toBeDefined();
     expect(memo.get("uid-0000")).toBeUndefined();
   });
 
@@ -316,31 +337,41 @@ describe("bounds", () => {
     expect(memo.stats().entries).toBe(1);
   });
 
-  it("keeps nothing an entry alone would overflow", async () => {
-    const memo = newMemo(1024);
-    await syncRemembered(uidOf(1), deps(), { memo });
+  it("keeps no entry larger than 1/32 of it (a huge spec is synced every time instead)", async () => {
+    const probe = newMemo();
+    await syncRemembered(uidOf(1), deps(), { memo: probe });
+    const memo = newMemo(probe.stats().bytes * 32 - 32);
+    const answers = [
+      await syncRemembered(uidOf(1), deps(), { memo }),
+      await syncRemembered(uidOf(1), deps(), { memo }),
+    ];
+    expect(answers.map((a) => a.summary.reused)).toEqual([0, 0]);
     expect(memo.stats()).toEqual({ entries: 0, bytes: 0 });
   });
 
+  /** The memo's bytes under LLSD_CACHE_MB=`mb`: its share of the one budget. */
+  const memoBytes = (mb: string): number => cacheBytesFromEnv({ LLSD_CACHE_MB: mb }) * CACHE_SHARES["sync memo"];
+
   it.each([
-    ["unset: the default", undefined, MEMO_DEFAULTS.maxBytes],
-    ["0.1", "0.1", 0.1 * 2 ** 20],
-  ])("SYNC_MEMO_MB %s bounds the memo", async (_, value, maxBytes) => {
+    ["2", "2"],
+    ["4", "4"],
+  ])("LLSD_CACHE_MB=%s bounds the memo by its share", async (_, value) => {
     const probe = newMemo();
     await syncRemembered(uidOf(0), deps(), { memo: probe });
+    const maxBytes = memoBytes(value);
     const fits = Math.floor(maxBytes / probe.stats().bytes);
-    const memo = syncMemo(memoBytesFromEnv(value === undefined ? {} : { SYNC_MEMO_MB: value }))!;
+    const memo = syncMemo(maxBytes)!;
     for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), { memo });
     expect(memo.stats().entries).toBe(fits);
   });
 
   it.each([
     ["0", undefined],
-    ["-1", /SYNC_MEMO_MB must be a number of MiB/],
-    ["lots", /SYNC_MEMO_MB must be a number of MiB/],
-  ])("SYNC_MEMO_MB=%s", (value, error) => {
-    if (error) expect(() => memoBytesFromEnv({ SYNC_MEMO_MB: value })).toThrow(error);
-    else expect(syncMemo(memoBytesFromEnv({ SYNC_MEMO_MB: value }))).toBeUndefined();
+    ["-1", /LLSD_CACHE_MB must be a number of MiB/],
+    ["lots", /LLSD_CACHE_MB must be a number of MiB/],
+  ])("LLSD_CACHE_MB=%s", (value, error) => {
+    if (error) expect(() => memoBytes(value)).toThrow(error);
+    else expect(syncMemo(memoBytes(value))).toBeUndefined();
   });
 });
 

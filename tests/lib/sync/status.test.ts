@@ -80,6 +80,26 @@ describe("status", () => {
     );
   });
 
+  /** The Service's URL is in the scheme the observed pods serve: https once TLS is on, as the probes use. */
+  const tls = { ...spec, networking: { ...spec.networking, tls: { enabled: true, secretName: "llsd-tls" } } };
+  const tlsSecret = aSecret("llsd-tls", { "tls.crt": "cert", "tls.key": "key" });
+  it.each([
+    ["plain HTTP", "http", spec],
+    ["TLS", "https", tls],
+  ])("gives serviceURL in the scheme the pods serve: %s → %s", (_title, scheme, s) => {
+    const first = sync(aRequest(aParent(s), [], [secret, tlsSecret]), deps());
+    const observed = observedFrom(first.children);
+    const probe = JSON.stringify(observed.find((o) => o.kind === "Deployment"));
+    expect(probe).toContain(`"scheme":"${scheme.toUpperCase()}"`);
+    const good = sync(aRequest(aParent(s), observed, [secret, tlsSecret]), deps()).status;
+    // A failed sync keeps the running pods, which still serve as before.
+    const failing = sync(aRequest(aParent(s), observed, [tlsSecret]), deps()).status;
+    expect([good.phase, failing.phase]).toEqual(["Ready", "Failed"]);
+    expect([good.serviceURL, failing.serviceURL]).toEqual(
+      Array(2).fill(`${scheme}://demo-service.team-a.svc.cluster.local:8321`),
+    );
+  });
+
   it.each([
     ["a good sync", spec, [secret]],
     ["a failed sync", spec, []],

@@ -26,6 +26,8 @@ export interface Proxy {
   readonly host: string;
   readonly seen: Seen[];
   count(kind: RequestKind): number;
+  /** Requests of `kind` answered in full (a delayed one whose client gave up is not). */
+  answered(kind: RequestKind): number;
   reset(): void;
   fault: ((seen: Seen, index: number) => Fault | undefined) | undefined;
   close(): Promise<void>;
@@ -59,11 +61,13 @@ function forward(upstream: string, req: IncomingMessage, res: ServerResponse, co
 
 export async function startProxy(upstream: string): Promise<Proxy> {
   const seen: Seen[] = [];
+  const done: Seen[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://proxy").pathname;
     const entry: Seen = { method: req.method ?? "GET", path, kind: kindOf(path) };
     seen.push(entry);
+    res.on("finish", () => done.push(entry));
     const fault = proxy.fault?.(entry, seen.length - 1);
     if (fault !== undefined && "respond" in fault) {
       res.writeHead(fault.respond.status, fault.respond.headers ?? {}).end(fault.respond.body ?? "");
@@ -87,7 +91,11 @@ export async function startProxy(upstream: string): Promise<Proxy> {
     host: `127.0.0.1:${port}`,
     seen,
     count: (kind) => seen.filter((s) => s.kind === kind).length,
-    reset: () => void seen.splice(0),
+    answered: (kind) => done.filter((s) => s.kind === kind).length,
+    reset: () => {
+      seen.splice(0);
+      done.splice(0);
+    },
     fault: undefined,
     close: () => {
       for (const timer of timers) clearTimeout(timer);

@@ -1,0 +1,139 @@
+/**
+ * The one memory policy (docs/development.md, "Caches"): every cache and lookup table the
+ * service keeps between requests is an lru-cache bounded in bytes (`maxSize` with a size
+ * computed from the strings and Buffers an entry holds), and all of them share one budget,
+ * `LLSD_CACHE_MB`, each its fixed share. A value larger than a small fraction of its cache is
+ * computed and not kept, so no request, however large its CR, can fill a cache with one entry
+ * or push the heap past the Deployment's cap: at worst it evicts, and is computed again.
+ *
+ * The budget is set once, at start (hooks/, from the environment); the CLI and tests run with
+ * the default. A cache built before a change of budget is rebuilt empty on its next use.
+ */
+import { LRUCache } from "lru-cache";
+
+/** Fits `--max-old-space-size=160` with room for the requests in flight (docs/development.md). */
+export const CACHE_BUDGET_MB = 48;
+
+/** Each cache's part of the budget. */
+export const CACHE_SHARES = Object.freeze({
+  /** lib/sync/memo.ts: the last answer per unchanged parent. */
+  "sync memo": 0.5,
+  /** lib/config/base.ts: checked base configs by text, with the facts kept beside them. */
+  "base configs": 0.15,
+  /** lib/oci/image-cache.ts: what was read from an image, by digest (half for base configs, half for provider metadata). */
+  "image reads": 0.2,
+  /** lib/oci: tag → digest, failed reads, registry tokens and challenges, SSRF verdicts. */
+  "registry lookups": 0.05,
+  /** lib/live: each parent's running-server answer. */
+  "live status": 0.05,
+  /** hooks/parent-phases.ts: each parent's last phase, for the metric. */
+  "parent phases": 0.05,
+});
+
+export type CacheName = keyof typeof CACHE_SHARES;
+
+/** A value above this part of its cache's bytes is computed, not kept. */
+export const MAX_ENTRY_FRACTION = 1 / 32;
+
+let budgetBytes = CACHE_BUDGET_MB * 2 ** 20;
+let off: ReadonlySet<CacheName> = new Set();
+/** Bumped by every change of policy: shared caches built under an older one are rebuilt. */
+let generation = 0;
+
+/** The budget in bytes (0 turns every cache off); `without` turns some off (the benchmark's comparisons). */
+export function setCachePolicy(bytes: number, without: readonly CacheName[] = []): void {
+  budgetBytes = Math.max(0, Math.floor(bytes));
+  off = new Set(without);
+  generation += 1;
+}
+
+/** The bytes `name` may hold under the current budget; 0: off. */
+export function cacheBytes(name: CacheName): number {
+  return off.has(name) ? 0 : Math.floor(budgetBytes * CACHE_SHARES[name]);
+}
+
+/**
+ * The "registry lookups" share is split evenly between its seven tables: tag → digest and
+ * failed reads for each of the resolver's two image caches, SSRF verdicts, registry tokens and
+ * auth challenges.
+ */
+export function registryLookupBytes(): number {
+  return Math.floor(cacheBytes("registry lookups") / 7);
+}
+
+/** What V8 holds for a string at most: two bytes per UTF-16 unit, plus its header. */
+export function textBytes(text: string): number {
+  return 16 + 2 * text.length;
+}
+
+/** A conservative count of the heap JSON data holds: its strings, and a slot per key, item and number. */
+export function dataBytes(value: unknown): number {
+  let bytes = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "string") bytes += textBytes(next);
+    else if (Buffer.isBuffer(next)) bytes += 96 + next.length;
+    else if (Array.isArray(next)) {
+      const items: readonly unknown[] = next;
+      bytes += 32 + 8 * items.length;
+      pending.push(...items);
+    } else if (typeof next === "object" && next !== null) {
+      bytes += 32;
+      for (const [key, item] of Object.entries(next)) {
+        bytes += 16 + textBytes(key);
+        pending.push(item);
+      }
+    } else bytes += 8;
+  }
+  return bytes;
+}
+
+/**
+ * A kept frozen object also carries the facts kept beside it while it lives (lib/remembered.ts
+ * `perFrozen`, and its parts' emitted YAML, lib/config/yaml-emit.ts), which come to at most
+ * about twice its data again: counted as three times its data.
+ */
+export function frozenBytes(value: unknown): number {
+  return 3 * dataBytes(value);
+}
+
+export interface ByteCacheOptions<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+  /** The entry's bytes: what the key and value hold (textBytes, dataBytes, Buffer lengths). */
+  readonly sizeOf: (value: V, key: K) => number;
+  /** An injected clock for entries with a TTL (lib/lru-clock.ts). */
+  readonly lru?: Omit<LRUCache.Options<K, V, unknown>, "max" | "maxSize" | "maxEntrySize" | "sizeCalculation">;
+}
+
+/**
+ * An LRU of `bytes` at most, least recently used dropped first; undefined when `bytes` is 0
+ * (the caller computes every time). An entry above MAX_ENTRY_FRACTION of it is not kept.
+ */
+export function byteCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+  bytes: number,
+  options: ByteCacheOptions<K, V>,
+): LRUCache<K, V> | undefined {
+  const maxSize = Math.floor(bytes);
+  if (maxSize <= 0) return undefined;
+  return new LRUCache<K, V>({
+    ...options.lru,
+    maxSize,
+    maxEntrySize: Math.max(1, Math.floor(maxSize * MAX_ENTRY_FRACTION)),
+    sizeCalculation: (value, key) => Math.max(1, Math.ceil(options.sizeOf(value, key))),
+  });
+}
+
+/**
+ * A process-wide cache (module state, for pure functions of static or shared data) under its
+ * share of the budget, rebuilt empty when the policy changes.
+ */
+export function sharedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+  name: CacheName,
+  sizeOf: (value: V, key: K) => number,
+): () => LRUCache<K, V> | undefined {
+  let built: { generation: number; cache: LRUCache<K, V> | undefined } | undefined;
+  return () => {
+    if (built?.generation !== generation) built = { generation, cache: byteCache(cacheBytes(name), { sizeOf }) };
+    return built.cache;
+  };
+}
