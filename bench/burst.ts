@@ -5,7 +5,7 @@
  * the registry must see one manifest and one config fetch (single flight). Baseline: the same
  * 1,000 bodies sent at once to the echo app.
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { createOverloadGuard } from "../hooks/overload";
 import { bundledBaseConfig } from "../lib/distributions/bundled";
 import { createBaseConfigResolver } from "../lib/oci";
@@ -14,6 +14,7 @@ import { pushImage } from "../tests/oci/support/images";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
 import { requestBody, sampleSyncRequest } from "./request";
+import { postSync } from "./service";
 import { startEchoApp, startHookApp } from "./servers";
 import { quantile } from "./stats";
 
@@ -49,33 +50,11 @@ async function fire(url: string, bodies: readonly string[]): Promise<BurstRun & 
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const started = performance.now();
   const results = await Promise.all(
-    bodies.map(
-      (body) =>
-        new Promise<{ status: number; ms: number; text: string }>((resolve) => {
-          const t0 = performance.now();
-          const req = request(
-            `${url}/sync`,
-            {
-              method: "POST",
-              agent,
-              headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-            },
-            (res) => {
-              const chunks: Buffer[] = [];
-              res.on("data", (c: Buffer) => chunks.push(c));
-              res.on("end", () =>
-                resolve({
-                  status: res.statusCode ?? 0,
-                  ms: performance.now() - t0,
-                  text: Buffer.concat(chunks).toString(),
-                }),
-              );
-            },
-          );
-          req.on("error", (err) => resolve({ status: 0, ms: performance.now() - t0, text: err.message }));
-          req.end(body);
-        }),
-    ),
+    bodies.map(async (body) => {
+      const t0 = performance.now();
+      const answer = await postSync(agent, url, body);
+      return { status: answer.status, ms: performance.now() - t0, text: answer.body };
+    }),
   );
   const wallMs = performance.now() - started;
   agent.destroy();

@@ -3,11 +3,11 @@
  * after 10,000 distinct parents were synced over HTTP, their spec naming one of a few images
  * in a real local registry. Baseline: the same process idle, right after it became ready.
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, MAX_ENTRY_FRACTION } from "../lib/caches";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
-import { build, deploymentArgs, spawnReady } from "./service";
+import { build, deploymentArgs, postSync, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
 import { runHostile } from "../tests/reliability/hostile-sizes";
@@ -39,25 +39,6 @@ export const CACHE_BOUNDS: readonly string[] = Object.entries(CACHE_SHARES).map(
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
-function post(agent: Agent, url: string, body: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(
-      `${url}/sync`,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", () => resolve(0));
-    req.end(body);
-  });
-}
-
 /** The V8 heap in use, from the service's own /metrics. */
 async function heapUsedBytes(url: string): Promise<number> {
   const metrics = await (await fetch(`${url}/metrics`)).text();
@@ -82,7 +63,7 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = next++; i < PARENTS; i = next++) {
-          const status = await post(
+          const { status } = await postSync(
             agent,
             service.url,
             requestBody(text, `mem-${i}`, `${proxy.host}/llsd/memory-${i % IMAGES}:0.7.1`),
@@ -141,16 +122,7 @@ export async function benchLargeMemory(built = build()): Promise<LargeMemoryBenc
   try {
     const idle = service.rssBytes().now;
     const started = performance.now();
-    const died = (): string | undefined => {
-      const { exitCode, signalCode } = service.child;
-      return exitCode === null && signalCode === null ? undefined : String(exitCode ?? signalCode);
-    };
-    const run = await runHostile(service.url, service.child.pid ?? 0, {
-      requests: LARGE_PARENTS,
-      largeEvery: 1,
-      concurrency: 4,
-      died,
-    });
+    const run = await runHostile(service, { requests: LARGE_PARENTS, largeEvery: 1, concurrency: 4 });
     const seconds = (performance.now() - started) / 1000;
     const final = run.died === undefined ? service.rssBytes() : { now: NaN, peak: NaN };
     return {

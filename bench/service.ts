@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { request } from "node:http";
+import { request, type Agent } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
@@ -80,14 +80,48 @@ export function statusOf(url: string): Promise<number> {
   });
 }
 
+/** POST `body` to `url`/sync; status 0 and the error's message when the connection fails. */
+export function postSync(agent: Agent, url: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request(
+      `${url}/sync`,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
+    req.end(body);
+  });
+}
+
 export interface Spawned {
   readonly child: ChildProcess;
   readonly url: string;
   /** Milliseconds from spawn to the first 200 from `readyPath`. */
   readonly readyMs: number;
-  /** Resident set size now and its peak so far (Linux /proc). */
+  /** Resident set size now and its peak so far (Linux /proc); 0 once the process is gone. */
   rssBytes(): { readonly now: number; readonly peak: number };
+  /** Its exit code or signal once it exited, else undefined. */
+  exitReason(): string | undefined;
   stop(): Promise<void>;
+}
+
+function rssOf(pid: number | undefined): { now: number; peak: number } {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid ?? 0}/status`, "utf8");
+  } catch {
+    return { now: 0, peak: 0 }; // gone
+  }
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+  return { now: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
 /** Spawns `node args` with PORT set, polls `readyPath` every 2 ms (10 s at most). */
@@ -120,12 +154,9 @@ export async function spawnReady(
     child,
     url,
     readyMs,
-    rssBytes: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = (field: string): number =>
-        Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
-      return { now: kb("VmRSS"), peak: kb("VmHWM") };
-    },
+    rssBytes: () => rssOf(child.pid),
+    exitReason: () =>
+      child.exitCode === null && child.signalCode === null ? undefined : String(child.exitCode ?? child.signalCode),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;

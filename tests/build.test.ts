@@ -140,12 +140,7 @@ describe("the compiled service under hostile sizes, as the Deployment runs it", 
     builtOnce();
     const service = await spawnReady(deploymentArgs(), { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
     try {
-      const pid = service.child.pid ?? 0;
-      const died = (): string | undefined => {
-        const { exitCode, signalCode } = service.child;
-        return exitCode === null && signalCode === null ? undefined : String(exitCode ?? signalCode);
-      };
-      const run = await runHostile(service.url, pid, { requests: 2000, largeEvery: 4, concurrency: 4, died });
+      const run = await runHostile(service, { requests: 2000, largeEvery: 4, concurrency: 4 });
       expect({ died: run.died, sent: run.sent, wrong: run.wrong }).toEqual({ died: undefined, sent: 2000, wrong: [] });
       expect(run.peakRssBytes).toBeLessThan(deploymentMemoryLimitBytes());
     } finally {

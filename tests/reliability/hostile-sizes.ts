@@ -5,8 +5,8 @@
  * bench/memory.ts.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
+import { postSync, type Spawned } from "../../bench/service";
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import { hostileRequest, uniqueText, SETTINGS_BYTES, type HostileKind } from "./hostile-requests";
 
@@ -20,31 +20,6 @@ export interface HostileRun {
   readonly peakRssBytes: number;
   /** Set when the process died: its exit code or signal. */
   readonly died?: string;
-}
-
-interface Answer {
-  readonly status: number;
-  readonly body: string;
-}
-
-function post(agent: Agent, url: string, body: string): Promise<Answer> {
-  return new Promise((resolve) => {
-    const req = request(
-      `${url}/sync`,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      },
-    );
-    req.on("error", (error) => resolve({ status: 0, body: error.message }));
-    req.end(body);
-  });
 }
 
 /** Request `i`: every `largeEvery`-th one large (settings, override, CA bundle in turn), the rest normal. */
@@ -92,36 +67,24 @@ function problemOf(kind: HostileKind, i: number, answer: Parsed): string | undef
   return undefined;
 }
 
-function rssOf(pid: number): { now: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-    return { now: kb("VmRSS"), peak: kb("VmHWM") };
-  } catch {
-    return { now: 0, peak: 0 }; // gone
-  }
-}
-
 export interface HostileOptions {
   readonly requests: number;
   readonly largeEvery: number;
   readonly concurrency: number;
-  /** Stop early when the process died (its exit code or signal), not answering anymore. */
-  readonly died: () => string | undefined;
 }
 
-/** Sends `requests` syncs to `url` (the process `pid`) and checks each answer. */
-export async function runHostile(url: string, pid: number, options: HostileOptions): Promise<HostileRun> {
+/** Sends `requests` syncs to the spawned service and checks each answer; stops early when the process died. */
+export async function runHostile(service: Spawned, options: HostileOptions): Promise<HostileRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   const wrong: string[] = [];
   let wrongCount = 0;
   let maxRss = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
-    for (let i = next++; i < options.requests && options.died() === undefined; i = next++) {
+    for (let i = next++; i < options.requests && service.exitReason() === undefined; i = next++) {
       const kind = kindOf(i, options.largeEvery);
-      const answer = await post(agent, url, JSON.stringify(hostileRequest(kind, i)));
-      maxRss = Math.max(maxRss, rssOf(pid).now);
+      const answer = await postSync(agent, service.url, JSON.stringify(hostileRequest(kind, i)));
+      maxRss = Math.max(maxRss, service.rssBytes().now);
       const problem =
         answer.status === 200 ? problemOf(kind, i, JSON.parse(answer.body) as Parsed) : `HTTP ${answer.status}`;
       if (problem === undefined) continue;
@@ -134,13 +97,13 @@ export async function runHostile(url: string, pid: number, options: HostileOptio
   } finally {
     agent.destroy();
   }
-  const died = options.died();
+  const died = service.exitReason();
   return {
     sent: Math.min(next, options.requests),
     wrong,
     wrongCount,
     maxRssBytes: maxRss,
-    peakRssBytes: rssOf(pid).peak,
+    peakRssBytes: service.rssBytes().peak,
     ...(died === undefined ? {} : { died }),
   };
 }
