@@ -9,22 +9,22 @@ import type { CanonicalSpec } from "./canonical";
 import { fieldError, type FieldError } from "../errors";
 import { configSource } from "../config/source";
 import { parseImageRef } from "../distributions/image-ref";
-import { VERSION } from "../distributions/table";
+import { knownBelow } from "../distributions/detect";
 
-/** The oldest 1.x release the hooks generate configs for. */
-export const FIRST_GENERATED_1X = { major: 1, minor: 2 } as const;
+/** The oldest 1.x release the hooks generate configs for, and the first 1.x release. */
+const FIRST_GENERATED_1X = "1.2.0";
+const FIRST_1X = "1.0.0";
 
 export function unservedVersionErrors(spec: CanonicalSpec): FieldError[] {
   if (spec.distribution.kind !== "image" || configSource(spec) !== "generated") return [];
   const image = spec.distribution.image;
-  const tag = parseImageRef(image)?.tag;
-  const version = tag === undefined ? null : VERSION.exec(tag);
-  if (!version || Number(version[1]) !== FIRST_GENERATED_1X.major || Number(version[2]) >= FIRST_GENERATED_1X.minor)
-    return [];
+  // The tag's version, read as the line choice reads it (lib/distributions/detect.ts).
+  if (!knownBelow({ image }, FIRST_GENERATED_1X) || knownBelow({ image }, FIRST_1X)) return [];
+  const tag = parseImageRef(image)?.tag ?? "";
   return [
     fieldError(
       "spec.distribution.image",
-      `${image} runs OGX ${tag}, and the hooks generate configs for OGX 1.2 and later, 0.8.x and 0.7.x: a ${version[1]}.${version[2]} server refuses the config they would write (providers and APIs it does not have). ` +
+      `${image} runs OGX ${tag}, and the hooks generate configs for OGX 1.2 and later, 0.8.x and 0.7.x: a server of that release refuses the config they would write (providers and APIs it does not have). ` +
         "Use an image of OGX 1.2 or later (or distribution.name), or let the image run its own config (no providers, resources, storage, disabled, TLS or external providers), or write one for it in overrideConfig",
     ),
   ];

@@ -57,7 +57,7 @@ export function serverChoice(input: ServerInput): ServerChoice {
     tableRelease: target.tableRelease || undefined,
   });
   const release = line.release;
-  const moved = stateMoveNote(input.observed, input.spec, release);
+  const moved = stateMoveNote(input.request, input.observed, input.spec, release);
   const notes = [...target.notes, ...(line.note ? [`spec.distribution: ${line.note}`] : []), ...(moved ? [moved] : [])];
   const args = insecureArgs(input, release, target.image);
   return target.image ? { image: target.image, release, notes, args } : { release, notes, args };

@@ -10,15 +10,20 @@ import { storageMountPath } from "../children/workload";
 import { stateLayout } from "../config/releases";
 import { chooseLine } from "../distributions/detect";
 import type { Release } from "../distributions/table";
+import type { SyncRequest } from "../wire/metacontroller";
+import { legacyOf } from "./legacy";
 import type { Observed } from "./observed";
+import { deploymentImage } from "./target";
 
 export function stateMoveNote(
+  request: SyncRequest,
   observed: Observed | undefined,
   spec: CanonicalSpec,
   release: Release,
 ): string | undefined {
-  const running = observed?.deployment?.containers[0]?.image;
-  if (release === "0.7" || !spec.workload.storage || running === undefined) return undefined;
+  if (release === "0.7" || !spec.workload.storage) return undefined;
+  const running = deploymentImage(observed, legacyOf(request.parent)?.containerName);
+  if (running === undefined) return undefined;
   if (chooseLine({ image: running }).release !== "0.7") return undefined;
   const mount = storageMountPath(spec.workload);
   const before = `${stateLayout("0.7", mount).stateDir}/distributions`;

@@ -46,10 +46,10 @@ export interface TargetInput {
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-/** The server container's image in the observed Deployment, if there is one. */
-function deploymentImage(input: TargetInput): string | undefined {
-  const containers = input.observed?.deployment?.containers ?? [];
-  const wanted = input.legacyContainer ?? CONTAINER_NAME;
+/** The server container's image in the observed Deployment (a v1alpha1 CR's container by its own name), if there is one. */
+export function deploymentImage(observed: Observed | undefined, legacyContainer?: string): string | undefined {
+  const containers = observed?.deployment?.containers ?? [];
+  const wanted = legacyContainer ?? CONTAINER_NAME;
   const server = containers.find((c) => c.name === wanted) ?? containers[0];
   return text(server?.image);
 }
@@ -73,7 +73,7 @@ function namedFor(image: string, name: string): boolean {
 /** The image a server already runs for distribution `name`, if one does. */
 function runningImage(input: TargetInput, name: string): string | undefined {
   const previous = previousOf(input.parent);
-  const deployed = deploymentImage(input);
+  const deployed = deploymentImage(input.observed, input.legacyContainer);
   if (deployed !== undefined) {
     // The status records the name it ran for; an image published for the name also counts
     // (a cleared status, or a failed sync that recorded a name it never ran).

@@ -387,18 +387,20 @@ it("the argocd-cm snippet carries health.lua unchanged, under the key Argo CD re
 
 const GITOPS = readFileSync(join(ROOT, "docs", "gitops.md"), "utf8");
 
+/** The rows of the doc's table of Ready reasons, as cells. */
+const REASON_ROWS: string[][] = GITOPS.split("\n")
+  .filter((l) => l.startsWith("| ") && /\| (InProgress|Current|Failed) \|/.test(l))
+  .map((l) =>
+    l
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
+
 /** The table row for a `Ready` reason: the row that names it, else the "any other" row. */
 function tableRow(reason: string): string[] {
-  const rows = GITOPS.split("\n")
-    .filter((l) => l.startsWith("| ") && /\| (InProgress|Current|Failed) \|/.test(l))
-    .map((l) =>
-      l
-        .split("|")
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
-  const named = rows.find((r) => r[0] === `\`${reason}\``);
-  const other = rows.find((r) => r[0]!.startsWith("any other"));
+  const named = REASON_ROWS.find((r) => r[0] === `\`${reason}\``);
+  const other = REASON_ROWS.find((r) => r[0]!.startsWith("any other"));
   if (!named && !other) throw new Error("docs/gitops.md has no table of Ready reasons");
   return named ?? other!;
 }
@@ -444,8 +446,7 @@ describe("docs/gitops.md against the statuses the hooks wrote above", () => {
       ]).toEqual([ready.reason, ...row.slice(1)]);
     }
     // Every row is one some status above really had.
-    const rows = GITOPS.split("\n").filter((l) => l.startsWith("| ") && /\| (InProgress|Current|Failed) \|/.test(l));
-    expect(rowsSeen.size).toBe(rows.length);
+    expect(rowsSeen.size).toBe(REASON_ROWS.length);
   });
 
   it("its Flux CEL expressions agree with the conditions: failed when Stalled, current when Ready, in progress when Reconciling", () => {

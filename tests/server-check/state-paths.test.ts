@@ -20,7 +20,7 @@ import { fixtureFound } from "../external-fixtures";
 import { deps, sampleRequest } from "../sync-builders";
 import { containerEnv } from "./container-env";
 import { serverCheckOf, tableFor } from "./from-sync";
-import { isDict, replaceEnvVars, resourceIdFields, type Env } from "./substitution";
+import { expandUser, isDict, replaceEnvVars, resourceIdFields, type Env } from "./substitution";
 
 const SAMPLES = join(__dirname, "..", "..", "samples");
 const samples = readdirSync(SAMPLES)
@@ -40,9 +40,6 @@ function writtenPaths(node: unknown, key = ""): Found[] {
   const isPath = typeof node === "string" && (node.startsWith("/") || node.startsWith("~"));
   return isPath && WRITTEN.test(key) && !READ_ONLY.test(key) ? [{ key, value: node }] : [];
 }
-
-const expand = (path: string, home: string): string =>
-  path === "~" || path.startsWith("~/") ? `${home.replace(/\/$/, "")}${path.slice(1)}` : path;
 
 const normalized = (path: string): string => path.replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
 const under = (path: string, dir: string): boolean =>
@@ -88,7 +85,7 @@ function run(label: string, request: SyncRequest, release: Release): Run | undef
   const { stateDir, configDirEnv } = LINE_STARTUP[release];
   const configDir = { key: configDirEnv, value: env[configDirEnv] ?? `~/${stateDir}` };
   const escaped = [...writtenPaths(config), configDir]
-    .map(({ key, value }) => ({ key, path: expand(value, home) }))
+    .map(({ key, value }) => ({ key, path: expandUser(value, home) }))
     .filter(({ path }) => !under(path, mount))
     .map(({ key, path }) => `${key}: ${path}`);
   return { label, mount, escaped };

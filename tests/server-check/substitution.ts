@@ -48,7 +48,7 @@ export function resourceIdFields(tag: SchemaTag): readonly string[] {
  * `os.path.expanduser` for the forms a config can hold (`~` and `~/…`; `~user` is left alone
  * here), with the process's HOME: the container's when its environment sets one.
  */
-function expandUser(value: string, home: string): string {
+export function expandUser(value: string, home: string): string {
   return value === "~" || value.startsWith("~/")
     ? home.replace(/(.)\/$/, "$1").replace(/^\/$/, "") + value.slice(1)
     : value;
