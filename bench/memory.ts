@@ -7,7 +7,7 @@ import { Agent } from "node:http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, MAX_ENTRY_FRACTION } from "../lib/caches";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
-import { build, deploymentArgs, postSync, spawnReady } from "./service";
+import { build, deploymentArgs, metricOf, postSync, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
 import { runHostile } from "../tests/reliability/hostile-sizes";
@@ -38,12 +38,6 @@ export const CACHE_BOUNDS: readonly string[] = Object.entries(CACHE_SHARES).map(
 );
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
-
-/** The V8 heap in use, from the service's own /metrics. */
-async function heapUsedBytes(url: string): Promise<number> {
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)?.[1] ?? NaN);
-}
 
 export async function benchMemory(built = build()): Promise<MemoryBench> {
   if (!built.ok) throw new Error(built.error);
@@ -78,7 +72,7 @@ export async function benchMemory(built = build()): Promise<MemoryBench> {
       throw new Error(`${failures.length} of ${PARENTS} syncs were not answered 200 (first: ${failures[0]})`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const final = service.rssBytes();
-    const heapUsed = await heapUsedBytes(service.url);
+    const heapUsed = await metricOf(service.url, "nodejs_heap_size_used_bytes ");
     return {
       idleRssMb: mb(idle),
       halfwayRssMb: mb(halfway),

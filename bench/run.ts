@@ -19,7 +19,9 @@ import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, setCachePolicy, type CacheName } from "../lib/caches";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
 import { build, deploymentArgs, MAIN, ROOT } from "./service";
-import { benchStartup } from "./startup";
+import { benchReplay, REPLAY_BUDGET, WARM_PASSES, type EndpointReplay } from "./replay";
+import { benchReplicas, CONNECTIONS, ROUNDS, type ReplicasBench } from "./replicas";
+import { benchStartup, IDLE_SECONDS } from "./startup";
 import type { Timing } from "./stats";
 import { benchSync, benchWithout } from "./sync";
 
@@ -234,16 +236,55 @@ function startupSection(built: BuildResult): Promise<void> {
   return section(
     "startup",
     () => benchStartup(built),
-    ({ medianMs, maxMs, baselineMedianMs, runs }) => [
+    ({ medianMs, maxMs, baselineMedianMs, cpuMedianMs, baselineCpuMedianMs, runs, idle }) => [
       {
         figure: `startup: spawn of node ${deploymentArgs().join(" ")} to /readyz 200 (${runs} runs)`,
-        measured: `median ${ms(medianMs)} (max ${ms(maxMs)})`,
-        baseline: `bare node:http server: median ${ms(baselineMedianMs)}`,
+        measured: `median ${ms(medianMs)} (max ${ms(maxMs)}); process CPU by then: median ${ms(cpuMedianMs)}`,
+        baseline: `bare node:http server: median ${ms(baselineMedianMs)}; CPU ${ms(baselineCpuMedianMs)}`,
         ratio: fixed(medianMs / baselineMedianMs),
         budget: `median ≤ ${BUDGET.startupMs} ms`,
         pass: medianMs <= BUDGET.startupMs,
       },
+      {
+        figure: `idle: the same process for ${idle.seconds} s after ready, no request; process CPU and wakeups (voluntary context switches, every thread)`,
+        measured: `${ms(idle.cpuMs)} CPU, ${idle.wakeups} wakeups`,
+        baseline: `bare node:http server: ${ms(idle.baselineCpuMs)} CPU, ${idle.baselineWakeups} wakeups`,
+        ratio: idle.baselineCpuMs > 0 ? fixed(idle.cpuMs / idle.baselineCpuMs) : "",
+        budget: "(reported)",
+      },
     ],
+  );
+}
+
+function replayRow(r: EndpointReplay): Row {
+  const statuses = `answers: ${r.mismatches} of ${r.calls} not the recorded status (${r.registryMismatches} registry-dependent)${r.cut > 0 ? `, ${r.cut} recorded cut` : ""}${r.failed > 0 ? `, ${r.failed} not 2xx` : ""}`;
+  const memo = r.endpoint === "sync" ? `; the sync memo answered ${r.coldReused} of the cold pass` : "";
+  return {
+    figure: `replay POST /${r.endpoint}: ${r.calls} recorded requests (avg ${fixed(r.avgBodyBytes / 1024, 1)} KB), one at a time on one keep-alive connection; process CPU per call`,
+    measured: `cold ${ms(r.coldMs)}, warm ${ms(r.warmMs)}; ${statuses}${memo}`,
+    baseline: `echo app: cold ${ms(r.echoColdMs)}, warm ${ms(r.echoWarmMs)}`,
+    ratio: fixed(r.ratio),
+    budget: `warm ratio ≤ ${r.budget}, answers 2xx as recorded`,
+    pass: r.pass,
+  };
+}
+
+function replicasRow(r: ReplicasBench): Row {
+  const pct = (n: number): string => `${fixed(100 * n, 0)} %`;
+  return {
+    figure: `two replicas: the ${r.calls} recorded /sync requests in order over ${r.connections} keep-alive connections alternating between 2 service processes, each parent sent with the status last answered for it (median of ${r.rounds} rounds); the sync memo's hit rate and process CPU per /sync call`,
+    measured: `memo answered ${r.memoOn.reused} of ${r.memoOn.requests} (${pct(r.hitRate)}; one process: ${pct(r.oneProcessHitRate)}; bodies as recorded: ${pct(r.asRecordedHitRate)}); ${fixed(r.memoOn.cpuMsPerSync, 3)} ms per call`,
+    baseline: `memo off, every other cache on: ${fixed(r.memoOff.cpuMsPerSync, 3)} ms per call`,
+    ratio: fixed(r.memoOn.cpuMsPerSync / r.memoOff.cpuMsPerSync),
+    budget: "(reported: the memo's gain)",
+  };
+}
+
+function replaySection(built: BuildResult): Promise<void> {
+  return section(
+    "replay",
+    async () => ({ endpoints: await benchReplay(built), replicas: await benchReplicas(built) }),
+    ({ endpoints, replicas }) => [...endpoints.map(replayRow), replicasRow(replicas)],
   );
 }
 
@@ -268,7 +309,7 @@ function report({ machine, command, started }: { machine: Machine; command: stri
   if (comparison) return failed; // a comparison run: the table is printed, the latest full run kept
   writeFileSync(
     join(ROOT, "bench", "results.json"),
-    `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: BUDGET, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), command, machine, budgets: { ...BUDGET, replay: REPLAY_BUDGET }, rows, figures: results, cacheBounds: CACHE_BOUNDS }, null, 2)}\n`,
   );
   writeFileSync(join(ROOT, "BENCHMARKS.md"), benchmarksMd(header, table));
   return failed;
@@ -305,11 +346,54 @@ async function main(): Promise<void> {
     ["memory", () => memorySection(built())],
     ["large", () => largeMemorySection(built())],
     ["startup", () => startupSection(built())],
+    ["replay", () => replaySection(built())],
   ];
   for (const [name, run] of sections) if (runs(name)) await run();
 
   const failed = report({ machine, command, started });
   if (process.argv.includes("--check") && failed > 0) process.exitCode = 1;
+}
+
+/** What the spawned-process figures measure (bench/startup.ts, bench/replay.ts, bench/replicas.ts), for BENCHMARKS.md. */
+function processFiguresMd(): string {
+  return `- **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
+  (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way;
+  beside it the process CPU spent by then (from \`/proc\`, as for **replay**). **idle**: the
+  last service and bare server left alone side by side for ${IDLE_SECONDS} s, from a second after ready: the CPU
+  each spends and its wakeups (voluntary context switches summed over its threads: a thread
+  woken by a timer or an event). Reported, no budget.
+- **replay** (\`bench/replay.ts\`): the recorded hook traffic in \`bench/traffic/\` (its README:
+  Metacontroller v4.16.7 and kube-apiserver v1.32 driving 200 LLSDs of 12 variants, Secrets
+  faked, a subset keeping every kind of request) sent to \`node ${deploymentArgs().join(" ")}\`
+  (\`LLSD_READ_IMAGE_LABELS=false\`, \`LLSD_LIVE_STATUS=false\`; without TLS files PORT serves all
+  four routes) and to an Express echo app (\`express.json\` with the service's 8 MB limit,
+  answering the parsed body) spawned the same way; a fresh pair of processes per endpoint.
+  Each record's method, path, headers (without \`host\`, \`content-length\` the body's bytes)
+  and body, one at a time on one keep-alive connection, as Metacontroller's Go client sends.
+  The figure is process CPU per call, read from outside: the first field of
+  \`/proc/<pid>/task/*/schedstat\` (nanoseconds on a CPU) summed over the threads, GC and the
+  libuv pool included (utime + stime ticks where schedstat is missing), its change over a pass
+  divided by the calls. **cold**: the fresh process's first pass; **warm**: the median of
+  ${WARM_PASSES} further passes, service and echo alternating. Every answer's status is compared
+  with the recorded one; answers that depend on the registry (off here) may differ and are
+  counted apart; any other answer not 2xx where the recording has 2xx fails the row. A /sync
+  replayed as recorded never reaches the sync memo: each parent carries the status the hooks of
+  the recording wrote, which lacks conditions these hooks add, so every answer sets a
+  transition time (reads the clock) and is not kept; the warm /sync passes measure full syncs
+  with warm caches.
+- **two replicas** (\`bench/replicas.ts\`): the recorded /sync requests in order over
+  ${CONNECTIONS} keep-alive connections alternating between two service processes (connections 0,
+  2 → A; 1, 3 → B), requests round-robin over the connections, as a Kubernetes Service in front
+  of two pods spreads them; each parent sent with the status of the last answer for it, as
+  Metacontroller writes it back (as recorded, the memo keeps nothing: above). Hit rate: the
+  sum of \`llsd_hook_reused_total{hook="sync"}\` over the sum of
+  \`llsd_hook_requests_total{hook="sync"}\` of both processes' \`/metrics\`; beside it the same
+  traffic through one process, and the bodies as recorded. The memo's saving: CPU per /sync
+  call of both processes with the memo on and off (${ROUNDS} alternating rounds of fresh processes, the
+  median round). The service has no setting for the memo alone (\`LLSD_CACHE_MB=0\` turns every
+  cache off), so "off" preloads (\`node -r\`) a file that makes the service's own
+  \`setCachePolicy\` (lib/caches.ts) leave the sync memo out: the \`--without "sync memo"\` of
+  this bench, inside the spawned service. Reported, no budget.`;
 }
 
 /** What each figure measures, for BENCHMARKS.md. */
@@ -358,8 +442,7 @@ function figuresMd(): string {
   a 1 MiB provider \`settings\` value, a 0.9 MiB \`overrideConfig\` ConfigMap or a 0.9 MiB
   CA-bundle ConfigMap in turn (\`tests/reliability/hostile-requests.ts\`, the hostile-size test's
   requests), 4 at a time; every answer checked; RSS after each answer and at the end.
-- **startup** (\`bench/startup.ts\`): spawn of the same command to the first 200 from \`/readyz\`
-  (polled every 2 ms), against a bare \`node:http\` server spawned and polled the same way.`;
+${processFiguresMd()}`;
 }
 
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
@@ -387,7 +470,10 @@ move. \`--check\` passes on a quiet machine; on a busy one, read the ratios, not
 - RSS after ${PARENTS.toLocaleString("en")} parents, and its peak over ${LARGE_PARENTS.toLocaleString("en")} large ones (every answer right),
   ≤ ${BUDGET.rssMb} MB (the Deployment's limit is 256 Mi), and
   startup to the first ready answer, median ≤ ${BUDGET.startupMs} ms: sizes and a start-up
-  bound the Deployment depends on, not speeds.
+  bound the Deployment depends on, not speeds;
+- replay of the recorded traffic, process CPU per call, warm: /sync ≤ ${REPLAY_BUDGET.sync}×,
+  /validate ≤ ${REPLAY_BUDGET.validate}×, /customize ≤ ${REPLAY_BUDGET.customize}× and /convert ≤ ${REPLAY_BUDGET.convert}× the echo app's, and every
+  answer 2xx where the recording has 2xx. Idle CPU and the memo's hit rate are reported only.
 
 ## Latest run
 

@@ -4,7 +4,7 @@
  * `npm run build`) in a child process on a free loopback port, for the startup and memory figures.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { request, type Agent } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -80,25 +80,78 @@ export function statusOf(url: string): Promise<number> {
   });
 }
 
+/** One HTTP call as a recording holds it; `headers` as sent (the caller sets content-length). */
+export interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | number>>;
+  readonly body: string;
+}
+
+/** Sends `call` to `url` on `agent`; status 0 and the error's message when the connection fails. */
+export function send(agent: Agent, url: string, call: Call): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request(`${url}${call.path}`, { method: call.method, agent, headers: call.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", (error) => resolve({ status: 0, body: error.message }));
+    req.end(call.body);
+  });
+}
+
 /** POST `body` to `url`/sync; status 0 and the error's message when the connection fails. */
 export function postSync(agent: Agent, url: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const req = request(
-      `${url}/sync`,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      },
-    );
-    req.on("error", (error) => resolve({ status: 0, body: error.message }));
-    req.end(body);
-  });
+  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  return send(agent, url, { method: "POST", path: "/sync", headers, body });
+}
+
+/** The sum of the samples of `url`/metrics whose line starts with `prefix` (a name, labels in part); NaN when none. */
+export async function metricOf(url: string, prefix: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const values = text
+    .split("\n")
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => Number(line.slice(line.lastIndexOf(" ") + 1)));
+  return values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0);
+}
+
+/** CPU a process has used and how often its threads gave the CPU up (waited: a wakeup each). */
+export interface CpuUse {
+  /** Nanoseconds on a CPU, every live thread (GC and the libuv pool included). */
+  readonly ns: number;
+  /** Voluntary context switches of every live thread. */
+  readonly wakeups: number;
+}
+
+const TICK_NS = 1e9 / 100; // USER_HZ: /proc/<pid>/stat counts in 1/100 s
+
+/** From /proc: per-thread schedstat (ns), else the process's utime + stime ticks; zeros once gone. */
+export function cpuOf(pid: number | undefined): CpuUse {
+  const task = `/proc/${pid ?? 0}/task`;
+  let threads: string[];
+  try {
+    threads = readdirSync(task);
+  } catch {
+    return { ns: 0, wakeups: 0 };
+  }
+  const read = (file: string): string => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return ""; // the thread ended meanwhile
+    }
+  };
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+  const ns = sum(threads.map((t) => Number(read(`${task}/${t}/schedstat`).split(" ")[0])));
+  const wakeups = sum(
+    threads.map((t) => Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(read(`${task}/${t}/status`))?.[1])),
+  );
+  if (ns > 0) return { ns, wakeups };
+  const stat = read(`/proc/${pid ?? 0}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // utime and stime: fields 14 and 15
+  return { ns: (Number(fields[11]) + Number(fields[12])) * TICK_NS, wakeups };
 }
 
 export interface Spawned {
@@ -106,8 +159,12 @@ export interface Spawned {
   readonly url: string;
   /** Milliseconds from spawn to the first 200 from `readyPath`. */
   readonly readyMs: number;
+  /** The CPU it had used by then. */
+  readonly readyCpu: CpuUse;
   /** Resident set size now and its peak so far (Linux /proc); 0 once the process is gone. */
   rssBytes(): { readonly now: number; readonly peak: number };
+  /** Its CPU so far (Linux /proc). */
+  cpu(): CpuUse;
   /** Its exit code or signal once it exited, else undefined. */
   exitReason(): string | undefined;
   stop(): Promise<void>;
@@ -140,6 +197,7 @@ export async function spawnReady(
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let readyMs = -1;
+  let readyCpu: CpuUse = { ns: 0, wakeups: 0 };
   while (readyMs < 0) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`node ${args.join(" ")} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
@@ -147,14 +205,18 @@ export async function spawnReady(
       child.kill("SIGKILL");
       throw new Error(`node ${args.join(" ")} was not ready within 10 s`);
     }
-    if ((await statusOf(`${url}${readyPath}`)) === 200) readyMs = performance.now() - started;
-    else await new Promise((resolve) => setTimeout(resolve, 2));
+    if ((await statusOf(`${url}${readyPath}`)) === 200) {
+      readyMs = performance.now() - started;
+      readyCpu = cpuOf(child.pid);
+    } else await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return {
     child,
     url,
     readyMs,
+    readyCpu,
     rssBytes: () => rssOf(child.pid),
+    cpu: () => cpuOf(child.pid),
     exitReason: () =>
       child.exitCode === null && child.signalCode === null ? undefined : String(child.exitCode ?? child.signalCode),
     stop: async () => {

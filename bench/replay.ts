@@ -1,0 +1,177 @@
+/**
+ * Benchmark: the recorded hook traffic (bench/traffic/) replayed against the service as the
+ * hooks Deployment runs it (bench/service.ts) and against an Express echo app spawned the same
+ * way, one request at a time on one keep-alive connection (as Metacontroller's Go client
+ * sends). The figure is process CPU per call, read from /proc outside the process (every
+ * thread, GC included): a fresh process's first pass over an endpoint's records (cold), and
+ * the median of further passes alternating service and echo (warm).
+ */
+import { Agent } from "node:http";
+import { MAX_BODY } from "../hooks/json-body";
+import { build, deploymentArgs, metricOf, send, spawnReady, type Call, type Spawned } from "./service";
+import { ENDPOINTS, readTraffic, registryDependent, type Endpoint, type TrafficRecord } from "./traffic";
+
+/** Registry reads and calls to the running servers off: neither exists here. */
+export const SERVICE_ENV = { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" };
+
+/** The least a hook server does: parse the JSON body as the service does (same limit), send it back. */
+const ECHO = `const express = require("express");
+const app = express();
+app.disable("x-powered-by");
+app.set("etag", false);
+app.get("/readyz", (req, res) => void res.send("ok"));
+app.use(express.json({ limit: "${MAX_BODY}", strict: false, type: "application/json" }));
+app.use((req, res) => void res.json(req.body));
+app.listen(Number(process.env.PORT), "127.0.0.1");`;
+
+export const WARM_PASSES = 3;
+
+/** Warm CPU ratio service/echo at most, per endpoint. */
+export const REPLAY_BUDGET: Readonly<Record<Endpoint, number>> = {
+  sync: 2.5,
+  validate: 2,
+  customize: 1.5,
+  convert: 1.5,
+};
+
+/** A record as sent: its method, path, headers without `host` and with the body's byte length, body. */
+export function callOf(record: TrafficRecord): Call {
+  const { host: _host, ...headers } = record.headers;
+  return {
+    method: record.method,
+    path: record.path,
+    headers: { ...headers, "content-length": Buffer.byteLength(record.body) },
+    body: record.body,
+  };
+}
+
+export interface Pass {
+  readonly cpuMsPerCall: number;
+  /** Each answer's status, in record order. */
+  readonly statuses: number[];
+}
+
+/** Every record once, one at a time on `agent`; the process's CPU over the pass per call. */
+export async function replayPass(process: Spawned, agent: Agent, records: readonly TrafficRecord[]): Promise<Pass> {
+  const calls = records.map(callOf);
+  const before = process.cpu().ns;
+  const statuses: number[] = [];
+  for (const call of calls) statuses.push((await send(agent, process.url, call)).status);
+  return { cpuMsPerCall: (process.cpu().ns - before) / 1e6 / calls.length, statuses };
+}
+
+/** How the answers compare with the recorded statuses. */
+export interface StatusCheck {
+  /** Answers whose status differs from the recorded one (calls recorded as cut not counted). */
+  readonly mismatches: number;
+  /** Of those, requests whose answer depends on the registry (traffic.ts `registryDependent`). */
+  readonly registryMismatches: number;
+  /** Recorded without an answer (cut by the killed replica). */
+  readonly cut: number;
+  /** Not 2xx although recorded 2xx, registry-dependent ones aside: the section fails on any. */
+  readonly failed: number;
+}
+
+export function checkStatuses(records: readonly TrafficRecord[], statuses: readonly number[]): StatusCheck {
+  const registry = registryDependent(records);
+  let [mismatches, registryMismatches, cut, failed] = [0, 0, 0, 0];
+  records.forEach((record, i) => {
+    const status = statuses[i] ?? 0;
+    if (record.status === undefined) cut += 1;
+    if (record.status === undefined || record.status === status) return;
+    mismatches += 1;
+    if (registry.has(record)) registryMismatches += 1;
+    else if (record.status < 300 && (status < 200 || status >= 300)) failed += 1;
+  });
+  return { mismatches, registryMismatches, cut, failed };
+}
+
+export interface EndpointReplay extends StatusCheck {
+  readonly endpoint: Endpoint;
+  readonly calls: number;
+  readonly avgBodyBytes: number;
+  readonly coldMs: number;
+  readonly warmMs: number;
+  readonly echoColdMs: number;
+  readonly echoWarmMs: number;
+  readonly ratio: number;
+  readonly budget: number;
+  readonly pass: boolean;
+  /** Calls of the cold pass the sync memo answered (a parent's resync with nothing changed since). */
+  readonly coldReused: number;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Answers of the sync memo so far (the service's /metrics). */
+export const reusedOf = async (url: string): Promise<number> =>
+  (await metricOf(url, 'llsd_hook_reused_total{hook="sync"}')) || 0;
+
+/** A cold pass each, then WARM_PASSES alternating; `[service passes, echo passes]` and the memo's answers in the cold pass. */
+async function rounds(spawned: readonly [Spawned, Spawned], records: readonly TrafficRecord[]) {
+  const agents = spawned.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const passes: [Pass[], Pass[]] = [[], []];
+  let coldReused = 0;
+  try {
+    for (let round = 0; round <= WARM_PASSES; round++) {
+      // Alternating which goes first, so a burst of machine noise hits both.
+      for (const i of round % 2 === 0 ? [0, 1] : [1, 0])
+        passes[i]?.push(await replayPass(spawned[i] ?? spawned[0], agents[i] ?? new Agent(), records));
+      if (round === 0) coldReused = await reusedOf(spawned[0].url);
+    }
+  } finally {
+    agents.forEach((a) => a.destroy());
+  }
+  return { passes, coldReused };
+}
+
+/** The figures of an endpoint from its passes: `[service passes, echo passes]`. */
+function summarize(
+  endpoint: Endpoint,
+  records: readonly TrafficRecord[],
+  { passes, coldReused }: { passes: [Pass[], Pass[]]; coldReused: number },
+): EndpointReplay {
+  const [hooks, base] = passes.map((p) => p.map((x) => x.cpuMsPerCall));
+  const checks = passes[0].map((p) => checkStatuses(records, p.statuses));
+  const [warmMs, echoWarmMs] = [hooks, base].map((xs = []) => median(xs.slice(1)));
+  const budget = REPLAY_BUDGET[endpoint];
+  const failed = Math.max(...checks.map((c) => c.failed));
+  return {
+    endpoint,
+    calls: records.length,
+    avgBodyBytes: records.reduce((n, r) => n + Buffer.byteLength(r.body), 0) / records.length,
+    coldMs: Number(hooks?.[0]),
+    warmMs: Number(warmMs),
+    echoColdMs: Number(base?.[0]),
+    echoWarmMs: Number(echoWarmMs),
+    ratio: Number(warmMs) / Number(echoWarmMs),
+    budget,
+    pass: Number(warmMs) / Number(echoWarmMs) <= budget && failed === 0,
+    coldReused,
+    ...checkStatuses(records, passes[0][0]?.statuses ?? []),
+    failed,
+  };
+}
+
+/** Fresh service and echo processes for each endpoint. */
+async function replayEndpoint(endpoint: Endpoint): Promise<EndpointReplay> {
+  const records = readTraffic(endpoint);
+  const service = await spawnReady(deploymentArgs(), SERVICE_ENV);
+  const echo = await spawnReady(["-e", ECHO]).catch(async (err: unknown) => {
+    await service.stop();
+    throw err;
+  });
+  try {
+    return summarize(endpoint, records, await rounds([service, echo], records));
+  } finally {
+    await Promise.all([service.stop(), echo.stop()]);
+  }
+}
+
+/** Every endpoint in turn. */
+export async function benchReplay(built = build()): Promise<EndpointReplay[]> {
+  if (!built.ok) throw new Error(built.error);
+  const results: EndpointReplay[] = [];
+  for (const endpoint of ENDPOINTS) results.push(await replayEndpoint(endpoint));
+  return results;
+}
