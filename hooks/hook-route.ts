@@ -150,16 +150,18 @@ function lateAnswer(call: Call, answer: Answer, seconds: number, logger: pino.Lo
   );
 }
 
-/** One line per call: info when answered, warn when the request was malformed, error (with the stack) on our bug, answered or not. */
+/** One line per call: debug when answered, warn when the request was malformed, error (with the stack) on our bug, answered or not. */
 function record(call: Call, answer: Answer, seconds: number, { logger, metrics }: HookDeps): void {
   const outcome: Outcome =
     call.recovered === 1 ? "error" : answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
   metrics.observe(call.hook, outcome, seconds);
   if (call.reused === 1) metrics.reused(call.hook);
+  // An answered call costs no log write unless debug is on: the metrics count it (logs are for what needs a look).
+  if (outcome === "ok" && !logger.isLevelEnabled("debug")) return;
   const line = { ...call, outcome, status: answer.status, durationMs: Math.round(seconds * 1e6) / 1e3 };
   if (call.recovered === 1)
     logger.error(line, "Hook call failed; answered Failed (InternalError) with the observed children kept");
-  else if ("json" in answer) logger.info(line, "Answered hook call");
+  else if ("json" in answer) logger.debug(line, "Answered hook call");
   else if (outcome === "client_error") logger.warn({ ...line, reason: answer.message }, "Rejected hook call");
   else logger.error(line, "Hook call failed");
 }

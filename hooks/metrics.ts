@@ -3,6 +3,9 @@
  * several apps in one process; prom-client refuses a metric name registered twice).
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
+/** How often the event-loop delay is sampled (prom-client's default, 10 ms, wakes an idle process 100 times a second). */
+export const EVENT_LOOP_SAMPLE_MS = 1000;
 import type { ImageReadKind, ImageReadResult } from "../lib/oci";
 import type { KubeObject } from "../lib/wire/metacontroller";
 import { trackParentPhases } from "./parent-phases";
@@ -57,7 +60,9 @@ export function createMetrics(registry: Registry = new Registry()): HookMetrics 
     registers: [registry],
   });
   const imageReads = imageReadCounter(registry);
-  collectDefaultMetrics({ register: registry });
+  // The event-loop delay histogram samples once a second, not prom-client's default 100 times:
+  // an idle process then wakes for it once a second (its lag figures keep nanosecond precision).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   const phases = trackParentPhases(registry);
   return {
     parentSeen(parent) {

@@ -66,7 +66,7 @@ function kindOf(body: unknown): string {
   return Array.isArray(body) ? "a list" : `a ${typeof body}`;
 }
 
-/** info when converted, warn when the review or an object was refused, error on our own bug. */
+/** debug when converted, warn when the review or an object was refused, error on our own bug. */
 function record(answer: Answer, seconds: number, { logger, metrics }: ConvertDeps): void {
   const durationMs = Math.round(seconds * 1e6) / 1e3;
   if (!("response" in answer)) {
@@ -80,6 +80,7 @@ function record(answer: Answer, seconds: number, { logger, metrics }: ConvertDep
   const { response, uid, desiredAPIVersion, objects, failure, error } = answer;
   const outcome: Outcome = failure === undefined ? "ok" : failure === "request" ? "client_error" : "error";
   metrics.observe("convert", outcome, seconds);
+  if (outcome === "ok" && !logger.isLevelEnabled("debug")) return; // converted: counted, logged at debug only
   const result = response.response.result;
   const line = {
     hook: "convert",
@@ -91,7 +92,7 @@ function record(answer: Answer, seconds: number, { logger, metrics }: ConvertDep
     status: 200,
     durationMs,
   };
-  if (result.status === "Success") logger.info(line, "Answered conversion review");
+  if (result.status === "Success") logger.debug(line, "Answered conversion review");
   else if (outcome === "client_error") logger.warn({ ...line, reason: result.message }, "Refused conversion review");
   else logger.error({ ...line, reason: result.message, err: error }, "Conversion review failed");
 }

@@ -6,7 +6,8 @@
  * 200 with an AdmissionReview whenever the review is well-formed, whatever the decision; 400
  * JSON for a malformed review, 415 for a body that is not JSON, 500 on our bug (with
  * `failurePolicy: Fail` the apiserver then refuses the write, which is the safe side).
- * One log line per call (namespace, name, operation, allowed, error count; never the object).
+ * One log line per call (namespace, name, operation, allowed, error count; never the object):
+ * debug when admitted, info when denied.
  */
 import { Router, type Request, type Response } from "express";
 import type pino from "pino";
@@ -117,8 +118,10 @@ async function answerReview(
 function record(call: Call, answer: Answer, seconds: number, { logger, metrics }: HookDeps): void {
   const outcome: Outcome = answer.status === 200 ? "ok" : answer.status < 500 ? "client_error" : "error";
   metrics.observe(call.hook, outcome, seconds);
+  // Admitted: counted, logged at debug only; a denial is worth a line (someone's apply failed).
+  if (call.allowed === true && !logger.isLevelEnabled("debug")) return;
   const entry = { ...call, outcome, status: answer.status, durationMs: Math.round(seconds * 1e6) / 1e3 };
-  if ("review" in answer) logger.info(entry, call.allowed ? "Admitted" : "Denied");
+  if ("review" in answer) logger[call.allowed ? "debug" : "info"](entry, call.allowed ? "Admitted" : "Denied");
   else if (outcome === "client_error") logger.warn({ ...entry, reason: answer.message }, "Rejected admission review");
   else logger.error(entry, "Admission review failed");
 }

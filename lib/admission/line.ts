@@ -4,7 +4,9 @@
  * new v1alpha2 CR gets the current default, a v1alpha1 CR the Go operator's. Used by admission
  * and `llsd validate`, so both judge a spec by the line it will really run.
  */
-import { validate, type ValidateContext } from "../api/validate";
+import { normalize } from "../api/normalize";
+import { isV1alpha2Spec } from "../api/schema";
+import type { ValidateContext } from "../api/validate";
 import { isPlainObject, isStringMap, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
 import { DEFAULT_DISTRIBUTIONS, type Release } from "../distributions/table";
@@ -13,7 +15,7 @@ import type { KubeObject } from "../wire/metacontroller";
 
 type Json = { readonly [k: string]: unknown };
 
-/** The line of an object whose spec validates (v1alpha1 read as stored); undefined otherwise. */
+/** The line of an object whose spec passes the schema (v1alpha1 read as stored); undefined otherwise. */
 export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, status?: unknown): Release | undefined {
   if (!isPlainObject(object)) return undefined;
   let stored: Json = object;
@@ -22,9 +24,9 @@ export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, statu
     if (!hub.ok) return undefined;
     stored = hub.object;
   }
-  const { spec } = validate(stored.spec, ctx);
-  if (!spec) return undefined;
-  return lineOfObject(asParent(stored, status), spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  // The line reads only the normalized distribution: the semantic rules are checkObject's job.
+  if (!isV1alpha2Spec(stored.spec)) return undefined;
+  return lineOfObject(asParent(stored, status), normalize(stored.spec), ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
 }
 
 /**

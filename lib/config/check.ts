@@ -14,7 +14,7 @@ import { validate, type ValidateContext, type ValidationResult } from "../api/va
 import { child, type FieldError } from "../errors";
 import { bundledBaseConfig } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
-import { generate, type GenerateOptions } from "./generate";
+import { generationRefusals, type GenerateOptions } from "./generate";
 import { resolveProviderType } from "./provider-types";
 import { hasSafety } from "./releases";
 import { configSource, releaseFor } from "./source";
@@ -53,8 +53,7 @@ export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}
   const d = spec.distribution;
   const base = options.baseConfig ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
   if (base === undefined) return [];
-  const generated = generate(spec, base, release, options);
-  return generated.ok ? [] : [...generated.errors];
+  return [...generationRefusals(spec, base, release, options)];
 }
 
 /** `more` added to `errors`, except on a field that already has one (the first voice wins). */

@@ -162,6 +162,17 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }
 
+/** What generating would refuse, without writing config.yaml (admission and `/sync`'s checks need only this). */
+export function generationRefusals(
+  spec: CanonicalSpec,
+  baseConfig: string | object,
+  release: Release,
+  options: GenerateOptions = {},
+): readonly FieldError[] {
+  const base = readAdaptedBase(baseConfig, release);
+  return base.ok ? runSteps(base.doc, spec, release, options).errors : base.errors;
+}
+
 export function generate(
   spec: CanonicalSpec,
   baseConfig: string | object,

@@ -6,6 +6,7 @@ import { fieldError, listOf, type FieldError } from "../errors";
 import { CONFIG_FILE_NAME } from "../defaults";
 import { versionError } from "./base";
 import { isMap } from "./doc";
+import type { JsonMap } from "../conversion/paths";
 import { parseYaml } from "./yaml";
 
 /** ConfigMaps of the CR's namespace by name → their `data`. */
@@ -16,7 +17,7 @@ const PATH = "spec.overrideConfig.configMapName";
 export function checkOverrideConfig(
   name: string,
   configMaps: ConfigMapData,
-): { ok: true; configYaml: string } | { ok: false; error: FieldError } {
+): { ok: true; configYaml: string; parsed: JsonMap } | { ok: false; error: FieldError } {
   const data = configMaps[name];
   if (data === undefined) {
     return {
@@ -49,5 +50,6 @@ export function checkOverrideConfig(
   }
   const bad = versionError(parsed.value.version, parsed.versionSource);
   if (bad) return { ok: false, error: fieldError(PATH, `ConfigMap "${name}": ${bad.message}`) };
-  return { ok: true, configYaml: text };
+  // The parse is handed on: every later reader of this text (notes, external providers) reads it, not the text again.
+  return { ok: true, configYaml: text, parsed: parsed.value };
 }

@@ -19,6 +19,7 @@
  * requested version). The errors are the few things no conversion can get past, each with its
  * field path.
  */
+import { copyJson } from "../json-copy";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
 import { partsOf, type Conversion } from "./envelope";
@@ -112,7 +113,7 @@ function convert<V extends string>(object: unknown, way: Way<V>): Conversion<Con
   const parts = partsOf(object, way.from);
   if (!parts.ok) return parts;
   // Moved values end up in the result: never share them with the caller's object.
-  const { source, metadata, annotations } = structuredClone(parts.object);
+  const { source, metadata, annotations } = copyJson(parts.object);
   const saved = readStash(annotations, way.restores);
   if (!saved.ok) return { ok: false, errors: [saved.error] };
   const { body, stash } = carry(source, way.direction);

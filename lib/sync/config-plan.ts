@@ -12,6 +12,7 @@ import { generate, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
 import { checkOverrideConfig } from "../config/override";
+import type { JsonMap } from "../conversion/paths";
 import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
@@ -39,20 +40,20 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
     return fail("ConfigGenerated", reason, [checked.error]);
   }
   if (input.externalProviders && input.externalProviders.length > 0)
-    return overrideWithExternal(input, configMapName, checked.configYaml, input.externalProviders);
+    return overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
   const hash = sha256(checked.configYaml);
   return {
     mounted: { source: "override", configMapName, hash },
     inUse: { source: "override", configMapName, hash },
     secretEnv: [],
     plainEnv: [],
-    notes: overrideEnvNotes(configMapName, checked.configYaml, input),
+    notes: overrideEnvNotes(configMapName, checked.parsed, input),
   };
 }
 
 /** A ConfigMap mounted as is stays the user's; what would stop the server is said, not changed. */
-function overrideEnvNotes(configMapName: string, configYaml: string, input: PlanInput): string[] {
-  const base = readBase(configYaml);
+function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInput): string[] {
+  const base = readBase(parsed);
   if (!base.ok) return [];
   const provided = providedEnv(input.spec, []);
   return [

@@ -11,7 +11,7 @@
  * object lacking uid or resourceVersion (curl, `llsd request`) is never memoized. Bounded: one
  * entry per parent, least recently used dropped past `maxBytes` (the "sync memo" share of the
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
- * `idleMs` (a TTL renewed on every read).
+ * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
 import { byteCache, frozenBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
@@ -64,17 +64,24 @@ const sizeOf = (entry: MemoEntry, uid: string): number =>
   frozenBytes(entry.checked) +
   (entry.answer ? textBytes(entry.answer.key) + 96 + entry.answer.body.length : 0);
 
+/** Expired entries are swept on a write at most this often: a sweep walks every entry. */
+const SWEEP_EVERY_MS = 60_000;
+
 export function createSyncMemo(options: MemoOptions): SyncMemo {
   // An entry above a small part of maxBytes (a huge spec) is not kept: lib/caches.ts.
   const entries = byteCache<string, MemoEntry>(options.maxBytes, {
     sizeOf,
     lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
   });
+  let swept = options.now();
   return {
     get: (uid) => entries?.get(uid),
     set(uid, entry) {
-      // Idle entries go before the new one is counted (a deleted parent's answer does not linger).
-      entries?.purgeStale();
+      // A deleted parent's answer does not linger past idleMs plus a sweep period.
+      if (options.now() - swept >= SWEEP_EVERY_MS) {
+        swept = options.now();
+        entries?.purgeStale();
+      }
       entries?.set(uid, entry);
     },
     stats: () => ({ entries: entries?.size ?? 0, bytes: entries?.calculatedSize ?? 0 }),

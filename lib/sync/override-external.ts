@@ -5,6 +5,7 @@
  * other; the user's ConfigMap itself is never changed.
  */
 import { readBase } from "../config/base";
+import type { JsonMap } from "../conversion/paths";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "../config/external-providers";
 import { sha256, toConfigYaml } from "../config/yaml";
@@ -15,10 +16,10 @@ import type { SyncFailure } from "../status/status";
 export function overrideWithExternal(
   input: PlanInput,
   configMapName: string,
-  configYaml: string,
+  parsed: JsonMap,
   external: readonly ResolvedExternalProvider[],
 ): ConfigPlan | { failure: SyncFailure } {
-  const base = readBase(configYaml);
+  const base = readBase(parsed);
   if (!base.ok) {
     const errors = base.errors.map((e) => ({
       ...e,

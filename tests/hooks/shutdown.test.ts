@@ -123,7 +123,7 @@ describe("serviceConfigFromEnv", () => {
 
 describe("node hooks/main.ts", () => {
   it("on SIGTERM: /readyz 503 during the drain delay, the call in flight is answered, exit 0", async () => {
-    const service = await startServiceProcess({ SHUTDOWN_DRAIN_DELAY_MS: "600" });
+    const service = await startServiceProcess({ SHUTDOWN_DRAIN_DELAY_MS: "600", LOG_LEVEL: "debug" });
     try {
       // A call in flight: its body arrives in two parts, the second after the signal.
       const body = JSON.stringify(aSyncBody());

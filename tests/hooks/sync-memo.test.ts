@@ -47,8 +47,8 @@ describe("POST /sync through the memo", () => {
     expect(first.text).toContain(Buffer.from(VALUE).toString("base64")); // in the derived Postgres Secret: the answer carries it, the logs must not
     const answered = t.lines().filter((l) => l.msg === "Answered hook call");
     expect(answered.map((l) => [l.level, l.reused, l.children])).toEqual([
-      [LEVEL.info, 0, children.length],
-      [LEVEL.info, 1, children.length],
+      [LEVEL.debug, 0, children.length],
+      [LEVEL.debug, 1, children.length],
     ]);
     const bodies = t.lines().filter((l) => l.msg === "Hook response body");
     expect(bodies).toHaveLength(2);
@@ -62,8 +62,8 @@ describe("POST /sync through the memo", () => {
 describe("node hooks/main.ts (the service as the image runs it)", () => {
   it.each([
     // steadyState's last call computed the steady request's answer; both calls after it reuse it.
-    ["by default", {}, [1, 1]],
-    ["not with LLSD_CACHE_MB=0", { LLSD_CACHE_MB: "0" }, [0, 0]],
+    ["by default", { LOG_LEVEL: "debug" }, [1, 1]],
+    ["not with LLSD_CACHE_MB=0", { LOG_LEVEL: "debug", LLSD_CACHE_MB: "0" }, [0, 0]],
   ])(
     "reuses the answer for an unchanged parent %s",
     async (_, env, reused) => {
