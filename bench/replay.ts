@@ -24,7 +24,7 @@ app.use(express.json({ limit: "${MAX_BODY}", strict: false, type: "application/j
 app.use((req, res) => void res.json(req.body));
 app.listen(Number(process.env.PORT), "127.0.0.1");`;
 
-export const WARM_PASSES = 3;
+export const WARM_PASSES = 7;
 
 /** Warm CPU ratio service/echo at most, per endpoint. */
 export const REPLAY_BUDGET: Readonly<Record<Endpoint, number>> = {

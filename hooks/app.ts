@@ -64,11 +64,6 @@ export interface AppDeps {
 
 export type Audience = "all" | "metacontroller" | "apiserver";
 
-/** Called by Metacontroller, with a bearer token when one is configured. */
-const METACONTROLLER_HOOKS = ["/sync", "/customize"];
-/** Called by the apiserver, which sends no token (TLS and the NetworkPolicy protect them). */
-const APISERVER_HOOKS = ["/validate", "/convert"];
-
 export function createApp(deps: AppDeps): express.Express {
   const { handlers, logger, metrics, isReady, audience = "all", validation, bearerToken } = deps;
   const guard = (deps.overload ?? createOverloadGuard()).middleware({ logger, metrics });
@@ -82,19 +77,61 @@ export function createApp(deps: AppDeps): express.Express {
     if (!isReady()) res.set("Connection", "close");
     next();
   });
-  app.use(healthRouter(isReady));
+  const routes = new Map<string, express.RequestHandler>();
+  const health = healthRouter(isReady);
+  for (const path of ["/healthz", "/readyz"]) routes.set(path, chain(health));
   if (audience !== "apiserver") {
-    app.use(metricsRouter(metrics.registry));
-    app.use(METACONTROLLER_HOOKS, requireBearer(bearerToken, { logger, metrics }), guard);
-    app.use(syncRouter((request) => handlers.sync(request), { logger, metrics }));
-    app.use(customizeRouter((request) => handlers.customize(request), { logger, metrics }));
+    // Called by Metacontroller, with a bearer token when one is configured.
+    const auth = requireBearer(bearerToken, { logger, metrics });
+    routes.set("/metrics", chain(metricsRouter(metrics.registry)));
+    routes.set(
+      "/sync",
+      chain(
+        auth,
+        guard,
+        syncRouter((request) => handlers.sync(request), { logger, metrics }),
+      ),
+    );
+    const customize = customizeRouter((request) => handlers.customize(request), { logger, metrics });
+    routes.set("/customize", chain(auth, guard, customize));
   }
   if (audience !== "metacontroller") {
-    app.use(APISERVER_HOOKS, guard);
-    app.use(validateRouter({ logger, metrics, ...(validation ? { context: validation } : {}) }));
-    app.use(convertRouter({ logger, metrics }));
+    // Called by the apiserver, which sends no token (TLS and the NetworkPolicy protect them).
+    const validate = validateRouter({ logger, metrics, ...(validation ? { context: validation } : {}) });
+    routes.set("/validate", chain(guard, validate));
+    routes.set("/convert", chain(guard, convertRouter({ logger, metrics })));
   }
+  app.use(byPath(routes));
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;
+}
+
+/** One path's handlers, in order, each passing to the next; a thrown error goes to the error handler. */
+function chain(...handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, next) => {
+    const step = (at: number, err?: unknown): void => {
+      const handler = handlers[at];
+      if (err !== undefined || handler === undefined) return void next(err);
+      try {
+        void handler(req, res, (e?: unknown) => step(at + 1, e));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step(0);
+  };
+}
+
+/**
+ * Each path's chain found by one lookup: Express would otherwise enter every router in turn on
+ * every call. Paths match as Express matches them (any case, one trailing slash).
+ */
+function byPath(routes: ReadonlyMap<string, express.RequestHandler>): express.RequestHandler {
+  return (req, res, next) => {
+    const path = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
+    const route = routes.get(path.toLowerCase());
+    if (route) void route(req, res, next);
+    else next();
+  };
 }

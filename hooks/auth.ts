@@ -146,7 +146,7 @@ export function requireBearer(source: TokenSource | undefined, { logger, metrics
     if (expected === undefined) return next();
     const problem = checkBearer(req.headers.authorization, expected);
     if (problem === undefined) return next();
-    const hook = (req.baseUrl || req.path).replace(/^\//, "");
+    const hook = (req.baseUrl || req.path).replace(/^\/|\/$/g, "").toLowerCase();
     metrics.observe(hook, "unauthorized", 0);
     logger.warn({ hook, outcome: "unauthorized", status: 401, reason: problem }, "Rejected unauthenticated hook call");
     res.set(

@@ -87,7 +87,7 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
     middleware(deps) {
       const { logger, metrics } = deps;
       return (req, res, next) => {
-        const hook = (req.baseUrl || req.path).replace(/^\//, "");
+        const hook = (req.baseUrl || req.path).replace(/^\/|\/$/g, "").toLowerCase();
         if (inFlight >= settings.maxConcurrent) {
           metrics.observe(hook, "overloaded", 0);
           logger.warn(

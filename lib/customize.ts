@@ -2,7 +2,7 @@
  * The customize hook: which Secrets and ConfigMaps (by name, in the parent's namespace) the
  * sync hook needs to see. It sees only the parent, so the rules depend only on its spec.
  */
-import { validate } from "./api/validate";
+import { normalizedSpec } from "./api/validate";
 import { configSource } from "./config/render";
 import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
 import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
@@ -12,12 +12,13 @@ import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from ".
 
 export function customize(request: CustomizeRequest): CustomizeResponse {
   const namespace = request.parent.metadata.namespace ?? "default";
-  const checked = validate(hubSpec(request.parent));
-  // An invalid spec references nothing we can trust; the sync hook reports why.
-  if (!checked.spec) return { relatedResources: [] };
-  const refs = referencesOf(checked.spec);
+  // What the spec names is all customize needs: its problems are the sync hook's to report. A
+  // spec the schema refuses references nothing we can trust.
+  const spec = normalizedSpec(hubSpec(request.parent));
+  if (!spec) return { relatedResources: [] };
+  const refs = referencesOf(spec);
   const rules: RelatedResourceRule[] = [];
-  const secrets = secretNames(refs, checked.spec);
+  const secrets = secretNames(refs, spec);
   // The namespace's OpenDataHub trusted-CA ConfigMap joins the managed CA bundle when it exists
   // (as the Go operator does); a name that matches nothing is simply absent from `related`.
   const configMaps = [...new Set([...configMapNames(refs), ODH_TRUSTED_CA_BUNDLE])].sort();
@@ -27,7 +28,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   // Pull secrets cannot be found through the ServiceAccount in one step (customize sees only the
   // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs and
   // external providers' metadata are both read from images.
-  if (configSource(checked.spec) === "generated" || checked.spec.externalProviders.length > 0) {
+  if (configSource(spec) === "generated" || spec.externalProviders.length > 0) {
     rules.push({
       apiVersion: "v1",
       resource: "secrets",

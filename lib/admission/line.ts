@@ -4,9 +4,7 @@
  * new v1alpha2 CR gets the current default, a v1alpha1 CR the Go operator's. Used by admission
  * and `llsd validate`, so both judge a spec by the line it will really run.
  */
-import { normalize } from "../api/normalize";
-import { isV1alpha2Spec } from "../api/schema";
-import type { ValidateContext } from "../api/validate";
+import { normalizedSpec, type ValidateContext } from "../api/validate";
 import { isPlainObject, isStringMap, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
 import { DEFAULT_DISTRIBUTIONS, type Release } from "../distributions/table";
@@ -25,8 +23,8 @@ export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, statu
     stored = hub.object;
   }
   // The line reads only the normalized distribution: the semantic rules are checkObject's job.
-  if (!isV1alpha2Spec(stored.spec)) return undefined;
-  return lineOfObject(asParent(stored, status), normalize(stored.spec), ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  const spec = normalizedSpec(stored.spec);
+  return spec && lineOfObject(asParent(stored, status), spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
 }
 
 /**

@@ -180,6 +180,14 @@ function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
   ];
 }
 
+/**
+ * The normalized spec when the schema accepts it, without the semantic rules: for readers that
+ * need only what the spec names (customize's references, admission's server line).
+ */
+export function normalizedSpec(rawSpec: unknown): CanonicalSpec | undefined {
+  return isV1alpha2Spec(rawSpec) ? normalize(rawSpec) : undefined;
+}
+
 /** Schema, then semantic rules. A spec that fails the schema is not normalized. */
 export function validate(rawSpec: unknown, ctx: ValidateContext = {}): ValidationResult {
   if (!isV1alpha2Spec(rawSpec)) return { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] };

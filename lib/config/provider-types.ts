@@ -48,7 +48,20 @@ export interface ResolvedType {
   readonly error?: string;
 }
 
+/**
+ * Each registered type's facts, built once: the generated table is static, so this index grows
+ * to its size at most (no request adds to it), and every sync asks for the same few types many
+ * times (validation, generation, the Secret checks).
+ */
+const INFO = new WeakMap<TypeFields, TypeInfo>();
+
 function infoOf(type: string, fields: TypeFields): TypeInfo {
+  let info = INFO.get(fields);
+  if (info === undefined) INFO.set(fields, (info = Object.freeze(buildInfo(type, fields))));
+  return info;
+}
+
+function buildInfo(type: string, fields: TypeFields): TypeInfo {
   const suffix = URL_SUFFIX[type];
   return {
     ...(fields.url ? { urlKey: fields.url } : {}),
