@@ -6,9 +6,8 @@
  * state, where a cluster spends most of its time: STEADY_ROUNDS rounds of each parent's last
  * request again (every parent once per round, in the order of its first request; the status
  * last answered for it fed back as before), over the same connections, the round-robin going
- * on: Metacontroller's periodic resync with nothing changed. When the parents are a multiple of
- * CONNECTIONS (60 parents, 4 connections here), that round-robin sends each parent to the same process in every
- * steady round (not necessarily the one of its recorded requests). Reported per phase: the sync
+ * on, one connection further each round: Metacontroller's periodic resync with nothing changed,
+ * each parent's resyncs alternating between the two pods. Reported per phase: the sync
  * memo's hit rate over both (their /metrics) and the CPU per /sync call of both processes with
  * the memo on and off, in alternating rounds of fresh processes.
  *
@@ -224,8 +223,11 @@ async function replicaPass(records: readonly TrafficRecord[], options: PassOptio
     const recorded = await measured(cluster, records);
     const resent = lastRequests(records);
     const steady: Window[] = [];
-    for (let round = 0; round < (options.steadyRounds ?? STEADY_ROUNDS); round++)
+    for (let round = 0; round < (options.steadyRounds ?? STEADY_ROUNDS); round++) {
+      // One connection further each round: a parent's resyncs then alternate between the pods.
+      cluster.sent += 1;
       steady.push(await measured(cluster, resent));
+    }
     const last = steady.at(-1) ?? NO_WINDOW;
     return { ...phaseOf(recorded), steady: phaseOf(sumOf(steady)), lastRound: phaseOf(last) };
   } finally {

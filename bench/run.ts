@@ -396,10 +396,9 @@ function processFiguresMd(): string {
   traffic through one process, and the bodies as recorded. Then the **steady** phase, where a
   cluster spends most of its time: ${STEADY_ROUNDS} rounds resending each parent's last recorded request
   (every parent once per round, in the order of its first request), its status fed back the same
-  way, over the same connections with the round-robin going on: Metacontroller's periodic
-  resync with nothing changed, each pod seeing part of each parent's resyncs (with a number of
-  parents that is a multiple of the connections, each parent lands on the same process in every
-  steady round, not necessarily the one of its recorded requests). Its hit rate is
+  way, over the same connections with the round-robin going on, one connection further each
+  round: Metacontroller's periodic resync with nothing changed, each parent's resyncs
+  alternating between the two pods. Its hit rate is
   reported over all steady rounds and over the last one (an answer that read the clock, a
   condition changed, is not kept, so the first round may still miss), beside the same phase
   through one process. The memo's saving, per phase: CPU per /sync call of both processes

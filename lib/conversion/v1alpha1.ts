@@ -112,8 +112,10 @@ export function warmUpConversion(): void {
 function convert<V extends string>(object: unknown, way: Way<V>): Conversion<Converted<V>> {
   const parts = partsOf(object, way.from);
   if (!parts.ok) return parts;
-  // Moved values end up in the result: never share them with the caller's object.
-  const { source, metadata, annotations } = copyJson(parts.object);
+  // Moved values end up in the result: spec and status are copied, never shared with the
+  // caller's object. The rest (metadata such as managedFields) passes through untouched, shared.
+  const { metadata, annotations } = parts.object;
+  const source = bodyCopy(parts.object.source);
   const saved = readStash(annotations, way.restores);
   if (!saved.ok) return { ok: false, errors: [saved.error] };
   const { body, stash } = carry(source, way.direction);
@@ -124,6 +126,13 @@ function convert<V extends string>(object: unknown, way: Way<V>): Conversion<Con
   const written = writeStash(annotations, { consumed: way.restores, key: way.keeps, stash: kept, always: !marked });
   if (!written.ok) return { ok: false, errors: [written.error] };
   return { ok: true, object: assemble(way.to, source, body, withAnnotations(metadata, written.value)) };
+}
+
+/** `object` with its own copy of spec and status (the parts conversion moves and rewrites). */
+function bodyCopy(object: JsonMap): JsonMap {
+  const copy: JsonMap = { ...object };
+  for (const key of ["spec", "status"]) if (object[key] !== undefined) define(copy, key, copyJson(object[key]));
+  return copy;
 }
 
 /** The converted object: the envelope, then spec and status, then whatever else the source had. */
