@@ -10,7 +10,8 @@ import { certificatesIn, planCaBundle, type CaBundleLimits } from "../../../lib/
 import { normalize } from "../../../lib/api/normalize";
 import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
-import { aConfigMap, aParent, aRequest, deps, NS, objectMap, observedFrom } from "../../sync-builders";
+import { aConfigMap, aParent, aRequest, deps, NS, objectMap, observedFrom, stamped } from "../../sync-builders";
+import { CACHE_BUDGET_MB, setCachePolicy } from "../../../lib/caches";
 import { only, validateChild } from "../children/models";
 import { bodyOf, certificateBlock, INTERMEDIATE_CA, ODH_CA, ROOT_CA, RSA_CA } from "./certificates";
 
@@ -262,5 +263,43 @@ describe("certificatesIn()", () => {
     const first = certificatesIn(text);
     expect(first).toEqual({ ok: true, certificates: [{ base64: bodyOf(ROOT_CA), pem: ROOT_CA }] });
     expect(certificatesIn(text)).toEqual(first);
+  });
+});
+
+describe("parsed certificates kept by ConfigMap version", () => {
+  const spec = caSpec({ configMapName: "corp-ca" });
+  const versioned = (pem: string, resourceVersion: string) =>
+    stamped(corpCa({ "ca-bundle.crt": pem }), resourceVersion);
+  const broken = certificateBlock(Buffer.from("definitely not DER".repeat(4)).toString("base64"));
+
+  // The apiserver gives each version of an object its own resourceVersion: every case its own.
+  it.each([
+    { change: "a good bundle replaced by a bad one", before: ROOT_CA, after: broken, phase: "Failed", version: 10 },
+    { change: "a bad bundle replaced by a good one", before: broken, after: ROOT_CA, phase: "Pending", version: 20 },
+    { change: "one CA replaced by another", before: ROOT_CA, after: RSA_CA, phase: "Pending", version: 30 },
+  ])("reads the new text when the ConfigMap changes ($change: a new resourceVersion)", (c) => {
+    syncOf(spec, [versioned(c.before, String(c.version))]);
+    const r = syncOf(spec, [versioned(c.after, String(c.version + 1))]);
+    expect(r.status.phase).toBe(c.phase);
+    if (c.phase === "Pending") expect(subjects(bundleOf(r)!)).toEqual([new X509Certificate(c.after).subject]);
+  });
+
+  it("reads the text every time for a ConfigMap without uid and resourceVersion (not from the apiserver)", () => {
+    syncOf(spec, [corpCa({ "ca-bundle.crt": ROOT_CA })]);
+    const r = syncOf(spec, [corpCa({ "ca-bundle.crt": RSA_CA })]);
+    expect(subjects(bundleOf(r)!)).toEqual([new X509Certificate(RSA_CA).subject]);
+  });
+
+  it("answers the same bundle from a kept parse as from a fresh one", () => {
+    const related = [versioned(`${ROOT_CA}${INTERMEDIATE_CA}`, "40")];
+    const fresh = syncOf(spec, related);
+    const kept = syncOf(spec, related);
+    setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, ["CA certificates"]);
+    try {
+      expect(bundleOf(kept)).toBe(bundleOf(syncOf(spec, related)));
+    } finally {
+      setCachePolicy(CACHE_BUDGET_MB * 2 ** 20);
+    }
+    expect(bundleOf(kept)).toBe(bundleOf(fresh));
   });
 });
