@@ -10,7 +10,7 @@
  */
 import autocannon from "autocannon";
 import { own } from "../lib/conversion/paths";
-import { requestBody, sampleSyncRequest, withParentVersion } from "./request";
+import { sampleSyncRequest, steadyRequestBody, withParentVersion } from "./request";
 import { startEchoApp, startHookApp, type Running } from "./servers";
 
 export interface HttpFigures {
@@ -91,8 +91,9 @@ async function expectSynced(app: Running, body: string): Promise<void> {
 
 export async function benchHttp(): Promise<HttpBench> {
   const text = JSON.stringify(await sampleSyncRequest());
-  const parents = Array.from({ length: RESYNC_PARENTS }, (_, i) =>
-    requestBody(text, `llsd-${String(i).padStart(3, "0")}`),
+  // Each parent at its own steady state: a resync finds nothing changed, and the memo answers.
+  const parents = await Promise.all(
+    Array.from({ length: RESYNC_PARENTS }, (_, i) => steadyRequestBody(text, `llsd-${String(i).padStart(3, "0")}`)),
   );
   let version = 1000;
   // A new body per call: the parent's next resourceVersion (the same client work for the echo app).

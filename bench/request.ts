@@ -92,6 +92,17 @@ export function requestBody(text: string, name: string, image?: string): string 
   return renamed.replace(named, `"distribution":{"image":${JSON.stringify(image)}}`);
 }
 
+/**
+ * `requestBody` for parent `name`, brought to that parent's own steady state: what follows the
+ * name is more than text (the Deployment's spec hash covers its labels), so a renamed copy of
+ * the sample's steady request is a changed parent until its own answers are applied.
+ */
+export async function steadyRequestBody(text: string, name: string): Promise<string> {
+  const shaped = syncRequestShape(JSON.parse(requestBody(text, name)));
+  if (!shaped.ok) throw new Error(`the renamed request is no sync request: ${shaped.error}`);
+  return JSON.stringify(await steadyState(shaped.request, (r) => sync(r, benchDeps())));
+}
+
 /** The parent's `uid`/`resourceVersion` pair in the request text (unique: the uid is the parent's). */
 const PARENT_VERSION = `"uid":"${SAMPLE_UID}","resourceVersion":"7"`;
 

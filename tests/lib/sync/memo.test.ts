@@ -299,19 +299,28 @@ describe("what is never reused", () => {
 });
 
 describe("bounds", () => {
-  /** Parent number `i`: names and uids of one width, so every entry has the same size. */
-  const uidOf = (i: number): SyncRequest => {
+  /**
+   * Parent number `i` at its steady state (only an answer that read no clock is kept): names
+   * and uids of one width, so every entry has the same size.
+   */
+  const uidOf = (i: number): Promise<SyncRequest> => {
     const id = String(i).padStart(4, "0");
     const r = aRequest(stamped(aParent(SPEC, { name: `p${id}` })), [], [stamped(aSecret("creds", { token: "t" }))]);
-    return { ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, uid: `uid-${id}` } } };
+    const first = { ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, uid: `uid-${id}` } } };
+    return steadyState(first, (request) => syncWith(request, deps(), undefined));
+  };
+  /** The bytes one parent's entry takes (never 0: a loop sized by it must end). */
+  const entryBytes = async (): Promise<number> => {
+    const probe = newMemo();
+    await syncRemembered(await uidOf(0), deps(), { memo: probe });
+    expect(probe.stats().bytes).toBeGreaterThan(0);
+    return probe.stats().bytes;
   };
 
   it("holds at most maxBytes, dropping the least recently used parent", async () => {
-    const probe = newMemo();
-    await syncRemembered(uidOf(0), deps(), { memo: probe });
-    const one = probe.stats().bytes;
+    const one = await entryBytes();
     const memo = newMemo(one * 40);
-    for (let i = 0; i < 45; i++) await syncRemembered(uidOf(i), deps(), { memo });
+    for (let i = 0; i < 45; i++) await syncRemembered(await uidOf(i), deps(), { memo });
     expect(memo.stats()).toEqual({ entries: 40, bytes: expect.any(Number) });
     expect(memo.stats().bytes).toBeLessThanOrEqual(one * 40);
     expect(memo.get("uid-0044")).toBeDefined();
@@ -321,15 +330,15 @@ describe("bounds", () => {
   it("drops an entry unused for idleMs (a deleted parent)", async () => {
     let now = 0;
     const memo = createSyncMemo({ maxBytes: 2 ** 30, idleMs: 60_000, now: () => now });
-    await syncRemembered(uidOf(1), deps(), { memo });
+    await syncRemembered(await uidOf(1), deps(), { memo });
     now = 60_001;
-    await syncRemembered(uidOf(2), deps(), { memo });
+    await syncRemembered(await uidOf(2), deps(), { memo });
     expect([memo.get("uid-0001"), memo.get("uid-0002")].map(Boolean)).toEqual([false, true]);
   });
 
   it("keeps one entry per parent however often it changes", async () => {
     const memo = newMemo();
-    let request = uidOf(1);
+    let request = await uidOf(1);
     for (let v = 10; v < 20; v++) {
       request = { ...request, parent: stamped(request.parent, String(v)) };
       await syncRemembered(request, deps(), { memo });
@@ -338,13 +347,9 @@ describe("bounds", () => {
   });
 
   it("keeps no entry larger than 1/32 of it (a huge spec is synced every time instead)", async () => {
-    const probe = newMemo();
-    await syncRemembered(uidOf(1), deps(), { memo: probe });
-    const memo = newMemo(probe.stats().bytes * 32 - 32);
-    const answers = [
-      await syncRemembered(uidOf(1), deps(), { memo }),
-      await syncRemembered(uidOf(1), deps(), { memo }),
-    ];
+    const memo = newMemo((await entryBytes()) * 32 - 32);
+    const steady = await uidOf(0);
+    const answers = [await syncRemembered(steady, deps(), { memo }), await syncRemembered(steady, deps(), { memo })];
     expect(answers.map((a) => a.summary.reused)).toEqual([0, 0]);
     expect(memo.stats()).toEqual({ entries: 0, bytes: 0 });
   });
@@ -356,12 +361,10 @@ describe("bounds", () => {
     ["2", "2"],
     ["4", "4"],
   ])("LLSD_CACHE_MB=%s bounds the memo by its share", async (_, value) => {
-    const probe = newMemo();
-    await syncRemembered(uidOf(0), deps(), { memo: probe });
     const maxBytes = memoBytes(value);
-    const fits = Math.floor(maxBytes / probe.stats().bytes);
+    const fits = Math.floor(maxBytes / (await entryBytes()));
     const memo = syncMemo(maxBytes)!;
-    for (let i = 0; i < fits + 3; i++) await syncRemembered(uidOf(i), deps(), { memo });
+    for (let i = 0; i < fits + 3; i++) await syncRemembered(await uidOf(i), deps(), { memo });
     expect(memo.stats().entries).toBe(fits);
   });
 
