@@ -4,9 +4,7 @@
  * new `resourceVersion`, so a parent whose own object, children and related objects carry the
  * same apiVersion, namespace, name, uid and resourceVersion as last time — with the same
  * distribution table and the same registry and server answers — gets last time's answer again,
- * byte for byte, without generating or serializing anything. Only answers are kept: keeping
- * the validated spec too (to skip validation when only a child changed) cost every changed
- * parent a freeze and a walk to size it, about what the validation it saved costs.
+ * byte for byte, without validating, generating or serializing anything.
  *
  * Exact, not approximate: an answer that read the clock (a condition flipped, a new ConfigMap,
  * a new server version) is not kept, since its timestamp would be reused; a request with an
@@ -15,15 +13,16 @@
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
  * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
-import { byteCache, textBytes } from "../caches";
+import { byteCache, frozenBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
+import type { ValidationResult } from "../api/validate";
 import type { LiveReport } from "../live/types";
 import type { KubeObject, ObjectMap, SyncRequest } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
 import type { SyncDeps } from "./sync";
 
 export interface MemoOptions {
-  /** Answers kept, in bytes. 0 keeps nothing. */
+  /** Answers and validated specs kept, in bytes. 0 keeps nothing. */
   readonly maxBytes: number;
   /** An entry not used for this long is dropped (a deleted parent's answer does not linger). */
   readonly idleMs: number;
@@ -45,9 +44,10 @@ export interface MemoAnswer {
 }
 
 export interface MemoEntry {
-  /** The parent's version and the deps the answer read (parentKey). */
+  /** The parent's version and the deps the spec was validated against (parentKey). */
   readonly parentKey: string;
-  readonly answer: MemoAnswer;
+  readonly checked: ValidationResult;
+  readonly answer?: MemoAnswer;
 }
 
 export interface SyncMemo {
@@ -57,9 +57,12 @@ export interface SyncMemo {
   readonly stats: () => { readonly entries: number; readonly bytes: number };
 }
 
-/** What an entry holds: its keys and the answer's bytes (a Buffer's header and its length). */
+/** What an entry holds: its keys, the validated spec (frozen, shared with later syncs) and the answer's bytes. */
 const sizeOf = (entry: MemoEntry, uid: string): number =>
-  textBytes(uid) + textBytes(entry.parentKey) + textBytes(entry.answer.key) + 96 + entry.answer.body.length;
+  textBytes(uid) +
+  textBytes(entry.parentKey) +
+  frozenBytes(entry.checked) +
+  (entry.answer ? textBytes(entry.answer.key) + 96 + entry.answer.body.length : 0);
 
 /** Expired entries are swept on a write at most this often: a sweep walks every entry. */
 const SWEEP_EVERY_MS = 60_000;
@@ -110,7 +113,7 @@ function tableId(table: object): number {
   return id;
 }
 
-/** The parent's version with every dep its answer reads; undefined: not memoizable. */
+/** The parent's version with every dep its validation and answer read; undefined: not memoizable. */
 export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefined {
   const version = versionOf(request.parent);
   if (version === undefined) return undefined;

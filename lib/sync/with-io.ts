@@ -5,13 +5,14 @@
  * once, here, and passed to every step that reads them.
  */
 import type { ValidationResult } from "../api/validate";
+import { deepFreeze } from "../json-copy";
 import type { LiveReport, LiveStatus } from "../live";
 import type { BaseConfigResolver } from "../oci";
 import { SerializedAnswer, type SyncRequest, type SyncResponse } from "../wire/metacontroller";
 import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
-import { ioKey, observedKey, parentKey, type SyncMemo } from "./memo";
+import { ioKey, observedKey, parentKey, type MemoEntry, type SyncMemo } from "./memo";
 import { observedOf, type Observed } from "./observed";
 import { checkedSpec, syncWithInputs, type SyncDeps } from "./sync";
 import { targetOfRequest } from "./target";
@@ -82,6 +83,16 @@ export async function syncWith(
   return syncWithInputs(request, deps, { ...io, checked, observed });
 }
 
+/** The memo's entry for this parent when its parent key still matches. */
+function knownEntry(
+  memo: SyncMemo,
+  uid: string,
+  parent: string | undefined,
+  observed: string | undefined,
+): MemoEntry | undefined {
+  const entry = observed === undefined ? undefined : memo.get(uid);
+  return entry?.parentKey === parent ? entry : undefined;
+}
 
 /** Where an answer is remembered: the parent's entry, under the keys it was computed for. */
 interface Remembering {
@@ -93,7 +104,7 @@ interface Remembering {
   readonly key: string | undefined;
 }
 
-/** The pure sync, its answer remembered unless it read the clock (its timestamps would be reused). */
+/** The pure sync, remembered: the validated spec always, the answer unless it read the clock (its timestamps would be reused). */
 function syncAndRemember(
   request: SyncRequest,
   deps: SyncDeps,
@@ -104,8 +115,14 @@ function syncAndRemember(
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
   const response = syncWithInputs(request, clocked, inputs);
   const body = Buffer.from(JSON.stringify(response), "utf8");
-  if (r.parent !== undefined && r.key !== undefined && !clockRead)
-    r.memo.set(r.uid, { parentKey: r.parent, answer: { key: r.key, body, children: response.children.length } });
+  if (r.parent !== undefined && r.key !== undefined) {
+    deepFreeze(inputs.checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
+    r.memo.set(r.uid, {
+      parentKey: r.parent,
+      checked: inputs.checked,
+      ...(clockRead ? {} : { answer: { key: r.key, body, children: response.children.length } }),
+    });
+  }
   return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
 }
 
@@ -116,8 +133,8 @@ export interface RememberedIo extends SyncIo {
 
 /**
  * `syncWith` through the unchanged-parent memo (lib/sync/memo.ts), answered serialized. An
- * unchanged parent with unchanged children, related objects and I/O answers gets its last
- * answer. Validation and the I/O always run (the I/O reads what the spec names): a tag that
+ * unchanged parent skips validation; an unchanged parent with unchanged children, related
+ * objects and I/O answers skips everything else too. The I/O itself always runs: a tag that
  * moved or a server that stopped answering changes the key.
  */
 export async function syncRemembered(
@@ -128,12 +145,12 @@ export async function syncRemembered(
   const parent = parentKey(request, deps);
   const observedText = parent === undefined ? undefined : observedKey(request);
   const uid = request.parent.metadata.uid ?? "";
-  const checked = validated(request, deps);
+  const known = knownEntry(io.memo, uid, parent, observedText);
+  const checked = known?.checked ?? validated(request, deps);
   const observed = observedOf(request);
   const found = await gather({ request, deps, checked, observed, resolver: io.resolver, live: io.live });
   const key = observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}`;
-  const known = key === undefined ? undefined : io.memo.get(uid);
-  if (known && known.parentKey === parent && known.answer.key === key)
+  if (known?.answer && known.answer.key === key)
     return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
   return syncAndRemember(request, deps, { ...found, checked, observed }, { memo: io.memo, uid, parent, key });
 }
