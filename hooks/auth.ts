@@ -23,7 +23,7 @@ import type { RequestHandler } from "express";
 import type pino from "pino";
 import { messageOf } from "../lib/errors";
 import { sendError } from "./errors";
-import type { HookMetrics } from "./metrics";
+import { hookLabelOf, type HookMetrics } from "./metrics";
 
 /** Where the expected token comes from: its SHA-256 digest now, or undefined when there is none. */
 export interface TokenSource {
@@ -146,7 +146,7 @@ export function requireBearer(source: TokenSource | undefined, { logger, metrics
     if (expected === undefined) return next();
     const problem = checkBearer(req.headers.authorization, expected);
     if (problem === undefined) return next();
-    const hook = (req.baseUrl || req.path).replace(/^\/|\/$/g, "").toLowerCase();
+    const hook = hookLabelOf(req);
     metrics.observe(hook, "unauthorized", 0);
     logger.warn({ hook, outcome: "unauthorized", status: 401, reason: problem }, "Rejected unauthenticated hook call");
     res.set(

@@ -3,12 +3,20 @@
  * several apps in one process; prom-client refuses a metric name registered twice).
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-
-/** How often the event-loop delay is sampled (prom-client's default, 10 ms, wakes an idle process 100 times a second). */
-export const EVENT_LOOP_SAMPLE_MS = 1000;
 import type { ImageReadKind, ImageReadResult } from "../lib/oci";
 import type { KubeObject } from "../lib/wire/metacontroller";
 import { trackParentPhases } from "./parent-phases";
+
+/**
+ * The `hook` label of a call seen in front of its route (the bearer check, the overload guard):
+ * its path as Express matches it (any case, one trailing slash), without the slashes.
+ */
+export function hookLabelOf(req: { readonly baseUrl: string; readonly path: string }): string {
+  return (req.baseUrl || req.path).replace(/^\/|\/$/g, "").toLowerCase();
+}
+
+/** How often the event-loop delay is sampled (prom-client's default, 10 ms, wakes an idle process 100 times a second). */
+const EVENT_LOOP_SAMPLE_MS = 1000;
 
 /**
  * ok = 200, client_error = a 4xx answer (malformed request), error = our bug (a 5xx answer, or

@@ -20,7 +20,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { numberSetting, type NumberRule } from "./env-values";
 import { sendError } from "./errors";
-import type { HookMetrics } from "./metrics";
+import { hookLabelOf, type HookMetrics } from "./metrics";
 
 export interface OverloadOptions {
   /** Calls in flight at once, across the process. @default 64 */
@@ -87,7 +87,7 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
     middleware(deps) {
       const { logger, metrics } = deps;
       return (req, res, next) => {
-        const hook = (req.baseUrl || req.path).replace(/^\/|\/$/g, "").toLowerCase();
+        const hook = hookLabelOf(req);
         if (inFlight >= settings.maxConcurrent) {
           metrics.observe(hook, "overloaded", 0);
           logger.warn(

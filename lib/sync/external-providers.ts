@@ -18,15 +18,17 @@ import type { SyncFailure } from "../status/status";
 export type ExternalLookup =
   { readonly kind: "disabled" } | { readonly kind: "read"; readonly results: readonly ResolvedProviderSpec[] };
 
+/** `credentials` is asked only when an image will be read: most specs name no external provider. */
 export async function findExternal(
   spec: CanonicalSpec,
   resolver: BaseConfigResolver | undefined,
-  credentials: CredentialLookup | undefined,
+  credentials: () => CredentialLookup | undefined,
 ): Promise<ExternalLookup | undefined> {
   if (spec.externalProviders.length === 0) return undefined;
   if (!resolver?.providerSpec) return { kind: "disabled" };
   const read = resolver.providerSpec.bind(resolver);
-  return { kind: "read", results: await Promise.all(spec.externalProviders.map((p) => read(p.image, credentials))) };
+  const lookup = credentials();
+  return { kind: "read", results: await Promise.all(spec.externalProviders.map((p) => read(p.image, lookup))) };
 }
 
 type Problem = { readonly reason: string; readonly message: string; readonly transient?: boolean };

@@ -55,11 +55,9 @@ function serverAnswer(g: Gathering): Promise<LiveReport | undefined> {
  */
 async function gather(g: Gathering): Promise<Gathered> {
   const valid = g.checked.spec && g.checked.errors.length === 0 ? g.checked.spec : undefined;
-  // The namespace's pull credentials are read only when an image will be: most specs name none.
-  const external: Promise<ExternalLookup | undefined> =
-    valid && valid.externalProviders.length > 0
-      ? findExternal(valid, g.resolver, namespaceCredentials(g.request.related))
-      : Promise.resolve(undefined);
+  const external: Promise<ExternalLookup | undefined> = valid
+    ? findExternal(valid, g.resolver, () => namespaceCredentials(g.request.related))
+    : Promise.resolve(undefined);
   const [found, answer, providers] = await Promise.all([baseConfig(g, valid), serverAnswer(g), external]);
   return {
     found: { ...(found ?? { notes: [] }), ...(providers ? { external: providers } : {}) },

@@ -165,10 +165,10 @@ describe("findExternal()", () => {
       { resolve: () => Promise.resolve({ kind: "no-labels" as const, digest: "d" }) },
     ],
   ])("given %s, answers that images are not read", async (_title, resolver) => {
-    expect(await findExternal(aCanonicalSpec(spec), resolver, undefined)).toEqual({ kind: "disabled" });
+    expect(await findExternal(aCanonicalSpec(spec), resolver, () => undefined)).toEqual({ kind: "disabled" });
   });
 
   it("given no external providers, reads nothing", async () => {
-    expect(await findExternal(aCanonicalSpec({}), undefined, undefined)).toBeUndefined();
+    expect(await findExternal(aCanonicalSpec({}), undefined, () => undefined)).toBeUndefined();
   });
 });
