@@ -63,15 +63,16 @@ function keyResultBytes(result: KeyResult): number {
 const parsedByVersion = sharedCache<string, KeyResult>("CA certificates", keyResultBytes);
 
 function certificatesOf(configMap: KubeObject | undefined, key: string): KeyResult {
-  const text = stringEntries(configMap?.data)[key] ?? "";
+  // The text is read only to parse it: a kept parse needs none.
+  const parse = (): KeyResult => certificatesIn(stringEntries(configMap?.data)[key] ?? "");
   const uid = configMap?.metadata.uid;
   const resourceVersion = configMap?.metadata.resourceVersion;
   const cache = uid && typeof resourceVersion === "string" && resourceVersion ? parsedByVersion() : undefined;
-  if (!cache) return certificatesIn(text);
+  if (!cache) return parse();
   const id = JSON.stringify([uid, resourceVersion, key]);
   const kept = cache.get(id);
   if (kept) return kept;
-  const parsed = certificatesIn(text);
+  const parsed = parse();
   cache.set(id, parsed);
   return parsed;
 }
