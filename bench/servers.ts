@@ -1,19 +1,16 @@
 /**
  * The two servers the HTTP benchmarks compare, in this process on 127.0.0.1 ephemeral ports:
- * the real app (hooks/app.ts `createApp`, real sync and customize handlers, silent logger)
+ * the real app as built (hooks/app.ts `createApp` from dist/, bench/built.ts; real sync and
+ * customize handlers, silent logger)
  * and a baseline Express app that only parses the JSON body (same parser settings, 8 MB) and
  * answers it back.
  */
 import { createServer, type Server } from "node:http";
 import express from "express";
 import { portOf } from "../hooks/service";
-import { createApp, type AppDeps } from "../hooks/app";
-import { createLogger } from "../hooks/logger";
-import { createMetrics } from "../hooks/metrics";
-import { customize } from "../lib/customize";
+import type { AppDeps } from "../hooks/app";
 import type { BaseConfigResolver } from "../lib/oci";
-import { cacheBytes } from "../lib/caches";
-import { syncMemo, syncRemembered, syncWith } from "../lib/sync";
+import { builtApp, builtCaches, builtCustomize, builtLogger, builtMetrics, builtSyncIo } from "./built";
 import { benchDeps } from "./request";
 
 export interface Running {
@@ -41,6 +38,12 @@ async function serve(handler: express.Express): Promise<Running> {
  * status is off: it would call the observed Service, which exists only in a cluster.
  */
 export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Partial<AppDeps> = {}): Promise<Running> {
+  const { createApp } = builtApp();
+  const { createLogger } = builtLogger();
+  const { createMetrics } = builtMetrics();
+  const { customize } = builtCustomize();
+  const { cacheBytes } = builtCaches();
+  const { syncMemo, syncRemembered, syncWith } = builtSyncIo();
   const deps = benchDeps();
   const memo = syncMemo(cacheBytes("sync memo"));
   return serve(

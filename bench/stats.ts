@@ -41,9 +41,21 @@ export async function measureAsync(fn: () => Promise<unknown>, iterations: numbe
 
 /**
  * `a` and `b` measured in alternating rounds, so a burst of machine noise hits both: the
- * ratio of the two is what holds from one machine (or moment) to the next.
+ * ratio of the two is what holds from one machine (or moment) to the next. Each is first run
+ * `warmup` times unmeasured: V8 optimizes a function called once per sync only after some
+ * thousands of syncs, and a median taken before that measures the JIT, not the code (a
+ * process's cold calls are the replay benchmark's cold pass).
  */
-export function measurePair(a: () => void, b: () => void, iterations: number, rounds = 5): [Timing, Timing] {
+export function measurePair(
+  a: () => void,
+  b: () => void,
+  iterations: number,
+  { rounds = 5, warmup = 0 }: { readonly rounds?: number; readonly warmup?: number } = {},
+): [Timing, Timing] {
+  for (let i = 0; i < warmup; i++) {
+    a();
+    b();
+  }
   const as: number[] = [];
   const bs: number[] = [];
   const per = Math.ceil(iterations / rounds);

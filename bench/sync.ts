@@ -1,14 +1,13 @@
 /**
- * Benchmark: one in-process sync of the full-featured sample with its observed children
- * (validate, normalize, generate, children, status: `sync()` without the registry), against a
+ * Benchmark: one in-process sync (the code as built, bench/built.ts) of the full-featured
+ * sample with its observed children (validate, normalize, generate, children, status: `sync()`
+ * without the registry), against a
  * baseline in the same process: JSON.parse + JSON.stringify of the same request, the least any
  * hook does with it. Reported beside it: the same request through the sync memo once it has
  * the parent's answer (`syncRemembered`, what a resync of an unchanged parent costs).
  */
-import { syncRemembered } from "../lib/sync";
-import { cacheBytes, CACHE_BUDGET_MB, setCachePolicy, type CacheName } from "../lib/caches";
-import { createSyncMemo, MEMO_DEFAULTS } from "../lib/sync/memo";
-import { sync } from "../lib/sync/sync";
+import type { CacheName } from "../lib/caches";
+import { builtCaches, builtMemo, builtSync, builtSyncIo } from "./built";
 import { benchDeps, sampleSyncRequest } from "./request";
 import { measureAsync, measurePair, type Timing } from "./stats";
 
@@ -18,6 +17,8 @@ import { measureAsync, measurePair, type Timing } from "./stats";
  * change empties the cache, which the round's warm-up fills again).
  */
 export async function benchWithout(name: CacheName, iterations = 3000): Promise<{ without: Timing; with: Timing }> {
+  const { CACHE_BUDGET_MB, setCachePolicy } = builtCaches();
+  const { sync } = builtSync();
   const request = await sampleSyncRequest();
   const deps = benchDeps();
   let off: boolean | undefined;
@@ -31,6 +32,7 @@ export async function benchWithout(name: CacheName, iterations = 3000): Promise<
       () => (policy(true), void sync(request, deps)),
       () => (policy(false), void sync(request, deps)),
       iterations,
+      { warmup: iterations },
     );
     return { without, with: kept };
   } finally {
@@ -47,6 +49,10 @@ export interface SyncBench {
 }
 
 export async function benchSync(iterations = 5000): Promise<SyncBench> {
+  const { cacheBytes } = builtCaches();
+  const { createSyncMemo, MEMO_DEFAULTS } = builtMemo();
+  const { syncRemembered } = builtSyncIo();
+  const { sync } = builtSync();
   const request = await sampleSyncRequest();
   const text = JSON.stringify(request);
   const deps = benchDeps();
@@ -54,6 +60,7 @@ export async function benchSync(iterations = 5000): Promise<SyncBench> {
     () => void sync(request, deps),
     () => void JSON.stringify(JSON.parse(text)),
     iterations,
+    { warmup: iterations },
   );
   const memo = createSyncMemo({ ...MEMO_DEFAULTS, maxBytes: cacheBytes("sync memo"), now: Date.now });
   const first = await syncRemembered(request, deps, { memo });

@@ -46,7 +46,8 @@ export interface MemoAnswer {
 export interface MemoEntry {
   /** The parent's version and the deps the spec was validated against (parentKey). */
   readonly parentKey: string;
-  readonly checked: ValidationResult;
+  /** Kept once the parent is seen at this version a second time (lib/sync/with-io.ts `keptSpec`). */
+  readonly checked?: ValidationResult;
   readonly answer?: MemoAnswer;
 }
 
@@ -61,7 +62,7 @@ export interface SyncMemo {
 const sizeOf = (entry: MemoEntry, uid: string): number =>
   textBytes(uid) +
   textBytes(entry.parentKey) +
-  frozenBytes(entry.checked) +
+  (entry.checked ? frozenBytes(entry.checked) : 0) +
   (entry.answer ? textBytes(entry.answer.key) + 96 + entry.answer.body.length : 0);
 
 /** Expired entries are swept on a write at most this often: a sweep walks every entry. */

@@ -102,22 +102,33 @@ interface Remembering {
   readonly key: string | undefined;
 }
 
-/** The pure sync, remembered: the validated spec always, the answer unless it read the clock (its timestamps would be reused). */
+/**
+ * The validated spec to keep in the parent's entry: only once the parent is seen at the same
+ * version a second time. Most versions are seen once (each status write makes a new one), and
+ * keeping a spec costs a freeze and a sizing walk, and old-space garbage when the next version
+ * replaces it; a parent that comes back unchanged is validated once more and then kept.
+ */
+function keptSpec(seenBefore: boolean, checked: ValidationResult): { readonly checked?: ValidationResult } {
+  if (!seenBefore) return {};
+  deepFreeze(checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
+  return { checked };
+}
+
+/** The pure sync, remembered: the answer unless it read the clock (its timestamps would be reused). */
 function syncAndRemember(
   request: SyncRequest,
   deps: SyncDeps,
   inputs: Gathered & { readonly checked: ValidationResult; readonly observed: Observed },
-  r: Remembering,
+  r: Remembering & { readonly seenBefore: boolean },
 ): SerializedAnswer {
   let clockRead = false;
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
   const response = syncWithInputs(request, clocked, inputs);
   const body = Buffer.from(JSON.stringify(response), "utf8");
   if (r.parent !== undefined && r.key !== undefined) {
-    deepFreeze(inputs.checked); // shared from now on: a step that edits it throws instead of corrupting the next answer
     r.memo.set(r.uid, {
       parentKey: r.parent,
-      checked: inputs.checked,
+      ...keptSpec(r.seenBefore, inputs.checked),
       ...(clockRead ? {} : { answer: { key: r.key, body, children: response.children.length } }),
     });
   }
@@ -148,7 +159,10 @@ export async function syncRemembered(
   const observed = observedOf(request);
   const found = await gather({ request, deps, checked, observed, resolver: io.resolver, live: io.live });
   const key = observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}`;
-  if (known?.answer && known.answer.key === key)
+  if (known?.answer && known.answer.key === key) {
+    if (!known.checked) io.memo.set(uid, { ...known, ...keptSpec(true, checked) });
     return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
-  return syncAndRemember(request, deps, { ...found, checked, observed }, { memo: io.memo, uid, parent, key });
+  }
+  const remembering = { memo: io.memo, uid, parent, key, seenBefore: known !== undefined };
+  return syncAndRemember(request, deps, { ...found, checked, observed }, remembering);
 }

@@ -346,6 +346,29 @@ describe("bounds", () => {
     expect(memo.stats().entries).toBe(1);
   });
 
+  it("keeps a parent's validated spec only once it comes back at the same version", async () => {
+    const memo = newMemo();
+    const steady = await uidOf(3);
+    const entry = () => memo.get("uid-0003");
+    const sights = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await syncRemembered(steady, deps(), { memo });
+      sights.push({ reused: answer.summary.reused, checked: entry()?.checked, bytes: memo.stats().bytes });
+    }
+    expect(sights.map((s) => [s.reused, s.checked !== undefined])).toEqual([
+      [0, false],
+      [1, true],
+      [1, true],
+    ]);
+    expect(sights[1]!.bytes).toBeGreaterThan(sights[0]!.bytes);
+    expect(Object.isFrozen(sights[1]!.checked)).toBe(true);
+    expect(sights[2]!.checked).toBe(sights[1]!.checked); // the third call did not validate again
+    const next = { ...steady, parent: stamped(steady.parent, "99") };
+    await syncRemembered(next, deps(), { memo });
+    expect(entry()?.checked).toBeUndefined();
+    expect(memo.stats().entries).toBe(1);
+  });
+
   it("keeps no entry larger than 1/32 of it (a huge spec is synced every time instead)", async () => {
     const memo = newMemo((await entryBytes()) * 32 - 32);
     const steady = await uidOf(0);
