@@ -17,9 +17,11 @@ export const CACHE_BUDGET_MB = 48;
 /** Each cache's part of the budget. */
 export const CACHE_SHARES = Object.freeze({
   /** lib/sync/memo.ts: the last answer per unchanged parent. */
-  "sync memo": 0.45,
+  "sync memo": 0.4,
   /** lib/sync/ca-bundle.ts: parsed CA certificates by ConfigMap uid, resourceVersion and key. */
   "CA certificates": 0.05,
+  /** lib/sync/override-parse.ts: checked override configs by ConfigMap uid and resourceVersion. */
+  "override configs": 0.05,
   /** lib/config/base.ts: checked base configs by text, with the facts kept beside them. */
   "base configs": 0.15,
   /** lib/oci/image-cache.ts: what was read from an image, by digest (half for base configs, half for provider metadata). */

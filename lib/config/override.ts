@@ -14,10 +14,12 @@ export type ConfigMapData = { readonly [name: string]: { readonly [key: string]:
 
 const PATH = "spec.overrideConfig.configMapName";
 
-export function checkOverrideConfig(
-  name: string,
-  configMaps: ConfigMapData,
-): { ok: true; configYaml: string; parsed: JsonMap } | { ok: false; error: FieldError } {
+/** An override ConfigMap's config.yaml, checked and parsed, or what is wrong with it. */
+export type OverrideCheck =
+  | { readonly ok: true; readonly configYaml: string; readonly parsed: JsonMap }
+  | { readonly ok: false; readonly error: FieldError };
+
+export function checkOverrideConfig(name: string, configMaps: ConfigMapData): OverrideCheck {
   const data = configMaps[name];
   if (data === undefined) {
     return {

@@ -11,7 +11,6 @@ import { userSecretEnv } from "../config/user-env";
 import { generate, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
-import { checkOverrideConfig } from "../config/override";
 import type { JsonMap } from "../conversion/paths";
 import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
@@ -21,7 +20,8 @@ import type { ChildContext } from "../children/context";
 import type { SyncFailure } from "../status/status";
 import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
-import { configMapData, secretValue } from "./related";
+import { overrideCheck } from "./override-parse";
+import { secretValue } from "./related";
 import type { ConfigPlan, PlanInput } from "./plan-types";
 import { misreadSecrets } from "./secret-values";
 
@@ -32,7 +32,7 @@ const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["er
 });
 
 function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { failure: SyncFailure } {
-  const checked = checkOverrideConfig(configMapName, configMapData(input.related));
+  const checked = overrideCheck(configMapName, input.related, input.namespace);
   if (!checked.ok) {
     const reason = checked.error.message.includes("Unsupported config.yaml version")
       ? "UnsupportedConfigVersion"

@@ -4,7 +4,7 @@
  */
 import { fieldError, listOf, type FieldError } from "../errors";
 import { isPlainObject } from "../conversion/paths";
-import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
+import { KEYS, lookup, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { References } from "./references";
 
 /** The object's data keys, sorted: only for the message that a key is missing. */
@@ -88,13 +88,4 @@ export function secretValue(
   // Only the one key is read: no copy of the Secret's data per value read.
   const encoded = isPlainObject(data) && Object.hasOwn(data, key) ? data[key] : undefined;
   return typeof encoded === "string" ? Buffer.from(encoded, "base64").toString("utf8") : undefined;
-}
-
-/** ConfigMap data by name, for the overrideConfig check. */
-export function configMapData(related: ObjectMap | undefined): { [name: string]: { [key: string]: string } } {
-  const out: { [name: string]: { [key: string]: string } } = {};
-  for (const object of Object.values(related?.[KEYS.configMap] ?? {})) {
-    out[object.metadata.name] = { ...stringEntries(object.data) };
-  }
-  return out;
 }
