@@ -7,6 +7,8 @@
  */
 import { join } from "node:path";
 import type * as App from "../hooks/app";
+import type * as Handlers from "../hooks/handlers";
+import type * as RequestShape from "../hooks/request-shape";
 import type * as Logger from "../hooks/logger";
 import type * as Metrics from "../hooks/metrics";
 import type * as Caches from "../lib/caches";
@@ -26,6 +28,8 @@ function built<T>(path: string): T {
 }
 
 export const builtApp = (): typeof App => built("hooks/app");
+export const builtHandlers = (): typeof Handlers => built("hooks/handlers");
+export const builtRequestShape = (): typeof RequestShape => built("hooks/request-shape");
 export const builtLogger = (): typeof Logger => built("hooks/logger");
 export const builtMetrics = (): typeof Metrics => built("hooks/metrics");
 export const builtCustomize = (): typeof Customize => built("lib/customize");
