@@ -444,6 +444,18 @@ function processFiguresMd(): string {
   this bench, inside the spawned service. Reported, no budget.`;
 }
 
+/** What the caches' figures measure, for BENCHMARKS.md. */
+function cachesFiguresMd(): string {
+  return `- **without the base-config cache** (\`bench/sync.ts\` \`benchWithout\`): the one-sync figure
+  with the base-config cache off (\`lib/caches.ts\`) and on, in alternating rounds: its gain.
+  The caches keyed by ConfigMap version (\`bench/cache-gain.ts\`): the recorded \`/sync\`
+  requests of **replay**, parsed and answered in process by the sync handler as the service wires
+  it (built code, registry reading and live status off), with the cache and without it in
+  8 alternating rounds (one unmeasured pass each to refill it, then process CPU over two).
+  The other caches' gains: \`--without "sync memo"\` for the memo's (POST /sync, resync), the
+  registry counts of **burst** for the image caches' (docs/development.md, "Caches").`;
+}
+
 /** What each figure measures, for BENCHMARKS.md. */
 function figuresMd(): string {
   return `## What each figure measures
@@ -462,14 +474,7 @@ function figuresMd(): string {
   The generate and sync figures, like every sync after the first, find the base config parsed,
   checked and adapted to the server line (kept per base text); nothing is kept per request, so
   each call validates, normalizes, generates, hashes and builds everything again.
-- **without the base-config cache** (\`bench/sync.ts\` \`benchWithout\`): the one-sync figure
-  with the base-config cache off (\`lib/caches.ts\`) and on, in alternating rounds: its gain.
-  The caches keyed by ConfigMap version (\`bench/cache-gain.ts\`): the recorded \`/sync\`
-  requests of **replay**, parsed and answered in process by the sync handler as the service wires
-  it (built code, registry reading and live status off), with the cache and without it in
-  8 alternating rounds (one unmeasured pass each to refill it, then process CPU over two).
-  The other caches' gains: \`--without "sync memo"\` for the memo's (POST /sync, resync), the
-  registry counts of **burst** for the image caches' (docs/development.md, "Caches").
+${cachesFiguresMd()}
 - **POST /sync** (\`bench/http.ts\`, \`bench/servers.ts\`): autocannon against \`createApp\` with
   the real handlers (\`syncRemembered\` with the default memo, \`customize\`; no resolver, i.e.
   LLSD_READ_IMAGE_LABELS=false; silent logger) and against an Express app that only parses the
