@@ -7,6 +7,7 @@
  */
 import type { CacheName } from "../lib/caches";
 import { builtCaches, builtHandlers, builtLogger, builtMetrics, builtRequestShape } from "./built";
+import { median } from "./stats";
 import { readTraffic } from "./traffic";
 
 export interface CacheGain {
@@ -22,8 +23,6 @@ export interface CacheGain {
 
 const ROUNDS = 8;
 const WARM_PASSES = 10;
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 export async function benchCacheGain(name: CacheName): Promise<CacheGain> {
   const { CACHE_BUDGET_MB, setCachePolicy } = builtCaches();

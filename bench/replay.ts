@@ -9,6 +9,7 @@
 import { Agent } from "node:http";
 import { MAX_BODY } from "../hooks/json-body";
 import { build, deploymentArgs, metricOf, send, spawnReady, type Call, type Spawned } from "./service";
+import { median } from "./stats";
 import { ENDPOINTS, readTraffic, registryDependent, type Endpoint, type TrafficRecord } from "./traffic";
 
 /** Registry reads and calls to the running servers off: neither exists here. */
@@ -100,8 +101,6 @@ export interface EndpointReplay extends StatusCheck {
   /** Calls of the cold pass the sync memo answered (a parent's resync with nothing changed since). */
   readonly coldReused: number;
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Answers of the sync memo so far (the service's /metrics). */
 export const reusedOf = async (url: string): Promise<number> =>

@@ -10,6 +10,14 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
+/** The middle value of `values` (nearest rank; the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
 export function timingOf(samples: number[]): Timing {
   samples.sort((a, b) => a - b);
   return { median: quantile(samples, 0.5), p99: quantile(samples, 0.99) };

@@ -141,3 +141,35 @@ export function sharedCache<K extends NonNullable<unknown>, V extends NonNullabl
     return built.cache;
   };
 }
+
+/** The two stamps the apiserver puts on every object a version-keyed cache reads. */
+interface Stamped {
+  readonly metadata: { readonly uid?: string; readonly [k: string]: unknown };
+}
+
+/**
+ * A shared cache of values computed from one `part` of an object, kept under the object's uid
+ * and resourceVersion (the apiserver gives every change a new one), never under its content.
+ * An object without both (not from the apiserver) is computed every time. `share` readies a
+ * value before later calls share it (a freeze).
+ */
+export function perObjectVersion<V extends NonNullable<unknown>>(
+  name: CacheName,
+  sizeOf: (value: V) => number,
+  share: (value: V) => void = () => undefined,
+): (object: Stamped | undefined, part: string, compute: () => V) => V {
+  const cache = sharedCache<string, V>(name, sizeOf);
+  return (object, part, compute) => {
+    const uid = object?.metadata.uid;
+    const resourceVersion = object?.metadata.resourceVersion;
+    const kept = uid && typeof resourceVersion === "string" && resourceVersion ? cache() : undefined;
+    if (!kept) return compute();
+    const id = JSON.stringify([uid, resourceVersion, part]);
+    const hit = kept.get(id);
+    if (hit) return hit;
+    const value = compute();
+    share(value);
+    kept.set(id, value);
+    return value;
+  };
+}

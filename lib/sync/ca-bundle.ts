@@ -10,7 +10,7 @@ import { fieldError, listOf, type FieldError } from "../errors";
 import type { Tls } from "../api/canonical";
 import { isPlainObject } from "../conversion/paths";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
-import { sharedCache, textBytes } from "../caches";
+import { perObjectVersion, textBytes } from "../caches";
 import type { SyncFailure } from "../status/status";
 
 /** Injected by OpenDataHub / OpenShift AI into namespaces: cluster-wide trusted CAs. */
@@ -60,21 +60,11 @@ function keyResultBytes(result: KeyResult): number {
  * certificate, and while a rollout converges every resync of the parent finds the same
  * unchanged bundle (docs/development.md, "Caches"). An object without both is parsed each time.
  */
-const parsedByVersion = sharedCache<string, KeyResult>("CA certificates", keyResultBytes);
+const parsedByVersion = perObjectVersion<KeyResult>("CA certificates", keyResultBytes);
 
 function certificatesOf(configMap: KubeObject | undefined, key: string): KeyResult {
   // The text is read only to parse it: a kept parse needs none.
-  const parse = (): KeyResult => certificatesIn(stringEntries(configMap?.data)[key] ?? "");
-  const uid = configMap?.metadata.uid;
-  const resourceVersion = configMap?.metadata.resourceVersion;
-  const cache = uid && typeof resourceVersion === "string" && resourceVersion ? parsedByVersion() : undefined;
-  if (!cache) return parse();
-  const id = JSON.stringify([uid, resourceVersion, key]);
-  const kept = cache.get(id);
-  if (kept) return kept;
-  const parsed = parse();
-  cache.set(id, parsed);
-  return parsed;
+  return parsedByVersion(configMap, key, () => certificatesIn(stringEntries(configMap?.data)[key] ?? ""));
 }
 
 /** A key's PEM text → the DER of each CERTIFICATE block (other PEM types are skipped). */

@@ -6,7 +6,7 @@
  * frozen: later syncs share it, and a step that tried to edit it would throw. An object without
  * both stamps is parsed each time.
  */
-import { frozenBytes, sharedCache, textBytes } from "../caches";
+import { frozenBytes, perObjectVersion, textBytes } from "../caches";
 import { checkOverrideConfig, type OverrideCheck } from "../config/override";
 import { deepFreeze } from "../json-copy";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
@@ -17,7 +17,7 @@ function checkBytes(check: OverrideCheck): number {
   return textBytes(check.configYaml) + frozenBytes(check.parsed);
 }
 
-const checkedByVersion = sharedCache<string, OverrideCheck>("override configs", checkBytes);
+const checkedByVersion = perObjectVersion<OverrideCheck>("override configs", checkBytes, deepFreeze);
 
 function checkOf(name: string, configMap: KubeObject | undefined): OverrideCheck {
   return checkOverrideConfig(name, configMap ? { [name]: stringEntries(configMap.data) } : {});
@@ -26,15 +26,5 @@ function checkOf(name: string, configMap: KubeObject | undefined): OverrideCheck
 /** ConfigMap `name` of `namespace` in `related`, checked as the override config. */
 export function overrideCheck(name: string, related: ObjectMap | undefined, namespace: string): OverrideCheck {
   const configMap = lookup(related, KEYS.configMap, namespace, name);
-  const uid = configMap?.metadata.uid;
-  const resourceVersion = configMap?.metadata.resourceVersion;
-  const cache = uid && typeof resourceVersion === "string" && resourceVersion ? checkedByVersion() : undefined;
-  if (!cache) return checkOf(name, configMap);
-  const id = JSON.stringify([uid, resourceVersion, name]);
-  const kept = cache.get(id);
-  if (kept) return kept;
-  const checked = checkOf(name, configMap);
-  deepFreeze(checked);
-  cache.set(id, checked);
-  return checked;
+  return checkedByVersion(configMap, name, () => checkOf(name, configMap));
 }
