@@ -184,11 +184,21 @@ describe("JSON nesting bound", () => {
     expect(deepest.body).toEqual({ error: "parent must be an object, got array" });
   });
 
-  it("counts brackets outside strings only", () => {
-    expect(jsonDepthExceeds(Buffer.from(`{"a":"${"[".repeat(500)}\\"${"{".repeat(500)}"}`), 2)).toBe(false);
-    expect(jsonDepthExceeds(Buffer.from("[[[]]]"), 2)).toBe(true);
-    expect(jsonDepthExceeds(Buffer.from("[[],[],[]]"), 2)).toBe(false);
-    expect(jsonDepthExceeds(Buffer.from(String.raw`["a\\",[["\\\"["]]]`), 2)).toBe(true); // escaped backslashes end the string
+  it("counts objects and arrays, never brackets inside strings", () => {
+    expect(jsonDepthExceeds(JSON.parse(`{"a":"${"[".repeat(500)}\\"${"{".repeat(500)}"}`), 2)).toBe(false);
+    expect(jsonDepthExceeds(JSON.parse("[[[]]]"), 2)).toBe(true);
+    expect(jsonDepthExceeds(JSON.parse("[[],[],[]]"), 2)).toBe(false);
+    expect(jsonDepthExceeds(JSON.parse('{"__proto__":[[{}]]}'), 3)).toBe(true); // an own key like any other
+    expect(jsonDepthExceeds("[[[[", 0)).toBe(false);
+  });
+
+  it("answers 400 JSON, not a stack overflow, for 100 000 nested arrays", async () => {
+    const test = aTestApp();
+    const res = await request(test.app).post("/sync").set("Content-Type", "application/json").send(nested(100_000));
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: { error: `request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep` },
+    });
   });
 
   it("agrees with the depth of the parsed value, for any JSON (strings full of quotes, backslashes and brackets)", () => {
@@ -206,7 +216,7 @@ describe("JSON nesting bound", () => {
     })).node;
     fc.assert(
       fc.property(value, fc.integer({ min: 0, max: 6 }), (v, limit) => {
-        expect(jsonDepthExceeds(Buffer.from(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit);
+        expect(jsonDepthExceeds(JSON.parse(JSON.stringify(v)), limit)).toBe(depthOf(v) > limit);
       }),
       { numRuns: 2000 },
     );
