@@ -4,6 +4,7 @@
  * new v1alpha2 CR gets the current default, a v1alpha1 CR the Go operator's. Used by admission
  * and `llsd validate`, so both judge a spec by the line it will really run.
  */
+import type { CanonicalSpec } from "../api/canonical";
 import { normalizedSpec, type ValidateContext } from "../api/validate";
 import { isPlainObject, isStringMap, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
@@ -24,7 +25,12 @@ export function lineOfAdmitted(object: unknown, ctx: ValidateContext = {}, statu
   }
   // The line reads only the normalized distribution: the semantic rules are checkObject's job.
   const spec = normalizedSpec(stored.spec);
-  return spec && lineOfObject(asParent(stored, status), spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
+  return spec && lineOfSpec(stored, spec, ctx, status);
+}
+
+/** The line of a stored (v1alpha2) object whose spec normalized to `spec`. */
+export function lineOfSpec(stored: Json, spec: CanonicalSpec, ctx: ValidateContext = {}, status?: unknown): Release {
+  return lineOfObject(asParent(stored, status), spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS);
 }
 
 /**

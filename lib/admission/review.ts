@@ -16,7 +16,9 @@
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
-import { lineOfAdmitted } from "./line";
+import { lineOfSpec } from "./line";
+import type { CanonicalSpec } from "../api/canonical";
+import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
@@ -96,12 +98,10 @@ export function problemsOf(
   ctx: ValidateContext = {},
   oldObject?: { readonly [k: string]: unknown },
 ): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
-  const release = ctx.release ?? lineOfAdmitted(object, ctx, oldObject?.status);
-  const { errors, warnings } = checkObject(object, {
-    ...ctx,
-    ...(release ? { release } : {}),
-    apiVersions: [`${GROUP}/${VERSION}`],
-  });
+  // Only v1alpha2 is checked here (the apiserver converts first), so the object is as stored.
+  const lineOf = (spec: CanonicalSpec): Release | undefined =>
+    isPlainObject(object) ? lineOfSpec(object, spec, ctx, oldObject?.status) : undefined;
+  const { errors, warnings } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
   return { errors, warnings };
 }
 

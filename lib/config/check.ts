@@ -10,7 +10,9 @@
  */
 import { SERVER_API } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
-import { validate, type ValidateContext, type ValidationResult } from "../api/validate";
+import { validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
+import { normalize } from "../api/normalize";
+import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "../api/schema";
 import { child, type FieldError } from "../errors";
 import { bundledBaseConfig } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
@@ -30,6 +32,12 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
    * @default true
    */
   readonly generation?: boolean;
+  /**
+   * The line for the normalized spec, asked only when `release` is not given: admission picks
+   * the line the sync hook would (from the object's status and annotations) without
+   * normalizing the spec a second time for it.
+   */
+  readonly lineOf?: (spec: CanonicalSpec) => Release | undefined;
 }
 
 /** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
@@ -70,10 +78,12 @@ export function withoutRepeats(errors: readonly FieldError[], more: readonly Fie
 }
 
 /** Every problem of a v1alpha2 spec, in one list (see the file comment). */
-export function checkSpec(rawSpec: unknown, options: CheckOptions = {}): ValidationResult {
-  const checked = validate(rawSpec, options);
-  if (!checked.spec) return checked;
-  const spec = checked.spec;
+export function checkSpec(rawSpec: unknown, given: CheckOptions = {}): ValidationResult {
+  if (!isV1alpha2Spec(rawSpec)) return { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] };
+  const spec = normalize(rawSpec);
+  const line = given.release ?? given.lineOf?.(spec);
+  const options = line && !given.release ? { ...given, release: line } : given;
+  const checked = validateCanonical(spec, rawSpec, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
   const own = withoutRepeats(checked.errors, types);
   const errors = options.generation === false ? own : withoutRepeats(own, generationErrors(spec, options));
