@@ -20,7 +20,7 @@ import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
 import { builtCaches } from "./built";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
-import { build, deploymentArgs, MAIN, ROOT } from "./service";
+import { build, deploymentArgs, MAIN, nodeOf, ROOT, spawnedNodeVersion } from "./service";
 import { benchReplay, REPLAY_BUDGET, WARM_PASSES, type EndpointReplay } from "./replay";
 import { benchReplicas, CONNECTIONS, ROUNDS, STEADY_ROUNDS, type ReplicaPhase, type ReplicasBench } from "./replicas";
 import { benchStartup, IDLE_SECONDS } from "./startup";
@@ -345,7 +345,7 @@ function machineOf(): Machine {
     cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}`,
     memoryGb: Math.round(totalmem() / 2 ** 30),
     os: `${process.platform} ${release()}`,
-    node: process.version,
+    node: nodeOf(process.version, spawnedNodeVersion()),
     loadAverageAtStart: loadavg()
       .map((l) => fixed(l))
       .join(" "),

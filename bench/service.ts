@@ -15,6 +15,31 @@ export const ROOT = join(__dirname, "..");
 export const MAIN = "dist/hooks/main.js";
 const DEPLOYMENT = "metacontroller/base/deployment.yaml";
 
+/**
+ * The node binary the spawned processes (service and baselines alike) run: `LLSD_BENCH_NODE`,
+ * else this one. The image runs another Node major than a development machine may have
+ * (docs/development.md, "Benchmarks on the image's Node").
+ */
+export function spawnedNode(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env.LLSD_BENCH_NODE;
+  return given !== undefined && given !== "" ? given : process.execPath;
+}
+
+/** This process's Node, and the spawned processes' when `LLSD_BENCH_NODE` names another. */
+export function nodeOf(own: string, spawned: string): string {
+  return spawned === own ? own : `${own} in process; ${spawned} for the spawned service and baselines`;
+}
+
+/** `node --version` of the spawned processes' binary (`v24.21.0`). */
+export function spawnedNodeVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const node = spawnedNode(env);
+  if (node === process.execPath) return process.version;
+  const result = spawnSync(node, ["--version"], { encoding: "utf8" });
+  if (result.status !== 0)
+    throw new Error(`LLSD_BENCH_NODE=${node}: \`--version\` failed (${result.error?.message ?? result.stderr})`);
+  return result.stdout.trim();
+}
+
 /** Node's arguments in the hooks Deployment's `command` (flags, then MAIN). */
 export function deploymentArgs(): string[] {
   const docs = parseAllDocuments(readFileSync(join(ROOT, DEPLOYMENT), "utf8")).map((d) => {
@@ -190,7 +215,7 @@ export async function spawnReady(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(spawnedNode(), args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: "ignore",
