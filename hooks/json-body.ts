@@ -17,7 +17,7 @@ import express, { type Request, type Response } from "express";
 export const MAX_BODY = "8mb";
 export const MAX_JSON_DEPTH = 128;
 
-/** body-parser turns an error thrown by `verify` into a 4xx with this `type` (see errors.ts). */
+/** The `type` of the error for a body that nests too deep (errors.ts answers it with a 400). */
 export const TOO_DEEP = "entity.too.deep";
 
 /**
