@@ -118,6 +118,9 @@ const FAULTS: [string, FaultCase][] = [
     {
       fault: () => () => ({ delayMs: 5000 }),
       // Each request gives up after 600 ms (timeouts are not retried), well inside the deadline.
+      // The deadline is far from it: an event loop stalled past both (CI under load) fires the
+      // two timers together, and the deadline's message would then win the race.
+      options: { deadlineMs: 4000 },
       reason: "RegistryUnavailable",
       message: /a request to 127\.0\.0\.1:\d+ took longer than 600 ms/,
       transient: true,
