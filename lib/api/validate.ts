@@ -188,8 +188,19 @@ export function normalizedSpec(rawSpec: unknown): CanonicalSpec | undefined {
   return isV1alpha2Spec(rawSpec) ? normalize(rawSpec) : undefined;
 }
 
+/** A spec the schema accepts, normalized beside its raw form; otherwise the schema's verdict. */
+export function schemaNormalized(
+  rawSpec: unknown,
+):
+  | { readonly ok: true; readonly spec: CanonicalSpec; readonly raw: LlsdSpecV1alpha2 }
+  | { readonly ok: false; readonly refused: ValidationResult } {
+  if (!isV1alpha2Spec(rawSpec))
+    return { ok: false, refused: { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] } };
+  return { ok: true, spec: normalize(rawSpec), raw: rawSpec };
+}
+
 /** Schema, then semantic rules. A spec that fails the schema is not normalized. */
 export function validate(rawSpec: unknown, ctx: ValidateContext = {}): ValidationResult {
-  if (!isV1alpha2Spec(rawSpec)) return { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] };
-  return validateCanonical(normalize(rawSpec), rawSpec, ctx);
+  const read = schemaNormalized(rawSpec);
+  return read.ok ? validateCanonical(read.spec, read.raw, ctx) : read.refused;
 }

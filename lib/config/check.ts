@@ -10,9 +10,7 @@
  */
 import { SERVER_API } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
-import { validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
-import { normalize } from "../api/normalize";
-import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "../api/schema";
+import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
 import { child, type FieldError } from "../errors";
 import { bundledBaseConfig } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
@@ -79,11 +77,12 @@ export function withoutRepeats(errors: readonly FieldError[], more: readonly Fie
 
 /** Every problem of a v1alpha2 spec, in one list (see the file comment). */
 export function checkSpec(rawSpec: unknown, given: CheckOptions = {}): ValidationResult {
-  if (!isV1alpha2Spec(rawSpec)) return { errors: v1alpha2SpecSchemaErrors(rawSpec), warnings: [] };
-  const spec = normalize(rawSpec);
+  const read = schemaNormalized(rawSpec);
+  if (!read.ok) return read.refused;
+  const { spec, raw } = read;
   const line = given.release ?? given.lineOf?.(spec);
   const options = line && !given.release ? { ...given, release: line } : given;
-  const checked = validateCanonical(spec, rawSpec, options);
+  const checked = validateCanonical(spec, raw, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
   const own = withoutRepeats(checked.errors, types);
   const errors = options.generation === false ? own : withoutRepeats(own, generationErrors(spec, options));
