@@ -7,6 +7,7 @@
  */
 import type { CacheName } from "../lib/caches";
 import { builtCaches, builtHandlers, builtLogger, builtMetrics, builtRequestShape } from "./built";
+import { SERVICE_ENV } from "./service";
 import { median } from "./stats";
 import { readTraffic } from "./traffic";
 
@@ -27,10 +28,9 @@ const WARM_PASSES = 10;
 export async function benchCacheGain(name: CacheName): Promise<CacheGain> {
   const { CACHE_BUDGET_MB, setCachePolicy } = builtCaches();
   const { syncRequestShape } = builtRequestShape();
-  const env = { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" };
   const handlers = builtHandlers().productionHandlers(
     builtLogger().createLogger({ level: "silent" }),
-    env,
+    SERVICE_ENV,
     builtMetrics().createMetrics(),
   );
   const bodies = readTraffic("sync").map((r) => r.body);

@@ -7,7 +7,7 @@ import { Agent } from "node:http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, MAX_ENTRY_FRACTION } from "../lib/caches";
 import { pushStarterImage } from "./burst";
 import { requestBody, sampleSyncRequest } from "./request";
-import { build, deploymentArgs, metricOf, postSync, spawnReady } from "./service";
+import { build, deploymentArgs, metricOf, postSync, SERVICE_ENV, spawnReady } from "./service";
 import { startProxy } from "../tests/oci/support/proxy";
 import { startRegistry } from "../tests/oci/support/registry";
 import { runHostile } from "../tests/reliability/hostile-sizes";
@@ -112,7 +112,7 @@ export interface LargeMemoryBench {
  */
 export async function benchLargeMemory(built = build()): Promise<LargeMemoryBench> {
   if (!built.ok) throw new Error(built.error);
-  const service = await spawnReady(deploymentArgs(), { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
+  const service = await spawnReady(deploymentArgs(), SERVICE_ENV);
   try {
     const idle = service.rssBytes().now;
     const started = performance.now();

@@ -8,12 +8,9 @@
  */
 import { Agent } from "node:http";
 import { MAX_BODY } from "../hooks/json-body";
-import { build, deploymentArgs, metricOf, send, spawnReady, type Call, type Spawned } from "./service";
+import { build, deploymentArgs, metricOf, send, SERVICE_ENV, spawnReady, type Call, type Spawned } from "./service";
 import { median } from "./stats";
 import { ENDPOINTS, readTraffic, registryDependent, type Endpoint, type TrafficRecord } from "./traffic";
-
-/** Registry reads and calls to the running servers off: neither exists here. */
-export const SERVICE_ENV = { LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" };
 
 /** The least a hook server does: parse the JSON body as the service does (same limit), send it back. */
 const ECHO = `const express = require("express");

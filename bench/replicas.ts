@@ -20,8 +20,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reusedOf, SERVICE_ENV, callOf } from "./replay";
-import { build, deploymentArgs, metricOf, ROOT, send, spawnReady, type Spawned } from "./service";
+import { reusedOf, callOf } from "./replay";
+import { build, deploymentArgs, metricOf, ROOT, send, SERVICE_ENV, spawnReady, type Spawned } from "./service";
 import { getPath, own } from "../lib/conversion/paths";
 import { readTraffic, type TrafficRecord } from "./traffic";
 

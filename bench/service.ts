@@ -15,6 +15,9 @@ export const ROOT = join(__dirname, "..");
 export const MAIN = "dist/hooks/main.js";
 const DEPLOYMENT = "metacontroller/base/deployment.yaml";
 
+/** The service's settings in the benchmarks: registry reads and calls to the running servers off (neither exists here). */
+export const SERVICE_ENV = Object.freeze({ LLSD_READ_IMAGE_LABELS: "false", LLSD_LIVE_STATUS: "false" });
+
 /**
  * The node binary the spawned processes (service and baselines alike) run: `LLSD_BENCH_NODE`,
  * else this one. The image runs another Node major than a development machine may have
