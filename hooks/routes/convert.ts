@@ -57,7 +57,9 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${kindOf(body)}` };
   if (logger.isLevelEnabled("debug"))
     logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
-  const outcome = reviewConversion(body);
+  // The body was parsed for this call alone: the conversion may reuse its parts. It adds
+  // fields to them, never removes any, so every Secret value the body held is still there.
+  const outcome = reviewConversion(body, { consume: true });
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
 

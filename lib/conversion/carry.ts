@@ -7,6 +7,7 @@
  */
 import type { Schema } from "../api/schema-parts";
 import {
+  childPath,
   define,
   formatPath,
   getPath,
@@ -31,15 +32,15 @@ interface Part {
   readonly rebuilt: readonly string[];
 }
 
-/** `value` as the target can hold it: whole, or (an object) the fields it accepts, or nothing. */
-function fitPart(value: unknown, schema: Schema | undefined, from: Segments): Part | undefined {
-  if (fits(schema, value)) return { value, moved: [formatPath(from)], rebuilt: [] };
+/** `value` (at source path `from`) as the target can hold it: whole, or (an object) the fields it accepts, or nothing. */
+function fitPart(value: unknown, schema: Schema | undefined, from: string): Part | undefined {
+  if (fits(schema, value)) return { value, moved: [from], rebuilt: [] };
   if (!isPlainObject(value) || !schema || !hasFields(schema)) return undefined;
   const out: JsonMap = {};
   const moved: string[] = [];
-  const rebuilt = [formatPath(from)];
+  const rebuilt = [from];
   for (const key of Object.keys(value)) {
-    const part = fitPart(own(value, key), schemaAt(schema, [key]), [...from, key]);
+    const part = fitPart(own(value, key), schemaAt(schema, [key]), childPath(from, key));
     if (!part) continue;
     define(out, key, part.value);
     moved.push(...part.moved);
@@ -77,7 +78,8 @@ function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Ca
   const value = getPath(source, pair.from);
   if (value === undefined) return;
   const projected = pair.project ? pair.project(value) : value;
-  const part = projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.from);
+  const part =
+    projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.fromPath);
   if (!part) return;
   setPath(carried.body, pair.to, part.value);
   // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.
@@ -89,19 +91,18 @@ function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Ca
 /** What the rows did not take from the source's spec and status, as path → value entries. */
 function leftOver(source: JsonMap, carried: Carried, shared: ReadonlySet<string>): Stash {
   const stash = new Map<string, unknown>();
-  const leave = (value: unknown, segments: Segments): void => {
-    const path = formatPath(segments);
+  const leave = (value: unknown, path: string): void => {
     if (carried.moved.has(path)) return;
     const isRebuilt = carried.rebuilt.has(path);
     if (!isPlainObject(value) || !(isRebuilt || shared.has(path))) return void stash.set(path, value);
     const keys = Object.keys(value);
     // An empty object no row rebuilds would vanish, and its presence can matter.
     if (keys.length === 0 && !isRebuilt) stash.set(path, {});
-    for (const key of keys) leave(own(value, key), [...segments, key]);
+    for (const key of keys) leave(own(value, key), childPath(path, key));
   };
   for (const key of ["spec", "status"]) {
     const value = own(source, key);
-    if (value !== undefined) leave(value, [key]);
+    if (value !== undefined) leave(value, key);
   }
   return stash;
 }

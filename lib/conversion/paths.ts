@@ -74,6 +74,14 @@ export function formatPath(segments: Segments): string {
     .join("");
 }
 
+/**
+ * `formatPath([...parentSegments, key])` from the parent's path: a walk that formats each
+ * node's path this way reads every key once, instead of once per level below it.
+ */
+export function childPath(parent: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
 const FIRST = /^([A-Za-z_][\w-]*)/;
 const NEXT = /^\.([A-Za-z_][\w-]*)/;
 const QUOTED = /^\[("(?:[^"\\]|\\.)*")\]/;

@@ -10,7 +10,7 @@ import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
 import { isPlainObject, own } from "./paths";
 import { shortJson, typeName } from "./envelope";
-import { fromHub, toHub, type Conversion } from "./v1alpha1";
+import { fromHub, toHub, type Conversion, type ConvertOptions } from "./v1alpha1";
 
 export const REVIEW_KIND = "ConversionReview";
 /** v1beta1 reviews have the same shape; the answer carries the apiVersion of the question. */
@@ -61,7 +61,8 @@ type Parsed =
 
 type Answer = (result: ConversionResult, convertedObjects: readonly unknown[]) => ConversionReviewResponse;
 
-export function reviewConversion(review: unknown): ReviewOutcome {
+/** With `consume`, the review's objects are handed over (v1alpha1.ts `ConvertOptions`). */
+export function reviewConversion(review: unknown, options: ConvertOptions = {}): ReviewOutcome {
   const request = own(review, "request");
   const uid = own(request, "uid");
   const echoed = typeof uid === "string" ? uid : "";
@@ -83,7 +84,7 @@ export function reviewConversion(review: unknown): ReviewOutcome {
     const parsed = parseReview(review);
     if (!parsed.ok)
       return { ...facts, response: answer({ status: "Failure", message: parsed.problem }, []), failure: "request" };
-    return { ...facts, ...convertAll(parsed.request, answer) };
+    return { ...facts, ...convertAll(parsed.request, answer, options) };
   } catch (err) {
     // A bug here must still answer: a thrown error would leave the apiserver with no reason at all.
     const message = `internal error in the conversion webhook (${err instanceof Error ? err.name : typeName(err)}); see its logs`;
@@ -95,9 +96,13 @@ const isReviewVersion = (value: unknown): value is string =>
   typeof value === "string" && REVIEW_API_VERSIONS.includes(value);
 
 /** Every object converted, or the failure naming each one that could not be. */
-function convertAll(request: ConversionRequest, answer: Answer): Pick<ReviewOutcome, "response" | "failure"> {
+function convertAll(
+  request: ConversionRequest,
+  answer: Answer,
+  options: ConvertOptions,
+): Pick<ReviewOutcome, "response" | "failure"> {
   const { desired, objects } = request;
-  const results = objects.map((object) => convertOne(object, desired));
+  const results = objects.map((object) => convertOne(object, desired, options));
   const failed = results.flatMap((result, index) =>
     result.ok ? [] : [`${describeObject(objects, index)}: ${joined(result.errors)}`],
   );
@@ -144,7 +149,7 @@ function parseRequest(request: unknown): Parsed {
 
 const fail = (problem: string): Parsed => ({ ok: false, problem });
 
-function convertOne(object: unknown, desired: string): Conversion<unknown> {
+function convertOne(object: unknown, desired: string, options: ConvertOptions): Conversion<unknown> {
   const kind = own(object, "kind");
   const apiVersion = own(object, "apiVersion");
   if (!isPlainObject(object)) return failure("(root)", `must be a ${KIND} object, got ${typeName(object)}`);
@@ -158,7 +163,7 @@ function convertOne(object: unknown, desired: string): Conversion<unknown> {
   }
   // Already there: untouched, not even re-serialized through a conversion.
   if (apiVersion === desired) return { ok: true, object };
-  return desired === V1ALPHA2 ? toHub(object) : fromHub(object);
+  return desired === V1ALPHA2 ? toHub(object, options) : fromHub(object, options);
 }
 
 function failure(path: string, message: string): Conversion<unknown> {

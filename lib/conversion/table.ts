@@ -64,6 +64,8 @@ export const FIELD_TABLE: readonly FieldMapping[] = [
 /** One row, oriented source → target. */
 export interface Pair {
   readonly from: Segments;
+  /** `from` formatted (paths.ts `formatPath`), as the moved and stashed paths name it. */
+  readonly fromPath: string;
   readonly to: Segments;
   /** Source value → target value, for a source with more forms than the target. */
   readonly project?: (value: unknown) => unknown;
@@ -91,7 +93,11 @@ function sharedOf(sources: readonly Segments[]): ReadonlySet<string> {
 }
 
 export const TO_HUB: Direction = {
-  pairs: FIELD_TABLE.map((row) => ({ from: split(row.v1alpha1), to: split(row.v1alpha2) })),
+  pairs: FIELD_TABLE.map((row) => ({
+    from: split(row.v1alpha1),
+    fromPath: formatPath(split(row.v1alpha1)),
+    to: split(row.v1alpha2),
+  })),
   target: V1ALPHA2_BODY,
   shared: sharedOf(FIELD_TABLE.map((row) => split(row.v1alpha1))),
   refinements: FIELD_TABLE.flatMap(({ v1alpha2, project }) => (project ? [{ path: split(v1alpha2), project }] : [])),
@@ -100,6 +106,7 @@ export const TO_HUB: Direction = {
 export const FROM_HUB: Direction = {
   pairs: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({
     from: split(v1alpha2),
+    fromPath: formatPath(split(v1alpha2)),
     to: split(v1alpha1),
     ...(project ? { project } : {}),
   })),

@@ -85,14 +85,23 @@ function withoutDefaults(stash: Stash, schema: Schema): Stash {
   return new Map([...stash].filter(([path, value]) => !isDefault(path, value)));
 }
 
+export interface ConvertOptions {
+  /**
+   * The caller hands the object over and never reads it again (the webhook, with the request
+   * it has just parsed): the result then shares its parts instead of copying spec and status,
+   * and the object may be changed. @default false: the object is left as it was
+   */
+  readonly consume?: boolean;
+}
+
 /** A `llamastack.io/v1alpha1` object → the same object in `llamastack.io/v1alpha2`. */
-export function toHub(object: unknown): Conversion<Converted<typeof V1ALPHA2>> {
-  return convert(object, TO_HUB_WAY);
+export function toHub(object: unknown, options: ConvertOptions = {}): Conversion<Converted<typeof V1ALPHA2>> {
+  return convert(object, TO_HUB_WAY, options);
 }
 
 /** A `llamastack.io/v1alpha2` object → the same object in `llamastack.io/v1alpha1`. */
-export function fromHub(object: unknown): Conversion<Converted<typeof V1ALPHA1>> {
-  return convert(object, FROM_HUB_WAY);
+export function fromHub(object: unknown, options: ConvertOptions = {}): Conversion<Converted<typeof V1ALPHA1>> {
+  return convert(object, FROM_HUB_WAY, options);
 }
 
 /** Compiles the schemas a typical conversion consults (a few hundred ms, once per process). */
@@ -109,13 +118,14 @@ export function warmUpConversion(): void {
   if (hub.ok) fromHub(hub.object);
 }
 
-function convert<V extends string>(object: unknown, way: Way<V>): Conversion<Converted<V>> {
+function convert<V extends string>(object: unknown, way: Way<V>, options: ConvertOptions): Conversion<Converted<V>> {
   const parts = partsOf(object, way.from);
   if (!parts.ok) return parts;
-  // Moved values end up in the result: spec and status are copied, never shared with the
-  // caller's object. The rest (metadata such as managedFields) passes through untouched, shared.
+  // Moved values end up in the result, and `restore` writes into them: unless the caller hands
+  // the object over, spec and status are copied, never shared with the caller's object. The
+  // rest (metadata such as managedFields) passes through untouched, shared.
   const { metadata, annotations } = parts.object;
-  const source = bodyCopy(parts.object.source);
+  const source = options.consume === true ? parts.object.source : bodyCopy(parts.object.source);
   const saved = readStash(annotations, way.restores);
   if (!saved.ok) return { ok: false, errors: [saved.error] };
   const { body, stash } = carry(source, way.direction);

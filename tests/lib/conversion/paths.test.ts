@@ -1,6 +1,17 @@
 /** Annotation entry paths must parse back to exactly the keys they were written from. */
 import fc from "fast-check";
-import { define, formatPath, getPath, parsePath, setPath, type JsonMap } from "../../../lib/conversion/paths";
+import {
+  childPath,
+  define,
+  formatPath,
+  getPath,
+  parsePath,
+  setPath,
+  type JsonMap,
+} from "../../../lib/conversion/paths";
+
+/** Keys as users write them (identifiers, mostly) and any string at all. */
+const KEY = fc.oneof(fc.stringMatching(/^[A-Za-z_][\w-]{0,8}$/), fc.string({ unit: "binary" }));
 
 describe("formatPath() / parsePath()", () => {
   it.each([
@@ -17,6 +28,16 @@ describe("formatPath() / parsePath()", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }), (segments) => {
         expect(parsePath(formatPath(segments))).toEqual(segments);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("childPath() extends a formatted path exactly as formatPath() writes the longer one", () => {
+    fc.assert(
+      fc.property(fc.array(KEY, { minLength: 2, maxLength: 5 }), (segments) => {
+        const parent = formatPath(segments.slice(0, -1));
+        expect(childPath(parent, segments[segments.length - 1] ?? "")).toBe(formatPath(segments));
       }),
       { numRuns: 1000 },
     );

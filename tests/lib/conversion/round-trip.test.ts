@@ -85,3 +85,38 @@ describe("v1alpha2 → v1alpha1 → v1alpha2", () => {
     );
   });
 });
+
+describe("an object handed over (`consume`)", () => {
+  /** Objects of both versions, fresh and as read back from storage (carrying the other version's fields). */
+  const anyObject = fc.oneof(
+    aV1alpha1Object,
+    aV1alpha2Object,
+    aV1alpha1Object.map((written) => ok(toHub(written))),
+    aV1alpha2Object.map((stored) => ok(fromHub(stored))),
+  );
+
+  it("converts to what a copy converts to, in both directions", () => {
+    fc.assert(
+      fc.property(anyObject, (object) => {
+        const convert = object.apiVersion === "llamastack.io/v1alpha1" ? toHub : fromHub;
+        const expected = convert(structuredClone(object));
+
+        expect(convert(structuredClone(object), { consume: true })).toStrictEqual(expected);
+      }),
+      RUNS,
+    );
+  });
+
+  it("shares the moved values with the object instead of copying them", () => {
+    const object = { apiVersion: "llamastack.io/v1alpha2", kind: "LlamaStackDistribution", metadata: { name: "a" } };
+    const distribution = { name: "starter" };
+    const spec = { distribution };
+
+    const movedOf = (converted: Obj): unknown => ((converted.spec as Obj).server as Obj).distribution;
+
+    expect(movedOf(ok(fromHub({ ...object, spec }, { consume: true })))).toBe(distribution);
+    const copied = movedOf(ok(fromHub({ ...object, spec })));
+    expect(copied).toStrictEqual(distribution);
+    expect(copied).not.toBe(distribution);
+  });
+});
