@@ -180,14 +180,18 @@ export const V1ALPHA2_OBJECT_SCHEMA = objectSchema("llamastack.io/v1alpha2", V1A
 /** The object schema with any spec: with the spec schema's own check, the same verdict as the whole. */
 const V1ALPHA2_OBJECT_SHELL = objectSchema("llamastack.io/v1alpha2", {});
 
-/** Schema errors of a whole v1alpha2 object (paths start at `spec.` / `metadata.`). */
-export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
+/** A whole v1alpha2 object the schema accepts, its spec typed as such. */
+export function isV1alpha2Object(
+  object: unknown,
+): object is { readonly spec: LlsdSpecV1alpha2; readonly [field: string]: unknown } {
   // The quick check reuses the spec validator (`/sync` compiles it anyway) instead of
   // compiling the spec schema a second time inside the object schema.
-  const valid =
-    compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true &&
-    compile(V1ALPHA2_SPEC_SCHEMA).fast(isMap(object) ? object.spec : undefined) === true;
-  return valid ? [] : everyErrorOf(compile(V1ALPHA2_OBJECT_SCHEMA).full, object, "");
+  return compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true && isMap(object) && isV1alpha2Spec(object.spec);
+}
+
+/** Schema errors of a whole v1alpha2 object (paths start at `spec.` / `metadata.`). */
+export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
+  return isV1alpha2Object(object) ? [] : everyErrorOf(compile(V1ALPHA2_OBJECT_SCHEMA).full, object, "");
 }
 
 /**

@@ -4,13 +4,13 @@
  * then `checkSpec`. Used by `llsd validate` and `POST /validate`.
  */
 import leven from "leven";
-import { compile, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
+import { compile, isV1alpha2Object, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
 import { V1ALPHA1_SPEC_SCHEMA } from "../api/schema-v1alpha1";
 import type { ValidationResult } from "../api/validate";
 import { fieldError, type FieldError } from "../errors";
 import { nameErrors } from "../names";
 import { toHub } from "../conversion/v1alpha1";
-import { checkSpec, type CheckOptions } from "./check";
+import { checkSchemaValid, checkSpec, type CheckOptions } from "./check";
 
 export const LLSD_KIND = "LlamaStackDistribution";
 export const V1ALPHA1_API = "llamastack.io/v1alpha1";
@@ -86,7 +86,7 @@ export function checkObject(object: unknown, options: ObjectOptions = {}): Valid
 }
 
 function checkV1alpha2(object: Json, options: CheckOptions): ValidationResult {
-  const shape = v1alpha2SchemaErrors(object);
-  if (shape.length > 0) return { errors: shape, warnings: [] };
-  return checkSpec(object.spec, options);
+  // The whole object's schema covers the spec's: checked once, not again by checkSpec.
+  if (!isV1alpha2Object(object)) return { errors: v1alpha2SchemaErrors(object), warnings: [] };
+  return checkSchemaValid(object.spec, options);
 }

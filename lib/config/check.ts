@@ -10,7 +10,9 @@
  */
 import { SERVER_API } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
+import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
+import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
 import { child, type FieldError } from "../errors";
 import { bundledBaseConfig } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
@@ -78,8 +80,15 @@ export function withoutRepeats(errors: readonly FieldError[], more: readonly Fie
 /** Every problem of a v1alpha2 spec, in one list (see the file comment). */
 export function checkSpec(rawSpec: unknown, given: CheckOptions = {}): ValidationResult {
   const read = schemaNormalized(rawSpec);
-  if (!read.ok) return read.refused;
-  const { spec, raw } = read;
+  return read.ok ? checkSchemaValid(read.raw, given, read.spec) : read.refused;
+}
+
+/** `checkSpec` of a spec the schema has accepted already (a whole object was checked): the rest of the verdict. */
+export function checkSchemaValid(
+  raw: LlsdSpecV1alpha2,
+  given: CheckOptions = {},
+  spec: CanonicalSpec = normalize(raw),
+): ValidationResult {
   const line = given.release ?? given.lineOf?.(spec);
   const options = line && !given.release ? { ...given, release: line } : given;
   const checked = validateCanonical(spec, raw, options);
