@@ -5,8 +5,17 @@
  */
 import { SECRET_ENV_PREFIX } from "../defaults";
 
+/** Lower-case words joined by single `-` or `_`: upper-cased with `_` joins, nothing else to do. */
+const PLAIN_WORDS = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+
 /** `vllm-primary` → `VLLM_PRIMARY`; `apiKey` → `API_KEY`; `api_key` → `API_KEY`. */
 export function upperSnake(text: string): string {
+  // Most names (provider ids, field names) take this path: one test instead of three rewrites.
+  return PLAIN_WORDS.test(text) ? text.replaceAll("-", "_").toUpperCase() : snakeRewrite(text);
+}
+
+/** The whole rule: camelCase split, every run of other characters one `_`, none at the ends. */
+export function snakeRewrite(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/[^A-Za-z0-9]+/g, "_")
