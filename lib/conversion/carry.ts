@@ -64,14 +64,54 @@ interface Carried {
 
 /** `source` is `{spec, status?}` of one version; the result is the other version's. */
 export function carry(source: JsonMap, direction: Direction): { body: Body; stash: Stash } {
+  const carried = carriedWhole(source, direction) ?? carriedRowByRow(source, direction);
+  return { body: carried.body, stash: leftOver(source, carried, direction.shared) };
+}
+
+/** `carry` with every row deciding on its own: what `carry` does when the whole body is refused (the tests hold both to one result). */
+export function carryRowByRow(source: JsonMap, direction: Direction): { body: Body; stash: Stash } {
+  const carried = carriedRowByRow(source, direction);
+  return { body: carried.body, stash: leftOver(source, carried, direction.shared) };
+}
+
+function nothingCarried(source: JsonMap): Carried {
   const hasStatus = isPlainObject(own(source, "status"));
-  const carried: Carried = {
+  return {
     body: hasStatus ? { spec: {}, status: {} } : { spec: {} },
     moved: new Set(),
     rebuilt: new Set(hasStatus ? ["spec", "status"] : ["spec"]),
   };
+}
+
+/** Each row asks the target's schema about its own value (`fitPart`). */
+function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
+  const carried = nothingCarried(source);
   for (const pair of direction.pairs) movePair(source, pair, direction, carried);
-  return { body: carried.body, stash: leftOver(source, carried, direction.shared) };
+  return carried;
+}
+
+/**
+ * Every row's value moved whole, then the target's schema asked once about the body it made:
+ * the usual case, one validator run instead of one per row. The schema applies each field's
+ * own schema to its value, so a body it accepts means every row's value fits where it went,
+ * and `carriedRowByRow` would have moved each one whole too: the same result. Undefined when
+ * the body is refused; the rows then decide one by one.
+ */
+function carriedWhole(source: JsonMap, direction: Direction): Carried | undefined {
+  const carried = nothingCarried(source);
+  for (const pair of direction.pairs) {
+    const value = getPath(source, pair.from);
+    const projected = value !== undefined && pair.project ? pair.project(value) : value;
+    // A field the target does not have is never moved (`fitPart` refuses it too).
+    if (projected === undefined || schemaAt(direction.target, pair.to) === undefined) continue;
+    setPath(carried.body, pair.to, projected);
+    if (projected === value) carried.moved.add(pair.fromPath);
+  }
+  const { spec, status } = carried.body;
+  const accepted =
+    fits(schemaAt(direction.target, ["spec"]), spec) &&
+    (status === undefined || fits(schemaAt(direction.target, ["status"]), status));
+  return accepted ? carried : undefined;
 }
 
 function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Carried): void {

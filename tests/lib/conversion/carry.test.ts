@@ -1,0 +1,60 @@
+/**
+ * `carry` asks the target's schema once about the whole body it built and falls back to asking
+ * row by row when the body is refused. Both ways must give the same converted body and the
+ * same entries for the annotation, for objects the source version accepts and for ones it does not.
+ */
+import fc from "fast-check";
+import { carry, carryRowByRow } from "../../../lib/conversion/carry";
+import { setPath, type JsonMap } from "../../../lib/conversion/paths";
+import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction } from "../../../lib/conversion/table";
+import { aV1alpha1Object, aV1alpha2Object } from "./arbitraries";
+
+type Obj = Record<string, unknown>;
+
+/** An object's spec and status, as `convert` hands them to `carry`, and the way it converts. */
+function sourceOf(object: Obj): { source: JsonMap; direction: Direction; fromV1alpha1: boolean } {
+  const fromV1alpha1 = object.apiVersion === "llamastack.io/v1alpha1";
+  const source: JsonMap = { spec: object.spec, ...(object.status === undefined ? {} : { status: object.status }) };
+  return { source, direction: fromV1alpha1 ? TO_HUB : FROM_HUB, fromV1alpha1 };
+}
+
+const sameEitherWay = (source: JsonMap, direction: Direction): void => {
+  const rowByRow = carryRowByRow(structuredClone(source), direction);
+  expect(carry(structuredClone(source), direction)).toStrictEqual(rowByRow);
+};
+
+describe("carry()", () => {
+  it("gives what asking row by row gives, for objects their version accepts", () => {
+    fc.assert(
+      fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), (object) => {
+        const { source, direction } = sourceOf(object);
+        sameEitherWay(source, direction);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("gives what asking row by row gives when one row holds anything at all", () => {
+    const row = fc.constantFrom(...FIELD_TABLE);
+    fc.assert(
+      fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), row, fc.anything(), (object, mapping, value) => {
+        const { source, direction, fromV1alpha1 } = sourceOf(object);
+        setPath(source, (fromV1alpha1 ? mapping.v1alpha1 : mapping.v1alpha2).split("."), value);
+        sameEitherWay(source, direction);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("leaves a value the target refuses in the annotation's entries, as the rows decide", () => {
+    const source: JsonMap = {
+      spec: { distribution: { name: "starter" }, networking: { port: "not a port" }, workload: { replicas: 2 } },
+    };
+
+    const { body, stash } = carry(structuredClone(source), FROM_HUB);
+
+    expect(body.spec).toStrictEqual({ server: { distribution: { name: "starter" } }, replicas: 2 });
+    expect(stash.get("spec.networking.port")).toBe("not a port");
+    expect(carryRowByRow(structuredClone(source), FROM_HUB)).toStrictEqual({ body, stash });
+  });
+});
