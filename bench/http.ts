@@ -5,8 +5,10 @@
  *
  * - resync: 100 parents, every one unchanged since its last answer, in turn — the steady state
  *   of a cluster, where the sync memo (lib/sync/memo.ts) answers after the first round;
- * - changed: one parent whose resourceVersion is new on every call — every call validates,
- *   generates, builds and serializes (the memo's miss path, its cost included).
+ * - changed: one parent whose resourceVersion is new on every call, its spec the same (what a
+ *   status write or a child event sends) — every call validates, builds and serializes (the
+ *   memo's miss path, its cost included); config.yaml is generated once and then reused from the
+ *   "generated configs" cache (lib/sync/config-memory.ts).
  */
 import autocannon from "autocannon";
 import { own } from "../lib/conversion/paths";

@@ -10,7 +10,7 @@ import express from "express";
 import { portOf } from "../hooks/service";
 import type { AppDeps } from "../hooks/app";
 import type { BaseConfigResolver } from "../lib/oci";
-import { builtApp, builtCaches, builtCustomize, builtLogger, builtMetrics, builtSyncIo } from "./built";
+import { builtApp, builtCustomize, builtLogger, builtMetrics, builtSyncIo } from "./built";
 import { benchDeps } from "./request";
 
 export interface Running {
@@ -42,10 +42,9 @@ export function startHookApp(resolver: BaseConfigResolver | undefined, extra: Pa
   const { createLogger } = builtLogger();
   const { createMetrics } = builtMetrics();
   const { customize } = builtCustomize();
-  const { cacheBytes } = builtCaches();
-  const { syncMemo, syncRemembered, syncWith } = builtSyncIo();
+  const { serviceMemo, syncRemembered, syncWith } = builtSyncIo();
   const deps = benchDeps();
-  const memo = syncMemo(cacheBytes("sync memo"));
+  const memo = serviceMemo();
   return serve(
     createApp({
       handlers: {

@@ -17,7 +17,9 @@ export const CACHE_BUDGET_MB = 48;
 /** Each cache's part of the budget. */
 export const CACHE_SHARES = Object.freeze({
   /** lib/sync/memo.ts: the last answer per unchanged parent. */
-  "sync memo": 0.4,
+  "sync memo": 0.3,
+  /** lib/sync/config-memory.ts: each parent's last generated config, reused while its spec and inputs are the same. */
+  "generated configs": 0.2,
   /** lib/sync/ca-bundle.ts: parsed CA certificates by ConfigMap uid, resourceVersion and key. */
   "CA certificates": 0.05,
   /** lib/sync/override-parse.ts: checked override configs by ConfigMap uid and resourceVersion. */
@@ -25,7 +27,7 @@ export const CACHE_SHARES = Object.freeze({
   /** lib/config/base.ts: checked base configs by text, with the facts kept beside them. */
   "base configs": 0.15,
   /** lib/oci/image-cache.ts: what was read from an image, by digest (half for base configs, half for provider metadata). */
-  "image reads": 0.2,
+  "image reads": 0.1,
   /** lib/oci: tag → digest, failed reads, registry tokens and challenges, SSRF verdicts. */
   "registry lookups": 0.05,
   /** lib/live: each parent's running-server answer. */

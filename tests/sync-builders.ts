@@ -151,3 +151,17 @@ export function sampleRequest(file: string): SyncRequest {
     throw new Error(`cannot convert the parent of ${file}: ${JSON.stringify(review.response.response.result)}`);
   return { ...request, parent };
 }
+
+/**
+ * Parent number `i` with `spec` and its Secret `creds` at its steady state under `sync`: names
+ * and uids of one width, so every parent's memo entry has the same size.
+ */
+export function numberedParent(
+  i: number,
+  spec: object,
+  sync: (request: SyncRequest) => Promise<SyncResponse>,
+): Promise<SyncRequest> {
+  const id = String(i).padStart(4, "0");
+  const r = aRequest(stamped(aParent(spec, { name: `p${id}` })), [], [stamped(aSecret("creds", { token: "t" }))]);
+  return steadyState({ ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, uid: `uid-${id}` } } }, sync);
+}

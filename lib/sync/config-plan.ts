@@ -8,7 +8,7 @@ import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
 import { userSecretEnv } from "../config/user-env";
-import { generate, type Generated } from "../config/generate";
+import { generate, type GenerateResult, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
 import type { SecretEnv } from "../config/providers";
 import type { JsonMap } from "../conversion/paths";
@@ -25,7 +25,7 @@ import { secretValue } from "./related";
 import type { ConfigPlan, PlanInput } from "./plan-types";
 import { misreadSecrets } from "./secret-values";
 
-export type { ConfigPlan, PlanInput, ResolvedBaseConfig } from "./plan-types";
+export type { ConfigPlan, GenerationInputs, PlanInput, RememberConfig, ResolvedBaseConfig } from "./plan-types";
 
 const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({
   failure: { type, reason, errors },
@@ -108,10 +108,15 @@ function postgresOf(input: PlanInput, g: Generated): { postgres?: ChildContext["
 }
 
 function generated(input: PlanInput, base: string): Generated | Failed {
-  const g = generate(input.spec, base, input.release, {
-    name: input.name,
-    ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}),
-  });
+  const run = (): GenerateResult =>
+    generate(input.spec, base, input.release, {
+      name: input.name,
+      ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}),
+    });
+  // External providers' metadata is not among the inputs compared: those configs are generated every time.
+  const remember = (input.externalProviders?.length ?? 0) > 0 ? undefined : input.remember;
+  const baseId = input.base ? `${input.base.source}@${input.base.digest}` : "bundled";
+  const g = remember ? remember({ base: baseId, release: input.release, name: input.name }, run) : run();
   if (g.ok) return g;
   const reason = g.errors.some((e) => e.path === "baseConfig.version")
     ? "UnsupportedConfigVersion"

@@ -88,8 +88,16 @@ export function liveStatus(live: LiveSettings): LiveStatus {
   return createLiveStatus({ ...bounds, ...(baseUrl ? { baseUrl: () => baseUrl } : {}) });
 }
 
-export function syncMemo(maxBytes: number, now: () => number = Date.now): SyncMemo | undefined {
-  return maxBytes === 0 ? undefined : createSyncMemo({ maxBytes, idleMs: MEMO_DEFAULTS.idleMs, now });
+/** The memo with the "sync memo" share (`maxBytes`) and the "generated configs" share (`configBytes`, lib/caches.ts). */
+export function syncMemo(maxBytes: number, now: () => number = Date.now, configBytes = 0): SyncMemo | undefined {
+  return maxBytes === 0 && configBytes === 0
+    ? undefined
+    : createSyncMemo({ maxBytes, configBytes, idleMs: MEMO_DEFAULTS.idleMs, now });
+}
+
+/** The memo as the service keeps it: the "sync memo" and "generated configs" shares of the cache budget. */
+export function serviceMemo(now: () => number = Date.now): SyncMemo | undefined {
+  return syncMemo(cacheBytes("sync memo"), now, cacheBytes("generated configs"));
 }
 
 export function imageOverrides(file: string | undefined, log?: OverridesLog): ImageOverrides {
@@ -107,7 +115,7 @@ export function createSyncHook(
   const resolver = settings.registry ? registryResolver(settings.registry, onImageRead) : undefined;
   const live = settings.live ? liveStatus(settings.live) : undefined;
   const overrides = imageOverrides(settings.imageOverridesFile, log);
-  const memo = syncMemo(cacheBytes("sync memo"));
+  const memo = serviceMemo();
   return async (request) => {
     const current = overrides.current();
     const deps: SyncDeps = {

@@ -13,17 +13,21 @@
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
  * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
-import { byteCache, frozenBytes, textBytes } from "../caches";
+import { byteCache, dataBytes, frozenBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
+import type { Generated } from "../config/generate";
 import type { LiveReport } from "../live/types";
 import type { KubeObject, ObjectMap, SyncRequest } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
+import type { GenerationInputs } from "./plan-types";
 import type { SyncDeps } from "./sync";
 
 export interface MemoOptions {
   /** Answers and validated specs kept, in bytes. 0 keeps nothing. */
   readonly maxBytes: number;
+  /** Generated configs kept (lib/sync/config-memory.ts), in bytes. @default 0: none */
+  readonly configBytes?: number;
   /** An entry not used for this long is dropped (a deleted parent's answer does not linger). */
   readonly idleMs: number;
   readonly now: () => number;
@@ -51,11 +55,23 @@ export interface MemoEntry {
   readonly answer?: MemoAnswer;
 }
 
+/** A generated config with everything it was generated from: reused only while all of it is the same. */
+export interface MemoConfig extends GenerationInputs {
+  /** The parent's spec as sent, JSON text. */
+  readonly spec: string;
+  /** Frozen: shared with every sync that reuses it. */
+  readonly generated: Generated;
+}
+
 export interface SyncMemo {
   /** The parent's entry (marked used), or undefined. */
   get(uid: string): MemoEntry | undefined;
   set(uid: string, entry: MemoEntry): void;
   readonly stats: () => { readonly entries: number; readonly bytes: number };
+  /** The config last generated for the parent, whatever its version (lib/sync/config-memory.ts). */
+  config(uid: string): MemoConfig | undefined;
+  keepConfig(uid: string, config: MemoConfig): void;
+  readonly configStats: () => { readonly entries: number; readonly bytes: number };
 }
 
 /** What an entry holds: its keys, the validated spec (frozen, shared with later syncs) and the answer's bytes. */
@@ -64,6 +80,13 @@ const sizeOf = (entry: MemoEntry, uid: string): number =>
   textBytes(entry.parentKey) +
   (entry.checked ? frozenBytes(entry.checked) : 0) +
   (entry.answer ? textBytes(entry.answer.key) + 96 + entry.answer.body.length : 0);
+
+/**
+ * The result's data as it is: unlike a kept spec or base config (`frozenBytes`), nothing keeps
+ * facts beside its parts (env references, emitted YAML); config.yaml is one string.
+ */
+const configBytes = ({ spec, base, name, generated }: MemoConfig, uid: string): number =>
+  textBytes(uid) + textBytes(spec) + textBytes(base) + textBytes(name) + dataBytes(generated);
 
 /** Expired entries are swept on a write at most this often: a sweep walks every entry. */
 const SWEEP_EVERY_MS = 60_000;
@@ -74,14 +97,23 @@ export function createSyncMemo(options: MemoOptions): SyncMemo {
     sizeOf,
     lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
   });
+  // Their own cache: a parent's answer stays kept under a small budget even when its config does not fit.
+  const configs = byteCache<string, MemoConfig>(options.configBytes ?? 0, {
+    sizeOf: configBytes,
+    lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
+  });
   let swept = options.now();
   return {
     get: (uid) => entries?.get(uid),
+    config: (uid) => configs?.get(uid),
+    keepConfig: (uid, config) => void configs?.set(uid, config),
+    configStats: () => ({ entries: configs?.size ?? 0, bytes: configs?.calculatedSize ?? 0 }),
     set(uid, entry) {
       // A deleted parent's answer does not linger past idleMs plus a sweep period.
       if (options.now() - swept >= SWEEP_EVERY_MS) {
         swept = options.now();
         entries?.purgeStale();
+        configs?.purgeStale();
       }
       entries?.set(uid, entry);
     },

@@ -8,6 +8,7 @@ import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import type { DistributionTable, Release } from "../distributions/table";
+import type { GenerateResult } from "../config/generate";
 import type { ConfigInUse } from "../status/status";
 import type { ObjectMap } from "../wire/metacontroller";
 
@@ -41,4 +42,21 @@ export interface PlanInput {
   readonly base?: ResolvedBaseConfig;
   /** External providers with their image metadata (lib/sync/external-providers.ts). */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
+  /** The config generated before from the same spec and inputs, when one was kept (lib/sync/config-memory.ts). */
+  readonly remember?: RememberConfig;
 }
+
+/** What generating config.yaml reads besides the spec. */
+export interface GenerationInputs {
+  /**
+   * Which base config: `bundled` (the spec's distribution name and the line pick its text) or
+   * the image's, by digest (an image's content, its labels included, never changes under a digest).
+   */
+  readonly base: string;
+  readonly release: Release;
+  /** The CR's name (the derived Postgres Secret is named after it). */
+  readonly name: string;
+}
+
+/** `generate()`, or the result it gave before for the same spec and inputs (lib/sync/config-memory.ts). */
+export type RememberConfig = (inputs: GenerationInputs, generate: () => GenerateResult) => GenerateResult;

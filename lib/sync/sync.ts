@@ -15,7 +15,7 @@ import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { failed, type Extra, type Stop, type SyncContext, type SyncDeps } from "./answer";
 import type { BaseOutcome } from "./base-source";
 import { planCaBundle } from "./ca-bundle";
-import { planConfig } from "./config-plan";
+import { planConfig, type RememberConfig } from "./config-plan";
 import { succeeded, type Planned } from "./desired";
 import { planExternal, type ExternalPlan } from "./external-providers";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
@@ -39,6 +39,8 @@ export interface SyncInputs {
   readonly checked?: ValidationResult;
   /** The observed children, when the caller already parsed them. */
   readonly observed?: Observed;
+  /** The config generated for this parent before, offered again (lib/sync/config-memory.ts). */
+  readonly remember?: RememberConfig;
 }
 
 /** The spec's own rules (lib/config/check.ts); generation runs later, against the base config the I/O found. */
@@ -98,7 +100,8 @@ function syncHub(ctx: SyncContext, inputs: SyncInputs, checked: ValidationResult
   const refs = referencesOf(spec);
   const withCount = counted(base, refs);
   const stop = referenceStop(ctx, { spec, legacy, refs, base }) ?? ioStop(found, external, withCount);
-  return stop ? failed(ctx, stop) : planned(ctx, { spec, found, external, server, legacy, base: withCount });
+  if (stop) return failed(ctx, stop);
+  return planned(ctx, { spec, found, external, server, legacy, base: withCount }, inputs.remember);
 }
 
 const counted = (base: Extra, refs: References): Extra => ({
@@ -187,7 +190,7 @@ function ioStop(found: BaseOutcome, external: ExternalPlan, extra: Extra): Stop 
 type Planning = Omit<Planned, "ca" | "plan" | "digest"> & { readonly found: BaseOutcome };
 
 /** The CA bundle and the config, then the desired children. */
-function planned(ctx: SyncContext, parts: Planning): SyncResponse {
+function planned(ctx: SyncContext, parts: Planning, remember: RememberConfig | undefined): SyncResponse {
   const { spec, found, external, server, base } = parts;
   const { related } = ctx.request;
   const { name, namespace } = ctx.parent;
@@ -202,6 +205,7 @@ function planned(ctx: SyncContext, parts: Planning): SyncResponse {
     release: server.release,
     ...(found.base ? { base: found.base } : {}),
     ...(external.resolved ? { externalProviders: external.resolved } : {}),
+    ...(remember ? { remember } : {}),
   });
   if ("failure" in plan) return failed(ctx, { failure: plan.failure, extra: base });
   return succeeded(ctx, { ...parts, ca, plan, ...(found.base ? { digest: found.base.digest } : {}) });

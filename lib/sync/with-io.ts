@@ -12,6 +12,7 @@ import { SerializedAnswer, type SyncRequest, type SyncResponse } from "../wire/m
 import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source";
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
+import { configMemory } from "./config-memory";
 import { ioKey, observedKey, parentKey, type MemoEntry, type SyncMemo } from "./memo";
 import { observedOf, type Observed } from "./observed";
 import { checkedSpec, syncWithInputs, type SyncDeps } from "./sync";
@@ -123,8 +124,15 @@ function syncAndRemember(
 ): SerializedAnswer {
   let clockRead = false;
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
-  const response = syncWithInputs(request, clocked, inputs);
+  const previous = r.uid === "" ? undefined : r.memo.config(r.uid);
+  const memory = configMemory(request.parent, previous);
+  const response = syncWithInputs(request, clocked, {
+    ...inputs,
+    ...(memory.remember ? { remember: memory.remember } : {}),
+  });
   const body = Buffer.from(JSON.stringify(response), "utf8");
+  const config = memory.kept();
+  if (config && config !== previous) r.memo.keepConfig(r.uid, config);
   if (r.parent !== undefined && r.key !== undefined) {
     r.memo.set(r.uid, {
       parentKey: r.parent,

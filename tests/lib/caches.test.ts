@@ -66,7 +66,10 @@ describe("one budget", () => {
       Object.keys(CACHE_SHARES).map(() => 0),
     );
     setCachePolicy(2 ** 20, ["base configs"]);
-    expect([cacheBytes("base configs"), cacheBytes("sync memo")]).toEqual([0, Math.floor(2 ** 20 * 0.4)]);
+    expect([cacheBytes("base configs"), cacheBytes("sync memo")]).toEqual([
+      0,
+      Math.floor(2 ** 20 * CACHE_SHARES["sync memo"]),
+    ]);
   });
 });
 

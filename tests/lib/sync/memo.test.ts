@@ -30,6 +30,7 @@ import {
   aSecret,
   deps,
   NS,
+  numberedParent,
   sampleRequest,
   stamped,
   steadyState,
@@ -42,7 +43,7 @@ const samples = readdirSync(SAMPLES)
   .sort();
 
 const newMemo = (maxBytes = 64 * 2 ** 20, now: () => number = () => 0): SyncMemo =>
-  createSyncMemo({ maxBytes, idleMs: 60_000, now });
+  createSyncMemo({ maxBytes, configBytes: 64 * 2 ** 20, idleMs: 60_000, now });
 
 interface Io {
   readonly resolver?: BaseConfigResolver;
@@ -303,12 +304,8 @@ describe("bounds", () => {
    * Parent number `i` at its steady state (only an answer that read no clock is kept): names
    * and uids of one width, so every entry has the same size.
    */
-  const uidOf = (i: number): Promise<SyncRequest> => {
-    const id = String(i).padStart(4, "0");
-    const r = aRequest(stamped(aParent(SPEC, { name: `p${id}` })), [], [stamped(aSecret("creds", { token: "t" }))]);
-    const first = { ...r, parent: { ...r.parent, metadata: { ...r.parent.metadata, uid: `uid-${id}` } } };
-    return steadyState(first, (request) => syncWith(request, deps(), undefined));
-  };
+  const uidOf = (i: number): Promise<SyncRequest> =>
+    numberedParent(i, SPEC, (request) => syncWith(request, deps(), undefined));
   /** The bytes one parent's entry takes (never 0: a loop sized by it must end). */
   const entryBytes = async (): Promise<number> => {
     const probe = newMemo();
