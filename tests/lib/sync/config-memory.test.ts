@@ -3,6 +3,8 @@
  * every other input of `generate()` are the same: each input changed alone generates again,
  * and a reused config gives the answer a fresh sync gives, byte for byte.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import * as generation from "../../../lib/config/generate";
 import type { GenerateResult } from "../../../lib/config/generate";
 import { syncRemembered, syncWith } from "../../../lib/sync";
@@ -10,7 +12,16 @@ import { configMemory } from "../../../lib/sync/config-memory";
 import { createSyncMemo, type MemoConfig, type SyncMemo } from "../../../lib/sync/memo";
 import type { GenerationInputs } from "../../../lib/sync/plan-types";
 import type { KubeObject, SyncRequest } from "../../../lib/wire/metacontroller";
-import { aParent, aRequest, aSecret, deps, numberedParent, stamped, steadyState } from "../../sync-builders";
+import {
+  aParent,
+  aRequest,
+  aSecret,
+  deps,
+  numberedParent,
+  sampleRequest,
+  stamped,
+  steadyState,
+} from "../../sync-builders";
 
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } };
 const SPEC = { distribution: { name: "starter" }, providers: { inference: vllm } };
@@ -111,6 +122,20 @@ describe("syncRemembered with generated configs kept", () => {
     expect(spy).toHaveBeenCalledTimes(3); // the three fresh syncs only
     for (const [remembered, expected] of answers) expect(remembered).toBe(expected);
     expect(memo.configStats().entries).toBe(1);
+  });
+
+  const SAMPLES = join(__dirname, "..", "..", "..", "samples");
+  it.each(
+    readdirSync(SAMPLES)
+      .filter((f) => f.endsWith(".yaml"))
+      .sort(),
+  )("%s: resynced after a status write, it answers as a fresh sync", async (file) => {
+    const memo = newMemo();
+    const request = await steadyState(sampleRequest(join(SAMPLES, file)), (r) => syncWith(r, deps(), undefined));
+    await syncRemembered(request, deps(), { memo });
+    const r = next(request, "8");
+
+    expect((await syncRemembered(r, deps(), { memo })).body.toString("utf8")).toBe(await fresh(r));
   });
 
   it("an edited spec generates again, and the answer is the fresh one", async () => {
