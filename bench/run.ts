@@ -14,7 +14,7 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { messageOf } from "../lib/errors";
 import { benchBurst, BURST } from "./burst";
-import { benchCacheGain, statusWrites, type CacheGain } from "./cache-gain";
+import { benchCacheGain, type CacheGain } from "./cache-gain";
 import { benchGenerate } from "./generate";
 import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
@@ -146,10 +146,9 @@ function cachesSection(): Promise<void> {
       // One at a time: the cache policy is the process's.
       const byVersion: { name: CacheName; gain: CacheGain }[] = [];
       for (const name of VERSION_CACHES) byVersion.push({ name, gain: await benchCacheGain(name) });
-      const configs = await benchCacheGain("generated configs", await statusWrites());
-      return { base, byVersion, configs };
+      return { base, byVersion };
     },
-    ({ base, byVersion, configs }) => [
+    ({ base, byVersion }) => [
       {
         figure: "one sync in process without the base-config cache (each sync parses and checks the base config)",
         measured: timing(base.without),
@@ -164,13 +163,6 @@ function cachesSection(): Promise<void> {
         ratio: `${fixed(gain.ratio)} (rounds ${fixed(gain.lowest)}–${fixed(gain.highest)})`,
         budget: "(reported: the cache's gain)",
       })),
-      {
-        figure: `the sample /sync request resynced at a new resourceVersion on every call (a status write: same spec), ${configs.calls} calls a pass, in process without the "generated configs" cache (${ROUNDS_NOTE})`,
-        measured: `${fixed(configs.withoutUs / 1000, 3)} ms CPU per call`,
-        baseline: `the same with it: ${fixed(configs.withUs / 1000, 3)} ms`,
-        ratio: `${fixed(configs.ratio)} (rounds ${fixed(configs.lowest)}–${fixed(configs.highest)})`,
-        budget: "(reported: the cache's gain)",
-      },
     ],
   );
 }
