@@ -1,11 +1,13 @@
 /**
- * The config generated for a parent, kept in its memo entry (lib/sync/memo.ts) and reused
- * while everything it was generated from is the same. Metacontroller resyncs a parent after
- * each status write and child event: a new resourceVersion, so the unchanged-parent memo
- * cannot answer, but the same spec, so generating config.yaml again gives the same text.
+ * The config generated for a parent, kept beside its memo entry (lib/sync/memo.ts, the
+ * "generated configs" cache) and reused while everything it was generated from is the same.
+ * Metacontroller resyncs a parent after each status write and child event: a new
+ * resourceVersion, so the unchanged-parent memo cannot answer, but the same spec, so
+ * generating config.yaml again gives the same text.
  *
- * Compared, not trusted: the spec as sent (its JSON text), the base config's text, the server
- * line and the CR's name must all equal what the kept config was generated from; `generate()`
+ * Compared, not trusted: the spec as sent (its JSON text), the base config (`bundled`, whose
+ * text the spec's distribution and the line pick, or the image's by digest), the server line
+ * and the CR's name must all equal what the kept config was generated from; `generate()`
  * reads nothing else (external providers' image metadata aside: those configs are generated
  * every time, lib/sync/config-plan.ts). v1alpha2 parents only: a v1alpha1 parent's spec is
  * first converted with its annotations, which its spec text does not hold.

@@ -92,29 +92,29 @@ const configBytes = ({ spec, base, name, generated }: MemoConfig, uid: string): 
 const SWEEP_EVERY_MS = 60_000;
 
 export function createSyncMemo(options: MemoOptions): SyncMemo {
+  const lru = { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) };
   // An entry above a small part of maxBytes (a huge spec) is not kept: lib/caches.ts.
-  const entries = byteCache<string, MemoEntry>(options.maxBytes, {
-    sizeOf,
-    lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
-  });
+  const entries = byteCache<string, MemoEntry>(options.maxBytes, { sizeOf, lru });
   // Their own cache: a parent's answer stays kept under a small budget even when its config does not fit.
-  const configs = byteCache<string, MemoConfig>(options.configBytes ?? 0, {
-    sizeOf: configBytes,
-    lru: { ttl: options.idleMs, updateAgeOnGet: true, ...lruClock(options.now) },
-  });
+  const configs = byteCache<string, MemoConfig>(options.configBytes ?? 0, { sizeOf: configBytes, lru });
   let swept = options.now();
+  // A deleted parent's answer and config do not linger past idleMs plus a sweep period.
+  const sweep = (): void => {
+    if (options.now() - swept < SWEEP_EVERY_MS) return;
+    swept = options.now();
+    entries?.purgeStale();
+    configs?.purgeStale();
+  };
   return {
     get: (uid) => entries?.get(uid),
     config: (uid) => configs?.get(uid),
-    keepConfig: (uid, config) => void configs?.set(uid, config),
+    keepConfig(uid, config) {
+      sweep();
+      configs?.set(uid, config);
+    },
     configStats: () => ({ entries: configs?.size ?? 0, bytes: configs?.calculatedSize ?? 0 }),
     set(uid, entry) {
-      // A deleted parent's answer does not linger past idleMs plus a sweep period.
-      if (options.now() - swept >= SWEEP_EVERY_MS) {
-        swept = options.now();
-        entries?.purgeStale();
-        configs?.purgeStale();
-      }
+      sweep();
       entries?.set(uid, entry);
     },
     stats: () => ({ entries: entries?.size ?? 0, bytes: entries?.calculatedSize ?? 0 }),

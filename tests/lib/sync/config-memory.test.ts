@@ -179,6 +179,17 @@ describe("the generated configs' bound", () => {
     expect(memo.config("uid-0044")).toBeDefined();
   });
 
+  it("drops a config unused for idleMs once a later config is kept (a deleted parent's does not linger)", async () => {
+    let now = 0;
+    const memo = createSyncMemo({ maxBytes: 0, configBytes: 2 ** 24, idleMs: 60_000, now: () => now });
+    await syncRemembered(await parentNumber(0), deps(), { memo });
+    now += 2 * 60_000 + 1;
+    await syncRemembered(await parentNumber(1), deps(), { memo });
+
+    expect(memo.configStats().entries).toBe(1);
+    expect(memo.config("uid-0001")).toBeDefined();
+  });
+
   it("keeps no config above 1/32 of its bytes: a huge spec's config is generated every time", async () => {
     const probe = createSyncMemo({ maxBytes: 0, configBytes: 2 ** 24, idleMs: 60_000, now: () => 0 });
     await syncRemembered(await parentNumber(0), deps(), { memo: probe });
