@@ -18,6 +18,7 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
+import { createDeadlines } from "./deadlines";
 import { numberSetting, type NumberRule } from "./env-values";
 import { sendError } from "./errors";
 import { hookLabelOf, type HookMetrics } from "./metrics";
@@ -57,13 +58,17 @@ export const TIMED_OUT = "llsdTimedOut";
 function answerTimedOut(
   req: Request,
   res: Response,
-  { hook, started, settings, deps }: { hook: string; started: bigint; settings: OverloadOptions; deps: OverloadDeps },
+  {
+    hook,
+    elapsedMs,
+    settings,
+    deps,
+  }: { hook: string; elapsedMs: number; settings: OverloadOptions; deps: OverloadDeps },
 ): void {
   if (res.headersSent) return;
   const retryAfter = String(settings.retryAfterSeconds);
   res.locals[TIMED_OUT] = true;
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  deps.metrics.observe(hook, "timeout", seconds);
+  deps.metrics.observe(hook, "timeout", elapsedMs / 1000);
   deps.logger.warn(
     { hook, outcome: "timeout", status: 503, limitMs: settings.timeoutMs, bodyComplete: req.complete },
     "Hook call ran past its time limit",
@@ -81,6 +86,7 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
   const settings: OverloadOptions = { ...OVERLOAD_DEFAULTS, ...options };
   const retryAfter = String(settings.retryAfterSeconds);
   let inFlight = 0;
+  const deadlines = createDeadlines(settings.timeoutMs);
   return {
     options: settings,
     inFlight: () => inFlight,
@@ -102,13 +108,10 @@ export function createOverloadGuard(options: Partial<OverloadOptions> = {}): Ove
           return;
         }
         inFlight++;
-        const started = process.hrtime.bigint();
-        const timer = setTimeout(() => answerTimedOut(req, res, { hook, started, settings, deps }), settings.timeoutMs);
-        let released = false;
+        const finish = deadlines.start((elapsedMs) => answerTimedOut(req, res, { hook, elapsedMs, settings, deps }));
         res.once("close", () => {
-          clearTimeout(timer);
-          if (!released) inFlight--;
-          released = true;
+          finish();
+          inFlight--;
         });
         next();
       };
