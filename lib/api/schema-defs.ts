@@ -56,16 +56,20 @@ export function withSharedDefs(schema: Schema): Schema {
     const name = names.get(sub);
     return name !== undefined ? { $ref: `#/$defs/${name}` } : rewrite(sub);
   };
-  const rewrite = (s: Schema): Schema =>
-    Object.fromEntries(Object.entries(s).map(([keyword, value]) => [keyword, rewriteValue(keyword, value)]));
-  const rewriteValue = (keyword: string, value: unknown): unknown => {
-    if (ONE.includes(keyword) && isObject(value)) return refOr(value);
-    if (LIST.includes(keyword) && Array.isArray(value)) return value.map((v: unknown) => (isObject(v) ? refOr(v) : v));
-    if (MAP.includes(keyword) && isObject(value))
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? refOr(v) : v]));
-    return value;
-  };
+  const rewrite = (s: Schema): Schema => mapSubschemas(s, refOr);
   const defs: { [name: string]: Schema } = {};
   for (const [sub, name] of names) defs[name] = rewrite(sub);
   return { ...rewrite(schema), $defs: defs };
+}
+
+/** `schema` with each of its subschemas (not itself) replaced by `map(subschema)`. */
+export function mapSubschemas(schema: Schema, map: (subschema: Schema) => Schema): Schema {
+  const mapValue = (keyword: string, value: unknown): unknown => {
+    if (ONE.includes(keyword) && isObject(value)) return map(value);
+    if (LIST.includes(keyword) && Array.isArray(value)) return value.map((v: unknown) => (isObject(v) ? map(v) : v));
+    if (MAP.includes(keyword) && isObject(value))
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? map(v) : v]));
+    return value;
+  };
+  return Object.fromEntries(Object.entries(schema).map(([keyword, value]) => [keyword, mapValue(keyword, value)]));
 }

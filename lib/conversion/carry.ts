@@ -91,11 +91,12 @@ function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
 }
 
 /**
- * Every row's value moved whole, then the target's schema asked once about the body it made:
- * the usual case, one validator run instead of one per row. The schema applies each field's
- * own schema to its value, so a body it accepts means every row's value fits where it went,
- * and `carriedRowByRow` would have moved each one whole too: the same result. Undefined when
- * the body is refused; the rows then decide one by one.
+ * Every row's value moved whole, then the target's schema asked once about the checked rows'
+ * values (`Direction.check`): the usual case, one small validator run instead of one per row.
+ * That schema applies each checked field's own schema to its value, so a body it accepts
+ * means every checked row's value fits where it went, and `carriedRowByRow` would have moved
+ * each one whole too: the same result. Undefined when it is refused; the rows then decide one
+ * by one.
  */
 function carriedWhole(source: JsonMap, direction: Direction): Carried | undefined {
   const carried = nothingCarried(source);
@@ -103,23 +104,22 @@ function carriedWhole(source: JsonMap, direction: Direction): Carried | undefine
     const value = getPath(source, pair.from);
     const projected = value !== undefined && pair.project ? pair.project(value) : value;
     // A field the target does not have is never moved (`fitPart` refuses it too).
-    if (projected === undefined || schemaAt(direction.target, pair.to) === undefined) continue;
+    if (projected === undefined || (pair.checked && schemaAt(direction.target, pair.to) === undefined)) continue;
     setPath(carried.body, pair.to, projected);
     if (projected === value) carried.moved.add(pair.fromPath);
   }
-  const { spec, status } = carried.body;
-  const accepted =
-    fits(schemaAt(direction.target, ["spec"]), spec) &&
-    (status === undefined || fits(schemaAt(direction.target, ["status"]), status));
-  return accepted ? carried : undefined;
+  return fits(direction.check, carried.body) ? carried : undefined;
 }
 
 function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Carried): void {
   const value = getPath(source, pair.from);
   if (value === undefined) return;
   const projected = pair.project ? pair.project(value) : value;
-  const part =
-    projected === undefined ? undefined : fitPart(projected, schemaAt(direction.target, pair.to), pair.fromPath);
+  const part = !pair.checked
+    ? { value, moved: [pair.fromPath], rebuilt: [] }
+    : projected === undefined
+      ? undefined
+      : fitPart(projected, schemaAt(direction.target, pair.to), pair.fromPath);
   if (!part) return;
   setPath(carried.body, pair.to, part.value);
   // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.

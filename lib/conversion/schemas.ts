@@ -1,14 +1,17 @@
 /**
- * What each version can hold, asked of its own JSON Schema: a value moves to the other version
- * only where that version's schema accepts it, so a converted object always passes its
- * version's schema and nothing the other version cannot say is ever silently dropped.
+ * What each version can hold, asked of its own JSON Schema. Where the two versions give a field
+ * the same rules, its value moves as it is (the apiserver checked it in the version it came
+ * in); elsewhere a value moves only where the target's schema accepts it. So a converted object
+ * passes its version's schema whenever the source passed its own, and nothing the other
+ * version cannot say is ever silently dropped: it rides in the annotation.
  */
 import { V1ALPHA2_STATUS_SCHEMA } from "../api/schema-status-v1alpha2";
 import { compile } from "../api/schema";
 import type { Schema } from "../api/schema-parts";
+import { mapSubschemas } from "../api/schema-defs";
 import { V1ALPHA1_SPEC_SCHEMA, V1ALPHA1_STATUS_SCHEMA } from "../api/schema-v1alpha1";
 import { V1ALPHA2_SPEC_SCHEMA } from "../api/schema-v1alpha2";
-import { isPlainObject, own, stringList, type Segments } from "./paths";
+import { formatPath, isPlainObject, own, stringList, type Segments } from "./paths";
 
 /** The converted part of an object, `spec` and `status` (metadata is never converted). */
 function body(spec: Schema, status: Schema): Schema {
@@ -36,4 +39,45 @@ export function requiredOf(schema: Schema | undefined): readonly string[] {
 
 export function fits(schema: Schema | undefined, value: unknown): boolean {
   return schema !== undefined && compile(schema).fast(value) === true;
+}
+
+/** A schema's rules: the schema without its prose (`description`), at every level. */
+function rulesOf(schema: Schema): Schema {
+  const { description: _prose, ...rules } = schema;
+  return mapSubschemas(rules, rulesOf);
+}
+
+/**
+ * Whether two schemas have the same rules (descriptions aside), so accept the same values.
+ * Keywords written in another order read as different rules: such a row is checked anyway.
+ */
+export function sameRules(a: Schema | undefined, b: Schema | undefined): boolean {
+  return a !== undefined && b !== undefined && JSON.stringify(rulesOf(a)) === JSON.stringify(rulesOf(b));
+}
+
+type FieldsNode = { readonly type: "object"; readonly properties: { [field: string]: Schema } };
+
+/**
+ * A schema for a body (`{spec, status}`) that applies `root`'s schema at each of `paths` to the
+ * value there and asks nothing else: no other field, no required one. Paths never nest (the
+ * field table's rows), and come from the table, never from a request.
+ */
+export function schemaOfFields(root: Schema, paths: readonly Segments[]): Schema {
+  const top: FieldsNode = { type: "object", properties: {} };
+  const nodes = new Map<string, FieldsNode>();
+  for (const path of paths) {
+    const leaf = schemaAt(root, path);
+    const last = path[path.length - 1];
+    if (leaf === undefined || last === undefined) continue;
+    let node = top;
+    path.slice(0, -1).forEach((key, i) => {
+      const id = formatPath(path.slice(0, i + 1));
+      const next = nodes.get(id) ?? { type: "object", properties: {} };
+      nodes.set(id, next);
+      node.properties[key] = next;
+      node = next;
+    });
+    node.properties[last] = leaf;
+  }
+  return top;
 }

@@ -6,7 +6,7 @@
  */
 import type { Schema } from "../api/schema-parts";
 import { formatPath, isPlainObject, own, type Segments } from "./paths";
-import { V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
+import { sameRules, schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 
 export interface FieldMapping {
   readonly v1alpha1: string;
@@ -69,6 +69,14 @@ export interface Pair {
   readonly to: Segments;
   /** Source value → target value, for a source with more forms than the target. */
   readonly project?: (value: unknown) => unknown;
+  /**
+   * Whether the target's schema must be asked about the value: its rules at `to` differ from
+   * the source's at `from`, or the value is projected. A row whose two schemas have the same
+   * rules moves its value unasked: the apiserver checked it against those rules in the source
+   * version (a write is validated in the version it was sent in, a stored object was when it
+   * was written), and asking again cost a large share of each conversion.
+   */
+  readonly checked: boolean;
 }
 
 /** A target field whose stashed richer form is put back while it still means what the target says. */
@@ -84,6 +92,8 @@ export interface Direction {
   /** Source objects that hold rows (`spec.server`, `spec.server.containerSpec`…): the rows rebuild them. */
   readonly shared: ReadonlySet<string>;
   readonly refinements: readonly Refinement[];
+  /** What the target's schema says about the checked rows' fields and nothing else (`schemaOfFields`). */
+  readonly check: Schema;
 }
 
 const split = (path: string): Segments => path.split(".");
@@ -92,25 +102,59 @@ function sharedOf(sources: readonly Segments[]): ReadonlySet<string> {
   return new Set(sources.flatMap((path) => path.slice(0, -1).map((_, i) => formatPath(path.slice(0, i + 1)))));
 }
 
+/** The rows from `source` (a version's body schema) to `target`, in table order. */
+function pairsOf(
+  rows: readonly { from: string; to: string; project?: (value: unknown) => unknown }[],
+  source: Schema,
+  target: Schema,
+): Pair[] {
+  return rows.map(({ from, to, project }) => {
+    const [fromSegments, toSegments] = [split(from), split(to)];
+    const checked = project !== undefined || !sameRules(schemaAt(source, fromSegments), schemaAt(target, toSegments));
+    return {
+      from: fromSegments,
+      fromPath: formatPath(fromSegments),
+      to: toSegments,
+      ...(project ? { project } : {}),
+      checked,
+    };
+  });
+}
+
+const checkOf = (pairs: readonly Pair[], target: Schema): Schema =>
+  schemaOfFields(
+    target,
+    pairs.filter((pair) => pair.checked).map((pair) => pair.to),
+  );
+
+const TO_HUB_PAIRS = pairsOf(
+  FIELD_TABLE.map((row) => ({ from: row.v1alpha1, to: row.v1alpha2 })),
+  V1ALPHA1_BODY,
+  V1ALPHA2_BODY,
+);
+
 export const TO_HUB: Direction = {
-  pairs: FIELD_TABLE.map((row) => ({
-    from: split(row.v1alpha1),
-    fromPath: formatPath(split(row.v1alpha1)),
-    to: split(row.v1alpha2),
-  })),
+  pairs: TO_HUB_PAIRS,
   target: V1ALPHA2_BODY,
   shared: sharedOf(FIELD_TABLE.map((row) => split(row.v1alpha1))),
   refinements: FIELD_TABLE.flatMap(({ v1alpha2, project }) => (project ? [{ path: split(v1alpha2), project }] : [])),
+  check: checkOf(TO_HUB_PAIRS, V1ALPHA2_BODY),
 };
 
-export const FROM_HUB: Direction = {
-  pairs: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({
-    from: split(v1alpha2),
-    fromPath: formatPath(split(v1alpha2)),
-    to: split(v1alpha1),
+const FROM_HUB_PAIRS = pairsOf(
+  FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({
+    from: v1alpha2,
+    to: v1alpha1,
     ...(project ? { project } : {}),
   })),
+  V1ALPHA2_BODY,
+  V1ALPHA1_BODY,
+);
+
+export const FROM_HUB: Direction = {
+  pairs: FROM_HUB_PAIRS,
   target: V1ALPHA1_BODY,
   shared: sharedOf(FIELD_TABLE.map((row) => split(row.v1alpha2))),
   refinements: [],
+  check: checkOf(FROM_HUB_PAIRS, V1ALPHA1_BODY),
 };
