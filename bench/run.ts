@@ -21,7 +21,7 @@ import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
 import { builtCaches } from "./built";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
 import { build, deploymentArgs, MAIN, nodeOf, ROOT, spawnedNodeVersion } from "./service";
-import { benchReplay, REPLAY_BUDGET, WARM_PASSES, type EndpointReplay } from "./replay";
+import { benchReplay, PROCESS_PAIRS, REPLAY_BUDGET, WARM_PASSES, type EndpointReplay } from "./replay";
 import { benchReplicas, CONNECTIONS, ROUNDS, STEADY_ROUNDS, type ReplicaPhase, type ReplicasBench } from "./replicas";
 import { benchStartup, IDLE_SECONDS } from "./startup";
 import type { Timing } from "./stats";
@@ -281,7 +281,7 @@ function replayRow(r: EndpointReplay): Row {
   const memo = r.endpoint === "sync" ? `; the sync memo answered ${r.coldReused} of the cold pass` : "";
   return {
     figure: `replay POST /${r.endpoint}: ${r.calls} recorded requests (avg ${fixed(r.avgBodyBytes / 1024, 1)} KB), one at a time on one keep-alive connection; process CPU per call`,
-    measured: `cold ${ms(r.coldMs)}, warm ${ms(r.warmMs)}; ${statuses}${memo}`,
+    measured: `cold ${ms(r.coldMs)}, warm ${ms(r.warmMs)}; ${statuses}${memo}; warm ratio of each of the ${r.pairRatios.length} process pairs: ${r.pairRatios.map((x) => fixed(x)).join(", ")} (the median pair shown)`,
     baseline: `echo app: cold ${ms(r.echoColdMs)}, warm ${ms(r.echoWarmMs)}`,
     ratio: fixed(r.ratio),
     budget: `warm ratio ≤ ${r.budget}, answers 2xx as recorded`,
@@ -407,7 +407,9 @@ function processFiguresMd(): string {
   faked, a subset keeping every kind of request) sent to \`node ${deploymentArgs().join(" ")}\`
   (\`LLSD_READ_IMAGE_LABELS=false\`, \`LLSD_LIVE_STATUS=false\`; without TLS files PORT serves all
   four routes) and to an Express echo app (\`express.json\` with the service's 8 MB limit,
-  answering the parsed body) spawned the same way; a fresh pair of processes per endpoint.
+  answering the parsed body) spawned the same way; ${PROCESS_PAIRS} fresh pairs of processes per
+  endpoint, one after another, and the row shows the pair with the median warm ratio beside
+  every pair's ratio (one pair's ratio moved by about ±0.1 from run to run on the same code).
   Each record's method, path, headers (without \`host\`, \`content-length\` the body's bytes)
   and body, one at a time on one keep-alive connection, as Metacontroller's Go client sends.
   The figure is process CPU per call, read from outside: the first field of

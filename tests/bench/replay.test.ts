@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { callOf, checkStatuses } from "../../bench/replay";
+import { callOf, checkStatuses, medianPair, type EndpointReplay } from "../../bench/replay";
 import {
   convertDirection,
   ENDPOINTS,
@@ -84,5 +84,51 @@ describe("bench/traffic: the recorded requests the replay sends", () => {
     const records = traffic.sync.slice(0, 3);
     expect(checkStatuses(records, [200, 200, 200]).mismatches).toBe(0);
     expect(checkStatuses(records, [500, 200, 200]).mismatches).toBe(1);
+  });
+});
+
+describe("medianPair: an endpoint's figure from its process pairs", () => {
+  /** One pair's figures: only the ratio and the failed answers matter here. */
+  const aPair = (ratio: number, failed = 0): EndpointReplay => ({
+    endpoint: "convert",
+    calls: 300,
+    avgBodyBytes: 3600,
+    coldMs: 1,
+    warmMs: ratio,
+    echoColdMs: 1,
+    echoWarmMs: 1,
+    ratio,
+    budget: 1.5,
+    pass: ratio <= 1.5 && failed === 0,
+    coldReused: 0,
+    mismatches: failed,
+    registryMismatches: 0,
+    cut: 0,
+    failed,
+    pairRatios: [ratio],
+  });
+
+  it.each([
+    [[1.6, 1.4, 1.45], 1.45, true],
+    [[1.4, 1.55, 1.6], 1.55, false],
+    [[1.2, 1.7], 1.7, false],
+    [[1.49], 1.49, true],
+  ])("pairs with ratios %j read %d (pass %s)", (ratios, median, pass) => {
+    const figure = medianPair(ratios.map((r) => aPair(r)));
+    expect({ ratio: figure.ratio, warmMs: figure.warmMs, pass: figure.pass, pairRatios: figure.pairRatios }).toEqual({
+      ratio: median,
+      warmMs: median,
+      pass,
+      pairRatios: ratios,
+    });
+  });
+
+  it("fails when any pair answered wrongly, whatever the median pair's ratio", () => {
+    const figure = medianPair([aPair(1.2), aPair(1.3, 2), aPair(1.25)]);
+    expect({ ratio: figure.ratio, failed: figure.failed, pass: figure.pass }).toEqual({
+      ratio: 1.25,
+      failed: 2,
+      pass: false,
+    });
   });
 });
