@@ -86,7 +86,7 @@ function nothingCarried(source: JsonMap): Carried {
 /** Each row asks the target's schema about its own value (`fitPart`). */
 function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
   const carried = nothingCarried(source);
-  for (const pair of direction.pairs) movePair(source, pair, direction, carried);
+  for (const pair of direction.pairs) movePair(source, pair, carried);
   return carried;
 }
 
@@ -104,22 +104,22 @@ function carriedWhole(source: JsonMap, direction: Direction): Carried | undefine
     const value = getPath(source, pair.from);
     const projected = value !== undefined && pair.project ? pair.project(value) : value;
     // A field the target does not have is never moved (`fitPart` refuses it too).
-    if (projected === undefined || (pair.checked && schemaAt(direction.target, pair.to) === undefined)) continue;
+    if (projected === undefined || pair.toSchema === undefined) continue;
     setPath(carried.body, pair.to, projected);
     if (projected === value) carried.moved.add(pair.fromPath);
   }
   return fits(direction.check, carried.body) ? carried : undefined;
 }
 
-function movePair(source: JsonMap, pair: Pair, direction: Direction, carried: Carried): void {
+function movePair(source: JsonMap, pair: Pair, carried: Carried): void {
   const value = getPath(source, pair.from);
   if (value === undefined) return;
   const projected = pair.project ? pair.project(value) : value;
-  const part = !pair.checked
-    ? { value, moved: [pair.fromPath], rebuilt: [] }
-    : projected === undefined
-      ? undefined
-      : fitPart(projected, schemaAt(direction.target, pair.to), pair.fromPath);
+  if (projected === undefined) return;
+  // An unchecked row has the same rules on both sides (and no projection): its value moves whole.
+  const part = pair.checked
+    ? fitPart(projected, pair.toSchema, pair.fromPath)
+    : { value: projected, moved: [pair.fromPath], rebuilt: [] };
   if (!part) return;
   setPath(carried.body, pair.to, part.value);
   // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.

@@ -77,6 +77,8 @@ export interface Pair {
    * was written), and asking again cost a large share of each conversion.
    */
   readonly checked: boolean;
+  /** The target's schema at `to`; undefined when the target has no such field (nothing moves). */
+  readonly toSchema: Schema | undefined;
 }
 
 /** A target field whose stashed richer form is put back while it still means what the target says. */
@@ -110,13 +112,15 @@ function pairsOf(
 ): Pair[] {
   return rows.map(({ from, to, project }) => {
     const [fromSegments, toSegments] = [split(from), split(to)];
-    const checked = project !== undefined || !sameRules(schemaAt(source, fromSegments), schemaAt(target, toSegments));
+    const toSchema = schemaAt(target, toSegments);
+    const checked = project !== undefined || !sameRules(schemaAt(source, fromSegments), toSchema);
     return {
       from: fromSegments,
       fromPath: formatPath(fromSegments),
       to: toSegments,
       ...(project ? { project } : {}),
       checked,
+      toSchema,
     };
   });
 }
