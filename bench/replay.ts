@@ -143,6 +143,7 @@ function summarize(
   const [warmMs, echoWarmMs] = [hooks, base].map((xs = []) => median(xs.slice(1)));
   const budget = REPLAY_BUDGET[endpoint];
   const failed = Math.max(...checks.map((c) => c.failed));
+  const ratio = Number(warmMs) / Number(echoWarmMs);
   return {
     endpoint,
     calls: records.length,
@@ -151,13 +152,13 @@ function summarize(
     warmMs: Number(warmMs),
     echoColdMs: Number(base?.[0]),
     echoWarmMs: Number(echoWarmMs),
-    ratio: Number(warmMs) / Number(echoWarmMs),
+    ratio,
     budget,
-    pass: Number(warmMs) / Number(echoWarmMs) <= budget && failed === 0,
+    pass: ratio <= budget && failed === 0,
     coldReused,
     ...checkStatuses(records, passes[0][0]?.statuses ?? []),
     failed,
-    pairRatios: [Number(warmMs) / Number(echoWarmMs)],
+    pairRatios: [ratio],
   };
 }
 
