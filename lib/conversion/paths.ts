@@ -16,7 +16,10 @@ export function isPlainObject(value: unknown): value is JsonMap {
 export type StringMap = { readonly [key: string]: string };
 
 export function isStringMap(value: unknown): value is StringMap {
-  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) if (typeof value[keys[i]!] !== "string") return false;
+  return true;
 }
 
 /** The strings of a list (a schema's `required`); none when it is not a list. */
@@ -39,18 +42,21 @@ export function define<V>(target: { [key: string]: V }, key: string, value: V): 
   else target[key] = value;
 }
 
+// getPath and setPath run for every table row of every conversion: plain index loops keep
+// them small for V8 to compile (an iterator or a `slice` per call cost more than the lookups).
 export function getPath(root: unknown, segments: Segments): unknown {
   let node = root;
-  for (const key of segments) node = own(node, key);
+  for (let i = 0; i < segments.length && node !== undefined; i++) node = own(node, segments[i]!);
   return node;
 }
 
 /** Sets `segments` under `root`, creating the objects on the way (they are known to be absent or objects). */
 export function setPath(root: JsonMap, segments: Segments, value: unknown): void {
-  const last = segments[segments.length - 1];
-  if (last === undefined) return; // no path, no field
+  const lastIndex = segments.length - 1;
+  if (lastIndex < 0) return; // no path, no field
   let node = root;
-  for (const key of segments.slice(0, -1)) {
+  for (let i = 0; i < lastIndex; i++) {
+    const key = segments[i]!;
     const next = own(node, key);
     if (isPlainObject(next)) node = next;
     else {
@@ -59,7 +65,7 @@ export function setPath(root: JsonMap, segments: Segments, value: unknown): void
       node = created;
     }
   }
-  define(node, last, value);
+  define(node, segments[lastIndex]!, value);
 }
 
 /**
