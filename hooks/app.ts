@@ -26,12 +26,12 @@ import { requireBearer, type TokenSource } from "./auth";
 import { errorHandler, notFound } from "./errors";
 import type { HookMetrics } from "./metrics";
 import { createOverloadGuard, type OverloadGuard } from "./overload";
-import { convertRouter } from "./routes/convert";
-import { customizeRouter } from "./routes/customize";
+import { convertRoute } from "./routes/convert";
+import { customizeRoute } from "./routes/customize";
 import { healthRouter } from "./routes/health";
 import { metricsRouter } from "./routes/metrics";
-import { syncRouter } from "./routes/sync";
-import { validateRouter } from "./routes/validate";
+import { syncRoute } from "./routes/sync";
+import { validateRoute } from "./routes/validate";
 
 export interface HookHandlers {
   /** A serialized answer is sent as is (the sync memo, lib/sync/memo.ts). */
@@ -89,17 +89,17 @@ export function createApp(deps: AppDeps): express.Express {
       chain(
         auth,
         guard,
-        syncRouter((request) => handlers.sync(request), { logger, metrics }),
+        syncRoute((request) => handlers.sync(request), { logger, metrics }),
       ),
     );
-    const customize = customizeRouter((request) => handlers.customize(request), { logger, metrics });
+    const customize = customizeRoute((request) => handlers.customize(request), { logger, metrics });
     routes.set("/customize", chain(auth, guard, customize));
   }
   if (audience !== "metacontroller") {
     // Called by the apiserver, which sends no token (TLS and the NetworkPolicy protect them).
-    const validate = validateRouter({ logger, metrics, ...(validation ? { context: validation } : {}) });
+    const validate = validateRoute({ logger, metrics, ...(validation ? { context: validation } : {}) });
     routes.set("/validate", chain(guard, validate));
-    routes.set("/convert", chain(guard, convertRouter({ logger, metrics })));
+    routes.set("/convert", chain(guard, convertRoute({ logger, metrics })));
   }
   app.use(byPath(routes));
   app.use(notFound);

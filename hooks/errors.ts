@@ -48,6 +48,19 @@ export const notFound: RequestHandler = (req, res) => {
   sendError(res, { status: 404, message: `no such endpoint: ${req.method} ${req.path}` });
 };
 
+/**
+ * A hook endpoint: POST goes to `handler`, any other method gets 405. The app has already
+ * matched the path (app.ts `byPath`), so an Express Router with one route would only repeat
+ * that match on every call. A rejected handler goes to the error handler, as Express does.
+ */
+export function postOnly(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  const refuse = methodNotAllowed(["POST"]);
+  return (req, res, next) => {
+    if (req.method !== "POST") return void refuse(req, res, next);
+    handler(req, res).catch(next);
+  };
+}
+
 /** Known route, other method: 405 with the `Allow` header RFC 9110 asks for. */
 export function methodNotAllowed(allow: readonly string[]): RequestHandler {
   return (req, res) => {
@@ -76,12 +89,13 @@ export async function readJsonBody(
   req: Request,
   res: Response,
 ): Promise<{ readonly answer: HttpError; readonly err?: Error } | undefined> {
-  if (req.is("application/json") === false)
-    return { answer: { status: 415, message: "content-type must be application/json" } };
   try {
     await parseJsonBody(req, res);
-    return undefined;
   } catch (err) {
     return { answer: httpErrorOf(err), err: scrubError(err, []) };
   }
+  // The parser reads only JSON: a body left unread had another content type (asked only then).
+  if (req.body === undefined && req.is("application/json") === false)
+    return { answer: { status: 415, message: "content-type must be application/json" } };
+  return undefined;
 }

@@ -3,11 +3,11 @@
  * wire shape → call the handler → send its answer untouched. Then one log line and the metrics.
  * A hook answers its own errors, so each call is counted and logged exactly once.
  */
-import { Router, type Request, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { own } from "../lib/conversion/paths";
 import { SerializedAnswer, type KubeObject, type ObjectMap } from "../lib/wire/metacontroller";
-import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "./errors";
+import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";
 import { forLog, scrubError, secretValuesOf } from "./redact";
 import type { Shape } from "./request-shape";
@@ -49,23 +49,18 @@ interface Call {
 
 type Answer = HttpError | { readonly status: 200; readonly json: string | Buffer };
 
-export function hookRouter<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, deps: HookDeps): Router {
-  const router = Router();
-  router
-    .route(`/${route.hook}`)
-    .post(async (req, res) => {
-      const started = process.hrtime.bigint();
-      const call: Call = { hook: route.hook };
-      const answer = await answerCall(route, { req, res, call, logger: deps.logger });
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      // The time limit (overload.ts) answered already: this answer is too late to send.
-      if (res.headersSent) return void lateAnswer(call, answer, seconds, deps.logger);
-      if ("json" in answer) res.status(200).type("application/json").send(answer.json);
-      else sendError(res, answer);
-      record(call, answer, seconds, deps);
-    })
-    .all(methodNotAllowed(["POST"]));
-  return router;
+export function hookRoute<Req extends HookRequest, Res>(route: HookRoute<Req, Res>, deps: HookDeps): RequestHandler {
+  return postOnly(async (req, res) => {
+    const started = process.hrtime.bigint();
+    const call: Call = { hook: route.hook };
+    const answer = await answerCall(route, { req, res, call, logger: deps.logger });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    // The time limit (overload.ts) answered already: this answer is too late to send.
+    if (res.headersSent) return void lateAnswer(call, answer, seconds, deps.logger);
+    if ("json" in answer) res.status(200).type("application/json").send(answer.json);
+    else sendError(res, answer);
+    record(call, answer, seconds, deps);
+  });
 }
 
 /** One call in flight: the express pair, its log fields (filled in as it goes) and the logger. */

@@ -4,11 +4,11 @@
  * and a message it shows to the user; only a body that is not a JSON object at all gets a 4xx.
  * One log line and one metrics observation per call.
  */
-import { Router, type Request, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
-import { methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
+import { postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
 import { isPlainObject } from "../../lib/conversion/paths";
 import { forLog, scrubError, secretValuesOf } from "../redact";
@@ -20,30 +20,25 @@ export interface ConvertDeps {
 
 type Answer = (HttpError & { readonly err?: unknown }) | ReviewOutcome;
 
-export function convertRouter(deps: ConvertDeps): Router {
+export function convertRoute(deps: ConvertDeps): RequestHandler {
   // The first review would otherwise pay for compiling the schemas the conversion consults.
   warmUpConversion();
-  const router = Router();
-  router
-    .route("/convert")
-    .post(async (req, res) => {
-      const started = process.hrtime.bigint();
-      const answer = await answerCall(req, res, deps.logger);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (res.headersSent) {
-        // The time limit (overload.ts) answered already; the metrics counted it.
-        deps.logger.warn(
-          { hook: "convert", outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
-          "Conversion call finished after its time limit; its answer was dropped",
-        );
-        return;
-      }
-      if ("response" in answer) res.status(200).json(answer.response);
-      else sendError(res, answer);
-      record(answer, seconds, deps);
-    })
-    .all(methodNotAllowed(["POST"]));
-  return router;
+  return postOnly(async (req, res) => {
+    const started = process.hrtime.bigint();
+    const answer = await answerCall(req, res, deps.logger);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (res.headersSent) {
+      // The time limit (overload.ts) answered already; the metrics counted it.
+      deps.logger.warn(
+        { hook: "convert", outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
+        "Conversion call finished after its time limit; its answer was dropped",
+      );
+      return;
+    }
+    if ("response" in answer) res.status(200).json(answer.response);
+    else sendError(res, answer);
+    record(answer, seconds, deps);
+  });
 }
 
 async function answerCall(req: Request, res: Response, logger: pino.Logger): Promise<Answer> {

@@ -1,14 +1,14 @@
 /** `POST /customize`: the parent → which related objects the sync hook needs to see. */
-import type { Router } from "express";
+import type { RequestHandler } from "express";
 import type { CustomizeRequest, CustomizeResponse } from "../../lib/wire/metacontroller";
-import { hookRouter, type HookDeps } from "../hook-route";
+import { hookRoute, type HookDeps } from "../hook-route";
 import { customizeRequestShape } from "../request-shape";
 
-export function customizeRouter(
+export function customizeRoute(
   customize: (request: CustomizeRequest) => Promise<CustomizeResponse>,
   deps: HookDeps,
-): Router {
-  return hookRouter({ hook: "customize", shape: customizeRequestShape, handle: customize, summarize }, deps);
+): RequestHandler {
+  return hookRoute({ hook: "customize", shape: customizeRequestShape, handle: customize, summarize }, deps);
 }
 
 function summarize(response: CustomizeResponse): { relatedResources: number } {

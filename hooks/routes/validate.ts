@@ -9,7 +9,7 @@
  * One log line per call (namespace, name, operation, allowed, error count; never the object):
  * debug when admitted, info when denied.
  */
-import { Router, type Request, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import {
   admissionReviewShape,
@@ -19,7 +19,7 @@ import {
   type AdmissionResponse,
 } from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
-import { INTERNAL_ERROR, methodNotAllowed, readJsonBody, sendError, type HttpError } from "../errors";
+import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
 import type { Outcome } from "../metrics";
 import { forLog, scrubError, secretValuesOf } from "../redact";
@@ -54,30 +54,25 @@ function warmUp(context: ValidateContext | undefined): void {
   );
 }
 
-export function validateRouter(deps: ValidateDeps): Router {
+export function validateRoute(deps: ValidateDeps): RequestHandler {
   warmUp(deps.context);
-  const router = Router();
-  router
-    .route("/validate")
-    .post(async (req, res) => {
-      const started = process.hrtime.bigint();
-      const call: Call = { hook: "validate" };
-      const answer = await answerReview({ req, res, call }, deps.context, deps.logger);
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (res.headersSent) {
-        // The time limit (overload.ts) answered already; the metrics counted it.
-        deps.logger.warn(
-          { ...call, outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
-          "Admission review finished after its time limit; its answer was dropped",
-        );
-        return;
-      }
-      if ("review" in answer) res.status(200).json(reviewResponse(answer.review));
-      else sendError(res, answer);
-      record(call, answer, seconds, deps);
-    })
-    .all(methodNotAllowed(["POST"]));
-  return router;
+  return postOnly(async (req, res) => {
+    const started = process.hrtime.bigint();
+    const call: Call = { hook: "validate" };
+    const answer = await answerReview({ req, res, call }, deps.context, deps.logger);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (res.headersSent) {
+      // The time limit (overload.ts) answered already; the metrics counted it.
+      deps.logger.warn(
+        { ...call, outcome: "timeout", status: 503, durationMs: Math.round(seconds * 1e6) / 1e3 },
+        "Admission review finished after its time limit; its answer was dropped",
+      );
+      return;
+    }
+    if ("review" in answer) res.status(200).json(reviewResponse(answer.review));
+    else sendError(res, answer);
+    record(call, answer, seconds, deps);
+  });
 }
 
 type Answer = HttpError | { readonly status: 200; readonly review: AdmissionResponse };

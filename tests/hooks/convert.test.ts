@@ -9,7 +9,7 @@ import * as conversion from "../../lib/conversion/v1alpha1";
 import { errorHandler, notFound } from "../../hooks/errors";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
-import { convertRouter } from "../../hooks/routes/convert";
+import { convertRoute } from "../../hooks/routes/convert";
 import { LEVEL, type LogLine } from "./helpers";
 
 const V1 = "llamastack.io/v1alpha1";
@@ -21,7 +21,7 @@ function aConvertApp(level = "info") {
   const logger = createLogger({ level, destination: { write: (line: string) => void raw.push(line) } });
   const metrics = createMetrics();
   const app = express();
-  app.use(convertRouter({ logger, metrics }));
+  app.all("/convert", convertRoute({ logger, metrics }));
   app.use(notFound);
   app.use(errorHandler(logger));
   return { app, metrics, lines: () => raw.map((line) => JSON.parse(line) as LogLine) };
