@@ -101,6 +101,7 @@ function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
 function carriedWhole(source: JsonMap, direction: Direction): Carried | undefined {
   const carried = nothingCarried(source);
   const { pairs } = direction;
+  let asked = 0;
   for (let i = 0; i < pairs.length; i++) {
     const pair = pairs[i]!;
     // A field the target does not have is never moved (`fitPart` refuses it too).
@@ -110,8 +111,10 @@ function carriedWhole(source: JsonMap, direction: Direction): Carried | undefine
     if (projected === undefined) continue;
     setPath(carried.body, pair.to, projected);
     if (projected === value) carried.moved.add(pair.fromPath);
+    if (pair.checked) asked++;
   }
-  return fits(direction.check, carried.body) ? carried : undefined;
+  // With no checked row's value in the body, the check has nothing to ask.
+  return asked === 0 || fits(direction.check, carried.body) ? carried : undefined;
 }
 
 function movePair(source: JsonMap, pair: Pair, carried: Carried): void {

@@ -6,7 +6,7 @@
  */
 import type { Schema } from "../api/schema-parts";
 import { formatPath, isPlainObject, own, type Segments } from "./paths";
-import { sameRules, schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
+import { acceptsAll, schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 
 export interface FieldMapping {
   readonly v1alpha1: string;
@@ -70,11 +70,12 @@ export interface Pair {
   /** Source value → target value, for a source with more forms than the target. */
   readonly project?: (value: unknown) => unknown;
   /**
-   * Whether the target's schema must be asked about the value: its rules at `to` differ from
-   * the source's at `from`, or the value is projected. A row whose two schemas have the same
-   * rules moves its value unasked: the apiserver checked it against those rules in the source
-   * version (a write is validated in the version it was sent in, a stored object was when it
-   * was written), and asking again cost a large share of each conversion.
+   * Whether the target's schema must be asked about the value: the target's rules at `to` may
+   * refuse a value the source's rules at `from` accept (schemas.ts `acceptsAll`), or the value
+   * is projected. Any other row moves its value unasked: the apiserver checked it against the
+   * source's rules (a write is validated in the version it was sent in, a stored object was
+   * when it was written), those rules imply the target's, and asking again cost a large share
+   * of each conversion.
    */
   readonly checked: boolean;
   /** The target's schema at `to`; undefined when the target has no such field (nothing moves). */
@@ -113,7 +114,7 @@ function pairsOf(
   return rows.map(({ from, to, project }) => {
     const [fromSegments, toSegments] = [split(from), split(to)];
     const toSchema = schemaAt(target, toSegments);
-    const checked = project !== undefined || !sameRules(schemaAt(source, fromSegments), toSchema);
+    const checked = project !== undefined || !acceptsAll(toSchema, schemaAt(source, fromSegments));
     return {
       from: fromSegments,
       fromPath: formatPath(fromSegments),
