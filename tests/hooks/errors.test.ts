@@ -1,5 +1,8 @@
 /** Every answer that is not 200 is JSON `{error}`: never an HTML page, never a stack. */
+import express from "express";
 import request from "supertest";
+import { errorHandler, postOnly } from "../../hooks/errors";
+import { createLogger } from "../../hooks/logger";
 import { aParent, aSyncBody, aTestApp, LEVEL } from "./helpers";
 
 function expectJsonError(res: request.Response, status: number, error: string | RegExp): void {
@@ -138,6 +141,40 @@ describe("routing errors", () => {
 
     expectJsonError(res, 405, new RegExp(`is not allowed on ${path}`));
     expect(res.headers.allow).toBe(allow);
+  });
+});
+
+describe("postOnly: one hook path's handler", () => {
+  function anApp(handler: (req: express.Request, res: express.Response) => Promise<void>) {
+    const app = express();
+    app.all("/hook", postOnly(handler));
+    app.use(errorHandler(createLogger({ level: "silent" })));
+    return app;
+  }
+
+  const answersOk = (_req: express.Request, res: express.Response): Promise<void> => {
+    res.json({ ok: true });
+    return Promise.resolve();
+  };
+
+  it("When POSTed, Then the handler answers", async () => {
+    const res = await request(anApp(answersOk)).post("/hook");
+
+    expect([res.status, res.body]).toEqual([200, { ok: true }]);
+  });
+
+  it.each(["get", "put", "delete"] as const)("When %s, Then 405 JSON with Allow: POST", async (method) => {
+    const res = await request(anApp(answersOk))[method]("/hook");
+
+    expectJsonError(res, 405, /is not allowed on \/hook/);
+    expect(res.headers.allow).toBe("POST");
+  });
+
+  it("When the handler rejects, Then the error handler answers 500 JSON without the error's message", async () => {
+    const res = await request(anApp(() => Promise.reject(new Error("secret-ish detail")))).post("/hook");
+
+    expectJsonError(res, 500, "internal error");
+    expect(res.text).not.toContain("secret-ish");
   });
 });
 
