@@ -122,7 +122,7 @@ function movePair(source: JsonMap, pair: Pair, carried: Carried): void {
   if (value === undefined) return;
   const projected = pair.project ? pair.project(value) : value;
   if (projected === undefined) return;
-  // An unchecked row has the same rules on both sides (and no projection): its value moves whole.
+  // An unchecked row's target accepts whatever its source does (and it has no projection): its value moves whole.
   const part = pair.checked
     ? fitPart(projected, pair.toSchema, pair.fromPath)
     : { value: projected, moved: [pair.fromPath], rebuilt: [] };

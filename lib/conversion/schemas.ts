@@ -1,9 +1,10 @@
 /**
- * What each version can hold, asked of its own JSON Schema. Where the two versions give a field
- * the same rules, its value moves as it is (the apiserver checked it in the version it came
- * in); elsewhere a value moves only where the target's schema accepts it. So a converted object
- * passes its version's schema whenever the source passed its own, and nothing the other
- * version cannot say is ever silently dropped: it rides in the annotation.
+ * What each version can hold, asked of its own JSON Schema. Where the target version's rules for
+ * a field accept everything the source's accept (`acceptsAll`), its value moves as it is (the
+ * apiserver checked it in the version it came in); elsewhere a value moves only where the
+ * target's schema accepts it. So a converted object passes its version's schema whenever the
+ * source passed its own, and nothing the other version cannot say is ever silently dropped:
+ * it rides in the annotation.
  */
 import { V1ALPHA2_STATUS_SCHEMA } from "../api/schema-status-v1alpha2";
 import { compile } from "../api/schema";
@@ -91,7 +92,9 @@ const NARROWING = new Set<string>([
 export function acceptsAll(target: Schema | undefined, source: Schema | undefined): boolean {
   if (target === undefined || source === undefined) return false;
   if (sameRules(target, source)) return true;
-  const widening = Object.keys(source).some((k) => !(k in target) && !NARROWING.has(k) && !NOT_RULES.has(k));
+  const widening = Object.keys(source).some(
+    (k) => own(target, k) === undefined && !NARROWING.has(k) && !NOT_RULES.has(k),
+  );
   return !widening && Object.keys(target).every((keyword) => NOT_RULES.has(keyword) || keeps(keyword, target, source));
 }
 
