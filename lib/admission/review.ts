@@ -10,9 +10,10 @@
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
  * writes arrive converted), subresources (Metacontroller's status writes), objects being
- * deleted, and updates that leave `spec` unchanged — a metadata edit (labels, finalizers) is
- * never blocked by a spec that was accepted when it was written; its problems come back as
- * warnings instead.
+ * deleted, and updates that change nothing the check reads (lib/admission/unchanged.ts). An
+ * update that leaves `spec` unchanged is never denied: where it changes what the check reads
+ * (the annotation that moves a CR to the current default server), its problems come back as
+ * warnings.
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
@@ -22,6 +23,7 @@ import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
+import { checkInputsUnchanged, specUnchanged } from "./unchanged";
 
 export {
   ADMISSION_API_VERSION,
@@ -69,17 +71,6 @@ export interface AdmissionReviewResponse {
 
 function isLlsdV1alpha2(kind: GroupVersionKind): boolean {
   return kind.group === GROUP && kind.kind === KIND && kind.version === VERSION;
-}
-
-/** Order-insensitive JSON equality (the apiserver may re-encode maps in another order). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
 /** One line, as the apiserver wants warnings (kubectl prints each after "Warning: "). */
@@ -138,11 +129,11 @@ function deny(
 /** The admission decision for one request. */
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
   const { uid, object } = request;
-  if (object === undefined || !isJudged(request)) return allow(uid);
+  if (object === undefined || !isJudged(request) || checkInputsUnchanged(request)) return allow(uid);
   const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
-  if (request.operation === "UPDATE" && request.oldObject && sameJson(request.oldObject.spec, object.spec)) {
+  if (specUnchanged(request)) {
     return allow(uid, [...errors.map((e) => `${line(e)} (spec unchanged, so this update is allowed)`), ...notes]);
   }
   return deny(request, errors, notes);

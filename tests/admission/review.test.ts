@@ -176,21 +176,21 @@ describe("review", () => {
     expect(review(aRequest({ operation: "UPDATE", object, oldObject: object })).allowed).toBe(true);
   });
 
-  it("allows an UPDATE that leaves an invalid spec unchanged, and says what is wrong as warnings", () => {
-    const oldObject = anLlsd(TWO_ERRORS);
-    const object = anLlsd(structuredClone(TWO_ERRORS), { labels: { team: "a" } });
-    const response = review(aRequest({ operation: "UPDATE", object, oldObject }));
-    expect(response.allowed).toBe(true);
-    expect(response.status).toBeUndefined();
-    expect(response.warnings).toEqual([
-      expect.stringMatching(
-        /^spec\.distribution\.name: Unknown distribution "nope".* \(spec unchanged, so this update is allowed\)$/,
-      ),
-      expect.stringMatching(
-        /^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/,
-      ),
-    ]);
-  });
+  it.each([
+    ["a label", { labels: { team: "a" } }],
+    ["an annotation the check does not read", { annotations: { "e2e-scale/touched": "1" } }],
+    ["a finalizer", { finalizers: ["example.com/keep"] }],
+  ])(
+    "allows an UPDATE that adds %s to a CR with an invalid spec, without judging the spec again",
+    (_what, metadata) => {
+      const oldObject = anLlsd(TWO_ERRORS);
+      const object = anLlsd(structuredClone(TWO_ERRORS), metadata);
+      expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+        uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+        allowed: true,
+      });
+    },
+  );
 
   it("denies an UPDATE that changes the spec into an invalid one", () => {
     const oldObject = anLlsd({ distribution: { name: "starter" } });
@@ -254,6 +254,20 @@ describe("review: what the CR's server line cannot serve", () => {
   it("allows an UPDATE of a CR that still runs its 0.7 server (the line comes from the old object's status)", () => {
     const oldObject = { ...anLlsd({ distribution: { name: "starter" } }), status: runningOn071 };
     expect(review(aRequest({ operation: "UPDATE", object: anLlsd(withSafety), oldObject })).allowed).toBe(true);
+  });
+
+  it("allows an UPDATE that only opts that CR into the current default, with what the new line refuses as warnings", () => {
+    const annotations = { "llamastack.io/follow-default-image": "true" };
+    const oldObject = { ...anLlsd(withSafety), status: runningOn071 };
+    const object = { ...anLlsd(structuredClone(withSafety), { annotations }), status: runningOn071 };
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: true,
+      warnings: [
+        expect.stringMatching(/^spec\.providers\.safety: .*\(spec unchanged, so this update is allowed\)$/),
+        expect.stringMatching(/^spec\.resources\.shields\[0\]: .*\(spec unchanged, so this update is allowed\)$/),
+      ],
+    });
   });
 
   it("denies it when that CR opts into the current default, or switches its distribution name", () => {
