@@ -40,8 +40,12 @@ export interface TargetInput {
   readonly observed?: Observed;
   readonly spec: CanonicalSpec;
   readonly table: DistributionTable;
-  /** The server container's name of a v1alpha1 CR (lib/sync/legacy.ts); absent for v1alpha2. */
-  readonly legacyContainer?: string;
+  /**
+   * The server container's name of a v1alpha1 CR (lib/sync/legacy.ts), undefined for v1alpha2.
+   * A function, asked only when the answer depends on it: telling a v1alpha1 CR converts its
+   * whole spec back.
+   */
+  readonly legacyContainer?: () => string | undefined;
 }
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
@@ -73,7 +77,8 @@ function namedFor(image: string, name: string): boolean {
 /** The image a server already runs for distribution `name`, if one does. */
 function runningImage(input: TargetInput, name: string): string | undefined {
   const previous = previousOf(input.parent);
-  const deployed = deploymentImage(input.observed, input.legacyContainer);
+  const containers = input.observed?.deployment?.containers ?? [];
+  const deployed = containers.length > 0 ? deploymentImage(input.observed, input.legacyContainer?.()) : undefined;
   if (deployed !== undefined) {
     // The status records the name it ran for; an image published for the name also counts
     // (a cleared status, or a failed sync that recorded a name it never ran).
@@ -106,7 +111,7 @@ function keptImage(input: TargetInput, name: string, tableImage: string): Target
       ],
     };
   }
-  if (running !== undefined || input.legacyContainer === undefined) return undefined;
+  if (running !== undefined || input.legacyContainer?.() === undefined) return undefined;
   const go = findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
   if (go === undefined) return undefined;
   return {
@@ -117,6 +122,12 @@ function keptImage(input: TargetInput, name: string, tableImage: string): Target
   };
 }
 
+/** The server container's name if `parent` is a v1alpha1 CR, worked out on the first ask. */
+function legacyContainerOf(parent: KubeObject): () => string | undefined {
+  let known: { readonly name: string | undefined } | undefined;
+  return () => (known ??= { name: legacyOf(parent)?.containerName }).name;
+}
+
 /** The target image of the CR a sync request is about (v1alpha1 CRs recognised as lib/sync/legacy.ts does). */
 export function targetOfRequest(
   request: SyncRequest,
@@ -124,20 +135,18 @@ export function targetOfRequest(
   table: DistributionTable,
   observed: Observed = observedOf(request),
 ): TargetImage {
-  const legacy = legacyOf(request.parent);
   return targetImage({
     parent: request.parent,
     spec,
     table,
     observed,
-    ...(legacy ? { legacyContainer: legacy.containerName } : {}),
+    legacyContainer: legacyContainerOf(request.parent),
   });
 }
 
 /** The line a CR object will run, from its spec, annotations and status alone (admission, `llsd validate`). */
 export function lineOfObject(parent: KubeObject, spec: CanonicalSpec, table: DistributionTable): Release {
-  const legacy = legacyOf(parent);
-  const target = targetImage({ parent, spec, table, ...(legacy ? { legacyContainer: legacy.containerName } : {}) });
+  const target = targetImage({ parent, spec, table, legacyContainer: legacyContainerOf(parent) });
   return chooseLine({
     ...(target.image ? { image: target.image } : {}),
     ...(target.tableRelease ? { tableRelease: target.tableRelease } : {}),

@@ -196,6 +196,21 @@ describe("the children of a v1alpha1 CR", () => {
     });
   });
 
+  it("a running one keeps the image of its own container, found by containerSpec.name among others", () => {
+    const parent = v1alpha1({ server: server({ containerSpec: { name: "server", port: 8321 } }) });
+    const first = deploymentOf(syncOf(parent));
+    const running = "docker.io/llamastack/distribution-starter:0.7.0";
+    const pod = first.spec!.template.spec!;
+    const observed = structuredClone(first);
+    observed.spec!.template.spec!.containers = [
+      { name: "proxy", image: "docker.io/envoyproxy/envoy:v1.31.0" },
+      { ...pod.containers[0]!, image: running },
+    ];
+    const r = sync(aRequest(parent, [observed as unknown as KubeObject]), deps());
+    expect(containerOf(r).name).toBe("server");
+    expect(containerOf(r).image).toBe(running);
+  });
+
   it("replicas > 1: PDB maxUnavailable 1, spread over region/zone/host and preferred anti-affinity, on the instance label", () => {
     const r = syncOf(v1alpha1({ replicas: 3, server: server() }));
     expect(specOf(r, "PodDisruptionBudget")).toEqual({
