@@ -19,6 +19,7 @@ import {
   type AdmissionResponse,
 } from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
+import { apart } from "../apart";
 import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
 import type { Outcome } from "../metrics";
@@ -99,7 +100,7 @@ async function answerReview(
   if (logger.isLevelEnabled("debug"))
     logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
   try {
-    const decision = review(request, context);
+    const decision = await apart((judged) => review(judged, context), request);
     call.allowed = decision.allowed;
     call.errors = decision.status?.details.causes.length ?? 0;
     call.warnings = decision.warnings?.length ?? 0;
