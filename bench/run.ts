@@ -416,14 +416,21 @@ function processFiguresMd(): string {
   \`/proc/<pid>/task/*/schedstat\` (nanoseconds on a CPU) summed over the threads, GC and the
   libuv pool included (utime + stime ticks where schedstat is missing), its change over a pass
   divided by the calls. **cold**: the fresh process's first pass; **warm**: the median of
-  ${WARM_PASSES} further passes, service and echo alternating. Every answer's status is compared
+  ${WARM_PASSES} further passes, service and echo alternating. The service gets no request the echo
+  app does not, except for /sync one read of \`/metrics\` after the cold pass (the memo's count):
+  one extra GET there raised /convert's warm ratio by about 0.15. Every answer's status is compared
   with the recorded one; answers that depend on the registry (off here) may differ and are
   counted apart; any other answer not 2xx where the recording has 2xx fails the row. A /sync
   replayed as recorded never reaches the sync memo: each parent carries the status the hooks of
   the recording wrote, which lacks conditions these hooks add, so every answer sets a
   transition time (reads the clock) and is not kept; the warm /sync passes measure full syncs
   with warm caches.
-- **two replicas** (\`bench/replicas.ts\`): the recorded /sync requests in order over
+${replicasFigureMd()}`;
+}
+
+/** What the two-replicas figure measures (bench/replicas.ts), for BENCHMARKS.md. */
+function replicasFigureMd(): string {
+  return `- **two replicas** (\`bench/replicas.ts\`): the recorded /sync requests in order over
   ${CONNECTIONS} keep-alive connections alternating between two service processes (connections 0,
   2 → A; 1, 3 → B), requests round-robin over the connections, as a Kubernetes Service in front
   of two pods spreads them; each parent sent with the status of the last answer for it, as
