@@ -43,6 +43,9 @@ describe("checkInputsUnchanged", () => {
     ["the spec removed", anLlsd({ spec: undefined }), false, false],
     [`${FOLLOW} added`, anLlsd({}, { [FOLLOW]: "true" }), true, false],
     [`${V1ALPHA1} added`, anLlsd({}, { [V1ALPHA1]: "{}" }), true, false],
+    ["llamastack.io/v1alpha2-fields added", anLlsd({}, { "llamastack.io/v1alpha2-fields": "{}" }), true, false],
+    ["another llamastack.io/ annotation added", anLlsd({}, { "llamastack.io/note": "x" }), true, false],
+    ["the annotations removed", { ...anLlsd(), metadata: { name: "demo" } }, true, true],
     ["the status changed", anLlsd({ status: {} }), true, false],
   ])("%s: spec unchanged %s, nothing the check reads changed %s", (_what, object, spec, inputs) => {
     expect(specUnchanged(anUpdate(object))).toBe(spec);
