@@ -3,7 +3,7 @@
  * idiomatic upgrade the webhook cannot do). Other documents pass through unchanged.
  */
 import { parseAllDocuments, stringify } from "yaml";
-import { formatErrors, type FieldError } from "../errors";
+import { formatErrors } from "../errors";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { V1ALPHA2 } from "../api/v1alpha2";
 import { compile, isV1alpha2Spec, schemaErrors, v1alpha2SpecSchemaErrors } from "../api/schema";
@@ -41,16 +41,11 @@ const nameOf = (o: Doc): string => {
   return typeof name === "string" || typeof name === "number" || typeof name === "boolean" ? String(name) : "(unnamed)";
 };
 
-/** What its own version's schema refuses: a file was never validated, and the conversion trusts no field of it. */
-function ownVersionErrors(object: Doc): readonly FieldError[] {
+/** The document in v1alpha2, converted when it is not; refused where its version's schema refuses it (never validated). */
+function hubOf(object: Doc): Conversion<object> {
   const { apiVersion } = object;
   const schema = apiVersion === V1ALPHA1 ? V1ALPHA1_BODY : apiVersion === V1ALPHA2 ? V1ALPHA2_BODY : undefined;
-  return schema ? schemaErrors(compile(schema), object) : [];
-}
-
-/** The document in v1alpha2, converted when it is not; refused when invalid in its own version. */
-function hubOf(object: Doc): Conversion<object> {
-  const errors = ownVersionErrors(object);
+  const errors = schema ? schemaErrors(compile(schema), object) : [];
   if (errors.length > 0) return { ok: false, errors };
   return object.apiVersion === V1ALPHA2 ? { ok: true, object } : toHub(object);
 }

@@ -46,10 +46,6 @@ export interface ReviewOutcome {
 /** Objects a failure message names before it says "and N more". */
 const NAMED_FAILURES = 5;
 
-export function convertReview(review: unknown): ConversionReviewResponse {
-  return reviewConversion(review).response;
-}
-
 /** A review whose shape is right: what the conversion needs of it. */
 interface ConversionRequest {
   readonly desired: string;

@@ -102,9 +102,9 @@ export interface Directions {
   readonly validated: Direction;
 }
 
+/** One way's rows, between two versions' body schemas. */
 interface Rows {
-  readonly rows: readonly { from: string; to: string; project?: (value: unknown) => unknown }[];
-  /** The source and target version's body schemas. */
+  readonly rows: readonly { from: string; to: string; project?: ((value: unknown) => unknown) | undefined }[];
   readonly source: Schema;
   readonly target: Schema;
   readonly refinements: readonly Refinement[];
@@ -136,14 +136,9 @@ function pairsOf({ rows, source, target }: Rows, validated: boolean): Pair[] {
 function directionOf(rows: Rows, validated: boolean): Direction {
   const pairs = pairsOf(rows, validated);
   const checked = pairs.filter((pair) => pair.checked).map((pair) => pair.to);
+  const { target, refinements } = rows;
   const shared = sharedOf(rows.rows.map((row) => split(row.from)));
-  return {
-    pairs,
-    target: rows.target,
-    shared,
-    refinements: rows.refinements,
-    check: schemaOfFields(rows.target, checked),
-  };
+  return { pairs, target, shared, refinements, check: schemaOfFields(target, checked) };
 }
 
 const directionsOf = (rows: Rows): Directions => ({
@@ -159,11 +154,7 @@ export const TO_HUB = directionsOf({
 });
 
 export const FROM_HUB = directionsOf({
-  rows: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({
-    from: v1alpha2,
-    to: v1alpha1,
-    ...(project ? { project } : {}),
-  })),
+  rows: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({ from: v1alpha2, to: v1alpha1, project })),
   source: V1ALPHA2_BODY,
   target: V1ALPHA1_BODY,
   refinements: [],

@@ -93,9 +93,8 @@ export interface ConvertOptions {
    */
   readonly consume?: boolean;
   /**
-   * The apiserver validated the object in its own version (the webhook, and only it): a field
-   * whose target accepts all its source does moves unasked (table.ts `Pair.checked`).
-   * @default false: the target is asked about every field; a value it refuses stays in the annotation
+   * The apiserver validated the object in its version (the webhook alone): a field whose target accepts
+   * all its source does moves unasked (table.ts `Pair.checked`). @default false: every field is asked
    */
   readonly sourceValidated?: boolean;
 }
