@@ -9,6 +9,7 @@
  * The budget is set once, at start (hooks/, from the environment); the CLI and tests run with
  * the default. A cache built before a change of budget is rebuilt empty on its next use.
  */
+import { createHmac, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 
 /** Fits `--max-old-space-size=160` with room for the requests in flight (docs/development.md). */
@@ -144,16 +145,46 @@ export function sharedCache<K extends NonNullable<unknown>, V extends NonNullabl
   };
 }
 
-/** The two stamps the apiserver puts on every object a version-keyed cache reads. */
+/** What the apiserver stamps on every object a cache keys on. */
 interface Stamped {
-  readonly metadata: { readonly uid?: string; readonly [k: string]: unknown };
+  readonly apiVersion?: string;
+  readonly metadata: {
+    readonly uid?: string;
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly [k: string]: unknown;
+  };
+}
+
+/** The process's own HMAC key: a fingerprint cannot be read back, nor a short Secret value guessed, outside it. */
+const FINGERPRINT_KEY = randomBytes(32);
+
+/** `value` (JSON) hashed with the process's key: stands for content, Secret values included, in a key. */
+export function fingerprint(value: unknown): string {
+  return createHmac("sha256", FINGERPRINT_KEY).update(JSON.stringify(value)).digest("base64url");
 }
 
 /**
- * A shared cache of values computed from one `part` of an object, kept under the object's uid
- * and resourceVersion (the apiserver gives every change a new one), never under its content.
- * An object without both (not from the apiserver) is computed every time. `share` readies a
- * value before later calls share it (a freeze).
+ * The one key of an object (the sync memo's and every per-object cache's): apiVersion, namespace,
+ * name, uid and resourceVersion; undefined without uid or resourceVersion (not from the apiserver).
+ * Name and namespace too: a copied or restored object can share another's uid and version. The
+ * apiVersion too: the apiserver serves one object at every version of its CRD under the same uid
+ * and resourceVersion. With `content`, a fingerprint of the whole object: after an etcd restore
+ * the apiserver hands out versions again, so an edit can come back under a version already seen.
+ */
+export function objectKey(object: Stamped, content = false): string | undefined {
+  const { uid, resourceVersion, name, namespace } = object.metadata;
+  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
+    return undefined;
+  const key = [object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion];
+  return JSON.stringify(content ? [...key, fingerprint(object)] : key);
+}
+
+/**
+ * A shared cache of values computed from one `part` of an object, kept under its `objectKey`
+ * with its content's fingerprint, never under its text. An object without uid and
+ * resourceVersion is computed every time. `share` readies a value before later calls share it
+ * (a freeze).
  */
 export function perObjectVersion<V extends NonNullable<unknown>>(
   name: CacheName,
@@ -162,11 +193,10 @@ export function perObjectVersion<V extends NonNullable<unknown>>(
 ): (object: Stamped | undefined, part: string, compute: () => V) => V {
   const cache = sharedCache<string, V>(name, sizeOf);
   return (object, part, compute) => {
-    const uid = object?.metadata.uid;
-    const resourceVersion = object?.metadata.resourceVersion;
-    const kept = uid && typeof resourceVersion === "string" && resourceVersion ? cache() : undefined;
+    const key = object && objectKey(object, true);
+    const kept = key === undefined ? undefined : cache();
     if (!kept) return compute();
-    const id = JSON.stringify([uid, resourceVersion, part]);
+    const id = `${key}${JSON.stringify(part)}`;
     const hit = kept.get(id);
     if (hit) return hit;
     const value = compute();

@@ -124,14 +124,15 @@ function syncAndRemember(
 ): SerializedAnswer {
   let clockRead = false;
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
-  const previous = r.uid === "" ? undefined : r.memo.config(r.uid);
+  // Like answers, a parent without uid and resourceVersion (`llsd request`, curl) keeps no config.
+  const previous = r.parent === undefined ? undefined : r.memo.config(r.uid);
   const memory = configMemory(request.parent, previous);
   const response = syncWithInputs(request, clocked, {
     ...inputs,
     ...(memory.remember ? { remember: memory.remember } : {}),
   });
   const body = Buffer.from(JSON.stringify(response), "utf8");
-  const config = memory.kept();
+  const config = r.parent === undefined ? undefined : memory.kept();
   if (config && config !== previous) r.memo.keepConfig(r.uid, config);
   if (r.parent !== undefined && r.key !== undefined) {
     r.memo.set(r.uid, {
