@@ -138,13 +138,11 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
   return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${problems}`;
 }
 
-/** Related objects with their content's fingerprint: the objects users edit, small (1 KB a call in the recorded traffic). */
-function mapKey(map: ObjectMap | undefined, parts: string[], content: boolean): boolean {
-  for (const group of Object.keys(map ?? {})) {
+function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
+  for (const [group, objects] of Object.entries(map ?? {})) {
     parts.push(JSON.stringify(group));
-    const objects = map![group]!;
-    for (const key of Object.keys(objects)) {
-      const version = objectKey(objects[key]!, content);
+    for (const [key, object] of Object.entries(objects)) {
+      const version = objectKey(object);
       if (version === undefined) return false;
       parts.push(`${JSON.stringify(key)}=${version}`);
     }
@@ -152,19 +150,19 @@ function mapKey(map: ObjectMap | undefined, parts: string[], content: boolean): 
   return true;
 }
 
-/** Every observed child and related object by its key, name and version; undefined when one has none. */
+/**
+ * Every observed child and related object by its key, name and version, and the related
+ * objects' content by one fingerprint (lib/caches.ts: they are small, about 1 KB a call in the
+ * recorded traffic); undefined when one has no version.
+ */
 export function observedKey(request: SyncRequest): string | undefined {
   const parts = [request.finalizing === true ? "finalizing" : "live", "children"];
-  if (!mapKey(request.children, parts, false)) return undefined;
+  if (!mapKey(request.children, parts)) return undefined;
   parts.push("related");
-  return mapKey(request.related, parts, true) ? parts.join("\n") : undefined;
+  return mapKey(request.related, parts) ? `${parts.join("\n")}\n${fingerprint(request.related ?? null)}` : undefined;
 }
 
-/**
- * What the I/O step found. A base config is named by its digest (content-addressed), not its
- * text; the server's answer by its fingerprint: the providers' configs it reports may hold a
- * Secret value in plain text.
- */
+/** What the I/O step found: a base config by its digest, not its text; the server's answer by its fingerprint (it may report a Secret value). */
 export function ioKey(found: BaseOutcome, live: LiveReport | undefined): string {
   const base = found.base ? { ...found.base, text: undefined } : undefined;
   return JSON.stringify([{ ...found, base }, live ? fingerprint(live) : null]);
