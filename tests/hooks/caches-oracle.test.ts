@@ -135,11 +135,12 @@ function fedBack(body: string, answer: string): string {
 }
 
 describe("the recorded traffic, every record in order", () => {
+  // Once each: none of these endpoints has a memo, and their records repeat what the caches hold.
   it.each(ENDPOINTS.filter((e) => e !== "sync"))(
-    "/%s, twice: the same status and bytes with every cache on as with none",
+    "/%s: the same status and bytes with every cache on as with none",
     async (endpoint) => {
       const bodies = readTraffic(endpoint).map((r) => r.body);
-      expect((await compared(`/${endpoint}`, [...bodies, ...bodies])).differing).toEqual([]);
+      expect((await compared(`/${endpoint}`, bodies)).differing).toEqual([]);
     },
     120_000,
   );
