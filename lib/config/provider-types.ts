@@ -30,7 +30,10 @@ export interface TypeInfo {
 const URL_SUFFIX: { readonly [type: string]: string } = { "remote::vllm": "/v1", "remote::ollama": "/v1" };
 
 /** Old names users may still write, and what the supported releases call them. */
-const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", sqlite_vec: "sqlite-vec" };
+export const RENAMED_TYPES: { readonly [name: string]: string } = {
+  "rag-runtime": "file-search",
+  sqlite_vec: "sqlite-vec",
+};
 /** Types removed before any supported release (no schema lists them): named so the error says so. */
 const LONG_REMOVED = new Set([
   "remote::tgi",
