@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   const routes = new Map<string, express.RequestHandler>();
   const health = healthRouter(isReady);
-  for (const path of ["/healthz", "/readyz"]) routes.set(path, chain(health));
+  for (const path of ["/healthz", "/readyz", "/version"]) routes.set(path, chain(health));
   if (audience !== "apiserver") {
     // Called by Metacontroller, with a bearer token when one is configured.
     const auth = requireBearer(bearerToken, { logger, metrics });

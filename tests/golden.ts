@@ -8,7 +8,11 @@ import { dirname, join } from "node:path";
 const GOLDEN_DIR = join(__dirname, "golden");
 
 export function expectGolden(name: string, actual: string): void {
-  const file = join(GOLDEN_DIR, name);
+  expectGoldenFile(join(GOLDEN_DIR, name), actual, name);
+}
+
+/** The same for a golden file kept elsewhere (tests/upgrade/releases/). */
+export function expectGoldenFile(file: string, actual: string, name: string = file): void {
   if (process.env.UPDATE_GOLDEN === "1") {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, actual);

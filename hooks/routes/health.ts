@@ -1,11 +1,14 @@
 /**
- * `GET /healthz` (liveness: the process answers) and `GET /readyz` (readiness: false while
- * shutting down, so the Service stops sending hook calls before the server closes).
+ * `GET /healthz` (liveness: the process answers), `GET /readyz` (readiness: false while
+ * shutting down, so the Service stops sending hook calls before the server closes) and
+ * `GET /version` (which release answers: the version of package.json, as `llsd --version` and
+ * the status' `operatorVersion` say it).
  */
 import { Router } from "express";
+import { packageVersion } from "../../lib/package-version";
 import { methodNotAllowed, sendError } from "../errors";
 
-export function healthRouter(isReady: () => boolean): Router {
+export function healthRouter(isReady: () => boolean, version: string = packageVersion() ?? "unknown"): Router {
   const router = Router();
   router
     .route("/healthz")
@@ -17,6 +20,10 @@ export function healthRouter(isReady: () => boolean): Router {
       if (isReady()) res.json({ status: "ready" });
       else sendError(res, { status: 503, message: "not ready" });
     })
+    .all(methodNotAllowed(["GET", "HEAD"]));
+  router
+    .route("/version")
+    .get((_req, res) => void res.json({ name: "llsd-hooks", version }))
     .all(methodNotAllowed(["GET", "HEAD"]));
   return router;
 }

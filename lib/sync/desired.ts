@@ -13,6 +13,7 @@ import type { ConfigPlan } from "./config-plan";
 import { withReplaced, type ExternalPlan } from "./external-providers";
 import { reemit, retainedStorage } from "./keep";
 import type { LegacyV1alpha1 } from "./legacy";
+import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import type { ServerChoice } from "./server-line";
 
@@ -85,6 +86,8 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const open = keptOpen(ctx.request.parent, ctx.observed);
   const children = childrenOf(ctx, planned, open);
   const storage = retainedStorage(ctx.request.parent, ctx.observed, children);
+  const desired = withPreviousConfigMap(ctx, [...children, ...storage.children]);
+  const hold = holdOf(ctx, desired);
   const input = statusInput(ctx, planned.base);
   input.externalProviders = withReplaced(planned.external.report, plan.notes);
   input.notes = [
@@ -93,16 +96,16 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...plan.notes,
     ...storage.notes,
     ...(open ? [KEPT_OPEN_NOTE] : []),
+    ...(hold ? [hold.note] : []),
   ];
   input.config = plan.inUse;
   input.digest = planned.digest;
-  input.desiredDeploymentHash = deploymentHashOf(children);
+  // Held: the spec wanted is the one running, so Ready follows its pods instead of a rollout that is not coming.
+  input.desiredDeploymentHash = hold
+    ? ctx.observed.deployment?.annotations[DEPLOYMENT_SPEC_HASH_ANNOTATION]
+    : deploymentHashOf(children);
   const status = buildStatus(input);
   const phase = status.status.phase;
   const rolling = status.reconciling || phase === "Initializing" || phase === "Pending";
-  return respond(
-    status,
-    withPreviousConfigMap(ctx, [...children, ...storage.children]),
-    rolling ? ROLLOUT_RESYNC_SECONDS : undefined,
-  );
+  return respond(status, hold ? hold.children : desired, rolling ? ROLLOUT_RESYNC_SECONDS : undefined);
 }

@@ -11,6 +11,7 @@ import { createMetrics } from "../../hooks/metrics";
 import { customizeHook } from "../../lib/customize";
 import { createSyncHook } from "../../lib/sync";
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";
+import { packageVersion } from "../../lib/package-version";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -333,7 +334,7 @@ describe.each(BUILDS)("kubectl kustomize %s", (_dir, build) => {
     it("runs 2 replicas of the pinned image with the hooks entrypoint", () => {
       const b = build();
       expect(b.deployment.spec?.replicas).toBe(2);
-      expect(b.container.image).toBe("llsd-hooks:0.1.0");
+      expect(b.container.image).toBe(`llsd-hooks:${packageVersion()}`);
       expect(b.container.command).toEqual(["node", "--max-old-space-size=160", "dist/hooks/main.js"]);
       expect(selects(b.deployment.spec?.selector, b.podLabels)).toBe(true);
     });
