@@ -9,7 +9,9 @@
  * The budget is set once, at start (hooks/, from the environment); the CLI and tests run with
  * the default. A cache built before a change of budget is rebuilt empty on its next use.
  */
+import { hash, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import type { KubeObject } from "./wire/metacontroller";
 
 /** Fits `--max-old-space-size=160` with room for the requests in flight (docs/development.md). */
 export const CACHE_BUDGET_MB = 48;
@@ -20,9 +22,9 @@ export const CACHE_SHARES = Object.freeze({
   "sync memo": 0.3,
   /** lib/sync/config-memory.ts: each parent's last generated config, reused while its spec and inputs are the same. */
   "generated configs": 0.2,
-  /** lib/sync/ca-bundle.ts: parsed CA certificates by ConfigMap uid, resourceVersion and key. */
+  /** lib/sync/ca-bundle.ts: parsed CA certificates by ConfigMap (objectKey, content fingerprint) and key. */
   "CA certificates": 0.05,
-  /** lib/sync/override-parse.ts: checked override configs by ConfigMap uid and resourceVersion. */
+  /** lib/sync/override-parse.ts: checked override configs by ConfigMap (objectKey, content fingerprint). */
   "override configs": 0.05,
   /** lib/config/base.ts: checked base configs by text, with the facts kept beside them. */
   "base configs": 0.15,
@@ -144,29 +146,45 @@ export function sharedCache<K extends NonNullable<unknown>, V extends NonNullabl
   };
 }
 
-/** The two stamps the apiserver puts on every object a version-keyed cache reads. */
-interface Stamped {
-  readonly metadata: { readonly uid?: string; readonly [k: string]: unknown };
+/** Drawn at start, never written anywhere: a fingerprint cannot be read back, nor a short Secret value guessed, outside the process. */
+const FINGERPRINT_SALT = randomBytes(32).toString("base64");
+
+/** `value` (JSON) as a salted SHA-256: stands for content, Secret values included, in a key (one-shot: no HMAC object a call). */
+export function fingerprint(value: unknown): string {
+  return hash("sha256", FINGERPRINT_SALT + JSON.stringify(value), "base64url");
 }
 
 /**
- * A shared cache of values computed from one `part` of an object, kept under the object's uid
- * and resourceVersion (the apiserver gives every change a new one), never under its content.
- * An object without both (not from the apiserver) is computed every time. `share` readies a
- * value before later calls share it (a freeze).
+ * The one key of an object (the sync memo's and every per-object cache's): apiVersion, namespace,
+ * name, uid and resourceVersion; undefined without uid or resourceVersion (not from the apiserver).
+ * A copied or restored object can share another's uid and version, and the apiserver serves one
+ * CR at every version of its CRD under one uid and resourceVersion. With `content`, a fingerprint
+ * of the whole object: after an etcd restore the apiserver hands versions out again.
+ */
+export function objectKey(object: KubeObject, content = false): string | undefined {
+  const { uid, resourceVersion, name, namespace } = object.metadata;
+  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
+    return undefined;
+  const key = [object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion];
+  return JSON.stringify(content ? [...key, fingerprint(object)] : key);
+}
+
+/**
+ * A shared cache of values computed from one `part` of an object, kept under its `objectKey`
+ * with content, never its text (without one, computed every time). `share` readies a value
+ * before later calls share it (a freeze).
  */
 export function perObjectVersion<V extends NonNullable<unknown>>(
   name: CacheName,
   sizeOf: (value: V) => number,
   share: (value: V) => void = () => undefined,
-): (object: Stamped | undefined, part: string, compute: () => V) => V {
+): (object: KubeObject | undefined, part: string, compute: () => V) => V {
   const cache = sharedCache<string, V>(name, sizeOf);
   return (object, part, compute) => {
-    const uid = object?.metadata.uid;
-    const resourceVersion = object?.metadata.resourceVersion;
-    const kept = uid && typeof resourceVersion === "string" && resourceVersion ? cache() : undefined;
+    const key = object && objectKey(object, true);
+    const kept = key === undefined ? undefined : cache();
     if (!kept) return compute();
-    const id = JSON.stringify([uid, resourceVersion, part]);
+    const id = `${key}${JSON.stringify(part)}`;
     const hit = kept.get(id);
     if (hit) return hit;
     const value = compute();

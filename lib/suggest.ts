@@ -60,3 +60,27 @@ export function meant(name: string, known: Iterable<string>, otherwise: string):
   const near = didYouMean(name, known);
   return near === "" ? otherwise : `:${near}`;
 }
+
+/** The parts of a name (`vllm-openai` → vllm, openai), to rank known names that share one first. */
+const parts = (name: string): string[] =>
+  name
+    .toLowerCase()
+    .split(/[-_.:]+/)
+    .filter(Boolean);
+
+/**
+ * The `count` known names nearest to `name`, however far (for a name that is no typo, the
+ * closest to show beside the refusal): names sharing a part with it first (`vllm-openai` →
+ * `openai`, `vllm`), then by edits, then in sort order.
+ */
+export function closestNames(name: string, known: Iterable<string>, count = 3): string[] {
+  const own = new Set(parts(name));
+  const lower = name.toLowerCase();
+  const ranked = [...new Set(known)].map((candidate) => ({
+    candidate,
+    shares: parts(candidate).some((p) => own.has(p)) ? 0 : 1,
+    edits: distance(lower, candidate.toLowerCase()),
+  }));
+  ranked.sort((a, b) => a.shares - b.shares || a.edits - b.edits || (a.candidate < b.candidate ? -1 : 1));
+  return ranked.slice(0, count).map((r) => r.candidate);
+}

@@ -53,9 +53,9 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${kindOf(body)}` };
   if (logger.isLevelEnabled("debug"))
     logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
-  // The body was parsed for this call alone: the conversion may reuse its parts. It adds
-  // fields to them, never removes any, so every Secret value the body held is still there.
-  const outcome = await apart((review) => reviewConversion(review, { consume: true }), body);
+  // The body was parsed for this call alone: the conversion may reuse its parts (it adds fields,
+  // never removes any: every Secret value is still there). The apiserver validated each object.
+  const outcome = await apart((review) => reviewConversion(review, { consume: true, sourceValidated: true }), body);
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
 

@@ -47,14 +47,21 @@ const provider: Schema = {
       "Provider id, unique across all APIs; required when an API lists more than one provider. Defaults to `provider`.",
       { minLength: 1, pattern: "^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$" },
     ),
-    provider: str("Provider name (`vllm`, `ollama`, `llama-guard`…) or a full type (`remote::vllm`).", {
-      minLength: 1,
-    }),
-    endpoint: str("URL of the provider; becomes its URL key (`base_url`, `url`…).", { minLength: 1 }),
-    apiKey: secretRef("API key or token; reaches the server as an environment variable, never in the ConfigMap."),
+    provider: str(
+      "Provider name (`vllm`, `ollama`, `faiss`…): the type of that name on the CR's server line (`remote::` when it has both and `endpoint` is set). A name no type of the line matches is refused; a type of your own is written in full (`remote::my-engine`).",
+      { minLength: 1 },
+    ),
+    endpoint: str(
+      "URL of the provider; becomes the type's URL key (`base_url`, with `/v1` added for vLLM and Ollama; `url`; host, port and db for pgvector).",
+      { minLength: 1 },
+    ),
+    apiKey: secretRef(
+      "API key or token, a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); reaches the server as an environment variable under the type's key (`api_token`, `api_key`…), never in the ConfigMap.",
+    ),
     secretRefs: {
       type: "object",
-      description: "Named secret fields; each key becomes a config key.",
+      description:
+        "Other secret config keys of the type (`password`, `host`…), each a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); each reaches the server as an environment variable.",
       additionalProperties: secretRef("A secret field."),
     },
     settings: freeObject("Extra provider config, deep-merged into the provider's `config` last. Not secret-resolved."),
@@ -64,7 +71,8 @@ const provider: Schema = {
 };
 
 const providerList: Schema = {
-  description: "One provider object, or a list of them.",
+  description:
+    "One provider object, or a list of them (then each needs an `id`). Fields: `provider` (required), `id`, `endpoint`, `apiKey`, `secretRefs`, `settings`; any other field is a Secret key for the config key of its name. The names each server line accepts: docs/spec-reference.md#provider-names.",
   oneOf: [provider, { type: "array", minItems: 1, items: provider }],
 };
 

@@ -3,7 +3,10 @@
  * idiomatic upgrade the webhook cannot do). Other documents pass through unchanged.
  */
 import { formatErrors } from "../errors";
-import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "../api/schema";
+import { V1ALPHA1 } from "../api/v1alpha1";
+import { V1ALPHA2 } from "../api/v1alpha2";
+import { compile, isV1alpha2Spec, schemaErrors, v1alpha2SpecSchemaErrors } from "../api/schema";
+import { V1ALPHA1_BODY, V1ALPHA2_BODY } from "../conversion/schemas";
 import { own, type JsonMap } from "../conversion/paths";
 import { fromHub, toHub, type Conversion } from "../conversion/v1alpha1";
 import type { CliIo } from "./io";
@@ -18,9 +21,13 @@ const nameOf = (o: Doc): string => {
   return typeof name === "string" || typeof name === "number" || typeof name === "boolean" ? String(name) : "(unnamed)";
 };
 
-/** The document in v1alpha2, converted when it is not (`hub.object` is then typed by the conversion). */
+/** The document in v1alpha2, converted when it is not; refused where its version's schema refuses it (never validated). */
 function hubOf(object: Doc): Conversion<object> {
-  return object.apiVersion === "llamastack.io/v1alpha2" ? { ok: true, object } : toHub(object);
+  const { apiVersion } = object;
+  const schema = apiVersion === V1ALPHA1 ? V1ALPHA1_BODY : apiVersion === V1ALPHA2 ? V1ALPHA2_BODY : undefined;
+  const errors = schema ? schemaErrors(compile(schema), object) : [];
+  if (errors.length > 0) return { ok: false, errors };
+  return object.apiVersion === V1ALPHA2 ? { ok: true, object } : toHub(object);
 }
 
 export function convertCommand(to: "v1alpha1" | "v1alpha2", file: string, io: CliIo): number {

@@ -8,7 +8,6 @@
  * the config lacks, a disabled API another one needs…) when that base config is known offline
  * (a named distribution's bundled config, or one given). A problem is reported once per field.
  */
-import { SERVER_API } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
 import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
@@ -17,7 +16,7 @@ import { child, type FieldError } from "../errors";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
 import { generationRefusals, type GenerateOptions } from "./generate";
-import { resolveProviderType } from "./provider-types";
+import { specProviderType } from "./spec-provider-type";
 import { hasSafety } from "./releases";
 import { configSource, releaseFor } from "./source";
 
@@ -40,7 +39,7 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
   readonly lineOf?: (spec: CanonicalSpec) => Release | undefined;
 }
 
-/** Every spec provider's type, resolved as generation will: removed types and typos are errors. */
+/** Every spec provider's type, resolved as generation will: removed types and names no type of the line matches are errors. */
 export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
   // On a line without the Safety API, safety providers get the dialect's one error (or are ignored when disabled).
   const safety = hasSafety(release);
@@ -48,7 +47,7 @@ export function providerTypeErrors(spec: CanonicalSpec, release: Release): Field
   // A plain loop: every sync and admission runs it, and it almost always finds nothing.
   for (const p of spec.providers) {
     if (p.api === "telemetry" || (p.api === "safety" && !safety)) continue;
-    const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
+    const resolved = specProviderType(p, release, spec.externalProviders);
     if (resolved.error) errors.push({ path: child(p.path, "provider"), message: resolved.error });
   }
   return errors;

@@ -127,7 +127,11 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
 function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const providers = buildProviders(servedProviders(spec, release), release, mountPath);
+  const providers = buildProviders(servedProviders(spec, release), {
+    release,
+    mountPath,
+    externals: spec.externalProviders,
+  });
   overlayProviders(doc, providers.entries, providers.notes);
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);

@@ -19,6 +19,13 @@ export function typeFields(release: Release, api: string, type: string): TypeFie
   return fieldsOf(release).providers[api]?.[type];
 }
 
+/** The names (`vllm`, `faiss`) of the API's types the release registers and does not refuse, sorted. */
+export function registeredNames(api: string, release: Release): string[] {
+  const types = Object.entries(fieldsOf(release).providers[api] ?? {});
+  const names = types.filter(([, fields]) => !fields.refused).map(([type]) => type.slice(type.indexOf("::") + 2));
+  return [...new Set(names)].sort();
+}
+
 /** What a substituted value becomes a kind of (Python's conversion of `${env.…}` results). */
 export function acceptsKind(kinds: Kinds | undefined, value: unknown): boolean {
   if (kinds === undefined || kinds.includes("*")) return true;

@@ -4,10 +4,10 @@
  * provider registry and config classes (provider-fields.generated.ts), never from a hand list:
  * a type the release does not register is refused with the reason.
  */
-import { nearest } from "../suggest";
+import { closestNames, nearest } from "../suggest";
 import { RELEASES, type Release } from "../distributions/table";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
-import { fieldsOf, type TypeFields } from "./provider-fields";
+import { fieldsOf, registeredNames, type TypeFields } from "./provider-fields";
 import { schemaTagOf, SCHEMA_TAGS } from "./releases";
 
 export interface TypeInfo {
@@ -30,7 +30,10 @@ export interface TypeInfo {
 const URL_SUFFIX: { readonly [type: string]: string } = { "remote::vllm": "/v1", "remote::ollama": "/v1" };
 
 /** Old names users may still write, and what the supported releases call them. */
-const RENAMED_TYPES: { readonly [name: string]: string } = { "rag-runtime": "file-search", sqlite_vec: "sqlite-vec" };
+export const RENAMED_TYPES: { readonly [name: string]: string } = {
+  "rag-runtime": "file-search",
+  sqlite_vec: "sqlite-vec",
+};
 /** Types removed before any supported release (no schema lists them): named so the error says so. */
 const LONG_REMOVED = new Set([
   "remote::tgi",
@@ -46,6 +49,8 @@ export interface ResolvedType {
   readonly known: boolean;
   readonly note?: string;
   readonly error?: string;
+  /** Set on the error for a name no type of the line matches (not a removed or refused type). */
+  readonly unregistered?: true;
 }
 
 /**
@@ -104,7 +109,9 @@ function resolved(serverApi: string, type: string, release: Release, note?: stri
   if (fields) return { type, info: infoOf(type, fields), known: true, ...(note ? { note } : {}) };
   if (LONG_REMOVED.has(type) || registeredElsewhere(serverApi, type))
     return { type, info: {}, known: false, error: removedMessage(serverApi, type, release) };
-  return { type, info: {}, known: false, ...(note ? { note } : {}) };
+  // Written in full on purpose: a type of the user's own, which the image must provide.
+  const custom = `${type} is not a type that ${release}.x servers register for ${serverApi}; used as written, so the image must provide it`;
+  return { type, info: {}, known: false, note: custom };
 }
 
 /** The type `name` had when some line registered it (or before any supported one did), if any. */
@@ -115,30 +122,39 @@ function removedType(serverApi: string, name: string): string | undefined {
   return registeredElsewhere(serverApi, inline) ? inline : undefined;
 }
 
-/** A name the release does not register: a removed type or a typo is an error; anything else a new remote type, with a note. */
+/** A name the release does not register: a removed type, a typo or an unknown name is an error naming the closest ones. */
 function unregistered(serverApi: string, provider: string, name: string, release: Release): ResolvedType {
   const removed = removedType(serverApi, name);
   if (removed !== undefined)
     return { type: removed, info: {}, known: false, error: removedMessage(serverApi, removed, release) };
-  const remote = `remote::${name}`;
-  const near = nearestKnown(Object.keys(fieldsOf(release).providers[serverApi] ?? {}), name);
-  if (near !== undefined) {
-    return {
-      type: remote,
-      info: {},
-      known: false,
-      error: `unknown ${serverApi} provider "${provider}": did you mean "${near}"? (for a provider type outside the known list, write it in full, e.g. ${remote})`,
-    };
-  }
   return {
-    type: remote,
+    type: `remote::${name}`,
     info: {},
     known: false,
-    note: `provider "${provider}" is not a known ${serverApi} provider; generated provider_type ${remote} (write the full type, e.g. inline::${name}, to choose)`,
+    unregistered: true,
+    error: unknownMessage(serverApi, provider, name, release),
   };
 }
 
-/** The type table of the release first, `remote::<name>` for unknown names (with a note). */
+/**
+ * `remote::<name>` for a name no type matches would be a server that never starts, so the
+ * message names the closest names of the line (a typo's one match, else the nearest three) and
+ * the two ways to a provider of one's own.
+ */
+function unknownMessage(serverApi: string, provider: string, name: string, release: Release): string {
+  const names = registeredNames(serverApi, release);
+  const near = nearestKnown(names, name);
+  const closest = closestNames(provider, names).map((n) => `"${n}"`);
+  const which =
+    near !== undefined
+      ? `: did you mean "${near}"?`
+      : closest.length > 0
+        ? `; the closest are ${closest.slice(0, -1).join(", ")}${closest.length > 1 ? " and " : ""}${closest.at(-1)}`
+        : `; that line has no ${serverApi} provider`;
+  return `unknown ${serverApi} provider "${provider}" on ${release}.x servers${which} (for a provider of your own, write its type in full, e.g. remote::${name}, or list its image under spec.externalProviders)`;
+}
+
+/** The type table of the release first; a name it lacks is an error (a type written in full is used, with a note). */
 export function resolveProviderType(
   serverApi: string,
   provider: string,
@@ -165,8 +181,8 @@ export function resolveProviderType(
  * provider, so it is refused rather than generated as `remote::vlm` (a server that never starts).
  * Short names need a closer match, so `oci` is not mistaken for `gcp`.
  */
-function nearestKnown(types: readonly string[], name: string): string | undefined {
-  const known = new Set([...types.map((t) => t.slice(t.indexOf("::") + 2)), ...Object.keys(RENAMED_TYPES)]);
+function nearestKnown(names: readonly string[], name: string): string | undefined {
+  const known = new Set([...names, ...Object.keys(RENAMED_TYPES)]);
   const near = nearest(name, known);
   return near === undefined ? undefined : (RENAMED_TYPES[near] ?? near);
 }

@@ -2,14 +2,15 @@
  * Spec providers → config.yaml provider entries (lib/config/overlay.ts lays them over the base).
  */
 import { child, fieldError, type FieldError } from "../errors";
-import type { Provider } from "../api/canonical";
+import type { ExternalProvider, Provider } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
 import { DEFAULT_POSTGRES_PORT, KV_BACKEND } from "../defaults";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
 import { deepMerge, type JsonMap, type ProviderEntry } from "./doc";
 import { envRef, providerSecretEnv, upperSnake } from "./env-names";
-import { resolveProviderType, type ResolvedType, type TypeInfo } from "./provider-types";
+import type { ResolvedType, TypeInfo } from "./provider-types";
+import { specProviderType } from "./spec-provider-type";
 
 export interface SecretEnv {
   readonly name: string;
@@ -114,13 +115,19 @@ function providerConfig(p: Provider, resolved: ResolvedType, mountPath: string, 
   return p.settings ? deepMerge(withDefaults, settingsOf(p, out)) : withDefaults;
 }
 
+/** Where the entries go, and the spec's external providers (which may take an entry's id). */
+interface Target {
+  readonly release: Release;
+  readonly mountPath: string;
+  readonly externals: readonly ExternalProvider[];
+}
+
 function buildEntry(
   p: Provider,
-  release: Release,
-  mountPath: string,
+  target: Target,
   out: ProviderOutcome,
 ): { entry: ProviderEntry; required?: readonly string[] } | undefined {
-  const resolved = resolveProviderType(SERVER_API[p.api], p.provider, p.endpoint !== undefined, release);
+  const resolved = specProviderType(p, target.release, target.externals);
   if (resolved.error) {
     out.errors.push(fieldError(child(p.path, "provider"), resolved.error));
     return undefined;
@@ -131,7 +138,7 @@ function buildEntry(
     out.errors.push(...unusable);
     return undefined;
   }
-  const config = providerConfig(p, resolved, mountPath, out);
+  const config = providerConfig(p, resolved, target.mountPath, out);
   const entry: ProviderEntry = {
     provider_id: p.id,
     provider_type: resolved.type,
@@ -141,10 +148,10 @@ function buildEntry(
 }
 
 /** Build every spec provider's entry (telemetry excluded: it has no server provider). */
-export function buildProviders(providers: readonly Provider[], release: Release, mountPath: string): ProviderOutcome {
+export function buildProviders(providers: readonly Provider[], target: Target): ProviderOutcome {
   const out: ProviderOutcome = { entries: [], env: [], notes: [], errors: [] };
   for (const p of providers.filter((x) => x.api !== "telemetry")) {
-    const built = buildEntry(p, release, mountPath, out);
+    const built = buildEntry(p, target, out);
     if (built)
       out.entries.push({
         api: SERVER_API[p.api],

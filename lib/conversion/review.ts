@@ -46,10 +46,6 @@ export interface ReviewOutcome {
 /** Objects a failure message names before it says "and N more". */
 const NAMED_FAILURES = 5;
 
-export function convertReview(review: unknown): ConversionReviewResponse {
-  return reviewConversion(review).response;
-}
-
 /** A review whose shape is right: what the conversion needs of it. */
 interface ConversionRequest {
   readonly desired: string;
@@ -61,7 +57,7 @@ type Parsed =
 
 type Answer = (result: ConversionResult, convertedObjects: readonly unknown[]) => ConversionReviewResponse;
 
-/** With `consume`, the review's objects are handed over (v1alpha1.ts `ConvertOptions`). */
+/** With `consume`, the review's objects are handed over; `sourceValidated`: v1alpha1.ts `ConvertOptions`. */
 export function reviewConversion(review: unknown, options: ConvertOptions = {}): ReviewOutcome {
   const request = own(review, "request");
   const uid = own(request, "uid");

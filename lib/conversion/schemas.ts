@@ -1,10 +1,9 @@
 /**
- * What each version can hold, asked of its own JSON Schema. Where the target version's rules for
- * a field accept everything the source's accept (`acceptsAll`), its value moves as it is (the
- * apiserver checked it in the version it came in); elsewhere a value moves only where the
- * target's schema accepts it. So a converted object passes its version's schema whenever the
- * source passed its own, and nothing the other version cannot say is ever silently dropped:
- * it rides in the annotation.
+ * What each version can hold, asked of its own JSON Schema. A value moves only where the target's
+ * schema accepts it, except on the webhook path where the target's rules for a field accept all
+ * the source's do (`acceptsAll`): the apiserver checked it in the version it came in. So a
+ * converted object passes its version's schema whenever the source passed its own, and nothing
+ * the other version cannot say is ever silently dropped: it rides in the annotation.
  */
 import { V1ALPHA2_STATUS_SCHEMA } from "../api/schema-status-v1alpha2";
 import { compile } from "../api/schema";

@@ -70,12 +70,9 @@ export interface Pair {
   /** Source value → target value, for a source with more forms than the target. */
   readonly project?: (value: unknown) => unknown;
   /**
-   * Whether the target's schema must be asked about the value: the target's rules at `to` may
-   * refuse a value the source's rules at `from` accept (schemas.ts `acceptsAll`), or the value
-   * is projected. Any other row moves its value unasked: the apiserver checked it against the
-   * source's rules (a write is validated in the version it was sent in, a stored object was
-   * when it was written), those rules imply the target's, and asking again cost a large share
-   * of each conversion.
+   * Whether the target's schema is asked about the value: always, except on the webhook path
+   * (`Directions.validated`) for an unprojected row whose target accepts all its source does
+   * (schemas.ts `acceptsAll`): the apiserver checked the value against the source's rules.
    */
   readonly checked: boolean;
   /** The target's schema at `to`; undefined when the target has no such field (nothing moves). */
@@ -99,67 +96,66 @@ export interface Direction {
   readonly check: Schema;
 }
 
+/** Each way twice: every row checked, and trusting a source the apiserver validated (`Pair.checked`). */
+export interface Directions {
+  readonly plain: Direction;
+  readonly validated: Direction;
+}
+
+/** One way's rows, between two versions' body schemas. */
+interface Rows {
+  readonly rows: readonly { from: string; to: string; project?: ((value: unknown) => unknown) | undefined }[];
+  readonly source: Schema;
+  readonly target: Schema;
+  readonly refinements: readonly Refinement[];
+}
+
 const split = (path: string): Segments => path.split(".");
 
 function sharedOf(sources: readonly Segments[]): ReadonlySet<string> {
   return new Set(sources.flatMap((path) => path.slice(0, -1).map((_, i) => formatPath(path.slice(0, i + 1)))));
 }
 
-/** The rows from `source` (a version's body schema) to `target`, in table order. */
-function pairsOf(
-  rows: readonly { from: string; to: string; project?: (value: unknown) => unknown }[],
-  source: Schema,
-  target: Schema,
-): Pair[] {
+/** The rows, oriented, in table order. */
+function pairsOf({ rows, source, target }: Rows, validated: boolean): Pair[] {
   return rows.map(({ from, to, project }) => {
     const [fromSegments, toSegments] = [split(from), split(to)];
     const toSchema = schemaAt(target, toSegments);
-    const checked = project !== undefined || !acceptsAll(toSchema, schemaAt(source, fromSegments));
+    const trusted = validated && project === undefined && acceptsAll(toSchema, schemaAt(source, fromSegments));
     return {
       from: fromSegments,
       fromPath: formatPath(fromSegments),
       to: toSegments,
       ...(project ? { project } : {}),
-      checked,
+      checked: !trusted,
       toSchema,
     };
   });
 }
 
-const checkOf = (pairs: readonly Pair[], target: Schema): Schema =>
-  schemaOfFields(
-    target,
-    pairs.filter((pair) => pair.checked).map((pair) => pair.to),
-  );
+function directionOf(rows: Rows, validated: boolean): Direction {
+  const pairs = pairsOf(rows, validated);
+  const checked = pairs.filter((pair) => pair.checked).map((pair) => pair.to);
+  const { target, refinements } = rows;
+  const shared = sharedOf(rows.rows.map((row) => split(row.from)));
+  return { pairs, target, shared, refinements, check: schemaOfFields(target, checked) };
+}
 
-const TO_HUB_PAIRS = pairsOf(
-  FIELD_TABLE.map((row) => ({ from: row.v1alpha1, to: row.v1alpha2 })),
-  V1ALPHA1_BODY,
-  V1ALPHA2_BODY,
-);
+const directionsOf = (rows: Rows): Directions => ({
+  plain: directionOf(rows, false),
+  validated: directionOf(rows, true),
+});
 
-export const TO_HUB: Direction = {
-  pairs: TO_HUB_PAIRS,
+export const TO_HUB = directionsOf({
+  rows: FIELD_TABLE.map((row) => ({ from: row.v1alpha1, to: row.v1alpha2 })),
+  source: V1ALPHA1_BODY,
   target: V1ALPHA2_BODY,
-  shared: sharedOf(FIELD_TABLE.map((row) => split(row.v1alpha1))),
   refinements: FIELD_TABLE.flatMap(({ v1alpha2, project }) => (project ? [{ path: split(v1alpha2), project }] : [])),
-  check: checkOf(TO_HUB_PAIRS, V1ALPHA2_BODY),
-};
+});
 
-const FROM_HUB_PAIRS = pairsOf(
-  FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({
-    from: v1alpha2,
-    to: v1alpha1,
-    ...(project ? { project } : {}),
-  })),
-  V1ALPHA2_BODY,
-  V1ALPHA1_BODY,
-);
-
-export const FROM_HUB: Direction = {
-  pairs: FROM_HUB_PAIRS,
+export const FROM_HUB = directionsOf({
+  rows: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({ from: v1alpha2, to: v1alpha1, project })),
+  source: V1ALPHA2_BODY,
   target: V1ALPHA1_BODY,
-  shared: sharedOf(FIELD_TABLE.map((row) => split(row.v1alpha2))),
   refinements: [],
-  check: checkOf(FROM_HUB_PAIRS, V1ALPHA1_BODY),
-};
+});

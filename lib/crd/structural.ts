@@ -10,7 +10,8 @@
  *   exactly one form — typed, so rules on the parent can name it;
  * - any other `oneOf`/`anyOf` (object | list, string | object, bool | object) becomes an untyped
  *   `x-kubernetes-preserve-unknown-fields: true` node: the apiserver stores it as written, and
- *   `/validate` and `/sync` check it against the JSON Schema;
+ *   `/validate` and `/sync` check it against the JSON Schema; for one object or a list of it,
+ *   the node also describes the object's fields for `kubectl explain` (described.ts);
  * - `x-preserve-unknown` becomes `x-kubernetes-preserve-unknown-fields: true`;
  * - `additionalProperties: false` is dropped: the apiserver prunes unknown fields instead.
  * A keyword with no structural form throws, so a schema change cannot slip through unconverted.
@@ -28,6 +29,7 @@ import {
   type ValidationRule,
 } from "./schema-node";
 import { VALUE_KEYWORDS } from "./structural-check";
+import { describedOnly, objectOrListOf } from "./described";
 
 export {
   INT_OR_STRING,
@@ -144,7 +146,12 @@ function unionOf(schema: Schema, branches: readonly Schema[], where: string): Js
     return objectUnion(schema, branches, forms, where);
   }
   // Different types (or overlapping objects): the apiserver keeps the value as written.
-  return { ...describe(schema), [PRESERVE_UNKNOWN]: true };
+  const kept: JsonSchemaProps = { ...describe(schema), [PRESERVE_UNKNOWN]: true };
+  const one = objectOrListOf(branches);
+  if (one === undefined) return kept;
+  // One object or a list of them: its fields described for kubectl explain (described.ts says why only described).
+  const described = schemaEntries(one).map(([k, s]) => [k, describedOnly(toStructural(s, `${where}.${k}`))] as const);
+  return { ...kept, properties: Object.fromEntries(described) };
 }
 
 /** `{a, b}` | `{c}` → one object with a, b and c, and CEL rules for "exactly one form". */

@@ -2,9 +2,9 @@
  * The unchanged-parent memo. Metacontroller calls /sync for every parent on every resync and
  * on every child event, and most calls find nothing changed. The apiserver gives every write a
  * new `resourceVersion`, so a parent whose own object, children and related objects carry the
- * same apiVersion, namespace, name, uid and resourceVersion as last time — with the same
- * distribution table and the same registry and server answers — gets last time's answer again,
- * byte for byte, without validating, generating or serializing anything.
+ * same `objectKey` as last time (lib/caches.ts; related objects with their content's fingerprint)
+ * — with the same distribution table and the same registry and server answers — gets last
+ * time's answer again, byte for byte, without validating, generating or serializing anything.
  *
  * Exact, not approximate: an answer that read the clock (a condition flipped, a new ConfigMap,
  * a new server version) is not kept, since its timestamp would be reused; a request with an
@@ -13,12 +13,12 @@
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
  * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
-import { byteCache, dataBytes, frozenBytes, textBytes } from "../caches";
+import { byteCache, dataBytes, fingerprint, frozenBytes, objectKey, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
 import type { Generated } from "../config/generate";
 import type { LiveReport } from "../live/types";
-import type { KubeObject, ObjectMap, SyncRequest } from "../wire/metacontroller";
+import type { ObjectMap, SyncRequest } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
 import type { GenerationInputs } from "./plan-types";
 import type { SyncDeps } from "./sync";
@@ -121,22 +121,6 @@ export function createSyncMemo(options: MemoOptions): SyncMemo {
   };
 }
 
-/**
- * The object's apiVersion, namespace, name, uid and resourceVersion as the apiserver stamps
- * them; undefined when uid or resourceVersion is missing. Name and namespace too: the answer
- * reads them (child names, Secret references), and a request may carry a copied or recreated
- * object whose uid and version match another's. The apiVersion too: the apiserver serves one
- * object at every version of its CRD under the same uid and resourceVersion, and the answer
- * (the parent's status) is shaped by the version it was sent at. JSON, so no separator inside
- * a value can make two keys collide.
- */
-function versionOf(object: KubeObject): string | undefined {
-  const { uid, resourceVersion, name, namespace } = object.metadata;
-  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
-    return undefined;
-  return JSON.stringify([object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion]);
-}
-
 /** Tables are replaced, never edited (lib/sync/image-overrides.ts): identity tells them apart. */
 const tableIds = new WeakMap<object, number>();
 let nextTableId = 0;
@@ -148,18 +132,17 @@ function tableId(table: object): number {
 
 /** The parent's version with every dep its validation and answer read; undefined: not memoizable. */
 export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefined {
-  const version = versionOf(request.parent);
+  const version = objectKey(request.parent);
   if (version === undefined) return undefined;
   const problems = (deps.imageOverrideProblems ?? []).join("\n");
   return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${problems}`;
 }
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
-  for (const group of Object.keys(map ?? {})) {
+  for (const [group, objects] of Object.entries(map ?? {})) {
     parts.push(JSON.stringify(group));
-    const objects = map![group]!;
-    for (const key of Object.keys(objects)) {
-      const version = versionOf(objects[key]!);
+    for (const [key, object] of Object.entries(objects)) {
+      const version = objectKey(object);
       if (version === undefined) return false;
       parts.push(`${JSON.stringify(key)}=${version}`);
     }
@@ -167,16 +150,20 @@ function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
   return true;
 }
 
-/** Every observed child and related object by its key, name and version; undefined when one has none. */
+/**
+ * Every observed child and related object by its key, name and version, and the related
+ * objects' content by one fingerprint (lib/caches.ts: they are small, about 1 KB a call in the
+ * recorded traffic); undefined when one has no version.
+ */
 export function observedKey(request: SyncRequest): string | undefined {
   const parts = [request.finalizing === true ? "finalizing" : "live", "children"];
   if (!mapKey(request.children, parts)) return undefined;
   parts.push("related");
-  return mapKey(request.related, parts) ? parts.join("\n") : undefined;
+  return mapKey(request.related, parts) ? `${parts.join("\n")}\n${fingerprint(request.related ?? null)}` : undefined;
 }
 
-/** What the I/O step found. A base config is named by its digest (content-addressed), not its text. */
+/** What the I/O step found: a base config by its digest, not its text; the server's answer by its fingerprint (it may report a Secret value). */
 export function ioKey(found: BaseOutcome, live: LiveReport | undefined): string {
   const base = found.base ? { ...found.base, text: undefined } : undefined;
-  return JSON.stringify([{ ...found, base }, live ?? null]);
+  return JSON.stringify([{ ...found, base }, live ? fingerprint(live) : null]);
 }

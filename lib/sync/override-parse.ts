@@ -1,10 +1,8 @@
 /**
  * The override ConfigMap's config.yaml checked and parsed (lib/config/override.ts), kept by the
- * ConfigMap's uid and resourceVersion (the apiserver gives every change a new one), never by its
- * text. The `yaml` library takes about 0.3 ms for a 1.6 KB config, and every resync of an
- * override CR reads the same unchanged ConfigMap (docs/development.md, "Caches"). A kept parse is
- * frozen: later syncs share it, and a step that tried to edit it would throw. An object without
- * both stamps is parsed each time.
+ * ConfigMap (lib/caches.ts `objectKey`, with its content's fingerprint): the `yaml` library takes
+ * about 0.3 ms for a 1.6 KB config, and every resync of an override CR reads the same ConfigMap
+ * (docs/development.md, "Caches"). A kept parse is frozen: a step that edited it would throw.
  */
 import { frozenBytes, perObjectVersion, textBytes } from "../caches";
 import { checkOverrideConfig, type OverrideCheck } from "../config/override";

@@ -66,9 +66,6 @@ async function gather(g: Gathering): Promise<Gathered> {
   };
 }
 
-/** The spec in v1alpha2 (a v1alpha1 parent is converted, as sync() converts it), checked as every path checks it. */
-const validated = checkedSpec;
-
 /** Validation, the I/O, then the pure `sync()`. */
 export async function syncWith(
   request: SyncRequest,
@@ -76,7 +73,7 @@ export async function syncWith(
   resolver: BaseConfigResolver | undefined,
   live?: LiveStatus,
 ): Promise<SyncResponse> {
-  const checked = validated(request, deps);
+  const checked = checkedSpec(request, deps);
   const observed = observedOf(request);
   const io = await gather({ request, deps, checked, observed, resolver, live });
   return syncWithInputs(request, deps, { ...io, checked, observed });
@@ -124,14 +121,15 @@ function syncAndRemember(
 ): SerializedAnswer {
   let clockRead = false;
   const clocked: SyncDeps = { ...deps, now: () => ((clockRead = true), deps.now()) };
-  const previous = r.uid === "" ? undefined : r.memo.config(r.uid);
+  // Like answers, a parent without uid and resourceVersion (`llsd request`, curl) keeps no config.
+  const previous = r.parent === undefined ? undefined : r.memo.config(r.uid);
   const memory = configMemory(request.parent, previous);
   const response = syncWithInputs(request, clocked, {
     ...inputs,
     ...(memory.remember ? { remember: memory.remember } : {}),
   });
   const body = Buffer.from(JSON.stringify(response), "utf8");
-  const config = memory.kept();
+  const config = r.parent === undefined ? undefined : memory.kept();
   if (config && config !== previous) r.memo.keepConfig(r.uid, config);
   if (r.parent !== undefined && r.key !== undefined) {
     r.memo.set(r.uid, {
@@ -163,7 +161,7 @@ export async function syncRemembered(
   const observedText = parent === undefined ? undefined : observedKey(request);
   const uid = request.parent.metadata.uid ?? "";
   const known = knownEntry(io.memo, uid, parent, observedText);
-  const checked = known?.checked ?? validated(request, deps);
+  const checked = known?.checked ?? checkedSpec(request, deps);
   const observed = observedOf(request);
   const found = await gather({ request, deps, checked, observed, resolver: io.resolver, live: io.live });
   const key = observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}`;

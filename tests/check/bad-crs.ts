@@ -62,6 +62,18 @@ const BAD_SPECS: [string, object, string[], RegExp][] = [
     /not an inference provider: did you mean "vllm"\?/,
   ],
   [
+    "a provider name no type of the line matches (provider type)",
+    { ...starter, providers: { inference: { provider: "vllm-openai", endpoint: "http://x:8000" } } },
+    ["spec.providers.inference.provider"],
+    /unknown inference provider "vllm-openai" on 1.3.x servers; the closest are "openai", "vllm"/,
+  ],
+  [
+    "a provider named like an Object property (fuzz regression)",
+    { ...starter, providers: { inference: { provider: "constructor", endpoint: "http://x:8000" } } },
+    ["spec.providers.inference.provider"],
+    /unknown inference provider "constructor"/,
+  ],
+  [
     "a misspelled vector store",
     { ...starter, providers: { vectorIo: { provider: "fiass" } } },
     ["spec.providers.vectorIo.provider"],

@@ -59,7 +59,12 @@ describe("a misspelled name in a spec", () => {
     [
       "a provider type",
       { ...starter, providers: { inference: { provider: "olama", endpoint: "http://x:11434" } } },
-      'spec.providers.inference.provider: unknown inference provider "olama": did you mean "ollama"? (for a provider type outside the known list, write it in full, e.g. remote::olama)',
+      'spec.providers.inference.provider: unknown inference provider "olama" on 1.3.x servers: did you mean "ollama"? (for a provider of your own, write its type in full, e.g. remote::olama, or list its image under spec.externalProviders)',
+    ],
+    [
+      "a provider name nothing is near",
+      { ...starter, providers: { inference: { provider: "vllm-openai", endpoint: "http://x:8000" } } },
+      'spec.providers.inference.provider: unknown inference provider "vllm-openai" on 1.3.x servers; the closest are "openai", "vllm" and "llama-openai-compat" (for a provider of your own, write its type in full, e.g. remote::vllm-openai, or list its image under spec.externalProviders)',
     ],
   ])("%s", (_what, spec, line) => {
     expect(problems(spec)).toEqual([line]);

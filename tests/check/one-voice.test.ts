@@ -128,8 +128,8 @@ describe("llsd validate, llsd render, llsd request, /validate and /sync", () => 
       { ...starter, providers: { inference: { provider: "remote::vlm", endpoint: "http://x:8000" } } },
     ],
     [
-      "a provider named like an Object property (fuzz regression)",
-      { ...starter, providers: { inference: { provider: "constructor", endpoint: "http://x:8000" } } },
+      "a type of one's own named like an Object property, written in full (fuzz regression)",
+      { ...starter, providers: { inference: { provider: "remote::constructor", endpoint: "http://x:8000" } } },
     ],
   ])("given %s, all five accept it", async (_title, spec) => {
     const run = llsd(["validate", "cr.yaml"], { "cr.yaml": stringify(object(spec)) });

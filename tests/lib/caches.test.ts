@@ -6,12 +6,15 @@ import {
   cacheBytes,
   dataBytes,
   MAX_ENTRY_FRACTION,
+  objectKey,
   setCachePolicy,
   textBytes,
 } from "../../lib/caches";
 import { checkedBase } from "../../lib/config/base";
 import { bundledBaseConfig } from "../../lib/distributions/bundled";
+import type { KubeObject } from "../../lib/wire/metacontroller";
 import { overrideText } from "../reliability/hostile-requests";
+import { aSecret, stamped } from "../sync-builders";
 
 afterEach(() => setCachePolicy(CACHE_BUDGET_MB * 2 ** 20));
 
@@ -89,5 +92,36 @@ describe("the base-config cache", () => {
     setCachePolicy(CACHE_BUDGET_MB * 2 ** 20, ["base configs"]);
     expect(checkedBase(base)).not.toBe(checkedBase(base));
     expect(checkedBase(base)).toEqual(checkedBase(base));
+  });
+});
+
+describe("objectKey(): the one key of an object", () => {
+  const SECRET = "s3cret-canary-71fa";
+  const secret = stamped(aSecret("creds", { token: SECRET }));
+  const moved = (metadata: object): KubeObject => ({ ...secret, metadata: { ...secret.metadata, ...metadata } });
+
+  it.each<[string, KubeObject]>([
+    ["another namespace", moved({ namespace: "team-b" })],
+    ["another name", moved({ name: "copy" })],
+    ["another apiVersion", { ...secret, apiVersion: "v2" }],
+    ["another resourceVersion", moved({ resourceVersion: "8" })],
+  ])("tells apart the same uid under %s", (_, other) => {
+    expect(objectKey(other)).not.toBe(objectKey(secret));
+  });
+
+  it("with content, tells apart an edit under the same resourceVersion; without, does not", () => {
+    const edited = { ...aSecret("creds", { token: "rotated" }), metadata: secret.metadata };
+    expect(objectKey(edited)).toBe(objectKey(secret));
+    expect(objectKey(edited, true)).not.toBe(objectKey(secret, true));
+    expect(objectKey(secret, true)).toBe(objectKey(structuredClone(secret), true));
+  });
+
+  it("holds no Secret value, as sent or decoded", () => {
+    const key = objectKey(secret, true)!;
+    for (const form of [SECRET, Buffer.from(SECRET).toString("base64")]) expect(key).not.toContain(form);
+  });
+
+  it.each(["uid", "resourceVersion"])("is undefined without %s (not from the apiserver)", (stamp) => {
+    expect(objectKey(moved({ [stamp]: undefined }), true)).toBeUndefined();
   });
 });

@@ -115,3 +115,46 @@ describe("llsd migrate", () => {
     expect(llsd(["validate", "new.yaml"], { "new.yaml": run.stdout }).code).toBe(0);
   });
 });
+
+/** A v1alpha1 file with `server` lines (indented four spaces) after its distribution. */
+const v1With = (server: string) =>
+  `apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata: {name: old}\nspec:\n  server:\n    distribution: {name: starter}\n${server}`;
+
+describe.each([
+  { command: "convert --to v1alpha2", args: ["convert", "--to", "v1alpha2"] },
+  { command: "migrate", args: ["migrate"] },
+])("llsd $command, given a v1alpha1 file", ({ args }) => {
+  // A file was never validated by an apiserver: the conversion trusts none of its fields.
+  it.each([
+    ["workers: 0", "    workers: 0\n", "spec.server.workers: must be >= 1"],
+    [
+      "serviceAccountName: 42",
+      "    podOverrides: {serviceAccountName: 42}\n",
+      "spec.server.podOverrides.serviceAccountName: must be string",
+    ],
+    ["a string env item", "    containerSpec: {env: [FOO=bar]}\n", "spec.server.containerSpec.env[0]: must be object"],
+  ])("refuses %s, invalid in v1alpha1, with its field path, prints nothing and exits 1", (_title, server, error) => {
+    const run = llsd([...args, "bad.yaml"], { "bad.yaml": v1With(server) });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, "", `error: old:\n${error}\n`]);
+  });
+
+  it("keeps port 0 (valid in v1alpha1, the default port; v1alpha2 has no such value) in the annotation, and exits 0", () => {
+    const run = llsd([...args, "old.yaml"], { "old.yaml": v1With("    containerSpec: {port: 0}\n") });
+    const doc = parseAllDocuments(run.stdout)[0]!.toJS() as { spec: object; metadata: { annotations: object } };
+
+    expect([run.code, "networking" in doc.spec]).toEqual([0, false]);
+    expect(doc.metadata.annotations).toEqual({
+      "llamastack.io/v1alpha1-fields": '{"spec.server.containerSpec.port":0}',
+    });
+    expect(llsd(["validate", "new.yaml"], { "new.yaml": run.stdout }).code).toBe(0);
+  });
+});
+
+describe("llsd convert --to v1alpha1, given a v1alpha2 file", () => {
+  it("refuses one its own version refuses, with the field path", () => {
+    const run = llsd(["convert", "--to", "v1alpha1", "bad.yaml"], {
+      "bad.yaml": v2("  distribution: {name: starter}\n  workload: {workers: 0}"),
+    });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, "", "error: demo:\nspec.workload.workers: must be >= 1\n"]);
+  });
+});

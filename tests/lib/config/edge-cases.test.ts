@@ -156,7 +156,6 @@ describe("provider types: a spec provider name becomes the server's provider_typ
     ["safety", { provider: "llama-guard", id: "lg" }, "inline::llama-guard"],
     ["toolRuntime", { provider: "rag-runtime", id: "rr" }, "inline::file-search"],
     ["inference", { provider: "inline::my-engine", id: "mine" }, "inline::my-engine"],
-    ["inference", { provider: "acme", id: "acme" }, "remote::acme"],
   ])("given %s provider %j, generates provider_type %s", (api, p, type) => {
     const config = doc(run(aSpec({ providers: { [api]: p } })));
     expect(
@@ -166,10 +165,20 @@ describe("provider types: a spec provider name becomes the server's provider_typ
     ).toBe(type);
   });
 
-  it("given an unknown provider name, says what it generated", () => {
-    expect(ok(run(aSpec({ providers: { inference: { provider: "acme" } } }))).notes).toContainEqual(
-      expect.stringMatching(/not a known inference provider; generated provider_type remote::acme/),
+  it("given a type of one's own written in full, generates it and says the image must provide it", () => {
+    expect(ok(run(aSpec({ providers: { inference: { provider: "remote::acme" } } }))).notes).toContainEqual(
+      "spec.providers.inference: remote::acme is not a type that 0.7.x servers register for inference; used as written, so the image must provide it",
     );
+  });
+
+  it("given a name no type of the line matches, fails with the closest names instead of generating remote::<name>", () => {
+    expect(errors(run(aSpec({ providers: { inference: { provider: "vllm-openai" } } })))).toEqual([
+      {
+        path: "spec.providers.inference.provider",
+        message:
+          'unknown inference provider "vllm-openai" on 0.7.x servers; the closest are "openai", "vllm" and "llama-openai-compat" (for a provider of your own, write its type in full, e.g. remote::vllm-openai, or list its image under spec.externalProviders)',
+      },
+    ]);
   });
 
   it("given a provider the supported releases removed, fails instead of breaking the server", () => {

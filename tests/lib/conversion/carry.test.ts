@@ -1,12 +1,13 @@
 /**
  * `carry` asks the target's schema once about the checked rows of the body it built and falls
  * back to asking row by row when that is refused. Both ways must give the same converted body and the
- * same entries for the annotation, for objects the source version accepts and for ones it does not.
+ * same entries for the annotation, for objects the source version accepts and for ones it does not,
+ * with every row checked (the plain path) and on the webhook path (`Directions.validated`).
  */
 import fc from "fast-check";
 import { carry, carryRowByRow } from "../../../lib/conversion/carry";
 import { setPath, type JsonMap } from "../../../lib/conversion/paths";
-import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction } from "../../../lib/conversion/table";
+import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction, type Directions } from "../../../lib/conversion/table";
 import { V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { fromHub, toHub } from "../../../lib/conversion/v1alpha1";
 import { aV1alpha1Object, aV1alpha2Object } from "./arbitraries";
@@ -14,11 +15,13 @@ import { aV2, at, kept, ok } from "./builders";
 
 type Obj = Record<string, unknown>;
 
-/** An object's spec and status, as `convert` hands them to `carry`, and the way it converts. */
-function sourceOf(object: Obj): { source: JsonMap; direction: Direction; fromV1alpha1: boolean } {
+type Path = keyof Directions;
+
+/** An object's spec and status, as `convert` hands them to `carry`, and the way it converts on `path`. */
+function sourceOf(object: Obj, path: Path): { source: JsonMap; direction: Direction; fromV1alpha1: boolean } {
   const fromV1alpha1 = object.apiVersion === "llamastack.io/v1alpha1";
   const source: JsonMap = { spec: object.spec, ...(object.status === undefined ? {} : { status: object.status }) };
-  return { source, direction: fromV1alpha1 ? TO_HUB : FROM_HUB, fromV1alpha1 };
+  return { source, direction: (fromV1alpha1 ? TO_HUB : FROM_HUB)[path], fromV1alpha1 };
 }
 
 const sameEitherWay = (source: JsonMap, direction: Direction): void => {
@@ -26,11 +29,11 @@ const sameEitherWay = (source: JsonMap, direction: Direction): void => {
   expect(carry(structuredClone(source), direction)).toStrictEqual(rowByRow);
 };
 
-describe("carry()", () => {
+describe.each<Path>(["plain", "validated"])("carry() on the %s path", (path) => {
   it("gives what asking row by row gives, for objects their version accepts", () => {
     fc.assert(
       fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), (object) => {
-        const { source, direction } = sourceOf(object);
+        const { source, direction } = sourceOf(object, path);
         sameEitherWay(source, direction);
       }),
       { numRuns: 1000 },
@@ -41,7 +44,7 @@ describe("carry()", () => {
     const row = fc.constantFrom(...FIELD_TABLE);
     fc.assert(
       fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), row, fc.anything(), (object, mapping, value) => {
-        const { source, direction, fromV1alpha1 } = sourceOf(object);
+        const { source, direction, fromV1alpha1 } = sourceOf(object, path);
         setPath(source, (fromV1alpha1 ? mapping.v1alpha1 : mapping.v1alpha2).split("."), value);
         sameEitherWay(source, direction);
       }),
@@ -55,22 +58,32 @@ describe("carry()", () => {
       spec: { server: { distribution: { name: "starter" }, containerSpec: { port: 0 } }, replicas: 2 },
     };
 
-    const { body, stash } = carry(structuredClone(source), TO_HUB);
+    const { body, stash } = carry(structuredClone(source), TO_HUB[path]);
 
     expect(body.spec).toStrictEqual({ distribution: { name: "starter" }, workload: { replicas: 2 } });
     expect(stash.get("spec.server.containerSpec.port")).toBe(0);
-    expect(carryRowByRow(structuredClone(source), TO_HUB)).toStrictEqual({ body, stash });
+    expect(carryRowByRow(structuredClone(source), TO_HUB[path])).toStrictEqual({ body, stash });
   });
+});
 
-  it("moves a value as it is where both versions have the same rules, even one its own version refuses, and the round trip gives it back", () => {
-    // status.conditions has the same schema in both versions: the apiserver checked the value
-    // in the version it came in, so the target is not asked again.
-    const object = aV2({ "status.conditions": "not a list", "status.phase": "Ready" });
+describe("a value its own version refuses, where both versions have the same rules", () => {
+  // status.conditions has the same schema in both versions.
+  const object = aV2({ "status.conditions": "not a list", "status.phase": "Ready" });
 
-    const v1 = ok(fromHub(structuredClone(object)));
+  it("moves as it is on the webhook path (the apiserver checked it in the version it came in), and comes back", () => {
+    const webhook = { sourceValidated: true };
+    const v1 = ok(fromHub(structuredClone(object), webhook));
 
     expect(at(v1, "status.conditions")).toBe("not a list");
     expect(kept(v1, V1ALPHA2_FIELDS)).toEqual({});
+    expect(ok(toHub(v1, webhook))).toStrictEqual(object);
+  });
+
+  it("stays in the annotation on the plain path (a file), and comes back", () => {
+    const v1 = ok(fromHub(structuredClone(object)));
+
+    expect(at(v1, "status.conditions")).toBeUndefined();
+    expect(kept(v1, V1ALPHA2_FIELDS)).toEqual({ "status.conditions": "not a list" });
     expect(ok(toHub(v1))).toStrictEqual(object);
   });
 });

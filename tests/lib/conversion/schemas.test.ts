@@ -1,7 +1,8 @@
 /**
  * Which rows the conversion asks the target's schema about (lib/conversion/schemas.ts,
- * table.ts): only those where the target's rules may refuse what the source's accept, or whose
- * value is projected, asked through one schema that checks those fields and nothing else.
+ * table.ts): every row, except on the webhook path, which asks only those where the target's
+ * rules may refuse what the source's accept, or whose value is projected; asked through one
+ * schema that checks those fields and nothing else.
  */
 import { compile } from "../../../lib/api/schema";
 import type { Schema } from "../../../lib/api/schema-parts";
@@ -13,7 +14,7 @@ import {
   V1ALPHA1_BODY,
   V1ALPHA2_BODY,
 } from "../../../lib/conversion/schemas";
-import { FROM_HUB, TO_HUB } from "../../../lib/conversion/table";
+import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction } from "../../../lib/conversion/table";
 
 const port = (extra: Schema = {}): Schema => ({ type: "integer", minimum: 1, maximum: 65535, ...extra });
 
@@ -151,14 +152,22 @@ describe("schemaOfFields", () => {
 });
 
 describe("the rows the conversion asks about", () => {
-  const checked = (direction: typeof TO_HUB): string[] =>
+  const checked = (direction: Direction): string[] =>
     direction.pairs.filter((pair) => pair.checked).map((pair) => pair.fromPath);
 
+  it.each([
+    ["to v1alpha2", TO_HUB],
+    ["from v1alpha2", FROM_HUB],
+  ])("are every row %s when the apiserver has not validated the source", (_way, { plain }) => {
+    expect(checked(plain)).toEqual(plain.pairs.map((pair) => pair.fromPath));
+    expect(plain.pairs).toHaveLength(FIELD_TABLE.length);
+  });
+
   // Written out: a schema change that makes a target's rules stricter than its source's shows here.
-  it("are the rows whose target may refuse what the source accepts, and the projected one", () => {
+  it("are, on the webhook path, the rows whose target may refuse what the source accepts, and the projected one", () => {
     // v1alpha1 (the Go operator's API) has no minLength, minimum or maximum where v1alpha2 has.
-    expect(checked(FROM_HUB)).toEqual(["spec.networking.expose"]);
-    expect(checked(TO_HUB)).toEqual([
+    expect(checked(FROM_HUB.validated)).toEqual(["spec.networking.expose"]);
+    expect(checked(TO_HUB.validated)).toEqual([
       "spec.server.distribution",
       "spec.server.containerSpec.port",
       "spec.server.tlsConfig.caBundle",
@@ -175,8 +184,8 @@ describe("the rows the conversion asks about", () => {
 
   it("leave every unasked row unprojected, with a target that accepts all its source does", () => {
     for (const [direction, source] of [
-      [TO_HUB, V1ALPHA1_BODY],
-      [FROM_HUB, V1ALPHA2_BODY],
+      [TO_HUB.validated, V1ALPHA1_BODY],
+      [FROM_HUB.validated, V1ALPHA2_BODY],
     ] as const) {
       const unasked = direction.pairs.filter((p) => !p.checked);
       expect(unasked.length).toBeGreaterThan(0);

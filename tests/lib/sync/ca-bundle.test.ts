@@ -284,6 +284,18 @@ describe("parsed certificates kept by ConfigMap version", () => {
     if (c.phase === "Pending") expect(subjects(bundleOf(r)!)).toEqual([new X509Certificate(c.after).subject]);
   });
 
+  /** The same ConfigMap in namespace `team-b`, read by a parent of that namespace. */
+  const inTeamB = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, namespace: "team-b" } });
+  it.each([
+    ["edited under the same resourceVersion (an etcd restore hands versions out again)", (o: KubeObject) => o],
+    ["in another namespace with the same uid and resourceVersion (a copy)", inTeamB],
+  ])("reads the text of a ConfigMap %s", (_, where) => {
+    syncOf(spec, [versioned(ROOT_CA, "50")]);
+    const parent = where(aParent(spec));
+    const r = sync(aRequest(parent, [], [where(versioned(RSA_CA, "50"))]), deps());
+    expect(subjects(bundleOf(r)!)).toEqual([new X509Certificate(RSA_CA).subject]);
+  });
+
   it("reads the text every time for a ConfigMap without uid and resourceVersion (not from the apiserver)", () => {
     syncOf(spec, [corpCa({ "ca-bundle.crt": ROOT_CA })]);
     const r = syncOf(spec, [corpCa({ "ca-bundle.crt": RSA_CA })]);

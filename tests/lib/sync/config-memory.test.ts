@@ -11,6 +11,7 @@ import { syncRemembered, syncWith } from "../../../lib/sync";
 import { configMemory } from "../../../lib/sync/config-memory";
 import { createSyncMemo, type MemoConfig, type SyncMemo } from "../../../lib/sync/memo";
 import type { GenerationInputs } from "../../../lib/sync/plan-types";
+import { plainSyncWith } from "../../plain-path";
 import type { KubeObject, SyncRequest } from "../../../lib/wire/metacontroller";
 import {
   aParent,
@@ -103,7 +104,8 @@ describe("syncRemembered with generated configs kept", () => {
     ...r,
     parent: stamped({ ...r.parent, spec, status: { ...(r.parent.status ?? {}), phase: `seen-${version}` } }, version),
   });
-  const fresh = async (r: SyncRequest): Promise<string> => JSON.stringify(await syncWith(r, deps(), undefined));
+  /** The oracle: the plain path, every cache off (a fresh module registry). */
+  const fresh = async (r: SyncRequest): Promise<string> => JSON.stringify(await plainSyncWith(r, deps(), undefined));
 
   afterEach(() => jest.restoreAllMocks());
 
@@ -119,7 +121,7 @@ describe("syncRemembered with generated configs kept", () => {
       answers.push([(await syncRemembered(r, deps(), { memo })).body.toString("utf8"), await fresh(r)]);
     }
 
-    expect(spy).toHaveBeenCalledTimes(3); // the three fresh syncs only
+    expect(spy).not.toHaveBeenCalled(); // the plain path's fresh syncs run in their own module registry
     for (const [remembered, expected] of answers) expect(remembered).toBe(expected);
     expect(memo.configStats().entries).toBe(1);
   });
@@ -149,6 +151,25 @@ describe("syncRemembered with generated configs kept", () => {
 
     expect(spy).toHaveBeenCalledTimes(1);
     expect(answer).toBe(await fresh(edited));
+  });
+
+  it("keeps no config for parents without resourceVersion (`llsd request`: every such CR has one uid), as docs/design.md says", async () => {
+    const memo = newMemo();
+    const unstamped = (spec: object): SyncRequest => {
+      const parent = aParent(spec);
+      const metadata = { ...parent.metadata, uid: "00000000-0000-0000-0000-000000000001" };
+      return aRequest({ ...parent, metadata }, [], [aSecret("creds", { token: "t0ken" })]);
+    };
+    const spy = jest.spyOn(generation, "generate");
+    const requests = [unstamped(SPEC), unstamped(SPEC), unstamped({ ...SPEC, workload: { replicas: 2 } })];
+
+    const answers = [];
+    for (const r of requests)
+      answers.push([(await syncRemembered(r, deps(), { memo })).body.toString("utf8"), await fresh(r)]);
+
+    expect(memo.configStats()).toEqual({ entries: 0, bytes: 0 });
+    expect(spy).toHaveBeenCalledTimes(requests.length); // each remembered call generated (the plain path's are not counted)
+    for (const [remembered, expected] of answers) expect(remembered).toBe(expected);
   });
 
   it("keeps no config with its share off, and still answers", async () => {

@@ -3,6 +3,7 @@
  * registry in tests/oci/external-providers-e2e.test.ts) becomes init containers, config
  * entries and `status.externalProviders`, or a Failed status that keeps the running children.
  */
+import { parse } from "yaml";
 import type { ResolvedProviderSpec } from "../../../lib/oci";
 import { findExternal, type ExternalLookup } from "../../../lib/sync/external-providers";
 import { sync } from "../../../lib/sync/sync";
@@ -154,6 +155,27 @@ describe("failure policy for external providers", () => {
 
   it("given a first-time failure, creates nothing", () => {
     expect(sync(aRequest(aParent(spec)), deps(), FAILURES[0]![1]).children).toEqual([]);
+  });
+});
+
+describe("an inline provider an external one replaces", () => {
+  const replaced = { ...spec, providers: { inference: { id: "mine", provider: "my-engine" } } };
+
+  it("may carry a name the line has no type for: it runs the image's type, and the status says so", () => {
+    const r = sync(aRequest(aParent(replaced)), deps(), fixtureFound(replaced));
+    expect(r.status.phase).toBe("Pending");
+    const configMap = r.children.find((c) => c.kind === "ConfigMap" && c.metadata.name.startsWith("demo-config"));
+    const config = parse(String((configMap?.data as { "config.yaml"?: string } | undefined)?.["config.yaml"])) as {
+      providers: { inference: { provider_id: string; provider_type: string }[] };
+    };
+    expect(config.providers.inference.filter((p) => p.provider_id === "mine")).toEqual([
+      expect.objectContaining({ provider_type: "remote::mine" }),
+    ]);
+    expect(r.status.notes).toContainEqual(
+      expect.stringMatching(
+        /^spec.providers.inference: provider "my-engine" is no inference type of 1.3.x servers; spec.externalProviders.inference\[0\] has the same id/,
+      ),
+    );
   });
 });
 

@@ -72,6 +72,14 @@ const CLASSES: [string, object, KubeObject[], string, string, RegExp][] = [
     /spec.providers.inference\[0\].id: required/,
   ],
   [
+    "provider name no type of the line matches",
+    { ...goodSpec, providers: { inference: { ...goodSpec.providers.inference, provider: "vllm-openai" } } },
+    [goodSecret],
+    "ConfigGenerated",
+    "InvalidSpec",
+    /^spec.providers.inference.provider: unknown inference provider "vllm-openai" on 1.3.x servers; the closest are "openai", "vllm"/,
+  ],
+  [
     "schema-invalid spec",
     { ...goodSpec, networking: { port: "eighty" } },
     [goodSecret],

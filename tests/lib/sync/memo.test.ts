@@ -15,6 +15,7 @@ import { syncMemo, syncRemembered, syncWith } from "../../../lib/sync";
 import { cacheBytesFromEnv } from "../../../hooks/sync-settings";
 import { CACHE_SHARES } from "../../../lib/caches";
 import { createSyncMemo, type SyncMemo } from "../../../lib/sync/memo";
+import { plainSyncWith } from "../../plain-path";
 import type { SyncDeps } from "../../../lib/sync/sync";
 import type {
   KubeObject,
@@ -50,7 +51,7 @@ interface Io {
   readonly live?: LiveStatus;
 }
 
-/** The memo's answer (its bytes as text) and, for the same request, deps and I/O, a fresh one. */
+/** The memo's answer (its bytes as text) and, for the same request, deps and I/O, a fresh one on the plain path (every cache off). */
 async function both(
   request: SyncRequest,
   memo: SyncMemo,
@@ -59,7 +60,7 @@ async function both(
 ): Promise<{ remembered: { body: string; summary: SerializedAnswer["summary"] }; fresh: string }> {
   const answer = await syncRemembered(request, d, { ...io, memo });
   const remembered = { body: answer.body.toString("utf8"), summary: answer.summary };
-  const fresh = JSON.stringify(await syncWith(request, d, io.resolver, io.live));
+  const fresh = JSON.stringify(await plainSyncWith(request, d, io.resolver, io.live));
   return { remembered, fresh };
 }
 
@@ -135,6 +136,17 @@ describe("what changed gets a fresh answer", () => {
         related: edited(r.related, "Secret", (o) =>
           stamped({ ...aSecret("creds", { token: "n3w" }), metadata: o.metadata }, "8"),
         ),
+      }),
+      (d) => d,
+    ],
+    [
+      "a related Secret edited under the same resourceVersion (an etcd restore hands versions out again)",
+      (r) => ({
+        ...r,
+        related: edited(r.related, "Secret", (o) => ({
+          ...aSecret("creds", { token: "r3stored" }),
+          metadata: o.metadata,
+        })),
       }),
       (d) => d,
     ],
@@ -236,6 +248,30 @@ describe("what changed gets a fresh answer", () => {
     expect(next.remembered.summary.reused).toBe(0);
     expect(next.remembered.body).toBe(next.fresh);
     expect(next.fresh).toContain("0.7.2");
+  });
+
+  it("the running server reporting a Secret value: the memo's keys hold neither it nor its base64, and a new report is still told apart", async () => {
+    const SECRET = "t0ken-canary-5e1d";
+    let config = { api_token: SECRET };
+    const health = { status: "OK", message: "" };
+    const provider = () => ({ api: "inference", provider_id: "vllm", provider_type: "remote::vllm", config, health });
+    const io = { live: liveAnswering(() => ({ ...report("0.7.1"), providers: [provider()] })) };
+    const request = await steady(
+      aRequest(stamped(aParent(SPEC)), [], [stamped(aSecret("creds", { token: SECRET }))]),
+      deps(),
+      io,
+    );
+    const memo = newMemo();
+    await both(request, memo, deps(), io);
+    expect((await both(request, memo, deps(), io)).remembered.summary.reused).toBe(1);
+    const entry = memo.get(request.parent.metadata.uid!);
+    const keys = `${entry?.parentKey}\n${entry?.answer?.key}`;
+    expect(entry?.answer?.key).toContain('"Secret.v1"'); // the key holds the related Secret (by name, uid, version, fingerprint)
+    for (const form of [SECRET, Buffer.from(SECRET).toString("base64")]) expect(keys).not.toContain(form);
+    config = { api_token: "another-reported-value" };
+    const next = await both(request, memo, deps(), io);
+    expect(next.remembered.summary.reused).toBe(0);
+    expect(next.remembered.body).toBe(next.fresh);
   });
 
   it("the image's base config (the tag moved to another digest)", async () => {

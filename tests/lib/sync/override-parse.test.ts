@@ -1,6 +1,7 @@
 /**
- * The override ConfigMap's checked parse, kept by the ConfigMap's uid and resourceVersion
- * (lib/sync/override-parse.ts): a new version is read again, an object without both stamps is
+ * The override ConfigMap's checked parse, kept by the ConfigMap's key and content fingerprint
+ * (lib/sync/override-parse.ts, lib/caches.ts `objectKey`): a new version, an edit under the same
+ * version and a copy in another namespace are read again, an object without both stamps is
  * read every time, a kept parse is frozen and gives the same plan as a fresh one (with and
  * without external providers merged into it), and a parse above its share is not kept.
  */
@@ -50,6 +51,16 @@ describe("override configs kept by ConfigMap version", () => {
   ])("reads the text again for %s", (_, changed) => {
     expect(imageName(checkOf(configMap(CONFIG, "11")))).toBe("mine");
     expect(imageName(checkOf(changed(other)))).toBe("theirs");
+  });
+
+  it.each([
+    ["edited under the same resourceVersion (an etcd restore hands versions out again)", NS],
+    ["in another namespace with the same uid and resourceVersion (a copy)", "team-b"],
+  ])("reads the text of a ConfigMap %s", (_, namespace) => {
+    expect(imageName(checkOf(configMap(CONFIG, "15")))).toBe("mine");
+    const copy = configMap(other, "15");
+    const moved = { ...copy, metadata: { ...copy.metadata, namespace } };
+    expect(imageName(overrideCheck(NAME, objectMap([moved]), namespace))).toBe("theirs");
   });
 
   it("keeps a refusal too, and reads the fixed version", () => {
