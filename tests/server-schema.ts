@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import type { ValidateFunction } from "ajv/dist/2020";
+import { pydanticAjv } from "./server-check/ajv";
 import { shown } from "./shown";
 
 const DIR = join(__dirname, "fixtures", "server-schemas", "v1.3.0");
@@ -60,8 +60,7 @@ export function substitute(value: unknown, env: Readonly<Record<string, string>>
   return value;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+const ajv = pydanticAjv();
 const read = (file: string): unknown => JSON.parse(readFileSync(join(DIR, file), "utf8"));
 let stackValidator: ValidateFunction | undefined;
 const providerValidators = new Map<string, ValidateFunction>();

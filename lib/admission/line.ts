@@ -38,7 +38,7 @@ export function lineOfSpec(stored: Json, spec: CanonicalSpec, ctx: ValidateConte
  * only the parts of the right shape are taken, never assumed; annotations that are not all
  * strings are left out, as a conversion would refuse them.
  */
-function asParent(stored: Json, status: unknown): KubeObject {
+export function asParent(stored: Json, status?: unknown): KubeObject {
   const metadata: JsonMap = isPlainObject(stored.metadata) ? stored.metadata : {};
   const { name, annotations } = metadata;
   return {

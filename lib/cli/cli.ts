@@ -51,11 +51,18 @@ const COMMANDS: { readonly [name: string]: Command } = {
     },
   },
   migrate: {
-    help: `llsd migrate FILE
+    help: `llsd migrate FILE [--release ${RELEASES.join("|")}]
   Upgrade to v1alpha2 idiomatically: the env-var patterns of v1alpha1
   (VLLM_URL, OLLAMA_URL, INFERENCE_MODEL, …) become providers and models;
-  stderr says what changed and what was left as it was.`,
-    run: (args, io) => migrateCommand(exactlyOne("migrate", parsed("migrate", args).positionals), io),
+  stderr says what changed and what was left as it was. The CR stays on the
+  server line it runs (a note names the image and line; the image is pinned
+  when a v1alpha2 CR would start another one). --release moves it to that
+  line instead and says what changes: APIs, provider types, state.`,
+    run: (args, io) => {
+      const { values, positionals } = parsed("migrate", args, { release: { type: "string" } });
+      const release = values.release === undefined ? undefined : oneOf("--release", values.release, RELEASES);
+      return migrateCommand(exactlyOne("migrate", positionals), release ? { release } : {}, io);
+    },
   },
   request: {
     help: `llsd request sync|customize FILE

@@ -2,38 +2,18 @@
  * `llsd convert --to v1alpha1|v1alpha2 FILE` (the webhook's code) and `llsd migrate FILE` (the
  * idiomatic upgrade the webhook cannot do). Other documents pass through unchanged.
  */
-import { parseAllDocuments, stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { V1ALPHA2 } from "../api/v1alpha2";
 import { compile, isV1alpha2Spec, schemaErrors, v1alpha2SpecSchemaErrors } from "../api/schema";
 import { V1ALPHA1_BODY, V1ALPHA2_BODY } from "../conversion/schemas";
-import { isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { own, type JsonMap } from "../conversion/paths";
 import { fromHub, toHub, type Conversion } from "../conversion/v1alpha1";
-import { migrateSpec } from "../migrate/migrate";
-import { readText, type CliIo } from "./io";
+import type { CliIo } from "./io";
+import { eachDocument } from "./each-document";
+import { migratedObject, type MigrateOptions } from "./migrate";
 
 type Doc = JsonMap;
-type Transform = (object: Doc, io: CliIo) => object | undefined;
-
-function eachDocument(file: string, io: CliIo, transform: Transform): number {
-  const docs = parseAllDocuments(readText(io, file));
-  const out: string[] = [];
-  let failed = false;
-  for (const doc of Array.isArray(docs) ? docs : []) {
-    if (doc.errors.length > 0) {
-      io.stderr(`error: ${file}: invalid YAML: ${doc.errors[0]?.message.split("\n")[0]}\n`);
-      return 1;
-    }
-    const object: unknown = doc.toJS();
-    if (object === null) continue;
-    const result = isPlainObject(object) && object.kind === "LlamaStackDistribution" ? transform(object, io) : object;
-    if (result === undefined) failed = true;
-    else out.push(stringify(result, { lineWidth: 0 }));
-  }
-  io.stdout(out.join("---\n"));
-  return failed ? 1 : 0;
-}
 
 /** `metadata.name` for messages; a missing or non-scalar one reads "(unnamed)". */
 const nameOf = (o: Doc): string => {
@@ -62,7 +42,7 @@ export function convertCommand(to: "v1alpha1" | "v1alpha2", file: string, io: Cl
   });
 }
 
-export function migrateCommand(file: string, io: CliIo): number {
+export function migrateCommand(file: string, options: MigrateOptions, io: CliIo): number {
   return eachDocument(file, io, (object) => {
     const hub = hubOf(object);
     const spec = hub.ok ? own(hub.object, "spec") : undefined;
@@ -71,9 +51,6 @@ export function migrateCommand(file: string, io: CliIo): number {
       io.stderr(`error: ${nameOf(object)}:\n${formatErrors(errors)}\n`);
       return undefined;
     }
-    const migrated = migrateSpec(spec);
-    for (const line of migrated.report.changed) io.stderr(`changed: ${nameOf(object)}: ${line}\n`);
-    for (const line of migrated.report.kept) io.stderr(`kept: ${nameOf(object)}: ${line}\n`);
-    return { ...hub.object, spec: migrated.spec };
+    return migratedObject({ ...hub.object }, spec, options, io);
   });
 }

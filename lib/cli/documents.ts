@@ -1,16 +1,20 @@
-/** Read the LlamaStackDistribution documents of a (multi-document) YAML file. */
-import { parseAllDocuments, type YAMLError } from "yaml";
+/** Read the LlamaStackDistribution documents of a (multi-document) YAML file, `kind: List` included. */
 import { fieldError, formatErrors, type FieldError } from "../errors";
 import { LLSD_KIND, meantAsLlsd, V1ALPHA1_API } from "../config/check-object";
 import { isPlainObject, own, type JsonMap } from "../conversion/paths";
 import { toHub } from "../conversion/v1alpha1";
 import type { CliIo } from "./io";
+import { secretReferenceProblems, type InputSecret } from "./secret-refs";
+import { yamlObjects, type YamlObject } from "./yaml-input";
 
 export interface CrDocument {
-  readonly index: number;
+  /** How messages name it in its file: `document 2`, `document 1, items[0]`. */
+  readonly where: string;
   readonly apiVersion: string;
   readonly name: string;
   readonly object: { readonly [k: string]: unknown };
+  /** What is wrong with it beside the spec: no name, a reference to a Secret of the input that does not hold. */
+  readonly problems: readonly FieldError[];
 }
 
 /** ConfigMaps found beside the CRs (by name → data), so an overrideConfig can be checked offline. */
@@ -20,52 +24,59 @@ export type ReadDocuments =
   | { ok: true; documents: CrDocument[]; configMaps: ConfigMaps; others: { [k: string]: unknown }[] }
   | { ok: false; errors: FieldError[] };
 
-type Found = { documents: CrDocument[]; configMaps: ConfigMaps; others: { [k: string]: unknown }[] };
+type Found = { documents: CrDocument[]; configMaps: ConfigMaps; others: JsonMap[]; secrets: InputSecret[] };
 
 /**
- * Every document of the file: LLSDs, ConfigMaps (by name) and the rest. A YAML syntax error, or
- * a document meant as an LLSD whose kind is misspelled, fails the whole file.
+ * Every object of the file: LLSDs, ConfigMaps (by name) and the rest. Invalid YAML, or an object
+ * meant as an LLSD whose kind is misspelled, fails the whole file.
  */
 export function llsdDocuments(text: string, file: string): ReadDocuments {
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
-  if (!Array.isArray(docs)) return { ok: true, documents: [], configMaps: {}, others: [] };
+  const read = yamlObjects(text, file);
+  if (!read.ok) return read;
   const errors: FieldError[] = [];
-  const found: Found = { documents: [], configMaps: {}, others: [] };
-  docs.forEach((doc, index) => {
-    const first = doc.errors[0];
-    if (first) errors.push(yamlError(first, file));
-    else {
-      const problem = sortDocument(doc.toJS(), index, found);
-      if (problem !== undefined) errors.push(fieldError(`${file}: document ${index + 1}: kind`, problem));
-    }
-  });
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, ...found };
+  const found: Found = { documents: [], configMaps: {}, others: [], secrets: [] };
+  for (const item of read.values) {
+    const problem = sortObject(item, found);
+    if (problem !== undefined) errors.push(fieldError(`${file}: ${item.where}: kind`, problem));
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  const documents = found.documents.map((doc) => ({
+    ...doc,
+    problems: [...doc.problems, ...secretReferenceProblems(doc.object, found.secrets)],
+  }));
+  return { ok: true, documents, configMaps: found.configMaps, others: found.others };
 }
 
-function yamlError(error: YAMLError, file: string): FieldError {
-  const line = error.linePos?.[0]?.line;
-  return fieldError(
-    `${file}${line !== undefined ? `:${line}` : ""}`,
-    `invalid YAML (${error.code}): ${(error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}`,
-  );
-}
-
-/** Files one parsed document where it belongs; a misspelled LLSD kind is a problem (returned). */
-function sortDocument(object: unknown, index: number, found: Found): string | undefined {
-  if (!isPlainObject(object)) return undefined;
-  if (object.kind === "ConfigMap" && object.apiVersion === "v1") addConfigMap(object, found.configMaps);
-  if (object.kind !== LLSD_KIND && meantAsLlsd(object))
-    return `${JSON.stringify(object.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`;
-  if (object.kind !== LLSD_KIND) found.others.push(object);
-  else
-    found.documents.push({
-      index,
-      apiVersion: scalarText(object.apiVersion, ""),
-      name: scalarText(own(object.metadata, "name"), "llsd"),
-      object,
-    });
+/** Files one object where it belongs; a misspelled LLSD kind is a problem (returned). */
+function sortObject({ where, value }: YamlObject, found: Found): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  if (value.kind === "ConfigMap" && value.apiVersion === "v1") addConfigMap(value, found.configMaps);
+  if (value.kind === "Secret" && value.apiVersion === "v1") found.secrets.push(value);
+  if (value.kind !== LLSD_KIND && meantAsLlsd(value))
+    return `${JSON.stringify(value.kind ?? null)} is not a kind this project serves; did you mean "${LLSD_KIND}"?`;
+  if (value.kind !== LLSD_KIND) found.others.push(value);
+  else found.documents.push(crDocument(where, value));
   return undefined;
 }
+
+function crDocument(where: string, object: JsonMap): CrDocument {
+  const name = scalarText(own(object.metadata, "name"), "");
+  const generated = scalarText(own(object.metadata, "generateName"), "");
+  const named = name !== "" || generated !== "";
+  return {
+    where,
+    apiVersion: scalarText(object.apiVersion, ""),
+    name: name || (generated ? `${generated}…` : `(unnamed, ${where})`),
+    object,
+    problems: named ? [] : [UNNAMED],
+  };
+}
+
+/** The apiserver refuses an object without a name; so does every command that reads one. */
+const UNNAMED = fieldError(
+  "metadata.name",
+  "required: every LlamaStackDistribution needs a name; add metadata: {name: my-llsd} (lower-case letters, digits and '-')",
+);
 
 function addConfigMap(object: JsonMap, configMaps: ConfigMaps): void {
   const name = own(object.metadata, "name");

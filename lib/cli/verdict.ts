@@ -23,10 +23,12 @@ export interface VerdictOptions {
 export function verdictOf(doc: CrDocument, options: VerdictOptions = {}): ValidationResult {
   // The line the sync hook would pick for this object (a new CR: the current default; v1alpha1: the Go operator's).
   const release = options.release ?? lineOfAdmitted(doc.object);
-  return checkObject(doc.object, {
+  const checked = checkObject(doc.object, {
     ...(release ? { release } : {}),
     ...(options.baseConfig !== undefined ? { baseConfig: options.baseConfig } : {}),
   });
+  // What only the input shows (no name, a Secret of the input that does not hold the reference) comes first.
+  return doc.problems.length === 0 ? checked : { ...checked, errors: [...doc.problems, ...checked.errors] };
 }
 
 /**

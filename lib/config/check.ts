@@ -13,7 +13,7 @@ import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
 import { child, type FieldError } from "../errors";
-import { bundledBaseConfig } from "../distributions/bundled";
+import { bundledConfigOf } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
 import { generationRefusals, type GenerateOptions } from "./generate";
 import { specProviderType } from "./spec-provider-type";
@@ -58,7 +58,7 @@ export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}
   if (configSource(spec) !== "generated") return [];
   const release = releaseFor(spec, options);
   const d = spec.distribution;
-  const base = options.baseConfig ?? (d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined);
+  const base = options.baseConfig ?? bundledConfigOf(d, release);
   if (base === undefined) return [];
   return [...generationRefusals(spec, base, release, options)];
 }

@@ -5,7 +5,7 @@
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import type { ValidateContext } from "../api/validate";
-import { bundledBaseConfig } from "../distributions/bundled";
+import { bundledConfigOf } from "../distributions/bundled";
 import type { DistributionTable, Release } from "../distributions/table";
 import { checkSpec, generationErrors, withoutRepeats } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
@@ -57,7 +57,7 @@ export type Rendered =
 function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
   if (input.baseConfig !== undefined) return input.baseConfig;
   const d = spec.distribution;
-  const bundled = d.kind === "name" ? bundledBaseConfig(d.name, release) : undefined;
+  const bundled = bundledConfigOf(d, release);
   if (bundled !== undefined) return bundled;
   return fieldError(
     "spec.distribution",

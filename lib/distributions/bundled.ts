@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorCode } from "../errors";
-import { RELEASES, type Release } from "./table";
+import { DEFAULT_DISTRIBUTIONS, GO_OPERATOR_DISTRIBUTIONS, RELEASES, type Release } from "./table";
 
 /** Next to this module, so the same path works when run from source by tsx and by ts-jest. */
 const BASE_DIR = join(__dirname, "base");
@@ -57,4 +57,27 @@ export function bundledBaseConfig(name: string, release: Release): string | unde
   }
   textByFile.set(file, text);
   return text;
+}
+
+/** `spec.distribution` as normalized: a name, an image, or neither. */
+type DistributionRef =
+  | { readonly kind: "name"; readonly name: string }
+  | { readonly kind: "image"; readonly image: string }
+  | { readonly kind: "invalid" };
+
+/**
+ * The distribution whose bundled configs serve `d`: its name, or the name whose pinned image it
+ * names exactly (`llsd migrate` pins the Go operator's `…distribution-starter:0.7.1` to keep a
+ * CR on its line; that image carries no config labels, and the bundled config is written for it).
+ */
+export function bundledNameOf(d: DistributionRef): string | undefined {
+  if (d.kind === "name") return d.name;
+  if (d.kind !== "image") return undefined;
+  return [...DEFAULT_DISTRIBUTIONS, ...GO_OPERATOR_DISTRIBUTIONS].find((entry) => entry.image === d.image)?.name;
+}
+
+/** The bundled base config for `d` on `release`, if there is one (bundledNameOf). */
+export function bundledConfigOf(d: DistributionRef, release: Release): string | undefined {
+  const name = bundledNameOf(d);
+  return name === undefined ? undefined : bundledBaseConfig(name, release);
 }

@@ -2,11 +2,13 @@
  * The one I/O step of a sync: find the base config in the image's labels before
  * the pure pipeline runs. Named distributions fall back to their bundled config only when the
  * image is known to have no labels; a registry error is a (usually transient) failure that
- * keeps what runs. Image references have no bundled config, and say why.
+ * keeps what runs. Image references have no bundled config (except the pinned images of the
+ * distribution tables), and say why.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { fieldError } from "../errors";
 import { configSource } from "../config/render";
+import { bundledNameOf } from "../distributions/bundled";
 import {
   credentialLookup,
   MISSING_CONFIG_LABELS_MESSAGE,
@@ -85,9 +87,12 @@ function outcomeOf(found: Resolved, d: CanonicalSpec["distribution"]): BaseOutco
     };
   }
   if (found.kind === "error") return registryFailure(found, d);
-  if (d.kind === "name")
+  const bundled = bundledNameOf(d);
+  if (bundled !== undefined)
     return {
-      notes: [`spec.distribution.name: the image carries no config labels; using the config bundled for ${d.name}`],
+      notes: [
+        `spec.distribution.${d.kind}: the image carries no config labels; using the config bundled for ${bundled}`,
+      ],
     };
   return {
     failure: {

@@ -15,7 +15,7 @@ import type { JsonMap } from "../conversion/paths";
 import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
-import { bundledBaseConfig } from "../distributions/bundled";
+import { bundledConfigOf } from "../distributions/bundled";
 import type { ChildContext } from "../children/context";
 import type { SyncFailure } from "../status/status";
 import { names } from "../names";
@@ -68,7 +68,7 @@ function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInp
 /** The image runs its own config (the label config, else the bundled one it carries): what would stop it is said. */
 function imageDefaultNotes(input: PlanInput): string[] {
   const d = input.spec.distribution;
-  const text = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, input.release) : undefined);
+  const text = input.base?.text ?? bundledConfigOf(d, input.release);
   const base = text === undefined ? undefined : readBase(text);
   return base?.ok ? loopbackBackendNotes(base.doc, providedEnv(input.spec, [])) : [];
 }
@@ -78,7 +78,7 @@ type Failed = { failure: SyncFailure };
 /** The base config to generate from: the image's, else the one bundled for a named distribution. */
 function baseText(input: PlanInput): string | Failed {
   const d = input.spec.distribution;
-  const base = input.base?.text ?? (d.kind === "name" ? bundledBaseConfig(d.name, input.release) : undefined);
+  const base = input.base?.text ?? bundledConfigOf(d, input.release);
   if (base !== undefined) return base;
   const what =
     d.kind === "image"

@@ -19,9 +19,11 @@
  *   CRD's columns and a real /sync answer); output shown any other way (a `text` or plain block
  *   as the next block after a shell block) fails this test, so no output goes unchecked.
  * - One hooks service is started here, on a free port; examples that start one (`npm start … &`)
- *   use it instead: that line becomes a no-op, and `localhost:8080` becomes this service's
- *   address. A line `npm ci` is a no-op too (the test runs after it; run here it would replace
- *   the node_modules the test itself runs from). Those are the only rewrites.
+ *   use it instead: that line starts `sleep 300 &` in its place (a job the README's stop step
+ *   stops), `localhost:8080` becomes this service's address, and the README's pid file
+ *   `/tmp/llsd-hooks.pid` one in the scratch directory. A line `npm ci` is a no-op too (the test
+ *   runs after it; run here it would replace the node_modules the test itself runs from). Those
+ *   are the only rewrites.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
@@ -226,7 +228,12 @@ describe.each([...FILES, ...SAMPLES.filter((f) => sampleChecks(f).length > 0)])(
   }
   it.each(runnable.map((e) => [title(e), e] as const))("%s", (_title, example) => {
     const script = example.script
-      .replace(/^(?:[A-Z_]+=\S*\s+)*npm start\b.*&\s*(#.*)?$/gm, ": # npm start: the service this test started")
+      // A job the README's stop step can stop, in the place of the service this test started.
+      .replace(
+        /^(?:[A-Z_]+=\S*\s+)*npm start\b.*&\s*(#.*)?$/gm,
+        "sleep 300 > /dev/null 2>&1 &   # npm start: this test's service answers",
+      )
+      .replace(/\/tmp\/llsd-hooks\.pid/g, join(scratch, "llsd-hooks.pid"))
       .replace(/^npm ci\b.*$/gm, ": # npm ci: done before the test")
       .replace(/localhost:8080/g, `localhost:${port}`);
     const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], {

@@ -9,13 +9,14 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import type Ajv2020 from "ajv/dist/2020";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import type { SchemaTag } from "../../lib/config/releases";
 import { pyyamlLoadAll } from "../pyyaml";
 import { shown } from "../shown";
 import { EnvVarError, isDict, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";
 import { startupProblems } from "./startup";
+import { pydanticAjv } from "./ajv";
 
 interface IndexEntry {
   readonly api: string;
@@ -40,10 +41,7 @@ function readJson(...parts: string[]): unknown {
 function modelsOf(tag: SchemaTag): TagModels {
   const known = modelsByTag.get(tag);
   if (known) return known;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat("password", true); // SecretStr: any string
-  ajv.addFormat("path", true); // pathlib.Path: any string
+  const ajv = pydanticAjv();
   const models: TagModels = {
     stack: ajv.compile(readJson(tag, "stack-config.schema.json") as object),
     index: readJson(tag, "providers", "index.json") as IndexEntry[],

@@ -74,7 +74,7 @@ describe("llsd render", () => {
   });
 
   it("given a multi-document file, renders each LLSD and skips other kinds", () => {
-    const file = `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\n---\n${vllm}\n---\n${vllm.replace("name: demo", "name: second")}`;
+    const file = `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {token: t}\n---\n${vllm}\n---\n${vllm.replace("name: demo", "name: second")}`;
     const run = llsd(["render", "all.yaml"], { "all.yaml": file });
     expect(run.code).toBe(0);
     expect(run.stdout.match(/^# (demo|second): config.yaml/gm)).toEqual([

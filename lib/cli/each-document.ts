@@ -1,0 +1,38 @@
+/**
+ * `llsd convert` and `llsd migrate` rewrite each LlamaStackDistribution of a file and pass every
+ * other object through: a `kind: List` comes out a List of its items rewritten, so
+ * `kubectl get llsd -o yaml | llsd convert … -` can be applied back.
+ */
+import { stringify } from "yaml";
+import { formatErrors } from "../errors";
+import { LLSD_KIND } from "../config/check-object";
+import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { readText, type CliIo } from "./io";
+import { isList, yamlDocuments } from "./yaml-input";
+
+export type Transform = (object: JsonMap, io: CliIo) => object | undefined;
+
+/** Every document of FILE, each LLSD through `transform`; 1 when the file is not YAML or a transform failed. */
+export function eachDocument(file: string, io: CliIo, transform: Transform): number {
+  const read = yamlDocuments(readText(io, file), file);
+  if (!read.ok) {
+    io.stderr(`error: ${formatErrors(read.errors)}\n`);
+    return 1;
+  }
+  const out: string[] = [];
+  let failed = false;
+  const each = (value: unknown): unknown => {
+    const result = isPlainObject(value) && value.kind === LLSD_KIND ? transform(value, io) : value;
+    if (result === undefined) failed = true;
+    return result;
+  };
+  for (const { value } of read.values) {
+    if (value === null) continue;
+    const result = isList(value)
+      ? { ...value, items: value.items.map(each).filter((i) => i !== undefined) }
+      : each(value);
+    if (result !== undefined) out.push(stringify(result, { lineWidth: 0 }));
+  }
+  io.stdout(out.join("---\n"));
+  return failed ? 1 : 0;
+}
