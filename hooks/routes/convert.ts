@@ -8,7 +8,6 @@ import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
-import { apart } from "../apart";
 import { postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
 import { isPlainObject } from "../../lib/conversion/paths";
@@ -55,7 +54,7 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
     logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
   // The body was parsed for this call alone: the conversion may reuse its parts. It adds
   // fields to them, never removes any, so every Secret value the body held is still there.
-  const outcome = await apart((review) => reviewConversion(review, { consume: true }), body);
+  const outcome = reviewConversion(body, { consume: true });
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
 
