@@ -38,17 +38,19 @@ export function partsOf(object: unknown, apiVersion: string): Conversion<Parts> 
   const stringMap = isStringMap(annotations) ? annotations : undefined;
   if (annotations !== undefined && stringMap === undefined)
     errors.push(fieldError("metadata.annotations", "must map names to string values"));
-  pushBodyErrors(object, errors);
+  errors.push(...bodyErrors(object));
   if (errors.length > 0 || !isPlainObject(metadata)) return { ok: false, errors };
   return { ok: true, object: { source: object, metadata, annotations: stringMap } };
 }
 
-function pushBodyErrors(object: JsonMap, errors: FieldError[]): void {
+function bodyErrors(object: JsonMap): FieldError[] {
+  const errors: FieldError[] = [];
   const spec = own(object, "spec");
   if (!isPlainObject(spec)) errors.push(fieldError("spec", `is required and must be an object, got ${typeName(spec)}`));
   const status = own(object, "status");
   if (status !== undefined && !isPlainObject(status))
     errors.push(fieldError("status", `must be an object, got ${typeName(status)}`));
+  return errors;
 }
 
 export function typeName(value: unknown): string {

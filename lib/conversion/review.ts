@@ -102,11 +102,11 @@ function convertAll(
   const { desired, objects } = request;
   const converted: unknown[] = [];
   const failed: string[] = [];
-  for (let index = 0; index < objects.length; index++) {
-    const result = convertOne(objects[index], desired, options);
+  objects.forEach((object, index) => {
+    const result = convertOne(object, desired, options);
     if (result.ok) converted.push(result.object);
     else failed.push(`${describeObject(objects, index)}: ${joined(result.errors)}`);
-  }
+  });
   if (failed.length > 0) {
     const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
     const message = `cannot convert ${failed.length} of ${objects.length} object(s) to ${desired}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
