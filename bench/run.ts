@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: bounded benchmarks on loopback (about 1.5 minutes on a quiet machine). Each figure runs beside
+ * `npm run bench`: bounded benchmarks on loopback (about 15 minutes on a quiet machine). Each figure runs beside
  * a baseline in the same run, so the ratio holds on a noisy machine, and the time budgets are
  * ratios to that baseline (an absolute time on a shared machine is not stable). Prints a markdown table,
  * writes it into BENCHMARKS.md and the figures into bench/results.json; `--check` exits 1
@@ -529,7 +529,7 @@ ${processFiguresMd()}`;
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
   return `# Benchmarks
 
-\`npm run bench\` measures the service on loopback in about a minute and a half; it is not
+\`npm run bench\` measures the service on loopback (the last run's time is in its header); it is not
 part of \`npm test\`. \`npm run bench -- --check\` exits 1 when a budget is missed. Every figure
 runs beside a baseline in the same run (alternating rounds where the figure is a rate), so
 the ratio holds on a noisy machine even when the absolute numbers move. This file and
