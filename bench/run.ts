@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: bounded benchmarks on loopback (about 1.5 minutes on a quiet machine). Each figure runs beside
+ * `npm run bench`: bounded benchmarks on loopback (about 15 minutes on a quiet machine). Each figure runs beside
  * a baseline in the same run, so the ratio holds on a noisy machine, and the time budgets are
  * ratios to that baseline (an absolute time on a shared machine is not stable). Prints a markdown table,
  * writes it into BENCHMARKS.md and the figures into bench/results.json; `--check` exits 1
@@ -21,7 +21,17 @@ import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
 import { builtCaches } from "./built";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
 import { build, deploymentArgs, MAIN, nodeOf, ROOT, spawnedNodeVersion } from "./service";
-import { benchReplay, PROCESS_PAIRS, REPLAY_BUDGET, WARM_PASSES, type EndpointReplay } from "./replay";
+import {
+  benchReplay,
+  PASSES,
+  PROCESS_PAIRS,
+  REPLAY_BUDGET,
+  REPLAY_BUDGET_BASIS,
+  STEADY,
+  STEADY_EVIDENCE,
+  WARM,
+  type EndpointReplay,
+} from "./replay";
 import { benchReplicas, CONNECTIONS, ROUNDS, STEADY_ROUNDS, type ReplicaPhase, type ReplicasBench } from "./replicas";
 import { benchStartup, IDLE_SECONDS } from "./startup";
 import type { Timing } from "./stats";
@@ -279,12 +289,13 @@ function startupSection(built: BuildResult): Promise<void> {
 function replayRow(r: EndpointReplay): Row {
   const statuses = `answers: ${r.mismatches} of ${r.calls} not the recorded status (${r.registryMismatches} registry-dependent)${r.cut > 0 ? `, ${r.cut} recorded cut` : ""}${r.failed > 0 ? `, ${r.failed} not 2xx` : ""}`;
   const memo = r.endpoint === "sync" ? `; the sync memo answered ${r.coldReused} of the cold pass` : "";
+  const ratios = (xs: readonly number[]): string => xs.map((x) => fixed(x)).join(", ");
   return {
     figure: `replay POST /${r.endpoint}: ${r.calls} recorded requests (avg ${fixed(r.avgBodyBytes / 1024, 1)} KB), one at a time on one keep-alive connection; process CPU per call`,
-    measured: `cold ${ms(r.coldMs)}, warm ${ms(r.warmMs)}; ${statuses}${memo}; warm ratio of each of the ${r.pairRatios.length} process pairs: ${r.pairRatios.map((x) => fixed(x)).join(", ")} (the median pair shown)`,
-    baseline: `echo app: cold ${ms(r.echoColdMs)}, warm ${ms(r.echoWarmMs)}`,
-    ratio: fixed(r.ratio),
-    budget: `warm ratio ≤ ${r.budget}, answers 2xx as recorded`,
+    measured: `steady ${ms(r.steadyMs)} (warm ${ms(r.warmMs)}, cold ${ms(r.coldMs)}); ${statuses}${memo}; steady ratio of each of the ${r.pairRatios.length} process pairs: ${ratios(r.pairRatios)}, warm: ${ratios(r.pairWarmRatios)} (the median pair shown)`,
+    baseline: `echo app: steady ${ms(r.echoSteadyMs)} (warm ${ms(r.echoWarmMs)}, cold ${ms(r.echoColdMs)})`,
+    ratio: `${fixed(r.ratio)} (warm ${fixed(r.warmRatio)})`,
+    budget: `steady ratio ≤ ${r.budget}, answers 2xx as recorded`,
     pass: r.pass,
   };
 }
@@ -408,23 +419,25 @@ function processFiguresMd(): string {
   (\`LLSD_READ_IMAGE_LABELS=false\`, \`LLSD_LIVE_STATUS=false\`; without TLS files PORT serves all
   four routes) and to an Express echo app (\`express.json\` with the service's 8 MB limit,
   answering the parsed body) spawned the same way; ${PROCESS_PAIRS} fresh pairs of processes per
-  endpoint, one after another, and the row shows the pair with the median warm ratio beside
-  every pair's ratio (one pair's ratio moved by about ±0.1 from run to run on the same code).
+  endpoint, one after another, and the row shows the pair with the median steady ratio beside
+  every pair's steady and warm ratios.
   Each record's method, path, headers (without \`host\`, \`content-length\` the body's bytes)
   and body, one at a time on one keep-alive connection, as Metacontroller's Go client sends.
   The figure is process CPU per call, read from outside: the first field of
   \`/proc/<pid>/task/*/schedstat\` (nanoseconds on a CPU) summed over the threads, GC and the
   libuv pool included (utime + stime ticks where schedstat is missing), its change over a pass
-  divided by the calls. **cold**: the fresh process's first pass; **warm**: the median of
-  ${WARM_PASSES} further passes, service and echo alternating. The service gets no request the echo
+  divided by the calls; ${PASSES} passes per process, service and echo alternating. **cold**: the
+  fresh process's first pass; **warm**: the median of passes ${WARM.from}–${WARM.to}, where V8 is still
+  compiling both apps; **steady**: the median of passes ${STEADY.from}–${STEADY.to}, once the code has
+  settled (${STEADY_EVIDENCE}). The budgets guard the steady ratio. The service gets no request the echo
   app does not, except for /sync one read of \`/metrics\` after the cold pass (the memo's count):
   one extra GET there raised /convert's warm ratio by about 0.15. Every answer's status is compared
   with the recorded one; answers that depend on the registry (off here) may differ and are
   counted apart; any other answer not 2xx where the recording has 2xx fails the row. A /sync
   replayed as recorded never reaches the sync memo: each parent carries the status the hooks of
   the recording wrote, which lacks conditions these hooks add, so every answer sets a
-  transition time (reads the clock) and is not kept; the warm /sync passes measure full syncs
-  with warm caches.
+  transition time (reads the clock) and is not kept; the /sync passes after the first measure
+  full syncs with warm caches.
 ${replicasFigureMd()}`;
 }
 
@@ -516,7 +529,7 @@ ${processFiguresMd()}`;
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
   return `# Benchmarks
 
-\`npm run bench\` measures the service on loopback in about a minute and a half; it is not
+\`npm run bench\` measures the service on loopback (the last run's time is in its header); it is not
 part of \`npm test\`. \`npm run bench -- --check\` exits 1 when a budget is missed. Every figure
 runs beside a baseline in the same run (alternating rounds where the figure is a rate), so
 the ratio holds on a noisy machine even when the absolute numbers move. This file and
@@ -539,9 +552,9 @@ move. \`--check\` passes on a quiet machine; on a busy one, read the ratios, not
   ≤ ${BUDGET.rssMb} MB (the Deployment's limit is 256 Mi), and
   startup to the first ready answer, median ≤ ${BUDGET.startupMs} ms: sizes and a start-up
   bound the Deployment depends on, not speeds;
-- replay of the recorded traffic, process CPU per call, warm: /sync ≤ ${REPLAY_BUDGET.sync}×,
+- replay of the recorded traffic, process CPU per call, steady: /sync ≤ ${REPLAY_BUDGET.sync}×,
   /validate ≤ ${REPLAY_BUDGET.validate}×, /customize ≤ ${REPLAY_BUDGET.customize}× and /convert ≤ ${REPLAY_BUDGET.convert}× the echo app's, and every
-  answer 2xx where the recording has 2xx. Idle CPU and the memo's hit rate are reported only.
+  answer 2xx where the recording has 2xx (${REPLAY_BUDGET_BASIS}). Idle CPU and the memo's hit rate are reported only.
 
 ## Latest run
 

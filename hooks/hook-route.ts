@@ -7,7 +7,6 @@ import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { own } from "../lib/conversion/paths";
 import { SerializedAnswer, type KubeObject, type ObjectMap } from "../lib/wire/metacontroller";
-import { apart } from "./apart";
 import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";
 import { forLog, scrubError, secretValuesOf } from "./redact";
@@ -103,7 +102,7 @@ async function handled<Req extends HookRequest, Res>(
   request: Req,
   { req, call, logger }: Exchange,
 ): Promise<Answer> {
-  const response = await apart(route.handle, request);
+  const response = await route.handle(request);
   if (response instanceof SerializedAnswer) {
     Object.assign(call, response.summary);
     if (logger.isLevelEnabled("debug")) logResponse(logger, call, JSON.parse(response.body.toString("utf8")), req.body);

@@ -8,7 +8,6 @@ import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
 import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/review";
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
-import { apart } from "../apart";
 import { postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
 import { isPlainObject } from "../../lib/conversion/paths";
@@ -53,9 +52,9 @@ async function answerCall(req: Request, res: Response, logger: pino.Logger): Pro
     return { status: 400, message: `request body must be a ConversionReview JSON object, got ${kindOf(body)}` };
   if (logger.isLevelEnabled("debug"))
     logger.debug({ hook: "convert", redactedRequest: forLog(body) }, "Conversion request body");
-  // The body was parsed for this call alone: the conversion may reuse its parts (it adds fields,
-  // never removes any: every Secret value is still there). The apiserver validated each object.
-  const outcome = await apart((review) => reviewConversion(review, { consume: true, sourceValidated: true }), body);
+  // The body was parsed for this call alone: the conversion may reuse its parts. It adds
+  // fields to them, never removes any, so every Secret value the body held is still there.
+  const outcome = reviewConversion(body, { consume: true });
   return outcome.error === undefined ? outcome : { ...outcome, error: scrubError(outcome.error, secretValuesOf(body)) };
 }
 

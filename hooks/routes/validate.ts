@@ -19,7 +19,6 @@ import {
   type AdmissionResponse,
 } from "../../lib/admission/review";
 import type { ValidateContext } from "../../lib/api/validate";
-import { apart } from "../apart";
 import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookDeps } from "../hook-route";
 import type { Outcome } from "../metrics";
@@ -100,7 +99,7 @@ async function answerReview(
   if (logger.isLevelEnabled("debug"))
     logger.debug({ ...call, redactedRequest: forLog(req.body) }, "Admission review body");
   try {
-    const decision = await apart((judged) => review(judged, context), request);
+    const decision = review(request, context);
     call.allowed = decision.allowed;
     call.errors = decision.status?.details.causes.length ?? 0;
     call.warnings = decision.warnings?.length ?? 0;

@@ -100,15 +100,12 @@ function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
  */
 function carriedWhole(source: JsonMap, direction: Direction): Carried | undefined {
   const carried = nothingCarried(source);
-  const { pairs } = direction;
   let asked = 0;
-  for (let i = 0; i < pairs.length; i++) {
-    const pair = pairs[i]!;
-    // A field the target does not have is never moved (`fitPart` refuses it too).
-    if (pair.toSchema === undefined) continue;
+  for (const pair of direction.pairs) {
     const value = getPath(source, pair.from);
     const projected = value !== undefined && pair.project ? pair.project(value) : value;
-    if (projected === undefined) continue;
+    // A field the target does not have is never moved (`fitPart` refuses it too).
+    if (projected === undefined || pair.toSchema === undefined) continue;
     setPath(carried.body, pair.to, projected);
     if (projected === value) carried.moved.add(pair.fromPath);
     if (pair.checked) asked++;
@@ -137,37 +134,24 @@ function movePair(source: JsonMap, pair: Pair, carried: Carried): void {
 /** What the rows did not take from the source's spec and status, as path → value entries. */
 function leftOver(source: JsonMap, carried: Carried, shared: ReadonlySet<string>): Stash {
   const stash = new Map<string, unknown>();
-  const spec = own(source, "spec");
-  if (spec !== undefined) leave(spec, "spec", { carried, shared, stash });
-  const status = own(source, "status");
-  if (status !== undefined) leave(status, "status", { carried, shared, stash });
-  return stash;
-}
-
-interface Leaving {
-  readonly carried: Carried;
-  readonly shared: ReadonlySet<string>;
-  readonly stash: Map<string, unknown>;
-}
-
-/** `value` at `path` into the stash, unless a row took it; an object rows took parts of, field by field. */
-function leave(value: unknown, path: string, leaving: Leaving): void {
-  const { carried, shared, stash } = leaving;
-  if (carried.moved.has(path)) return;
-  const isRebuilt = carried.rebuilt.has(path);
-  if (!isPlainObject(value) || !(isRebuilt || shared.has(path))) return void stash.set(path, value);
-  const keys = Object.keys(value);
-  // An empty object no row rebuilds would vanish, and its presence can matter.
-  if (keys.length === 0 && !isRebuilt) stash.set(path, {});
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    leave(value[key], childPath(path, key), leaving);
+  const leave = (value: unknown, path: string): void => {
+    if (carried.moved.has(path)) return;
+    const isRebuilt = carried.rebuilt.has(path);
+    if (!isPlainObject(value) || !(isRebuilt || shared.has(path))) return void stash.set(path, value);
+    const keys = Object.keys(value);
+    // An empty object no row rebuilds would vanish, and its presence can matter.
+    if (keys.length === 0 && !isRebuilt) stash.set(path, {});
+    for (const key of keys) leave(own(value, key), childPath(path, key));
+  };
+  for (const key of ["spec", "status"]) {
+    const value = own(source, key);
+    if (value !== undefined) leave(value, key);
   }
+  return stash;
 }
 
 /** Puts `stash` back into a converted `body`. Where the two disagree, the converted object wins. */
 export function restore(body: JsonMap, stash: Stash, direction: Direction): void {
-  if (stash.size === 0) return;
   const entries = new Map(stash);
   for (const { path, project } of direction.refinements) {
     const key = formatPath(path);

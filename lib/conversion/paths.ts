@@ -16,10 +16,7 @@ export function isPlainObject(value: unknown): value is JsonMap {
 export type StringMap = { readonly [key: string]: string };
 
 export function isStringMap(value: unknown): value is StringMap {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) if (typeof value[keys[i]!] !== "string") return false;
-  return true;
+  return isPlainObject(value) && Object.values(value).every((v) => typeof v === "string");
 }
 
 /** The strings of a list (a schema's `required`); none when it is not a list. */
@@ -42,21 +39,18 @@ export function define<V>(target: { [key: string]: V }, key: string, value: V): 
   else target[key] = value;
 }
 
-// getPath and setPath run for every table row of every conversion: plain index loops keep
-// them small for V8 to compile (an iterator or a `slice` per call cost more than the lookups).
 export function getPath(root: unknown, segments: Segments): unknown {
   let node = root;
-  for (let i = 0; i < segments.length && node !== undefined; i++) node = own(node, segments[i]!);
+  for (const key of segments) node = own(node, key);
   return node;
 }
 
 /** Sets `segments` under `root`, creating the objects on the way (they are known to be absent or objects). */
 export function setPath(root: JsonMap, segments: Segments, value: unknown): void {
-  const lastIndex = segments.length - 1;
-  if (lastIndex < 0) return; // no path, no field
+  const last = segments[segments.length - 1];
+  if (last === undefined) return; // no path, no field
   let node = root;
-  for (let i = 0; i < lastIndex; i++) {
-    const key = segments[i]!;
+  for (const key of segments.slice(0, -1)) {
     const next = own(node, key);
     if (isPlainObject(next)) node = next;
     else {
@@ -65,7 +59,7 @@ export function setPath(root: JsonMap, segments: Segments, value: unknown): void
       node = created;
     }
   }
-  define(node, segments[lastIndex]!, value);
+  define(node, last, value);
 }
 
 /**

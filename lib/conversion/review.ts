@@ -71,9 +71,11 @@ export function reviewConversion(review: unknown, options: ConvertOptions = {}):
   });
   const desired = own(request, "desiredAPIVersion");
   const objects = own(request, "objects");
-  const facts: { uid: string; desiredAPIVersion?: string; objects?: number } = { uid: echoed };
-  if (typeof desired === "string") facts.desiredAPIVersion = desired;
-  if (Array.isArray(objects)) facts.objects = objects.length;
+  const facts = {
+    uid: echoed,
+    ...(typeof desired === "string" ? { desiredAPIVersion: desired } : {}),
+    ...(Array.isArray(objects) ? { objects: objects.length } : {}),
+  };
   try {
     const parsed = parseReview(review);
     if (!parsed.ok)
@@ -96,18 +98,16 @@ function convertAll(
   options: ConvertOptions,
 ): Pick<ReviewOutcome, "response" | "failure"> {
   const { desired, objects } = request;
-  const converted: unknown[] = [];
-  const failed: string[] = [];
-  for (let index = 0; index < objects.length; index++) {
-    const result = convertOne(objects[index], desired, options);
-    if (result.ok) converted.push(result.object);
-    else failed.push(`${describeObject(objects, index)}: ${joined(result.errors)}`);
-  }
+  const results = objects.map((object) => convertOne(object, desired, options));
+  const failed = results.flatMap((result, index) =>
+    result.ok ? [] : [`${describeObject(objects, index)}: ${joined(result.errors)}`],
+  );
   if (failed.length > 0) {
     const more = failed.length > NAMED_FAILURES ? `; and ${failed.length - NAMED_FAILURES} more` : "";
-    const message = `cannot convert ${failed.length} of ${objects.length} object(s) to ${desired}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
+    const message = `cannot convert ${failed.length} of ${results.length} object(s) to ${desired}: ${failed.slice(0, NAMED_FAILURES).join("; ")}${more}`;
     return { response: answer({ status: "Failure", message }, []), failure: "request" };
   }
+  const converted = results.map((result) => (result.ok ? result.object : undefined));
   return { response: answer({ status: "Success" }, converted) };
 }
 

@@ -5,7 +5,16 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { callOf, checkStatuses, medianPair, type EndpointReplay } from "../../bench/replay";
+import {
+  callOf,
+  checkStatuses,
+  medianOver,
+  medianPair,
+  PASSES,
+  STEADY,
+  WARM,
+  type EndpointReplay,
+} from "../../bench/replay";
 import {
   convertDirection,
   ENDPOINTS,
@@ -87,27 +96,32 @@ describe("bench/traffic: the recorded requests the replay sends", () => {
   });
 });
 
-describe("medianPair: an endpoint's figure from its process pairs", () => {
-  /** One pair's figures: only the ratio and the failed answers matter here. */
-  const aPair = (ratio: number, failed = 0): EndpointReplay => ({
-    endpoint: "convert",
-    calls: 300,
-    avgBodyBytes: 3600,
-    coldMs: 1,
-    warmMs: ratio,
-    echoColdMs: 1,
-    echoWarmMs: 1,
-    ratio,
-    budget: 1.5,
-    pass: ratio <= 1.5 && failed === 0,
-    coldReused: 0,
-    mismatches: failed,
-    registryMismatches: 0,
-    cut: 0,
-    failed,
-    pairRatios: [ratio],
-  });
+/** One pair's figures: only the ratios and the failed answers matter here. */
+const aPair = (ratio: number, failed = 0, warmRatio = ratio + 0.2): EndpointReplay => ({
+  endpoint: "convert",
+  calls: 300,
+  avgBodyBytes: 3600,
+  coldMs: 1,
+  warmMs: warmRatio,
+  steadyMs: ratio,
+  echoColdMs: 1,
+  echoWarmMs: 1,
+  echoSteadyMs: 1,
+  ratio,
+  warmRatio,
+  budget: 1.5,
+  pass: ratio <= 1.5 && failed === 0,
+  coldReused: 0,
+  mismatches: failed,
+  registryMismatches: 0,
+  cut: 0,
+  failed,
+  pairRatios: [ratio],
+  pairWarmRatios: [warmRatio],
+  passes: { service: [], echo: [] },
+});
 
+describe("medianPair: an endpoint's figure from its process pairs", () => {
   it.each([
     [[1.6, 1.4, 1.45], 1.45, true],
     [[1.4, 1.55, 1.6], 1.55, false],
@@ -115,9 +129,14 @@ describe("medianPair: an endpoint's figure from its process pairs", () => {
     [[1.49], 1.49, true],
   ])("pairs with ratios %j read %d (pass %s)", (ratios, median, pass) => {
     const figure = medianPair(ratios.map((r) => aPair(r)));
-    expect({ ratio: figure.ratio, warmMs: figure.warmMs, pass: figure.pass, pairRatios: figure.pairRatios }).toEqual({
+    expect({
+      ratio: figure.ratio,
+      steadyMs: figure.steadyMs,
+      pass: figure.pass,
+      pairRatios: figure.pairRatios,
+    }).toEqual({
       ratio: median,
-      warmMs: median,
+      steadyMs: median,
       pass,
       pairRatios: ratios,
     });
@@ -130,5 +149,33 @@ describe("medianPair: an endpoint's figure from its process pairs", () => {
       failed: 2,
       pass: false,
     });
+  });
+});
+
+describe("the steady figure: passes after the code has settled", () => {
+  it("is the pair with the median steady ratio, whatever the warm ratios say, every pair's warm ratio beside it", () => {
+    const figure = medianPair([aPair(1.3, 0, 2.0), aPair(1.2, 0, 1.4), aPair(1.4, 0, 1.1)]);
+    expect({ ratio: figure.ratio, warmRatio: figure.warmRatio, pairWarmRatios: figure.pairWarmRatios }).toEqual({
+      ratio: 1.3,
+      warmRatio: 2.0,
+      pairWarmRatios: [2.0, 1.4, 1.1],
+    });
+  });
+
+  // Passes numbered from 1 (the cold one), each range inclusive: pass n costs n ms here.
+  const numbered = Array.from({ length: PASSES }, (_, i) => i + 1);
+  it.each([
+    [{ from: 2, to: 8 }, 5],
+    [{ from: 11, to: 20 }, 16],
+    [{ from: 1, to: 1 }, 1],
+    [{ from: 3, to: 4 }, 4],
+  ])("the median over passes %j of passes costing 1, 2, 3 … ms is %d ms", (range, expected) => {
+    expect(medianOver(numbered, range)).toBe(expected);
+  });
+
+  it("starts after the warm window ends and ends within the passes replayed", () => {
+    expect(WARM.from).toBeGreaterThan(1);
+    expect(STEADY.from).toBeGreaterThan(WARM.to);
+    expect(STEADY.to).toBeLessThanOrEqual(PASSES);
   });
 });
