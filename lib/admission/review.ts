@@ -10,10 +10,9 @@
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
  * writes arrive converted), subresources (Metacontroller's status writes), objects being
- * deleted, and updates that change nothing the check reads (lib/admission/unchanged.ts). An
- * update that leaves `spec` unchanged is never denied: where it changes what the check reads
- * (the annotation that moves a CR to the current default server), its problems come back as
- * warnings.
+ * deleted. An update that leaves `spec` unchanged (a label, an annotation, a finalizer) is
+ * checked but never denied: a CR written before the webhook or under an older version has
+ * problems it was never told of, and they come back as warnings.
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
@@ -23,7 +22,7 @@ import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
-import { checkInputsUnchanged, specUnchanged } from "./unchanged";
+import { specUnchanged } from "./unchanged";
 
 export {
   ADMISSION_API_VERSION,
@@ -129,7 +128,7 @@ function deny(
 /** The admission decision for one request. */
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
   const { uid, object } = request;
-  if (object === undefined || !isJudged(request) || checkInputsUnchanged(request)) return allow(uid);
+  if (object === undefined || !isJudged(request)) return allow(uid);
   const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
