@@ -11,8 +11,9 @@
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
  * writes arrive converted), subresources (Metacontroller's status writes), objects being
  * deleted. An update that leaves `spec` unchanged (a label, an annotation, a finalizer) is
- * checked but never denied: a CR written before the webhook or under an older version has
- * problems it was never told of, and they come back as warnings.
+ * checked but denied only for an annotation it sets or changes (lib/admission/unchanged.ts): a
+ * CR written before the webhook or under an older version has problems it was never told of,
+ * and they come back as warnings.
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
@@ -22,7 +23,7 @@ import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
-import { specUnchanged } from "./unchanged";
+import { unchangedBy } from "./unchanged";
 
 export {
   ADMISSION_API_VERSION,
@@ -132,8 +133,9 @@ export function review(request: AdmissionRequest, ctx: ValidateContext = {}): Ad
   const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
   const notes = warnings.map(line);
   if (errors.length === 0) return allow(uid, notes);
-  if (specUnchanged(request)) {
-    return allow(uid, [...errors.map((e) => `${line(e)} (spec unchanged, so this update is allowed)`), ...notes]);
+  if (errors.every((e) => unchangedBy(request, e.path))) {
+    const why = (e: FieldError): string => (e.path.startsWith("metadata.annotations[") ? "annotation" : "spec");
+    return allow(uid, [...errors.map((e) => `${line(e)} (${why(e)} unchanged, so this update is allowed)`), ...notes]);
   }
   return deny(request, errors, notes);
 }

@@ -1,9 +1,10 @@
 /**
- * Does an UPDATE keep the spec? Such an update — a label, an annotation, a finalizer — is
- * checked like any other write, but never denied for the spec's problems: they come back as
- * warnings, so `kubectl label` shows them and a metadata edit is never blocked.
+ * Does an UPDATE keep what a problem is about? Such an update — a label, an annotation, a
+ * finalizer — is checked like any other write, but never denied for problems it did not bring:
+ * they come back as warnings, so `kubectl label` shows them and a metadata edit is never
+ * blocked. A problem of an annotation is about that annotation; any other, about the spec.
  */
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject, own } from "../conversion/paths";
 import type { AdmissionRequest } from "./request";
 
 /** Order-insensitive JSON equality (the apiserver may re-encode maps in another order). */
@@ -21,4 +22,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export function specUnchanged(request: AdmissionRequest): boolean {
   const old = request.oldObject;
   return request.operation === "UPDATE" && old !== undefined && sameJson(old.spec, request.object?.spec);
+}
+
+/** An UPDATE that leaves the field of a problem at `path` as it was (see the file comment). */
+export function unchangedBy(request: AdmissionRequest, path: string): boolean {
+  if (!specUnchanged(request)) return false;
+  const quoted = /^metadata\.annotations\[(".*")\]$/.exec(path)?.[1];
+  if (quoted === undefined) return true;
+  const key: unknown = JSON.parse(quoted); // the path's own quoting (annotationPath)
+  const annotation = (object: unknown): unknown => own(own(own(object, "metadata"), "annotations"), String(key));
+  return sameJson(annotation(request.oldObject), annotation(request.object));
 }

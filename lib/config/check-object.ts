@@ -1,7 +1,8 @@
 /**
  * A whole LlamaStackDistribution object checked as the cluster would: its kind and apiVersion,
  * its version's schema, a v1alpha1 object converted to v1alpha2 (as the apiserver stores it),
- * then `checkSpec`. Used by `llsd validate` and `POST /validate`.
+ * then `checkSpec`; on v1alpha2, the conversion's annotation too. Used by `llsd validate` and
+ * `POST /validate`.
  */
 import leven from "leven";
 import { compile, isV1alpha2Object, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
@@ -10,6 +11,8 @@ import type { ValidationResult } from "../api/validate";
 import { fieldError, type FieldError } from "../errors";
 import { nameErrors } from "../names";
 import { toHub } from "../conversion/v1alpha1";
+import { readStash, V1ALPHA1_FIELDS } from "../conversion/annotations";
+import { isStringMap } from "../conversion/paths";
 import { checkSchemaValid, checkSpec, type CheckOptions } from "./check";
 
 export const LLSD_KIND = "LlamaStackDistribution";
@@ -87,6 +90,11 @@ export function checkObject(object: unknown, options: ObjectOptions = {}): Valid
 
 function checkV1alpha2(object: Json, options: CheckOptions): ValidationResult {
   // The whole object's schema covers the spec's: checked once, not again by checkSpec.
-  if (!isV1alpha2Object(object)) return { errors: v1alpha2SchemaErrors(object), warnings: [] };
-  return checkSchemaValid(object.spec, options);
+  const verdict = isV1alpha2Object(object)
+    ? checkSchemaValid(object.spec, options)
+    : { errors: v1alpha2SchemaErrors(object), warnings: [] };
+  // Every read of the CR as v1alpha1 (a LIST of its namespace too) restores this annotation.
+  const annotations = isObject(object.metadata) ? object.metadata.annotations : undefined;
+  const stash = readStash(isStringMap(annotations) ? annotations : undefined, V1ALPHA1_FIELDS);
+  return stash.ok ? verdict : { ...verdict, errors: [stash.error, ...verdict.errors] };
 }

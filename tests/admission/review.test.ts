@@ -309,3 +309,64 @@ describe("names the children get", () => {
       ]);
   });
 });
+
+describe("review: the conversion's annotation, which every v1alpha1 read of the CR restores", () => {
+  const KEY = "llamastack.io/v1alpha1-fields";
+  const FIELD = `metadata.annotations["${KEY}"]`;
+  const VALID = { distribution: { name: "starter" } };
+  const withAnnotation = (value: string, metadata: Record<string, unknown> = {}) =>
+    anLlsd(structuredClone(VALID), { ...metadata, annotations: { [KEY]: value } });
+  const causesOf = (response: ReturnType<typeof review>) =>
+    response.status?.details.causes.map((c) => `${c.field}: ${c.message}`);
+
+  it.each([
+    ["not JSON", "{spec.server", /is not valid JSON; restore the value the conversion wrote, or remove the annotation/],
+    ["a JSON array", "[]", /must be a JSON object of field path → value/],
+    [
+      "an entry outside spec and status",
+      '{"metadata.name":"x"}',
+      /entry "metadata.name" is not a field path under spec or status/,
+    ],
+  ])("denies a CREATE whose annotation is %s, at the annotation's path", (_what, value, message) => {
+    const causes = causesOf(review(aRequest({ object: withAnnotation(value) })));
+    expect(causes).toEqual([expect.stringMatching(new RegExp(`^${escape(FIELD)}: ${message.source}`))]);
+  });
+
+  it.each([
+    ["{}", true],
+    ['{"spec.server.containerSpec.name":"llama-stack"}', true],
+    ["{not json", false],
+  ])("a CREATE with the annotation %s: allowed %s", (value, allowed) => {
+    expect(review(aRequest({ object: withAnnotation(value) })).allowed).toBe(allowed);
+  });
+
+  it.each([
+    ["sets it", anLlsd(structuredClone(VALID))],
+    ["changes it", withAnnotation("{}")],
+  ])("denies an UPDATE that %s to a broken value, though the spec is unchanged", (_what, oldObject) => {
+    const response = review(aRequest({ operation: "UPDATE", object: withAnnotation("{oops"), oldObject }));
+    expect(response.allowed).toBe(false);
+    expect(response.status?.details.causes.map((c) => c.field)).toEqual([FIELD]);
+  });
+
+  it("allows a label on a CR whose annotation was broken before, with the problem as a warning", () => {
+    const oldObject = withAnnotation("{oops");
+    const object = withAnnotation("{oops", { labels: { team: "a" } });
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+      uid: aRequest().uid,
+      allowed: true,
+      warnings: [expect.stringMatching(/is not valid JSON.*\(annotation unchanged, so this update is allowed\)$/)],
+    });
+  });
+
+  it("allows an UPDATE that repairs it", () => {
+    const response = review(
+      aRequest({ operation: "UPDATE", object: withAnnotation("{}"), oldObject: withAnnotation("{oops") }),
+    );
+    expect(response).toEqual({ uid: aRequest().uid, allowed: true });
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,8 +1,9 @@
 /** lib/admission/unchanged.ts: which UPDATEs keep the spec (their problems are warnings, never a denial). */
 import type { AdmissionRequest } from "../../lib/admission/request";
-import { sameJson, specUnchanged } from "../../lib/admission/unchanged";
+import { sameJson, specUnchanged, unchangedBy } from "../../lib/admission/unchanged";
 
 const FOLLOW = "llamastack.io/follow-default-image";
+const V1ALPHA1 = "llamastack.io/v1alpha1-fields";
 const SPEC = { distribution: { name: "starter" }, networking: { port: 8321, expose: true } };
 const STATUS = { resolvedDistribution: { image: "docker.io/llamastack/distribution-starter:0.7.1" } };
 
@@ -61,5 +62,23 @@ describe("sameJson", () => {
     ["1", 1, false],
   ])("%j and %j: %s", (a, b, same) => {
     expect(sameJson(a, b)).toBe(same);
+  });
+});
+
+describe("unchangedBy", () => {
+  const path = `metadata.annotations[${JSON.stringify(V1ALPHA1)}]`;
+  it.each([
+    ["a spec problem, spec unchanged, a label added", "spec.workload.replicas", anLlsd({}, { a: "b" }), true],
+    ["a spec problem, spec changed", "spec.workload.replicas", anLlsd({ spec: { distribution: {} } }), false],
+    ["the annotation's problem, the annotation added", path, anLlsd({}, { [V1ALPHA1]: "{" }), false],
+    ["the annotation's problem, another annotation added", path, anLlsd({}, { "team/x": "{" }), true],
+    ["the annotation's problem, spec changed", path, anLlsd({ spec: { distribution: {} } }), false],
+  ])("%s: %s", (_what, errorPath, object, unchanged) => {
+    expect(unchangedBy(anUpdate(object), errorPath)).toBe(unchanged);
+  });
+
+  it("the annotation's problem, the annotation kept as it was", () => {
+    const old = anLlsd({}, { [V1ALPHA1]: "{" });
+    expect(unchangedBy({ ...anUpdate(anLlsd({}, { [V1ALPHA1]: "{", a: "b" })), oldObject: old }, path)).toBe(true);
   });
 });

@@ -51,6 +51,14 @@ describe("llsd validate", () => {
       v2("  distribution: {name: starter}", "a".repeat(56)),
       /metadata.name: "a{56}" gives the Service "a{56}-service" of 64 characters; a DNS-1035 label is at most 63\. Use a name of at most 55 characters/,
     ],
+    [
+      "a conversion annotation that is not JSON (every v1alpha1 read of the CR would fail)",
+      v2("  distribution: {name: starter}").replace(
+        "metadata: {name: demo}",
+        "metadata: {name: demo, annotations: {llamastack.io/v1alpha1-fields: '{spec'}}",
+      ),
+      /\n {2}metadata.annotations\["llamastack.io\/v1alpha1-fields"\]: is not valid JSON; restore the value the conversion wrote, or remove the annotation/,
+    ],
   ])("given %s, prints the field path and exits 1", (_title, file, message) => {
     const run = llsd(["validate", "bad.yaml"], { "bad.yaml": file });
     expect(run.code).toBe(1);
