@@ -5,7 +5,8 @@
  * `llsd validate`, `llsd render` and `/sync` apply: the schema, the rules the CRD's structural
  * schema and CEL cannot express, the provider types, and what generating config.yaml against the
  * distribution's bundled base config would refuse. Every problem is reported at once, with its
- * field path; warnings become admission warnings (kubectl prints them).
+ * field path; warnings and notes become admission warnings (kubectl prints them), as many as
+ * the apiserver shows (lib/admission/warnings.ts).
  *
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
@@ -24,6 +25,7 @@ import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
 import { unchangedBy } from "./unchanged";
+import { admissionWarnings } from "./warnings";
 
 export {
   ADMISSION_API_VERSION,
@@ -88,23 +90,21 @@ export function problemsOf(
   object: unknown,
   ctx: ValidateContext = {},
   oldObject?: { readonly [k: string]: unknown },
-): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
+): { errors: readonly FieldError[]; warnings: readonly FieldError[]; notes: readonly string[] } {
   // Only v1alpha2 is checked here (the apiserver converts first), so the object is as stored.
   const lineOf = (spec: CanonicalSpec): Release | undefined =>
     isPlainObject(object) ? lineOfSpec(object, spec, ctx, oldObject?.status) : undefined;
-  const { errors, warnings } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
-  return { errors, warnings };
+  const { errors, warnings, notes } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
+  return { errors, warnings, notes: notes ?? [] };
 }
 
-function allow(uid: string, warnings: readonly string[] = []): AdmissionResponse {
+function allow(uid: string, said: readonly string[] = []): AdmissionResponse {
+  const warnings = admissionWarnings(said);
   return { uid, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-function deny(
-  request: AdmissionRequest,
-  errors: readonly FieldError[],
-  warnings: readonly string[],
-): AdmissionResponse {
+function deny(request: AdmissionRequest, errors: readonly FieldError[], said: readonly string[]): AdmissionResponse {
+  const warnings = admissionWarnings(said);
   const given = own(request.object?.metadata, "name");
   const name = typeof given === "string" && given !== "" ? given : request.name;
   return {
@@ -130,8 +130,10 @@ function deny(
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
   const { uid, object } = request;
   if (object === undefined || !isJudged(request)) return allow(uid);
-  const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
-  const notes = warnings.map(line);
+  const problems = problemsOf(object, ctx, request.oldObject);
+  const { errors } = problems;
+  // The rules' warnings, then what generation decided on the user's behalf (its notes).
+  const notes = [...problems.warnings.map(line), ...problems.notes];
   if (errors.length === 0) return allow(uid, notes);
   if (errors.every((e) => unchangedBy(request, e.path))) {
     const why = (e: FieldError): string => (e.path.startsWith("metadata.annotations[") ? "annotation" : "spec");

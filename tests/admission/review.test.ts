@@ -137,13 +137,17 @@ describe("review", () => {
     };
     const allowed = review(aRequest({ object: anLlsd(conflicting) }));
     expect(allowed.allowed).toBe(true);
-    expect(allowed.warnings).toHaveLength(1);
-    expect(allowed.warnings![0]).toMatch(
-      /^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/,
-    );
+    // The rule's warning, then generation's note on the same field.
+    expect(allowed.warnings).toEqual([
+      expect.stringMatching(
+        /^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/,
+      ),
+      'spec.disabled[0]: 1.3.x servers have no "safety" API; nothing to disable',
+    ]);
+    // An unknown distribution has no base config to generate against: the rule's warning alone.
     const denied = review(aRequest({ object: anLlsd({ ...conflicting, distribution: { name: "nope" } }) }));
     expect(denied.allowed).toBe(false);
-    expect(denied.warnings).toEqual(allowed.warnings);
+    expect(denied.warnings).toEqual(allowed.warnings!.slice(0, 1));
     for (const w of denied.warnings ?? []) expect(w).not.toMatch(/\n/);
   });
 
@@ -271,6 +275,9 @@ describe("review: what the CR's server line cannot serve", () => {
       warnings: [
         expect.stringMatching(/^spec\.providers\.safety: .*\(spec unchanged, so this update is allowed\)$/),
         expect.stringMatching(/^spec\.resources\.shields\[0\]: .*\(spec unchanged, so this update is allowed\)$/),
+        // Generation's notes for the new line.
+        "spec.providers.inference.endpoint: remote::vllm expects the OpenAI API path; generated base_url with /v1 appended",
+        expect.stringMatching(/^providers\.inference\.vllm: now always on; /),
       ],
     });
   });
