@@ -5,15 +5,16 @@
  * `llsd validate`, `llsd render` and `/sync` apply: the schema, the rules the CRD's structural
  * schema and CEL cannot express, the provider types, and what generating config.yaml against the
  * distribution's bundled base config would refuse. Every problem is reported at once, with its
- * field path; warnings become admission warnings (kubectl prints them).
+ * field path; warnings and notes become admission warnings (kubectl prints them), as many as
+ * the apiserver shows (lib/admission/warnings.ts).
  *
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
  * writes arrive converted), subresources (Metacontroller's status writes), objects being
- * deleted, and updates that change nothing the check reads (lib/admission/unchanged.ts). An
- * update that leaves `spec` unchanged is never denied: where it changes what the check reads
- * (the annotation that moves a CR to the current default server), its problems come back as
- * warnings.
+ * deleted. An update that leaves `spec` unchanged (a label, an annotation, a finalizer) is
+ * checked but denied only for an annotation it sets or changes (lib/admission/unchanged.ts): a
+ * CR written before the webhook or under an older version has problems it was never told of,
+ * and they come back as warnings.
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
@@ -23,7 +24,8 @@ import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
-import { checkInputsUnchanged, specUnchanged } from "./unchanged";
+import { unchangedBy } from "./unchanged";
+import { admissionWarnings } from "./warnings";
 
 export {
   ADMISSION_API_VERSION,
@@ -88,23 +90,21 @@ export function problemsOf(
   object: unknown,
   ctx: ValidateContext = {},
   oldObject?: { readonly [k: string]: unknown },
-): { errors: readonly FieldError[]; warnings: readonly FieldError[] } {
+): { errors: readonly FieldError[]; warnings: readonly FieldError[]; notes: readonly string[] } {
   // Only v1alpha2 is checked here (the apiserver converts first), so the object is as stored.
   const lineOf = (spec: CanonicalSpec): Release | undefined =>
     isPlainObject(object) ? lineOfSpec(object, spec, ctx, oldObject?.status) : undefined;
-  const { errors, warnings } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
-  return { errors, warnings };
+  const { errors, warnings, notes } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
+  return { errors, warnings, notes: notes ?? [] };
 }
 
-function allow(uid: string, warnings: readonly string[] = []): AdmissionResponse {
+function allow(uid: string, said: readonly string[] = []): AdmissionResponse {
+  const warnings = admissionWarnings(said);
   return { uid, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-function deny(
-  request: AdmissionRequest,
-  errors: readonly FieldError[],
-  warnings: readonly string[],
-): AdmissionResponse {
+function deny(request: AdmissionRequest, errors: readonly FieldError[], said: readonly string[]): AdmissionResponse {
+  const warnings = admissionWarnings(said);
   const given = own(request.object?.metadata, "name");
   const name = typeof given === "string" && given !== "" ? given : request.name;
   return {
@@ -129,12 +129,15 @@ function deny(
 /** The admission decision for one request. */
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
   const { uid, object } = request;
-  if (object === undefined || !isJudged(request) || checkInputsUnchanged(request)) return allow(uid);
-  const { errors, warnings } = problemsOf(object, ctx, request.oldObject);
-  const notes = warnings.map(line);
+  if (object === undefined || !isJudged(request)) return allow(uid);
+  const problems = problemsOf(object, ctx, request.oldObject);
+  const { errors } = problems;
+  // The rules' warnings, then what generation decided on the user's behalf (its notes).
+  const notes = [...problems.warnings.map(line), ...problems.notes];
   if (errors.length === 0) return allow(uid, notes);
-  if (specUnchanged(request)) {
-    return allow(uid, [...errors.map((e) => `${line(e)} (spec unchanged, so this update is allowed)`), ...notes]);
+  if (errors.every((e) => unchangedBy(request, e.path))) {
+    const why = (e: FieldError): string => (e.path.startsWith("metadata.annotations[") ? "annotation" : "spec");
+    return allow(uid, [...errors.map((e) => `${line(e)} (${why(e)} unchanged, so this update is allowed)`), ...notes]);
   }
   return deny(request, errors, notes);
 }

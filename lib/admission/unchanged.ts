@@ -1,22 +1,11 @@
 /**
- * Does an UPDATE leave everything the admission check reads as it was? The check reads the
- * spec, the status (the server line a running CR keeps) and annotations of this project's
- * group, `llamastack.io/…` (which line it follows; whether it is a v1alpha1 CR, from the
- * conversion's annotations); the name cannot change. Such an update — a label, an unrelated
- * annotation, a finalizer — gets the verdict its spec got when it was written, so it is
- * allowed without checking again: a metadata edit is never blocked, and the spec's problems,
- * if any, are where the sync hook reports them, in the CR's status conditions.
+ * Does an UPDATE keep what a problem is about? Such an update — a label, an annotation, a
+ * finalizer — is checked like any other write, but never denied for problems it did not bring:
+ * they come back as warnings, so `kubectl label` shows them and a metadata edit is never
+ * blocked. A problem of an annotation is about that annotation; any other, about the spec.
  */
 import { isPlainObject, own } from "../conversion/paths";
 import type { AdmissionRequest } from "./request";
-
-/**
- * The annotations that may change a verdict: the group's own. Today the check reads
- * `llamastack.io/follow-default-image` (lib/sync/target.ts) and the conversion's
- * `llamastack.io/v1alpha1-fields` and `llamastack.io/v1alpha2-fields` (lib/sync/legacy.ts);
- * the prefix keeps one the check reads later from being missed here.
- */
-const GROUP_PREFIX = "llamastack.io/";
 
 /** Order-insensitive JSON equality (the apiserver may re-encode maps in another order). */
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -35,18 +24,12 @@ export function specUnchanged(request: AdmissionRequest): boolean {
   return request.operation === "UPDATE" && old !== undefined && sameJson(old.spec, request.object?.spec);
 }
 
-/** An UPDATE that changes nothing the check reads (see the file comment). */
-export function checkInputsUnchanged(request: AdmissionRequest): boolean {
+/** An UPDATE that leaves the field of a problem at `path` as it was (see the file comment). */
+export function unchangedBy(request: AdmissionRequest, path: string): boolean {
   if (!specUnchanged(request)) return false;
-  const [before, after] = [request.oldObject, request.object];
-  if (!sameJson(before?.status, after?.status)) return false;
-  return sameJson(groupAnnotations(before), groupAnnotations(after));
-}
-
-function groupAnnotations(object: { readonly [k: string]: unknown } | undefined): { [key: string]: unknown } {
-  const annotations = own(own(object, "metadata"), "annotations");
-  const ours: { [key: string]: unknown } = {};
-  if (!isPlainObject(annotations)) return ours;
-  for (const [key, value] of Object.entries(annotations)) if (key.startsWith(GROUP_PREFIX)) ours[key] = value;
-  return ours;
+  const quoted = /^metadata\.annotations\[(".*")\]$/.exec(path)?.[1];
+  if (quoted === undefined) return true;
+  const key: unknown = JSON.parse(quoted); // the path's own quoting (annotationPath)
+  const annotation = (object: unknown): unknown => own(own(own(object, "metadata"), "annotations"), String(key));
+  return sameJson(annotation(request.oldObject), annotation(request.object));
 }

@@ -134,7 +134,7 @@ function shapeMessage(one: ErrorObject): string {
 }
 
 /** Errors of a failed `oneOf` come from every branch; keep the branches whose type matched. */
-function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
+export function narrowOneOf(errors: readonly ErrorObject[]): ErrorObject[] {
   const failedOneOfs = errors.filter((e) => e.keyword === "oneOf");
   let kept = errors.filter((e) => e.keyword !== "oneOf");
   for (const one of failedOneOfs) {

@@ -15,6 +15,7 @@ import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
+import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
 
 export interface ValidateContext {
@@ -38,6 +39,8 @@ export interface ValidationResult {
   readonly warnings: readonly FieldError[];
   /** Present when the spec passed the schema (normalization needs a schema-valid spec). */
   readonly spec?: CanonicalSpec;
+  /** What generating config.yaml would decide on the user's behalf (`path: text`), when the check generated. */
+  readonly notes?: readonly string[];
 }
 
 function distributionRules(spec: CanonicalSpec, table: DistributionTable): FieldError[] {
@@ -199,8 +202,11 @@ export function schemaNormalized(
   return { ok: true, spec: normalize(rawSpec), raw: rawSpec };
 }
 
-/** Schema, then semantic rules. A spec that fails the schema is not normalized. */
+/** Schema, then semantic rules: on a spec that fails the schema, on the fields it accepts (well-typed.ts). */
 export function validate(rawSpec: unknown, ctx: ValidateContext = {}): ValidationResult {
   const read = schemaNormalized(rawSpec);
-  return read.ok ? validateCanonical(read.spec, read.raw, ctx) : read.refused;
+  if (read.ok) return validateCanonical(read.spec, read.raw, ctx);
+  return withRulesOnWellTyped(rawSpec, read.refused.errors, V1ALPHA2_SPEC, (raw) =>
+    validateCanonical(normalize(raw), raw, ctx),
+  );
 }

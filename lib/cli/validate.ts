@@ -10,7 +10,7 @@ import { verdictOf } from "./verdict";
 
 const line = (e: { path: string; message: string }): string => `${e.path}: ${e.message}`;
 
-/** One file: its verdict lines on stdout, warnings on stderr; false when anything is invalid. */
+/** One file: its verdict lines on stdout, warnings and notes on stderr; false when anything is invalid. */
 function validateFile(file: string, io: CliIo): boolean {
   const read = llsdDocuments(readText(io, file), file);
   if (!read.ok) {
@@ -26,6 +26,7 @@ function validateFile(file: string, io: CliIo): boolean {
     const name = `${doc.apiVersion} ${doc.name}`;
     const verdict = verdictOf(doc);
     for (const w of verdict.warnings) io.stderr(`${file}: ${name}: warning: ${line(w)}\n`);
+    for (const n of verdict.notes ?? []) io.stderr(`${file}: ${name}: note: ${n}\n`);
     if (verdict.errors.length === 0) {
       io.stdout(`${file}: ${name}: valid\n`);
       continue;

@@ -1,15 +1,19 @@
 /**
  * A whole LlamaStackDistribution object checked as the cluster would: its kind and apiVersion,
  * its version's schema, a v1alpha1 object converted to v1alpha2 (as the apiserver stores it),
- * then `checkSpec`. Used by `llsd validate` and `POST /validate`.
+ * then `checkSpec`; on v1alpha2, the conversion's annotation too. Used by `llsd validate` and
+ * `POST /validate`.
  */
 import leven from "leven";
 import { compile, isV1alpha2Object, schemaErrors, v1alpha2SchemaErrors } from "../api/schema";
 import { V1ALPHA1_SPEC_SCHEMA } from "../api/schema-v1alpha1";
 import type { ValidationResult } from "../api/validate";
+import { V1ALPHA2_SPEC, withRulesOnWellTyped, type Part } from "../api/well-typed";
 import { fieldError, type FieldError } from "../errors";
 import { nameErrors } from "../names";
 import { toHub } from "../conversion/v1alpha1";
+import { readStash, V1ALPHA1_FIELDS } from "../conversion/annotations";
+import { isStringMap } from "../conversion/paths";
 import { checkSchemaValid, checkSpec, type CheckOptions } from "./check";
 
 export const LLSD_KIND = "LlamaStackDistribution";
@@ -61,15 +65,36 @@ function envelope(object: Json, served: readonly string[]): FieldError[] {
   return [];
 }
 
-/** A v1alpha1 object: its own schema, then conversion, then the v1alpha2 rules (paths as stored). */
+/** A v1alpha1 spec, to judge what its schema accepts (no typed form: the conversion reads it). */
+const V1ALPHA1_SPEC: Part<unknown> = { schema: V1ALPHA1_SPEC_SCHEMA, prefix: "spec", parse: (spec) => spec };
+
+/**
+ * A v1alpha1 object: its own schema, then conversion, then the v1alpha2 rules (paths as stored);
+ * the values its schema refuses are left out of what is converted.
+ */
 function checkV1alpha1(object: Json, options: CheckOptions): ValidationResult {
   const own = schemaErrors(compile(V1ALPHA1_SPEC_SCHEMA), object.spec, "spec");
-  if (own.length > 0) return { errors: own, warnings: [] };
+  if (own.length === 0) return checkAsStored(object, options);
+  return withRulesOnWellTyped(object.spec, own, V1ALPHA1_SPEC, (spec) => checkAsStored({ ...object, spec }, options));
+}
+
+function checkAsStored(object: Json, options: CheckOptions): ValidationResult {
   const hub = toHub(object);
   if (!hub.ok) return { errors: hub.errors, warnings: [] };
   const checked = checkSpec(hub.object.spec, options);
   const stored = (e: FieldError): FieldError => fieldError(e.path, `${e.message}${AS_STORED}`);
-  return { ...checked, errors: checked.errors.map(stored), warnings: checked.warnings.map(stored) };
+  const notes = checked.notes?.map((note) => `${note}${AS_STORED}`);
+  return {
+    ...checked,
+    errors: checked.errors.map(stored),
+    warnings: checked.warnings.map(stored),
+    ...(notes ? { notes } : {}),
+  };
+}
+
+function nameOf(object: Json): string | undefined {
+  const name = isObject(object.metadata) ? object.metadata.name : undefined;
+  return typeof name === "string" && name !== "" ? name : undefined;
 }
 
 /** Every problem of one object, as `llsd validate` prints them and /validate denies them. */
@@ -78,15 +103,24 @@ export function checkObject(object: unknown, options: ObjectOptions = {}): Valid
     return { errors: [fieldError("(root)", "must be a LlamaStackDistribution object")], warnings: [] };
   const wrong = envelope(object, options.apiVersions ?? [V1ALPHA2_API, V1ALPHA1_API]);
   if (wrong.length > 0) return { errors: wrong, warnings: [] };
-  const verdict = object.apiVersion === V1ALPHA1_API ? checkV1alpha1(object, options) : checkV1alpha2(object, options);
+  const name = nameOf(object);
+  // The CR's name: generation's notes name the children after it.
+  const named = name !== undefined && options.name === undefined ? { ...options, name } : options;
+  const verdict = object.apiVersion === V1ALPHA1_API ? checkV1alpha1(object, named) : checkV1alpha2(object, named);
   // The names the children will get: the apiserver accepts a CR name its children cannot have.
-  const name = isObject(object.metadata) ? object.metadata.name : undefined;
-  const names = typeof name === "string" && name !== "" ? nameErrors(name) : [];
+  const names = name !== undefined ? nameErrors(name) : [];
   return names.length === 0 ? verdict : { ...verdict, errors: [...names, ...verdict.errors] };
 }
 
 function checkV1alpha2(object: Json, options: CheckOptions): ValidationResult {
   // The whole object's schema covers the spec's: checked once, not again by checkSpec.
-  if (!isV1alpha2Object(object)) return { errors: v1alpha2SchemaErrors(object), warnings: [] };
-  return checkSchemaValid(object.spec, options);
+  const verdict = isV1alpha2Object(object)
+    ? checkSchemaValid(object.spec, options)
+    : withRulesOnWellTyped(object.spec, v1alpha2SchemaErrors(object), V1ALPHA2_SPEC, (raw) =>
+        checkSchemaValid(raw, options),
+      );
+  // Every read of the CR as v1alpha1 (a LIST of its namespace too) restores this annotation.
+  const annotations = isObject(object.metadata) ? object.metadata.annotations : undefined;
+  const stash = readStash(isStringMap(annotations) ? annotations : undefined, V1ALPHA1_FIELDS);
+  return stash.ok ? verdict : { ...verdict, errors: [stash.error, ...verdict.errors] };
 }

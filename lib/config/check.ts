@@ -2,8 +2,9 @@
  * One verdict on a spec, whoever asks: `llsd validate`, `llsd render`, `POST /validate` and
  * `POST /sync` all call `checkSpec`, so they refuse the same specs with the same messages.
  *
- * Three classes of problems, listed together: the schema (a spec that fails it cannot be
- * normalized, so it stops there), the semantic rules of `validate()` with the provider types,
+ * Three classes of problems, listed together: the schema (a spec that fails it is judged
+ * further without the values it refuses, lib/api/well-typed.ts), the semantic rules of
+ * `validate()` with the provider types,
  * and what generating config.yaml against the base config would refuse (a model on a provider
  * the config lacks, a disabled API another one needs…) when that base config is known offline
  * (a named distribution's bundled config, or one given). A problem is reported once per field.
@@ -12,6 +13,7 @@ import type { CanonicalSpec } from "../api/canonical";
 import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
+import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "../api/well-typed";
 import { child, type FieldError } from "../errors";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
@@ -53,14 +55,23 @@ export function providerTypeErrors(spec: CanonicalSpec, release: Release): Field
   return errors;
 }
 
-/** What generation against the base config refuses, for a spec that normalized. */
-export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}): FieldError[] {
-  if (configSource(spec) !== "generated") return [];
+const NOTHING = { errors: [], notes: [] } as const;
+
+/** What generation against the base config refuses, and its notes, for a spec that normalized. */
+export function generationCheck(
+  spec: CanonicalSpec,
+  options: CheckOptions = {},
+): { readonly errors: readonly FieldError[]; readonly notes: readonly string[] } {
+  if (configSource(spec) !== "generated") return NOTHING;
   const release = releaseFor(spec, options);
   const d = spec.distribution;
   const base = options.baseConfig ?? bundledConfigOf(d, release);
-  if (base === undefined) return [];
-  return [...generationRefusals(spec, base, release, options)];
+  return base === undefined ? NOTHING : generationRefusals(spec, base, release, options);
+}
+
+/** What generation against the base config refuses, for a spec that normalized. */
+export function generationErrors(spec: CanonicalSpec, options: CheckOptions = {}): FieldError[] {
+  return [...generationCheck(spec, options).errors];
 }
 
 /** `more` added to `errors`, except on a field that already has one (the first voice wins). */
@@ -79,7 +90,10 @@ export function withoutRepeats(errors: readonly FieldError[], more: readonly Fie
 /** Every problem of a v1alpha2 spec, in one list (see the file comment). */
 export function checkSpec(rawSpec: unknown, given: CheckOptions = {}): ValidationResult {
   const read = schemaNormalized(rawSpec);
-  return read.ok ? checkSchemaValid(read.raw, given, read.spec) : read.refused;
+  if (read.ok) return checkSchemaValid(read.raw, given, read.spec);
+  // Nothing generates from a spec the schema refuses, so what generation would refuse is said here.
+  const options = { ...given, generation: true };
+  return withRulesOnWellTyped(rawSpec, read.refused.errors, V1ALPHA2_SPEC, (raw) => checkSchemaValid(raw, options));
 }
 
 /** `checkSpec` of a spec the schema has accepted already (a whole object was checked): the rest of the verdict. */
@@ -88,11 +102,18 @@ export function checkSchemaValid(
   given: CheckOptions = {},
   spec: CanonicalSpec = normalize(raw),
 ): ValidationResult {
-  const line = given.release ?? given.lineOf?.(spec);
-  const options = line && !given.release ? { ...given, release: line } : given;
+  const options = withLine(given, spec);
   const checked = validateCanonical(spec, raw, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
   const own = withoutRepeats(checked.errors, types);
-  const errors = options.generation === false ? own : withoutRepeats(own, generationErrors(spec, options));
+  const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
+  const errors = withoutRepeats(own, refused);
+  if (notes.length > 0) return { ...checked, errors, notes };
   return errors.length === checked.errors.length ? checked : { ...checked, errors };
+}
+
+/** The options with the line `lineOf` picks, when no release was given. */
+function withLine(given: CheckOptions, spec: CanonicalSpec): CheckOptions {
+  const line = given.release ?? given.lineOf?.(spec);
+  return line && !given.release ? { ...given, release: line } : given;
 }

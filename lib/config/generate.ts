@@ -166,15 +166,20 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }
 
-/** What generating would refuse, without writing config.yaml (admission and `/sync`'s checks need only this). */
+/**
+ * What generating would refuse, and decide on the user's behalf (its notes), without writing
+ * config.yaml (admission and `/sync`'s checks need only this).
+ */
 export function generationRefusals(
   spec: CanonicalSpec,
   baseConfig: string | object,
   release: Release,
   options: GenerateOptions = {},
-): readonly FieldError[] {
+): Pick<GenerateFailed, "errors" | "notes"> {
   const base = readAdaptedBase(baseConfig, release);
-  return base.ok ? runSteps(base.doc, spec, release, options).errors : base.errors;
+  if (!base.ok) return { errors: base.errors, notes: [] };
+  const steps = runSteps(base.doc, spec, release, options);
+  return { errors: steps.errors, notes: [...base.notes, ...steps.notes] };
 }
 
 export function generate(

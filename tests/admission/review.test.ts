@@ -137,13 +137,17 @@ describe("review", () => {
     };
     const allowed = review(aRequest({ object: anLlsd(conflicting) }));
     expect(allowed.allowed).toBe(true);
-    expect(allowed.warnings).toHaveLength(1);
-    expect(allowed.warnings![0]).toMatch(
-      /^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/,
-    );
+    // The rule's warning, then generation's note on the same field.
+    expect(allowed.warnings).toEqual([
+      expect.stringMatching(
+        /^spec\.disabled\[0\]: safety is disabled, so its providers \(spec\.providers\.safety\) are ignored/,
+      ),
+      'spec.disabled[0]: 1.3.x servers have no "safety" API; nothing to disable',
+    ]);
+    // An unknown distribution has no base config to generate against: the rule's warning alone.
     const denied = review(aRequest({ object: anLlsd({ ...conflicting, distribution: { name: "nope" } }) }));
     expect(denied.allowed).toBe(false);
-    expect(denied.warnings).toEqual(allowed.warnings);
+    expect(denied.warnings).toEqual(allowed.warnings!.slice(0, 1));
     for (const w of denied.warnings ?? []) expect(w).not.toMatch(/\n/);
   });
 
@@ -180,17 +184,22 @@ describe("review", () => {
     ["a label", { labels: { team: "a" } }],
     ["an annotation the check does not read", { annotations: { "e2e-scale/touched": "1" } }],
     ["a finalizer", { finalizers: ["example.com/keep"] }],
-  ])(
-    "allows an UPDATE that adds %s to a CR with an invalid spec, without judging the spec again",
-    (_what, metadata) => {
-      const oldObject = anLlsd(TWO_ERRORS);
-      const object = anLlsd(structuredClone(TWO_ERRORS), metadata);
-      expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
-        uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
-        allowed: true,
-      });
-    },
-  );
+  ])("allows an UPDATE that adds %s to a CR with an invalid spec, with its problems as warnings", (_what, metadata) => {
+    const oldObject = anLlsd(TWO_ERRORS);
+    const object = anLlsd(structuredClone(TWO_ERRORS), metadata);
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+      uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+      allowed: true,
+      warnings: [
+        expect.stringMatching(
+          /^spec\.distribution\.name: Unknown distribution "nope".*\(spec unchanged, so this update is allowed\)$/,
+        ),
+        expect.stringMatching(
+          /^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/,
+        ),
+      ],
+    });
+  });
 
   it("denies an UPDATE that changes the spec into an invalid one", () => {
     const oldObject = anLlsd({ distribution: { name: "starter" } });
@@ -266,6 +275,9 @@ describe("review: what the CR's server line cannot serve", () => {
       warnings: [
         expect.stringMatching(/^spec\.providers\.safety: .*\(spec unchanged, so this update is allowed\)$/),
         expect.stringMatching(/^spec\.resources\.shields\[0\]: .*\(spec unchanged, so this update is allowed\)$/),
+        // Generation's notes for the new line.
+        "spec.providers.inference.endpoint: remote::vllm expects the OpenAI API path; generated base_url with /v1 appended",
+        expect.stringMatching(/^providers\.inference\.vllm: now always on; /),
       ],
     });
   });
@@ -304,3 +316,64 @@ describe("names the children get", () => {
       ]);
   });
 });
+
+describe("review: the conversion's annotation, which every v1alpha1 read of the CR restores", () => {
+  const KEY = "llamastack.io/v1alpha1-fields";
+  const FIELD = `metadata.annotations["${KEY}"]`;
+  const VALID = { distribution: { name: "starter" } };
+  const withAnnotation = (value: string, metadata: Record<string, unknown> = {}) =>
+    anLlsd(structuredClone(VALID), { ...metadata, annotations: { [KEY]: value } });
+  const causesOf = (response: ReturnType<typeof review>) =>
+    response.status?.details.causes.map((c) => `${c.field}: ${c.message}`);
+
+  it.each([
+    ["not JSON", "{spec.server", /is not valid JSON; restore the value the conversion wrote, or remove the annotation/],
+    ["a JSON array", "[]", /must be a JSON object of field path → value/],
+    [
+      "an entry outside spec and status",
+      '{"metadata.name":"x"}',
+      /entry "metadata.name" is not a field path under spec or status/,
+    ],
+  ])("denies a CREATE whose annotation is %s, at the annotation's path", (_what, value, message) => {
+    const causes = causesOf(review(aRequest({ object: withAnnotation(value) })));
+    expect(causes).toEqual([expect.stringMatching(new RegExp(`^${escape(FIELD)}: ${message.source}`))]);
+  });
+
+  it.each([
+    ["{}", true],
+    ['{"spec.server.containerSpec.name":"llama-stack"}', true],
+    ["{not json", false],
+  ])("a CREATE with the annotation %s: allowed %s", (value, allowed) => {
+    expect(review(aRequest({ object: withAnnotation(value) })).allowed).toBe(allowed);
+  });
+
+  it.each([
+    ["sets it", anLlsd(structuredClone(VALID))],
+    ["changes it", withAnnotation("{}")],
+  ])("denies an UPDATE that %s to a broken value, though the spec is unchanged", (_what, oldObject) => {
+    const response = review(aRequest({ operation: "UPDATE", object: withAnnotation("{oops"), oldObject }));
+    expect(response.allowed).toBe(false);
+    expect(response.status?.details.causes.map((c) => c.field)).toEqual([FIELD]);
+  });
+
+  it("allows a label on a CR whose annotation was broken before, with the problem as a warning", () => {
+    const oldObject = withAnnotation("{oops");
+    const object = withAnnotation("{oops", { labels: { team: "a" } });
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+      uid: aRequest().uid,
+      allowed: true,
+      warnings: [expect.stringMatching(/is not valid JSON.*\(annotation unchanged, so this update is allowed\)$/)],
+    });
+  });
+
+  it("allows an UPDATE that repairs it", () => {
+    const response = review(
+      aRequest({ operation: "UPDATE", object: withAnnotation("{}"), oldObject: withAnnotation("{oops") }),
+    );
+    expect(response).toEqual({ uid: aRequest().uid, allowed: true });
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

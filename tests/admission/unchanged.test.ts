@@ -1,6 +1,6 @@
-/** lib/admission/unchanged.ts: which UPDATEs change nothing the admission check reads. */
+/** lib/admission/unchanged.ts: which UPDATEs keep the spec (their problems are warnings, never a denial). */
 import type { AdmissionRequest } from "../../lib/admission/request";
-import { checkInputsUnchanged, sameJson, specUnchanged } from "../../lib/admission/unchanged";
+import { sameJson, specUnchanged, unchangedBy } from "../../lib/admission/unchanged";
 
 const FOLLOW = "llamastack.io/follow-default-image";
 const V1ALPHA1 = "llamastack.io/v1alpha1-fields";
@@ -28,32 +28,26 @@ function anUpdate(object: { [k: string]: unknown }, operation: AdmissionRequest[
   };
 }
 
-describe("checkInputsUnchanged", () => {
+describe("specUnchanged", () => {
   it.each([
-    ["the same object", anLlsd(), true, true],
-    ["a label added", { ...anLlsd(), metadata: { name: "demo", labels: { a: "b" } } }, true, true],
-    ["an unrelated annotation changed", anLlsd({}, { "team/owner": "b" }), true, true],
+    ["the same object", anLlsd(), true],
+    ["a label added", { ...anLlsd(), metadata: { name: "demo", labels: { a: "b" } } }, true],
+    ["an unrelated annotation changed", anLlsd({}, { "team/owner": "b" }), true],
     [
       "the spec re-encoded in another key order",
       anLlsd({ spec: { networking: { expose: true, port: 8321 }, distribution: { name: "starter" } } }),
       true,
-      true,
     ],
-    ["the spec changed", anLlsd({ spec: { distribution: { name: "postgres-demo" } } }), false, false],
-    ["the spec removed", anLlsd({ spec: undefined }), false, false],
-    [`${FOLLOW} added`, anLlsd({}, { [FOLLOW]: "true" }), true, false],
-    [`${V1ALPHA1} added`, anLlsd({}, { [V1ALPHA1]: "{}" }), true, false],
-    ["llamastack.io/v1alpha2-fields added", anLlsd({}, { "llamastack.io/v1alpha2-fields": "{}" }), true, false],
-    ["another llamastack.io/ annotation added", anLlsd({}, { "llamastack.io/note": "x" }), true, false],
-    ["the annotations removed", { ...anLlsd(), metadata: { name: "demo" } }, true, true],
-    ["the status changed", anLlsd({ status: {} }), true, false],
-  ])("%s: spec unchanged %s, nothing the check reads changed %s", (_what, object, spec, inputs) => {
+    ["the spec changed", anLlsd({ spec: { distribution: { name: "postgres-demo" } } }), false],
+    ["the spec removed", anLlsd({ spec: undefined }), false],
+    [`${FOLLOW} added`, anLlsd({}, { [FOLLOW]: "true" }), true],
+    ["the status changed", anLlsd({ status: {} }), true],
+  ])("%s: %s", (_what, object, spec) => {
     expect(specUnchanged(anUpdate(object))).toBe(spec);
-    expect(checkInputsUnchanged(anUpdate(object))).toBe(inputs);
   });
 
   it("is false for a CREATE, whatever it carries", () => {
-    expect(checkInputsUnchanged(anUpdate(anLlsd(), "CREATE"))).toBe(false);
+    expect(specUnchanged(anUpdate(anLlsd(), "CREATE"))).toBe(false);
   });
 });
 
@@ -68,5 +62,23 @@ describe("sameJson", () => {
     ["1", 1, false],
   ])("%j and %j: %s", (a, b, same) => {
     expect(sameJson(a, b)).toBe(same);
+  });
+});
+
+describe("unchangedBy", () => {
+  const path = `metadata.annotations[${JSON.stringify(V1ALPHA1)}]`;
+  it.each([
+    ["a spec problem, spec unchanged, a label added", "spec.workload.replicas", anLlsd({}, { a: "b" }), true],
+    ["a spec problem, spec changed", "spec.workload.replicas", anLlsd({ spec: { distribution: {} } }), false],
+    ["the annotation's problem, the annotation added", path, anLlsd({}, { [V1ALPHA1]: "{" }), false],
+    ["the annotation's problem, another annotation added", path, anLlsd({}, { "team/x": "{" }), true],
+    ["the annotation's problem, spec changed", path, anLlsd({ spec: { distribution: {} } }), false],
+  ])("%s: %s", (_what, errorPath, object, unchanged) => {
+    expect(unchangedBy(anUpdate(object), errorPath)).toBe(unchanged);
+  });
+
+  it("the annotation's problem, the annotation kept as it was", () => {
+    const old = anLlsd({}, { [V1ALPHA1]: "{" });
+    expect(unchangedBy({ ...anUpdate(anLlsd({}, { [V1ALPHA1]: "{", a: "b" })), oldObject: old }, path)).toBe(true);
   });
 });

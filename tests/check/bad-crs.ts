@@ -135,6 +135,27 @@ const BAD_SPECS: [string, object, string[], RegExp][] = [
     /unique id/,
   ],
   [
+    "a type error beside four rule errors, the first hour's file (issue 41: the type error hid the others)",
+    {
+      ...starter,
+      providers: { inference: { id: "vllm-primary", provider: "vllm", endpoint: "vllm:8000" } },
+      resources: { models: [{ name: "llama3", provider: "vllm-primery" }] },
+      workload: {
+        replicas: "2",
+        autoscaling: { minReplicas: 3, maxReplicas: 2 },
+        podDisruptionBudget: { minAvailable: 1, maxUnavailable: 1 },
+      },
+    },
+    [
+      "spec.workload.replicas",
+      "spec.providers.inference.endpoint",
+      "spec.workload.autoscaling.maxReplicas",
+      "spec.workload.podDisruptionBudget",
+      "spec.resources.models[0].provider",
+    ],
+    /must be integer/,
+  ],
+  [
     "a removed provider with a model on it (one cause, one message)",
     {
       ...starter,

@@ -13,6 +13,8 @@ import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { createTlsServer, type TlsServer } from "../../hooks/tls";
 import { makeCertificate } from "../admission/certificates";
+import { llsd } from "../cli-helpers";
+import { sampleCr } from "../sample-files";
 import { aTestApp, echoCustomize, echoSync, LEVEL } from "./helpers";
 
 const UID = "b8e1f5e8-0000-4000-8000-000000000001";
@@ -108,7 +110,7 @@ describe("POST /validate", () => {
       expect(answer.status.message).toContain(`${cause.field}: ${cause.message}`);
   });
 
-  it("passes validate()'s warnings on as admission warnings", async () => {
+  it("passes validate()'s warnings on as admission warnings, before generation's notes", async () => {
     const { app } = aTestApp();
     const spec = {
       distribution: { name: "starter" },
@@ -119,7 +121,26 @@ describe("POST /validate", () => {
       .post("/validate")
       .send(aReview({}, anLlsd(spec)));
     expect(response.body.response.allowed).toBe(true);
-    expect(response.body.response.warnings).toEqual([expect.stringMatching(/^spec\.disabled\[0\]: /)]);
+    expect(response.body.response.warnings).toEqual([
+      expect.stringMatching(/^spec\.disabled\[0\]: safety is disabled, so its providers/),
+      'spec.disabled[0]: 1.3.x servers have no "safety" API; nothing to disable',
+    ]);
+  });
+
+  it("passes every note of samples/complete.yaml on as an admission warning, once each, one line each", async () => {
+    const { app } = aTestApp();
+    const cr = sampleCr("complete.yaml")!;
+    const response = await request(app)
+      .post("/validate")
+      .send(aReview({ name: cr.metadata.name }, { ...cr, metadata: { ...cr.metadata, namespace: "team-a" } }));
+    // The oracle: the notes `llsd render` prints for the same file, on its own path through generate().
+    const rendered = llsd(["render", "samples/complete.yaml"]);
+    const notes = rendered.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("note: "))
+      .map((l) => l.replace(/^note: llsd-complete: /, ""));
+    expect([rendered.code, notes.length]).toEqual([0, 8]);
+    expect(response.body.response).toEqual({ uid: UID, allowed: true, warnings: notes });
   });
 
   it("allows DELETE and other kinds", async () => {

@@ -51,11 +51,77 @@ describe("llsd validate", () => {
       v2("  distribution: {name: starter}", "a".repeat(56)),
       /metadata.name: "a{56}" gives the Service "a{56}-service" of 64 characters; a DNS-1035 label is at most 63\. Use a name of at most 55 characters/,
     ],
+    [
+      "a conversion annotation that is not JSON (every v1alpha1 read of the CR would fail)",
+      v2("  distribution: {name: starter}").replace(
+        "metadata: {name: demo}",
+        "metadata: {name: demo, annotations: {llamastack.io/v1alpha1-fields: '{spec'}}",
+      ),
+      /\n {2}metadata.annotations\["llamastack.io\/v1alpha1-fields"\]: is not valid JSON; restore the value the conversion wrote, or remove the annotation/,
+    ],
   ])("given %s, prints the field path and exits 1", (_title, file, message) => {
     const run = llsd(["validate", "bad.yaml"], { "bad.yaml": file });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/: invalid\n/);
     expect(run.stdout).toMatch(message);
+  });
+
+  /** The first hour's file (issue 41): `replicas: "2"` used to hide the other four. */
+  const FIRST_HOUR = v2(`  distribution: {name: starter}
+  providers:
+    inference:
+      id: vllm-primary
+      provider: vllm
+      endpoint: "vllm:8000"
+  resources:
+    models:
+      - name: llama3
+        provider: vllm-primery
+  workload:
+    replicas: "2"
+    autoscaling: { minReplicas: 3, maxReplicas: 2 }
+    podDisruptionBudget: { minAvailable: 1, maxUnavailable: 1 }
+`);
+  const V1ALPHA1_TYPE_ERROR = v1.replace("replicas: 1", 'replicas: "2"').replace("name: starter", "name: nope");
+
+  it.each([
+    [
+      "the first hour's file",
+      FIRST_HOUR,
+      [
+        "spec.workload.replicas: must be integer",
+        'spec.providers.inference.endpoint: "vllm:8000" is not an http(s) URL',
+        "spec.workload.autoscaling.maxReplicas: must be at least minReplicas (3)",
+        "spec.workload.podDisruptionBudget: set one of minAvailable or maxUnavailable, not both",
+        'spec.resources.models[0].provider: model "llama3" names provider "vllm-primery", which is not an inference provider: did you mean "vllm-primary"?',
+      ],
+    ],
+    [
+      "a v1alpha1 file with a type error and an unknown distribution",
+      V1ALPHA1_TYPE_ERROR,
+      ["spec.replicas: must be integer", 'spec.distribution.name: Unknown distribution "nope"'],
+    ],
+  ])("given %s, prints every problem at once, each with its path", (_what, file, starts) => {
+    const run = llsd(["validate", "f.yaml"], { "f.yaml": file });
+    const lines = run.stdout.split("\n").filter((l) => l.startsWith("  "));
+    expect(run.code).toBe(1);
+    // Each line as far as the expected start goes: the rest lists the table's provider names.
+    expect(lines.map((l, i) => l.slice(2, 2 + (starts[i]?.length ?? l.length)))).toEqual(starts);
+  });
+
+  it("prints the notes of samples/complete.yaml on stderr, each once, and still exits 0", () => {
+    const run = llsd(["validate", "samples/complete.yaml"]);
+    // The oracle: the notes `llsd render` prints for the same file.
+    const rendered = llsd(["render", "samples/complete.yaml"]);
+    const notes = rendered.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("note: llsd-complete: "))
+      .map((l) =>
+        l.replace("note: llsd-complete: ", "samples/complete.yaml: llamastack.io/v1alpha2 llsd-complete: note: "),
+      );
+    expect(notes).toHaveLength(8);
+    expect([run.code, run.stdout]).toEqual([0, "samples/complete.yaml: llamastack.io/v1alpha2 llsd-complete: valid\n"]);
+    expect(run.stderr.split("\n").filter((l) => l.includes(": note: "))).toEqual(notes);
   });
 
   it("given no file, exits 2", () => {
