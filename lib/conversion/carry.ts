@@ -91,16 +91,15 @@ function carriedRowByRow(source: JsonMap, direction: Direction): Carried {
 }
 
 /**
- * Every row's value moved whole, then the target's schema asked once about the checked rows'
- * values (`Direction.check`): the usual case, one small validator run instead of one per row.
- * That schema applies each checked field's own schema to its value, so a body it accepts
- * means every checked row's value fits where it went, and `carriedRowByRow` would have moved
- * each one whole too: the same result. Undefined when it is refused; the rows then decide one
+ * Every row's value moved whole, then the target's schema asked once about the rows' values
+ * (`Direction.check`): the usual case, one small validator run instead of one per row. That
+ * schema applies each row's field's own schema to its value, so a body it accepts means every
+ * row's value fits where it went, and `carriedRowByRow` would have moved each one whole too:
+ * the same result. Undefined when it is refused; the rows then decide one
  * by one.
  */
 function carriedWhole(source: JsonMap, direction: Direction): Carried | undefined {
   const carried = nothingCarried(source);
-  let asked = 0;
   for (const pair of direction.pairs) {
     const value = getPath(source, pair.from);
     const projected = value !== undefined && pair.project ? pair.project(value) : value;
@@ -108,10 +107,8 @@ function carriedWhole(source: JsonMap, direction: Direction): Carried | undefine
     if (projected === undefined || pair.toSchema === undefined) continue;
     setPath(carried.body, pair.to, projected);
     if (projected === value) carried.moved.add(pair.fromPath);
-    if (pair.checked) asked++;
   }
-  // With no checked row's value in the body, the check has nothing to ask.
-  return asked === 0 || fits(direction.check, carried.body) ? carried : undefined;
+  return fits(direction.check, carried.body) ? carried : undefined;
 }
 
 function movePair(source: JsonMap, pair: Pair, carried: Carried): void {
@@ -119,10 +116,7 @@ function movePair(source: JsonMap, pair: Pair, carried: Carried): void {
   if (value === undefined) return;
   const projected = pair.project ? pair.project(value) : value;
   if (projected === undefined) return;
-  // An unchecked row's target accepts whatever its source does (and it has no projection): its value moves whole.
-  const part = pair.checked
-    ? fitPart(projected, pair.toSchema, pair.fromPath)
-    : { value: projected, moved: [pair.fromPath], rebuilt: [] };
+  const part = fitPart(projected, pair.toSchema, pair.fromPath);
   if (!part) return;
   setPath(carried.body, pair.to, part.value);
   // An approximation (`expose: {hostname}` → `exposeRoute: true`) also keeps the original.

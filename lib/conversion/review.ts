@@ -57,7 +57,7 @@ type Parsed =
 
 type Answer = (result: ConversionResult, convertedObjects: readonly unknown[]) => ConversionReviewResponse;
 
-/** With `consume`, the review's objects are handed over; `sourceValidated`: v1alpha1.ts `ConvertOptions`. */
+/** With `consume`, the review's objects are handed over (v1alpha1.ts `ConvertOptions`). */
 export function reviewConversion(review: unknown, options: ConvertOptions = {}): ReviewOutcome {
   const request = own(review, "request");
   const uid = own(request, "uid");

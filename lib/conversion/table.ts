@@ -6,7 +6,7 @@
  */
 import type { Schema } from "../api/schema-parts";
 import { formatPath, isPlainObject, own, type Segments } from "./paths";
-import { acceptsAll, schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
+import { schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 
 export interface FieldMapping {
   readonly v1alpha1: string;
@@ -69,12 +69,6 @@ export interface Pair {
   readonly to: Segments;
   /** Source value → target value, for a source with more forms than the target. */
   readonly project?: (value: unknown) => unknown;
-  /**
-   * Whether the target's schema is asked about the value: always, except on the webhook path
-   * (`Directions.validated`) for an unprojected row whose target accepts all its source does
-   * (schemas.ts `acceptsAll`): the apiserver checked the value against the source's rules.
-   */
-  readonly checked: boolean;
   /** The target's schema at `to`; undefined when the target has no such field (nothing moves). */
   readonly toSchema: Schema | undefined;
 }
@@ -92,20 +86,13 @@ export interface Direction {
   /** Source objects that hold rows (`spec.server`, `spec.server.containerSpec`…): the rows rebuild them. */
   readonly shared: ReadonlySet<string>;
   readonly refinements: readonly Refinement[];
-  /** What the target's schema says about the checked rows' fields and nothing else (`schemaOfFields`). */
+  /** What the target's schema says about the rows' fields and nothing else (`schemaOfFields`). */
   readonly check: Schema;
 }
 
-/** Each way twice: every row checked, and trusting a source the apiserver validated (`Pair.checked`). */
-export interface Directions {
-  readonly plain: Direction;
-  readonly validated: Direction;
-}
-
-/** One way's rows, between two versions' body schemas. */
+/** One way's rows, into the target version's body schema. */
 interface Rows {
   readonly rows: readonly { from: string; to: string; project?: ((value: unknown) => unknown) | undefined }[];
-  readonly source: Schema;
   readonly target: Schema;
   readonly refinements: readonly Refinement[];
 }
@@ -117,45 +104,43 @@ function sharedOf(sources: readonly Segments[]): ReadonlySet<string> {
 }
 
 /** The rows, oriented, in table order. */
-function pairsOf({ rows, source, target }: Rows, validated: boolean): Pair[] {
+function pairsOf({ rows, target }: Rows): Pair[] {
   return rows.map(({ from, to, project }) => {
     const [fromSegments, toSegments] = [split(from), split(to)];
-    const toSchema = schemaAt(target, toSegments);
-    const trusted = validated && project === undefined && acceptsAll(toSchema, schemaAt(source, fromSegments));
     return {
       from: fromSegments,
       fromPath: formatPath(fromSegments),
       to: toSegments,
       ...(project ? { project } : {}),
-      checked: !trusted,
-      toSchema,
+      toSchema: schemaAt(target, toSegments),
     };
   });
 }
 
-function directionOf(rows: Rows, validated: boolean): Direction {
-  const pairs = pairsOf(rows, validated);
-  const checked = pairs.filter((pair) => pair.checked).map((pair) => pair.to);
+function directionOf(rows: Rows): Direction {
+  const pairs = pairsOf(rows);
   const { target, refinements } = rows;
   const shared = sharedOf(rows.rows.map((row) => split(row.from)));
-  return { pairs, target, shared, refinements, check: schemaOfFields(target, checked) };
+  return {
+    pairs,
+    target,
+    shared,
+    refinements,
+    check: schemaOfFields(
+      target,
+      pairs.map((pair) => pair.to),
+    ),
+  };
 }
 
-const directionsOf = (rows: Rows): Directions => ({
-  plain: directionOf(rows, false),
-  validated: directionOf(rows, true),
-});
-
-export const TO_HUB = directionsOf({
+export const TO_HUB = directionOf({
   rows: FIELD_TABLE.map((row) => ({ from: row.v1alpha1, to: row.v1alpha2 })),
-  source: V1ALPHA1_BODY,
   target: V1ALPHA2_BODY,
   refinements: FIELD_TABLE.flatMap(({ v1alpha2, project }) => (project ? [{ path: split(v1alpha2), project }] : [])),
 });
 
-export const FROM_HUB = directionsOf({
+export const FROM_HUB = directionOf({
   rows: FIELD_TABLE.map(({ v1alpha1, v1alpha2, project }) => ({ from: v1alpha2, to: v1alpha1, project })),
-  source: V1ALPHA2_BODY,
   target: V1ALPHA1_BODY,
   refinements: [],
 });

@@ -28,7 +28,7 @@ import { carry, restore, type Body, type Stash } from "./carry";
 import type { Schema } from "../api/schema-parts";
 import { define, own, parsePath, type JsonMap } from "./paths";
 import { schemaAt, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
-import { FROM_HUB, TO_HUB, type Directions } from "./table";
+import { FROM_HUB, TO_HUB, type Direction } from "./table";
 
 export type { Conversion } from "./envelope";
 
@@ -49,7 +49,7 @@ export interface Converted<V extends string> {
 interface Way<V extends string> {
   readonly from: string;
   readonly to: V;
-  readonly directions: Directions;
+  readonly direction: Direction;
   /** The annotation the previous conversion wrote: read, put back, removed. */
   readonly restores: string;
   /** The annotation this conversion writes. */
@@ -61,7 +61,7 @@ interface Way<V extends string> {
 const TO_HUB_WAY: Way<typeof V1ALPHA2> = {
   from: V1ALPHA1,
   to: V1ALPHA2,
-  directions: TO_HUB,
+  direction: TO_HUB,
   restores: V1ALPHA2_FIELDS,
   keeps: V1ALPHA1_FIELDS,
   sourceSchema: V1ALPHA1_BODY,
@@ -69,7 +69,7 @@ const TO_HUB_WAY: Way<typeof V1ALPHA2> = {
 const FROM_HUB_WAY: Way<typeof V1ALPHA1> = {
   from: V1ALPHA2,
   to: V1ALPHA1,
-  directions: FROM_HUB,
+  direction: FROM_HUB,
   restores: V1ALPHA1_FIELDS,
   keeps: V1ALPHA2_FIELDS,
   sourceSchema: V1ALPHA2_BODY,
@@ -92,11 +92,6 @@ export interface ConvertOptions {
    * and the object may be changed. @default false: the object is left as it was
    */
   readonly consume?: boolean;
-  /**
-   * The apiserver validated the object in its version (the webhook alone): a field whose target accepts
-   * all its source does moves unasked (table.ts `Pair.checked`). @default false: every field is asked
-   */
-  readonly sourceValidated?: boolean;
 }
 
 /** A `llamastack.io/v1alpha1` object → the same object in `llamastack.io/v1alpha2`. */
@@ -113,10 +108,9 @@ export function fromHub(object: unknown, options: ConvertOptions = {}): Conversi
 export function warmUpConversion(): void {
   const metadata = { name: "warm-up", namespace: "default" };
   const server = { distribution: { name: "starter" }, containerSpec: { name: "llama-stack", port: 8321 }, storage: {} };
-  const webhook = { sourceValidated: true };
   const spec = { replicas: 1, server };
-  const hub = toHub({ apiVersion: V1ALPHA1, kind: KIND, metadata, spec, status: { phase: "Ready" } }, webhook);
-  if (hub.ok) fromHub(hub.object, webhook);
+  const hub = toHub({ apiVersion: V1ALPHA1, kind: KIND, metadata, spec, status: { phase: "Ready" } });
+  if (hub.ok) fromHub(hub.object);
 }
 
 function convert<V extends string>(object: unknown, way: Way<V>, options: ConvertOptions): Conversion<Converted<V>> {
@@ -129,9 +123,8 @@ function convert<V extends string>(object: unknown, way: Way<V>, options: Conver
   const source = options.consume === true ? parts.object.source : bodyCopy(parts.object.source);
   const saved = readStash(annotations, way.restores);
   if (!saved.ok) return { ok: false, errors: [saved.error] };
-  const direction = way.directions[options.sourceValidated === true ? "validated" : "plain"];
-  const { body, stash } = carry(source, direction);
-  restore(body, saved.value, direction);
+  const { body, stash } = carry(source, way.direction);
+  restore(body, saved.value, way.direction);
   // The other version's annotation came along: the object belongs to that version's path.
   const marked = own(annotations, way.restores) !== undefined;
   const kept = marked ? withoutDefaults(stash, way.sourceSchema) : stash;

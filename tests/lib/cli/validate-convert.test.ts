@@ -190,7 +190,7 @@ describe.each([
   { command: "convert --to v1alpha2", args: ["convert", "--to", "v1alpha2"] },
   { command: "migrate", args: ["migrate"] },
 ])("llsd $command, given a v1alpha1 file", ({ args }) => {
-  // A file was never validated by an apiserver: the conversion trusts none of its fields.
+  // A file was never validated by an apiserver: these commands refuse what its version refuses.
   it.each([
     ["workers: 0", "    workers: 0\n", "spec.server.workers: must be >= 1"],
     [

@@ -1,13 +1,12 @@
 /**
  * `carry` asks the target's schema once about the checked rows of the body it built and falls
  * back to asking row by row when that is refused. Both ways must give the same converted body and the
- * same entries for the annotation, for objects the source version accepts and for ones it does not,
- * with every row checked (the plain path) and on the webhook path (`Directions.validated`).
+ * same entries for the annotation, for objects the source version accepts and for ones it does not.
  */
 import fc from "fast-check";
 import { carry, carryRowByRow } from "../../../lib/conversion/carry";
 import { setPath, type JsonMap } from "../../../lib/conversion/paths";
-import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction, type Directions } from "../../../lib/conversion/table";
+import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction } from "../../../lib/conversion/table";
 import { V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { fromHub, toHub } from "../../../lib/conversion/v1alpha1";
 import { aV1alpha1Object, aV1alpha2Object } from "./arbitraries";
@@ -15,13 +14,11 @@ import { aV2, at, kept, ok } from "./builders";
 
 type Obj = Record<string, unknown>;
 
-type Path = keyof Directions;
-
-/** An object's spec and status, as `convert` hands them to `carry`, and the way it converts on `path`. */
-function sourceOf(object: Obj, path: Path): { source: JsonMap; direction: Direction; fromV1alpha1: boolean } {
+/** An object's spec and status, as `convert` hands them to `carry`, and the way it converts. */
+function sourceOf(object: Obj): { source: JsonMap; direction: Direction; fromV1alpha1: boolean } {
   const fromV1alpha1 = object.apiVersion === "llamastack.io/v1alpha1";
   const source: JsonMap = { spec: object.spec, ...(object.status === undefined ? {} : { status: object.status }) };
-  return { source, direction: (fromV1alpha1 ? TO_HUB : FROM_HUB)[path], fromV1alpha1 };
+  return { source, direction: fromV1alpha1 ? TO_HUB : FROM_HUB, fromV1alpha1 };
 }
 
 const sameEitherWay = (source: JsonMap, direction: Direction): void => {
@@ -29,11 +26,11 @@ const sameEitherWay = (source: JsonMap, direction: Direction): void => {
   expect(carry(structuredClone(source), direction)).toStrictEqual(rowByRow);
 };
 
-describe.each<Path>(["plain", "validated"])("carry() on the %s path", (path) => {
+describe("carry()", () => {
   it("gives what asking row by row gives, for objects their version accepts", () => {
     fc.assert(
       fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), (object) => {
-        const { source, direction } = sourceOf(object, path);
+        const { source, direction } = sourceOf(object);
         sameEitherWay(source, direction);
       }),
       { numRuns: 1000 },
@@ -44,7 +41,7 @@ describe.each<Path>(["plain", "validated"])("carry() on the %s path", (path) => 
     const row = fc.constantFrom(...FIELD_TABLE);
     fc.assert(
       fc.property(fc.oneof(aV1alpha1Object, aV1alpha2Object), row, fc.anything(), (object, mapping, value) => {
-        const { source, direction, fromV1alpha1 } = sourceOf(object, path);
+        const { source, direction, fromV1alpha1 } = sourceOf(object);
         setPath(source, (fromV1alpha1 ? mapping.v1alpha1 : mapping.v1alpha2).split("."), value);
         sameEitherWay(source, direction);
       }),
@@ -58,11 +55,11 @@ describe.each<Path>(["plain", "validated"])("carry() on the %s path", (path) => 
       spec: { server: { distribution: { name: "starter" }, containerSpec: { port: 0 } }, replicas: 2 },
     };
 
-    const { body, stash } = carry(structuredClone(source), TO_HUB[path]);
+    const { body, stash } = carry(structuredClone(source), TO_HUB);
 
     expect(body.spec).toStrictEqual({ distribution: { name: "starter" }, workload: { replicas: 2 } });
     expect(stash.get("spec.server.containerSpec.port")).toBe(0);
-    expect(carryRowByRow(structuredClone(source), TO_HUB[path])).toStrictEqual({ body, stash });
+    expect(carryRowByRow(structuredClone(source), TO_HUB)).toStrictEqual({ body, stash });
   });
 });
 
@@ -70,16 +67,7 @@ describe("a value its own version refuses, where both versions have the same rul
   // status.conditions has the same schema in both versions.
   const object = aV2({ "status.conditions": "not a list", "status.phase": "Ready" });
 
-  it("moves as it is on the webhook path (the apiserver checked it in the version it came in), and comes back", () => {
-    const webhook = { sourceValidated: true };
-    const v1 = ok(fromHub(structuredClone(object), webhook));
-
-    expect(at(v1, "status.conditions")).toBe("not a list");
-    expect(kept(v1, V1ALPHA2_FIELDS)).toEqual({});
-    expect(ok(toHub(v1, webhook))).toStrictEqual(object);
-  });
-
-  it("stays in the annotation on the plain path (a file), and comes back", () => {
+  it("stays in the annotation (the target is asked about every row), and comes back", () => {
     const v1 = ok(fromHub(structuredClone(object)));
 
     expect(at(v1, "status.conditions")).toBeUndefined();
