@@ -20,6 +20,8 @@ import type { Release } from "../distributions/table";
 import { generationRefusals, type GenerateOptions } from "./generate";
 import { specProviderType } from "./spec-provider-type";
 import { hasSafety } from "./releases";
+import { readBase } from "./base";
+import { imageStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
@@ -62,11 +64,20 @@ export function generationCheck(
   spec: CanonicalSpec,
   options: CheckOptions = {},
 ): { readonly errors: readonly FieldError[]; readonly notes: readonly string[] } {
-  if (configSource(spec) !== "generated") return NOTHING;
+  const source = configSource(spec);
+  if (source === "override") return NOTHING;
   const release = releaseFor(spec, options);
   const d = spec.distribution;
   const base = options.baseConfig ?? bundledConfigOf(d, release);
-  return base === undefined ? NOTHING : generationRefusals(spec, base, release, options);
+  if (base === undefined) return NOTHING;
+  if (source === "image-default") return { errors: imageDefaultErrors(spec, base, release), notes: [] };
+  return generationRefusals(spec, base, release, options);
+}
+
+/** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */
+function imageDefaultErrors(spec: CanonicalSpec, base: string, release: Release): FieldError[] {
+  const read = readBase(base);
+  return read.ok ? imageStateErrors(spec, read.doc, release) : [];
 }
 
 /** What generation against the base config refuses, for a spec that normalized. */

@@ -7,10 +7,11 @@ import type { CanonicalSpec } from "../api/canonical";
 import type { ValidateContext } from "../api/validate";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { DistributionTable, Release } from "../distributions/table";
-import { checkSpec, generationErrors, withoutRepeats } from "./check";
+import { checkSpec, generationErrors, withoutRepeats, type CheckOptions } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { configSource, lineFor } from "./source";
+import { overrideStateErrors } from "./shared-state-errors";
 
 export { configSource, lineFor, releaseFor, type ConfigSource } from "./source";
 
@@ -74,8 +75,9 @@ interface RenderContext {
   readonly lineNotes: readonly string[];
 }
 
-function renderOverride(name: string, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
+function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
   const { release, warnings, lineNotes } = at;
+  const name = spec.overrideConfig?.configMapName ?? "";
   const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
   if (configMaps === undefined)
     return {
@@ -87,6 +89,8 @@ function renderOverride(name: string, configMaps: ConfigMapData | undefined, at:
     };
   const checked = checkOverrideConfig(name, configMaps);
   if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
+  const unshared = overrideStateErrors(spec, name, checked.parsed, release);
+  if (unshared.length > 0) return { ok: false, errors: unshared, warnings, notes: [...lineNotes] };
   return {
     ok: true,
     source: "override",
@@ -132,11 +136,16 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
     lineNotes: line.note ? [`spec.distribution: ${line.note}`] : [],
   };
   const source = configSource(spec);
-  if (source === "override" && spec.overrideConfig)
-    return renderOverride(spec.overrideConfig.configMapName, input.configMaps, at);
-  if (source === "image-default") {
-    const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
-    return { ok: true, source, release: at.release, warnings, notes: [...at.lineNotes, note] };
-  }
+  if (source === "override" && spec.overrideConfig) return renderOverride(spec, input.configMaps, at);
+  if (source === "image-default") return renderImageDefault(spec, { ...options, release: at.release }, at);
   return renderGenerated(spec, input, at);
+}
+
+/** The image runs its own config: refused only for state it keeps inside each pod (lib/config/shared-state.ts). */
+function renderImageDefault(spec: CanonicalSpec, options: CheckOptions, at: RenderContext): Rendered {
+  const { release, warnings, lineNotes } = at;
+  const refused = generationErrors(spec, options);
+  if (refused.length > 0) return { ok: false, errors: refused, warnings, notes: [...lineNotes] };
+  const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
+  return { ok: true, source: "image-default", release, warnings, notes: [...lineNotes, note] };
 }
