@@ -20,7 +20,8 @@ import type { Release } from "../distributions/table";
 import { generationRefusals, type GenerateOptions } from "./generate";
 import { specProviderType } from "./spec-provider-type";
 import { hasSafety } from "./releases";
-import { readBase } from "./base";
+import { checkedBase } from "./base";
+import { scaleOut } from "./shared-state";
 import { imageStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 
@@ -76,7 +77,8 @@ export function generationCheck(
 
 /** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */
 function imageDefaultErrors(spec: CanonicalSpec, base: string, release: Release): FieldError[] {
-  const read = readBase(base);
+  if (scaleOut(spec.workload) === undefined) return []; // the usual case: one pod, nothing to read
+  const read = checkedBase(base);
   return read.ok ? imageStateErrors(spec, read.doc, release) : [];
 }
 
