@@ -133,6 +133,31 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
   });
 
   it.each([
+    [
+      "a list of CA ConfigMaps",
+      { "spec.networking.tls.caBundle": [{ configMapName: "a" }, { configMapName: "b", configMapKeys: ["x.crt"] }] },
+      { "spec.networking.tls.caBundle": [{ configMapName: "a" }, { configMapName: "b", configMapKeys: ["x.crt"] }] },
+    ],
+    [
+      "overrideConfig.key",
+      { "spec.overrideConfig": { configMapName: "cfg", key: "run.yaml" } },
+      { "spec.overrideConfig.key": "run.yaml" },
+    ],
+    [
+      "baseConfig",
+      { "spec.baseConfig": { configMapName: "base", key: "run.yaml" } },
+      { "spec.baseConfig": { configMapName: "base", key: "run.yaml" } },
+    ],
+  ])("keeps %s, and gives it back unchanged", (_what, fields, annotation) => {
+    const v2 = aV2(fields);
+    const spoke = ok(fromHub(v2));
+
+    expect(kept(spoke, V1ALPHA2_FIELDS)).toStrictEqual(annotation);
+    expect(v1alpha1Errors(spoke)).toEqual([]);
+    expect(ok(toHub(spoke))).toStrictEqual(v2);
+  });
+
+  it.each([
     [{ enabled: false, hostname: "h" }, false],
     [{}, true],
     [{ enabled: true }, true],
