@@ -109,6 +109,11 @@ describe("spec.baseConfig", () => {
       [baseMap(BASE, "other.yaml")],
       'spec.baseConfig.configMapName: ConfigMap my-base has no key "config.yaml"',
     ],
+    [
+      "a near miss of the key",
+      [baseMap(BASE, "config.yml")],
+      'ConfigMap my-base has no key "config.yaml" (it has "config.yml"): did you mean "config.yml"?',
+    ],
   ])("given %s, a new CR waits with the reason and creates nothing", (_what, related, message) => {
     const r = syncOf(SPEC, related);
     expect(generatedCondition(r)).toEqual(
