@@ -26,9 +26,10 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
   if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });
   // Pull secrets cannot be found through the ServiceAccount in one step (customize sees only the
-  // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs and
-  // external providers' metadata are both read from images.
-  if (configSource(spec) === "generated" || spec.externalProviders.length > 0) {
+  // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs (but
+  // a baseConfig ConfigMap's) and external providers' metadata are both read from images.
+  const readsBase = configSource(spec) === "generated" && !spec.baseConfig;
+  if (readsBase || spec.externalProviders.length > 0) {
     rules.push({
       apiVersion: "v1",
       resource: "secrets",

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { LlsdSpecV1alpha2 } from "../lib/api/v1alpha2";
+import type { ConfigMapData } from "../lib/config/override";
 
 export const SAMPLES_DIR = join(__dirname, "..", "samples");
 
@@ -14,19 +15,34 @@ export interface SampleCr {
   readonly spec: unknown;
 }
 
-/** The first LlamaStackDistribution in `file`, or undefined when it holds none. */
-export function sampleCr(file: string): SampleCr | undefined {
+type SampleObject = Partial<SampleCr> & { readonly data?: { readonly [key: string]: string } };
+
+function sampleObjects(file: string): (SampleObject | null)[] {
   const docs = parseAllDocuments(readFileSync(join(SAMPLES_DIR, file), "utf8"));
-  const objects = (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as Partial<SampleCr> | null);
-  return objects.find((o) => o?.kind === "LlamaStackDistribution") as SampleCr | undefined;
+  return (Array.isArray(docs) ? docs : []).map((d) => d.toJS() as SampleObject | null);
 }
 
-/** Every v1alpha2 sample (file order), with its spec. */
-export function v1alpha2SampleSpecs(): (readonly [file: string, spec: LlsdSpecV1alpha2])[] {
+/** The first LlamaStackDistribution in `file`, or undefined when it holds none. */
+export function sampleCr(file: string): SampleCr | undefined {
+  return sampleObjects(file).find((o) => o?.kind === "LlamaStackDistribution") as SampleCr | undefined;
+}
+
+/** The ConfigMaps of `file` (name → data), as `llsd render` reads them beside the CR: what a baseConfig or overrideConfig names. */
+export function sampleConfigMaps(file: string): ConfigMapData {
+  const maps = sampleObjects(file).flatMap((o) =>
+    o?.kind === "ConfigMap" && o.metadata?.name ? [[o.metadata.name, o.data ?? {}] as const] : [],
+  );
+  return Object.fromEntries(maps);
+}
+
+/** Every v1alpha2 sample (file order), with its spec and the ConfigMaps beside it. */
+export function v1alpha2SampleSpecs(): (readonly [file: string, spec: LlsdSpecV1alpha2, configMaps: ConfigMapData])[] {
   return readdirSync(SAMPLES_DIR)
     .sort()
     .flatMap((file) => {
       const cr = sampleCr(file);
-      return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec as LlsdSpecV1alpha2] as const] : [];
+      return cr?.apiVersion === "llamastack.io/v1alpha2"
+        ? [[file, cr.spec as LlsdSpecV1alpha2, sampleConfigMaps(file)] as const]
+        : [];
     });
 }

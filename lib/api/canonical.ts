@@ -84,7 +84,21 @@ export interface Expose {
 export interface Tls {
   readonly enabled: boolean;
   readonly secretName?: string;
-  readonly caBundle?: { readonly configMapName: string; readonly configMapKeys: readonly string[] };
+  /** Every CA ConfigMap, in spec order (the single-object form is a list of one). */
+  readonly caBundle?: readonly CaBundleSource[];
+}
+
+export interface CaBundleSource {
+  readonly configMapName: string;
+  readonly configMapKeys: readonly string[];
+  /** `spec.networking.tls.caBundle`, or `…caBundle[i]` in the list form. */
+  readonly path: string;
+}
+
+/** A config.yaml in a ConfigMap key (overrideConfig, baseConfig), the key defaulted. */
+export interface ConfigMapKey {
+  readonly configMapName: string;
+  readonly key: string;
 }
 
 export interface Networking {
@@ -116,7 +130,9 @@ export interface CanonicalSpec {
   readonly networking: Networking;
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
-  readonly overrideConfig?: { readonly configMapName: string };
+  readonly overrideConfig?: ConfigMapKey;
+  /** The base config generated configs start from, when a ConfigMap gives it. */
+  readonly baseConfig?: ConfigMapKey;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

@@ -10,6 +10,7 @@ import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
 import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
+import { caBundles, configMapKey } from "./normalize-config-maps";
 import { providersOf, toSecretRef } from "./normalize-providers";
 import type {
   ExposeObject,
@@ -86,12 +87,7 @@ function tls(input: TlsInput | undefined): C.Tls {
   const out: Writable<C.Tls> = { enabled: input?.enabled === true };
   if (input?.secretName !== undefined) out.secretName = input.secretName;
   const caBundle = input?.caBundle;
-  if (caBundle) {
-    out.caBundle = {
-      configMapName: caBundle.configMapName,
-      configMapKeys: caBundle.configMapKeys ?? ["ca-bundle.crt"],
-    };
-  }
+  if (caBundle) out.caBundle = caBundles(caBundle);
   return out;
 }
 
@@ -154,6 +150,7 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
     present: present(spec),
   };
   if (spec.storage !== undefined) out.storage = storage(spec);
-  if (spec.overrideConfig) out.overrideConfig = spec.overrideConfig;
+  if (spec.overrideConfig) out.overrideConfig = configMapKey(spec.overrideConfig);
+  if (spec.baseConfig) out.baseConfig = configMapKey(spec.baseConfig);
   return out;
 }

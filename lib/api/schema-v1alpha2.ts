@@ -76,6 +76,37 @@ const providerList: Schema = {
   oneOf: [provider, { type: "array", minItems: 1, items: provider }],
 };
 
+const caBundle = obj(
+  "A ConfigMap of PEM CA certificates.",
+  {
+    configMapName: str("ConfigMap with PEM certificates, in the CR's namespace.", { minLength: 1 }),
+    configMapKeys: strList("Keys to read. Defaults to [ca-bundle.crt].", { minItems: 1, maxItems: 50 }),
+  },
+  ["configMapName"],
+);
+
+const caBundles: Schema = {
+  description:
+    "Extra CA certificates the server trusts: one ConfigMap `{configMapName, configMapKeys}`, or a list of them (at most 20). Every certificate goes into one bundle file.",
+  oneOf: [caBundle, { type: "array", minItems: 1, maxItems: 20, items: caBundle }],
+};
+
+/** A config.yaml in a ConfigMap: `{configMapName, key}`. */
+function configMapKey(description: string, nameDescription: string): Schema {
+  return obj(
+    description,
+    {
+      configMapName: str(nameDescription, { minLength: 1 }),
+      key: str("The ConfigMap key holding config.yaml. Defaults to config.yaml.", {
+        minLength: 1,
+        maxLength: 253,
+        pattern: "^[-._a-zA-Z0-9]+$",
+      }),
+    },
+    ["configMapName"],
+  );
+}
+
 /** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
 export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(
   EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]),
@@ -160,14 +191,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       tls: obj("TLS settings.", {
         enabled: bool("Serve HTTPS with `secretName`."),
         secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
-        caBundle: obj(
-          "Extra CA certificates the server trusts.",
-          {
-            configMapName: str("ConfigMap with PEM certificates.", { minLength: 1 }),
-            configMapKeys: strList("Keys to read.", { minItems: 1, maxItems: 50 }),
-          },
-          ["configMapName"],
-        ),
+        caBundle: caBundles,
       }),
       expose: {
         description: "Expose outside the cluster: `true`, `{}` or `{enabled, hostname}`.",
@@ -224,12 +248,13 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       "Providers shipped as images, per API section, merged after inline providers.",
       Object.fromEntries(EXTERNAL_PROVIDER_APIS.map((api) => [api, externalProviderList])),
     ),
-    overrideConfig: obj(
+    overrideConfig: configMapKey(
       "Use a complete config.yaml from a ConfigMap instead of generating one.",
-      {
-        configMapName: str("ConfigMap with key `config.yaml`, in the CR's namespace.", { minLength: 1 }),
-      },
-      ["configMapName"],
+      "ConfigMap holding the config.yaml, in the CR's namespace.",
+    ),
+    baseConfig: configMapKey(
+      "Generate config.yaml from this base instead of the image's config labels or the bundled config. Exclusive with overrideConfig.",
+      "ConfigMap holding the base config.yaml, in the CR's namespace.",
     ),
   },
   ["distribution"],

@@ -101,12 +101,19 @@ export interface CaBundleInput {
   /** @default ["ca-bundle.crt"] */
   readonly configMapKeys?: readonly string[];
 }
+/** A config.yaml in a ConfigMap of the CR's namespace. */
+export interface ConfigMapKeyInput {
+  readonly configMapName: string;
+  /** @default config.yaml */
+  readonly key?: string;
+}
 export interface TlsInput {
   /** @default false */
   readonly enabled?: boolean;
   /** A `kubernetes.io/tls` Secret; the server terminates TLS with it. */
   readonly secretName?: string;
-  readonly caBundle?: CaBundleInput;
+  /** One ConfigMap, or a list of them: every certificate goes into one bundle. */
+  readonly caBundle?: CaBundleInput | readonly CaBundleInput[];
 }
 export interface AllowedFromInput {
   /** Namespace names; `"*"` allows every namespace. */
@@ -195,7 +202,9 @@ export interface LlsdSpecV1alpha2 {
   readonly networking?: NetworkingInput;
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;
-  readonly overrideConfig?: { readonly configMapName: string };
+  readonly overrideConfig?: ConfigMapKeyInput;
+  /** The base config generated configs start from, instead of the image's or the bundled one. */
+  readonly baseConfig?: ConfigMapKeyInput;
 }
 
 export interface ObjectMeta {

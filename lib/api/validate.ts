@@ -61,16 +61,24 @@ function distributionRules(spec: CanonicalSpec, table: DistributionTable): Field
   return [];
 }
 
-/** overrideConfig replaces generation, so the generation inputs cannot be set beside it. */
+/** overrideConfig replaces generation, so the generation inputs (and a base to generate from) cannot be set beside it. */
 function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
   if (!spec.overrideConfig) return [];
   const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
-  return clashing.map((k) =>
+  const errors = clashing.map((k) =>
     fieldError(
       `spec.${k}`,
       `overrideConfig and ${k} are mutually exclusive: the ConfigMap is used as is; remove ${k} or overrideConfig`,
     ),
   );
+  if (spec.baseConfig)
+    errors.push(
+      fieldError(
+        "spec.baseConfig",
+        "overrideConfig and baseConfig are mutually exclusive: overrideConfig is mounted as is, baseConfig is what a generated config starts from; remove one",
+      ),
+    );
+  return errors;
 }
 
 function workloadRules(spec: CanonicalSpec): FieldError[] {

@@ -17,6 +17,8 @@ export interface MountedConfig {
   readonly hash: string;
   /** The generated text (generated only): the ConfigMap child's data. */
   readonly configYaml?: string;
+  /** The ConfigMap key that holds config.yaml (override only: overrideConfig.key); @default config.yaml */
+  readonly key?: string;
 }
 
 /** The managed CA bundle (`<name>-ca-bundle`): what it holds and its hash (a rollout trigger). */

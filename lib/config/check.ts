@@ -65,7 +65,8 @@ export function generationCheck(
   if (configSource(spec) !== "generated") return NOTHING;
   const release = releaseFor(spec, options);
   const d = spec.distribution;
-  const base = options.baseConfig ?? bundledConfigOf(d, release);
+  // A baseConfig's ConfigMap is known only to the sync hook (and to `llsd render` given the file).
+  const base = options.baseConfig ?? (spec.baseConfig ? undefined : bundledConfigOf(d, release));
   return base === undefined ? NOTHING : generationRefusals(spec, base, release, options);
 }
 

@@ -6,15 +6,17 @@ import type { CanonicalSpec } from "../api/canonical";
 import { chooseLine, type LineChoice } from "../distributions/detect";
 import { DEFAULT_DISTRIBUTIONS, findDistribution, type DistributionTable, type Release } from "../distributions/table";
 
-/** overrideConfig → mounted as is; generation inputs (or TLS) → generated; neither → the image's own default. */
+/** overrideConfig → mounted as is; generation inputs (or TLS, or baseConfig) → generated; neither → the image's own default. */
 export type ConfigSource = "override" | "generated" | "image-default";
 
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
   // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
-  // their entries in it, so either alone also generates one.
+  // their entries in it, so either alone also generates one; so does a base config of the
+  // user's (it is what the image would otherwise run, brought to the line).
   const generated =
+    spec.baseConfig !== undefined ||
     p.providers ||
     p.resources ||
     p.storage ||

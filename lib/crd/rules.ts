@@ -25,7 +25,7 @@ export const V1ALPHA1_RULES: RuleTable = {
   ],
 };
 
-/** Fields that generate config.yaml; an override ConfigMap is used as is, so they cannot sit beside it. */
+/** Fields that generate config.yaml; an override ConfigMap is used as is, so they (and baseConfig) cannot sit beside it. */
 const GENERATION_INPUTS = ["providers", "resources", "storage", "disabled"] as const;
 
 const isRedis = "has(self.type) && self.type == 'redis'";
@@ -33,7 +33,7 @@ const isPostgres = "has(self.type) && self.type == 'postgres'";
 const tlsEnabled = "has(self.enabled) && self.enabled";
 
 export const V1ALPHA2_RULES: RuleTable = {
-  spec: GENERATION_INPUTS.map((field) => ({
+  spec: [...GENERATION_INPUTS, "baseConfig"].map((field) => ({
     rule: `!(has(self.overrideConfig) && has(self.${field}))`,
     message: `overrideConfig and ${field} are mutually exclusive`,
     fieldPath: `.${field}`,

@@ -144,7 +144,8 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
   if (user !== undefined && user !== namespace && spec.overrideConfig)
     errors.push(wrong(V1ALPHA1_PATHS.userConfigNamespace, spec.overrideConfig.configMapName, user));
   const ca = legacy.caBundleNamespace;
-  const caBundle = spec.networking.tls.caBundle;
+  // v1alpha1 holds one CA ConfigMap: the first of the list.
+  const caBundle = spec.networking.tls.caBundle?.[0];
   if (ca !== undefined && ca !== namespace && caBundle)
     errors.push(wrong(V1ALPHA1_PATHS.caBundleNamespace, caBundle.configMapName, ca));
   return errors;

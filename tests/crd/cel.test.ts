@@ -59,6 +59,16 @@ const CASES: { readonly [rule: string]: Cases } = {
     invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, disabled: ["eval"] }],
   },
 
+  "v1alpha2 spec: overrideConfig and baseConfig are mutually exclusive": {
+    valid: [
+      { distribution: starter, baseConfig: { configMapName: "base" } },
+      { distribution: starter, overrideConfig: { configMapName: "cfg", key: "run.yaml" } },
+    ],
+    invalid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, baseConfig: { configMapName: "base" } },
+    ],
+  },
+
   "v1alpha2 spec.distribution: only one of name or image can be specified": {
     valid: [{ name: "starter" }, { image: "quay.io/x/y:1" }],
     invalid: [{ name: "starter", image: "quay.io/x/y:1" }],

@@ -12,11 +12,13 @@ import { v1alpha2SampleSpecs } from "../../sample-files";
 import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
 
 const generatedSamples = v1alpha2SampleSpecs();
-const cases = RELEASES.flatMap((release) => generatedSamples.map(([file, spec]) => [release, file, spec] as const));
+const cases = RELEASES.flatMap((release) =>
+  generatedSamples.map(([file, spec, configMaps]) => [release, file, spec, configMaps] as const),
+);
 
 describe("server lines", () => {
-  it.each(cases)("on %s, %s uses only APIs and provider types of that line", (release, _file, spec) => {
-    const result = render(spec, { release, name: "demo" });
+  it.each(cases)("on %s, %s uses only APIs and provider types of that line", (release, _file, spec, configMaps) => {
+    const result = render(spec, { release, name: "demo", configMaps });
     const asksForSafety =
       JSON.stringify(spec.providers ?? {}).includes('"safety"') || (spec.resources?.shields ?? []).length > 0;
     if (asksForSafety && !hasSafety(release)) {

@@ -169,6 +169,13 @@ const externalProvider = some(
   ["providerId", "image"],
 );
 
+const caBundle = some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, [
+  "configMapName",
+]);
+const configMapKey = some({ configMapName: nonEmpty, key: fc.stringMatching(/^[-._a-zA-Z0-9]{1,12}$/) }, [
+  "configMapName",
+]);
+
 const v2Spec = some(
   {
     distribution: some({ name: nonEmpty, image: nonEmpty }),
@@ -190,9 +197,7 @@ const v2Spec = some(
       tls: some({
         enabled: fc.boolean(),
         secretName: nonEmpty,
-        caBundle: some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, [
-          "configMapName",
-        ]),
+        caBundle: fc.oneof(caBundle, fc.array(caBundle, { minLength: 1, maxLength: 3 })),
       }),
       expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
       allowedFrom,
@@ -228,7 +233,8 @@ const v2Spec = some(
       fc.array(externalProvider, { maxLength: 2 }),
       { maxKeys: 2, noNullPrototype: true },
     ),
-    overrideConfig: some({ configMapName: nonEmpty }, ["configMapName"]),
+    overrideConfig: configMapKey,
+    baseConfig: configMapKey,
   },
   ["distribution"],
 );
@@ -247,7 +253,7 @@ const v2Status = some({
   resolvedDistribution: some({
     image: str,
     digest: str,
-    configSource: fc.constantFrom("embedded", "oci-label", "override", "image-default"),
+    configSource: fc.constantFrom("embedded", "oci-label", "configmap", "override", "image-default"),
     configHash: str,
   }),
   availableReplicas: fc.nat(9),
