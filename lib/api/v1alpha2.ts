@@ -180,6 +180,16 @@ export interface ExternalProviderInput {
 }
 export type ExternalProvidersInput = { readonly [api in ExternalProviderApi]?: readonly ExternalProviderInput[] };
 
+/** `spec.monitoring`: the server's own Prometheus metrics endpoint (OGX 1.2 and later). */
+export interface MonitoringInput {
+  /** @default true (when `monitoring` is set) */
+  readonly enabled?: boolean;
+  /** @default 9464 */
+  readonly port?: number;
+  /** Namespaces whose pods may scrape the port; absent: the hooks' scraper namespace (`monitoring`). */
+  readonly allowedFrom?: { readonly namespaces?: readonly string[] };
+}
+
 export interface DistributionInput {
   readonly name?: string;
   readonly image?: string;
@@ -196,6 +206,7 @@ export interface LlsdSpecV1alpha2 {
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;
   readonly overrideConfig?: { readonly configMapName: string };
+  readonly monitoring?: MonitoringInput;
 }
 
 export interface ObjectMeta {

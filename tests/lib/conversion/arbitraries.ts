@@ -229,6 +229,11 @@ const v2Spec = some(
       { maxKeys: 2, noNullPrototype: true },
     ),
     overrideConfig: some({ configMapName: nonEmpty }, ["configMapName"]),
+    monitoring: some({
+      enabled: fc.boolean(),
+      port: fc.integer({ min: 1024, max: 65535 }),
+      allowedFrom: some({ namespaces: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }) }),
+    }),
   },
   ["distribution"],
 );
