@@ -11,6 +11,7 @@ import type {
   ProviderApi,
   WorkloadInput,
 } from "./v1alpha2";
+import type { Monitoring } from "../monitoring";
 
 export interface SecretRef {
   readonly name: string;
@@ -133,6 +134,8 @@ export interface CanonicalSpec {
   readonly overrideConfig?: ConfigMapKey;
   /** The base config generated configs start from, when a ConfigMap gives it. */
   readonly baseConfig?: ConfigMapKey;
+  /** Absent when the spec has no `monitoring`: nothing of the server's metrics is set up. */
+  readonly monitoring?: Monitoring;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

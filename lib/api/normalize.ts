@@ -8,6 +8,7 @@
  */
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
+import { DEFAULT_METRICS_PORT, type Monitoring } from "../monitoring";
 import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
 import { caBundles, configMapKey } from "./normalize-config-maps";
@@ -17,6 +18,7 @@ import type {
   KvStorageInput,
   LlsdSpecV1alpha2,
   ModelInput,
+  MonitoringInput,
   NetworkingInput,
   SqlStorageInput,
   TlsInput,
@@ -101,6 +103,12 @@ function networking(net: NetworkingInput): C.Networking {
   return out;
 }
 
+function monitoring(m: MonitoringInput): Monitoring {
+  const out: Writable<Monitoring> = { enabled: m.enabled ?? true, port: m.port ?? DEFAULT_METRICS_PORT };
+  if (m.allowedFrom?.namespaces) out.allowedFrom = m.allowedFrom.namespaces;
+  return out;
+}
+
 function distribution(spec: LlsdSpecV1alpha2): C.Distribution {
   const { name, image } = spec.distribution ?? {};
   if (name !== undefined && image === undefined) return { kind: "name", name };
@@ -152,5 +160,6 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
   if (spec.storage !== undefined) out.storage = storage(spec);
   if (spec.overrideConfig) out.overrideConfig = configMapKey(spec.overrideConfig);
   if (spec.baseConfig) out.baseConfig = configMapKey(spec.baseConfig);
+  if (spec.monitoring) out.monitoring = monitoring(spec.monitoring);
   return out;
 }

@@ -19,6 +19,7 @@ import {
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { MONITORING_SCHEMA } from "./schema-monitoring";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -256,6 +257,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       "Generate config.yaml from this base instead of the image's config labels or the bundled config. Exclusive with overrideConfig.",
       "ConfigMap holding the base config.yaml, in the CR's namespace.",
     ),
+    monitoring: MONITORING_SCHEMA,
   },
   ["distribution"],
 );

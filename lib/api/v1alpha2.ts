@@ -187,6 +187,16 @@ export interface ExternalProviderInput {
 }
 export type ExternalProvidersInput = { readonly [api in ExternalProviderApi]?: readonly ExternalProviderInput[] };
 
+/** `spec.monitoring`: the server's own Prometheus metrics endpoint (OGX 1.2 and later). */
+export interface MonitoringInput {
+  /** @default true (when `monitoring` is set) */
+  readonly enabled?: boolean;
+  /** @default 9464 */
+  readonly port?: number;
+  /** Namespaces whose pods may scrape the port; absent: the hooks' scraper namespace (`monitoring`). */
+  readonly allowedFrom?: { readonly namespaces?: readonly string[] };
+}
+
 export interface DistributionInput {
   readonly name?: string;
   readonly image?: string;
@@ -205,6 +215,7 @@ export interface LlsdSpecV1alpha2 {
   readonly overrideConfig?: ConfigMapKeyInput;
   /** The base config generated configs start from, instead of the image's or the bundled one. */
   readonly baseConfig?: ConfigMapKeyInput;
+  readonly monitoring?: MonitoringInput;
 }
 
 export interface ObjectMeta {

@@ -17,6 +17,7 @@ import { disabledConflicts, externalProviderRules, modelRules, storageRules, unk
 import { allowedFromRules } from "./validate-allowed-from";
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
+import { monitoringLineErrors, monitoringRules } from "./validate-monitoring";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -163,9 +164,16 @@ export function validateCanonical(
     allowedFromRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
     unservedVersionErrors(spec),
+    monitoringRules(spec),
+    ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
   );
   const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
   return { errors, warnings, spec };
+}
+
+/** What the spec says of the server's version: an image's tag (a named distribution's is the table's line). */
+function imageEvidence(spec: CanonicalSpec): { image?: string } {
+  return spec.distribution.kind === "image" ? { image: spec.distribution.image } : {};
 }
 
 /** Ports below 1024 are served by the Service; the server itself may not listen there (`server.port` ≥ 1024). */

@@ -8,6 +8,7 @@ import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import type { Release } from "../distributions/table";
+import type { ServerMonitoringSettings } from "../monitoring";
 
 export interface MountedConfig {
   /** `generated`: our hash-named ConfigMap; `override`: the user's ConfigMap, mounted as is. */
@@ -70,4 +71,6 @@ export interface ChildContext {
   readonly keptOpen?: boolean;
   /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
+  /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/monitoring.ts). */
+  readonly serverMonitoring?: ServerMonitoringSettings;
 }

@@ -14,6 +14,7 @@ import { listenPort } from "../defaults";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
 
 /**
  * client-node names the rule's `from` field `_from` (a TypeScript keyword workaround that its
@@ -83,6 +84,20 @@ function exposurePeers(ctx: ChildContext, peers: Peers): void {
   if (exposed) peers.namespace(INGRESS_NGINX_NAMESPACE);
 }
 
+/**
+ * `spec.monitoring`: the metrics port, from the scraper's namespace only (the CR's
+ * `monitoring.allowedFrom.namespaces`, else the hooks' scraper namespace; `*` = every namespace).
+ */
+function metricsRule(ctx: ChildContext): IngressRule[] {
+  const m = ctx.spec.monitoring;
+  if (!metricsOn(m)) return [];
+  const scrapers = m.allowedFrom ?? [(ctx.serverMonitoring ?? NO_SERVICE_MONITORS).scraperNamespace];
+  const from: V1NetworkPolicyPeer[] = scrapers.includes(ALL_NAMESPACES)
+    ? [{ namespaceSelector: {} }]
+    : scrapers.map((n) => ({ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: n } } }));
+  return [{ ports: [{ protocol: "TCP", port: m.port }], from }];
+}
+
 /** On the CR: `enabled` opts a taken-over CR in. On its Deployment: `kept-open-after-takeover`, the mark later syncs read back. */
 export const NETWORK_POLICY_ANNOTATION = "llamastack.io/network-policy";
 export const NETWORK_POLICY_OPT_IN = "enabled";
@@ -98,7 +113,10 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined
       podSelector: { matchLabels: selectorLabels(ctx.name) },
       policyTypes: ["Ingress"],
       // A policy names the pod's port, which differs from the Service's below 1024.
-      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: peers(ctx) }],
+      ingress: [
+        { ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: peers(ctx) },
+        ...metricsRule(ctx),
+      ],
     },
   };
 }

@@ -15,6 +15,7 @@
  * reference rules ("exactly one form") are generated with the merged object (structural.ts).
  */
 import type { ValidationRule } from "./structural";
+import { DEFAULT_PORT, MIN_SERVER_PORT } from "../defaults";
 
 export type RuleTable = { readonly [fieldPath: string]: readonly ValidationRule[] };
 
@@ -32,13 +33,28 @@ const isRedis = "has(self.type) && self.type == 'redis'";
 const isPostgres = "has(self.type) && self.type == 'postgres'";
 const tlsEnabled = "has(self.enabled) && self.enabled";
 
+/** The port the server listens on (lib/defaults.ts listenPort): below 1024 only the Service serves it. */
+const serverPort = `(has(self.networking) && has(self.networking.port) && self.networking.port >= ${MIN_SERVER_PORT} ? self.networking.port : ${DEFAULT_PORT})`;
+const metricsOn = "has(self.monitoring) && (!has(self.monitoring.enabled) || self.monitoring.enabled)";
+
+/** The metrics endpoint needs a port of its own (lib/api/validate-monitoring.ts). */
+const MONITORING_PORT: ValidationRule = {
+  rule: `!(${metricsOn}) || !has(self.monitoring.port) || self.monitoring.port != ${serverPort}`,
+  message: "monitoring.port must differ from the server's port (networking.port)",
+  fieldPath: ".monitoring.port",
+  reason: "FieldValueInvalid",
+};
+
 export const V1ALPHA2_RULES: RuleTable = {
-  spec: [...GENERATION_INPUTS, "baseConfig"].map((field) => ({
-    rule: `!(has(self.overrideConfig) && has(self.${field}))`,
-    message: `overrideConfig and ${field} are mutually exclusive`,
-    fieldPath: `.${field}`,
-    reason: "FieldValueForbidden",
-  })),
+  spec: [
+    ...[...GENERATION_INPUTS, "baseConfig"].map((field) => ({
+      rule: `!(has(self.overrideConfig) && has(self.${field}))`,
+      message: `overrideConfig and ${field} are mutually exclusive`,
+      fieldPath: `.${field}`,
+      reason: "FieldValueForbidden" as const,
+    })),
+    MONITORING_PORT,
+  ],
   "spec.distribution": [
     {
       rule: "!(has(self.name) && has(self.image))",

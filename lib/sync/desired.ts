@@ -16,6 +16,7 @@ import type { LegacyV1alpha1 } from "./legacy";
 import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import type { ServerChoice } from "./server-line";
+import type { ServerMonitoringSettings } from "../monitoring";
 
 /** Everything planned for a sync that got through. */
 export interface Planned {
@@ -60,7 +61,16 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObje
   if (profile) child.legacy = profile;
   if (external.resolved) child.externalProviders = external.resolved;
   if (open) child.keptOpen = true;
-  return desiredChildren(child);
+  return desiredChildren(withServerMonitoring(child, ctx.deps.serverMonitoring));
+}
+
+/** The hooks' server-monitoring settings, when they were given (lib/monitoring.ts). */
+function withServerMonitoring(
+  child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
+  settings: ServerMonitoringSettings | undefined,
+): ChildContext {
+  if (settings) child.serverMonitoring = settings;
+  return child;
 }
 
 /** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */

@@ -26,6 +26,7 @@ import { referencesOf, type References } from "./references";
 import { checkRelated } from "./related";
 import { serverChoice } from "./server-line";
 import { shownExtra } from "./shown";
+import { monitoringNotes, monitoringStop } from "./monitoring";
 
 export type { SyncDeps } from "./answer";
 
@@ -92,14 +93,17 @@ function syncHub(ctx: SyncContext, inputs: SyncInputs, checked: ValidationResult
   const base: Extra = {
     port: spec.networking.port,
     ...(server.image ? { image: server.image } : {}),
-    notes: [...shown.notes, ...server.notes],
+    notes: [...shown.notes, ...server.notes, ...monitoringNotes(spec, ctx.deps)],
     live: shown.live,
     externalProviders: external.report,
   };
   const legacy = legacyOf(ctx.request.parent);
   const refs = referencesOf(spec);
   const withCount = counted(base, refs);
-  const stop = referenceStop(ctx, { spec, legacy, refs, base }) ?? ioStop(found, external, withCount);
+  const stop =
+    referenceStop(ctx, { spec, legacy, refs, base }) ??
+    ioStop(found, external, withCount) ??
+    monitoringStop(spec, server, found, withCount);
   if (stop) return failed(ctx, stop);
   return planned(ctx, { spec, found, external, server, legacy, base: withCount }, inputs.remember);
 }

@@ -115,6 +115,21 @@ const CASES: { readonly [rule: string]: Cases } = {
     invalid: [{ key: "url" }, { name: "pg", secretKeyRef: ref }],
   },
 
+  "v1alpha2 spec: monitoring.port must differ from the server's port (networking.port)": {
+    valid: [
+      { distribution: { name: "starter" } },
+      { distribution: { name: "starter" }, monitoring: {} },
+      { distribution: { name: "starter" }, monitoring: { port: 9000 }, networking: { port: 9001 } },
+      { distribution: { name: "starter" }, monitoring: { port: 8321 }, networking: { port: 9000 } },
+      { distribution: { name: "starter" }, monitoring: { enabled: false, port: 8321 } },
+    ],
+    invalid: [
+      { distribution: { name: "starter" }, monitoring: { port: 8321 } },
+      { distribution: { name: "starter" }, monitoring: { port: 8321 }, networking: { port: 80 } },
+      { distribution: { name: "starter" }, monitoring: { enabled: true, port: 9000 }, networking: { port: 9000 } },
+      { distribution: { name: "starter" }, monitoring: {}, networking: { port: 9464 } },
+    ],
+  },
   "v1alpha2 spec.networking.tls: secretName is required when enabled is true": {
     valid: [{ enabled: true, secretName: "tls" }, { enabled: false }, { caBundle: { configMapName: "ca" } }, {}],
     invalid: [{ enabled: true }, { enabled: true, caBundle: { configMapName: "ca" } }],

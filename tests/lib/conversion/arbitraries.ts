@@ -235,6 +235,11 @@ const v2Spec = some(
     ),
     overrideConfig: configMapKey,
     baseConfig: configMapKey,
+    monitoring: some({
+      enabled: fc.boolean(),
+      port: fc.integer({ min: 1024, max: 65535 }),
+      allowedFrom: some({ namespaces: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }) }),
+    }),
   },
   ["distribution"],
 );

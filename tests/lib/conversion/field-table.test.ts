@@ -208,6 +208,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.networking.tls.secretName",
       "spec.externalProviders",
       "spec.baseConfig",
+      "spec.monitoring",
       "status.configGeneration",
       "status.resolvedDistribution",
       "status.externalProviders",
