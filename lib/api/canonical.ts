@@ -11,6 +11,7 @@ import type {
   ProviderApi,
   WorkloadInput,
 } from "./v1alpha2";
+import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 
 export interface SecretRef {
   readonly name: string;
@@ -92,6 +93,8 @@ export interface Networking {
   readonly expose: Expose;
   readonly tls: Tls;
   readonly allowedFrom?: AllowedFromInput;
+  /** As written; absent when unset (lib/children/network-policy.ts reads it). */
+  readonly policy?: NetworkPolicyInput;
 }
 
 export type Distribution =

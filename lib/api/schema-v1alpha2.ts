@@ -19,6 +19,7 @@ import {
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -183,6 +184,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
         namespaces: strList("Namespace names; `*` means all."),
         labels: strList("Namespace label keys (matched with Exists)."),
       }),
+      policy: NETWORK_POLICY_SCHEMA,
     }),
     workload: obj("Kubernetes workload settings.", {
       replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
