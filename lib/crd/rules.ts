@@ -32,6 +32,21 @@ const isRedis = "has(self.type) && self.type == 'redis'";
 const isPostgres = "has(self.type) && self.type == 'postgres'";
 const tlsEnabled = "has(self.enabled) && self.enabled";
 
+const selectors = "has(self.podSelector) || has(self.namespaceSelector)";
+/** apimachinery's ValidateNetworkPolicyPeer (lists bounded, so the cost per element is constant). */
+const PEER_RULES: readonly ValidationRule[] = [
+  {
+    rule: `has(self.ipBlock) || ${selectors}`,
+    message: "a peer needs podSelector, namespaceSelector or ipBlock",
+    reason: "FieldValueRequired",
+  },
+  {
+    rule: `!has(self.ipBlock) || !(${selectors})`,
+    message: "ipBlock cannot be combined with podSelector or namespaceSelector",
+    reason: "FieldValueForbidden",
+  },
+];
+
 export const V1ALPHA2_RULES: RuleTable = {
   spec: GENERATION_INPUTS.map((field) => ({
     rule: `!(has(self.overrideConfig) && has(self.${field}))`,
@@ -115,6 +130,12 @@ export const V1ALPHA2_RULES: RuleTable = {
       reason: "FieldValueInvalid",
     },
   ],
+  ...Object.fromEntries(
+    ["spec.networking.policy.ingress[*].from[*]", "spec.networking.policy.egress[*].to[*]"].map((path) => [
+      path,
+      PEER_RULES,
+    ]),
+  ),
   "spec.workload.podDisruptionBudget": [
     {
       rule: "!(has(self.minAvailable) && has(self.maxUnavailable))",
