@@ -39,6 +39,7 @@ describe("samples", () => {
         "multi-provider.yaml",
         "postgres-redis.yaml",
         "networking-tls.yaml",
+        "network-policy.yaml",
         "override-config.yaml",
         "base-config.yaml",
         "autoscaling-full.yaml",

@@ -12,6 +12,7 @@ import type {
   WorkloadInput,
 } from "./v1alpha2";
 import type { Monitoring } from "../monitoring";
+import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 
 export interface SecretRef {
   readonly name: string;
@@ -107,6 +108,8 @@ export interface Networking {
   readonly expose: Expose;
   readonly tls: Tls;
   readonly allowedFrom?: AllowedFromInput;
+  /** As written; absent when unset (lib/children/network-policy.ts reads it). */
+  readonly policy?: NetworkPolicyInput;
 }
 
 export type Distribution =

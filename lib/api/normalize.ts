@@ -100,6 +100,7 @@ function networking(net: NetworkingInput): C.Networking {
     tls: tls(net.tls),
   };
   if (net.allowedFrom) out.allowedFrom = net.allowedFrom;
+  if (net.policy) out.policy = net.policy;
   return out;
 }
 

@@ -20,6 +20,7 @@ import {
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import { MONITORING_SCHEMA } from "./schema-monitoring";
+import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -208,6 +209,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
         namespaces: strList("Namespace names; `*` means all."),
         labels: strList("Namespace label keys (matched with Exists)."),
       }),
+      policy: NETWORK_POLICY_SCHEMA,
     }),
     workload: obj("Kubernetes workload settings.", {
       replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),

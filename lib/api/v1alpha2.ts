@@ -6,6 +6,7 @@
  * the apiserver enforces; tests/lib/api/types-schemas.test.ts checks these types agree with it.
  */
 import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
+import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 
 /** Spec sections by name (the list itself is in apis.ts). */
 export type { ProviderApi };
@@ -128,6 +129,8 @@ export interface NetworkingInput {
   /** `true`/`false`, `{}` (≡ true), or `{enabled, hostname}`. */
   readonly expose?: boolean | ExposeObject;
   readonly allowedFrom?: AllowedFromInput;
+  /** The server's NetworkPolicy: off, or extended with native rules. */
+  readonly policy?: NetworkPolicyInput;
 }
 
 export interface AutoscalingInput {

@@ -15,6 +15,7 @@ import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
+import { networkPolicyRules, networkPolicyWarnings } from "./validate-network-policy";
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
 import { monitoringLineErrors, monitoringRules } from "./validate-monitoring";
@@ -162,12 +163,17 @@ export function validateCanonical(
     workloadRules(spec),
     tlsRules(spec),
     allowedFromRules(spec),
+    networkPolicyRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
     unservedVersionErrors(spec),
     monitoringRules(spec),
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
   );
-  const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
+  const warnings = disabledConflicts(spec).concat(
+    redisPasswordNote(spec),
+    lowPortNote(spec),
+    networkPolicyWarnings(spec),
+  );
   return { errors, warnings, spec };
 }
 

@@ -44,6 +44,20 @@ const MONITORING_PORT: ValidationRule = {
   fieldPath: ".monitoring.port",
   reason: "FieldValueInvalid",
 };
+const selectors = "has(self.podSelector) || has(self.namespaceSelector)";
+/** apimachinery's ValidateNetworkPolicyPeer (lists bounded, so the cost per element is constant). */
+const PEER_RULES: readonly ValidationRule[] = [
+  {
+    rule: `has(self.ipBlock) || ${selectors}`,
+    message: "a peer needs podSelector, namespaceSelector or ipBlock",
+    reason: "FieldValueRequired",
+  },
+  {
+    rule: `!has(self.ipBlock) || !(${selectors})`,
+    message: "ipBlock cannot be combined with podSelector or namespaceSelector",
+    reason: "FieldValueForbidden",
+  },
+];
 
 export const V1ALPHA2_RULES: RuleTable = {
   spec: [
@@ -131,6 +145,12 @@ export const V1ALPHA2_RULES: RuleTable = {
       reason: "FieldValueInvalid",
     },
   ],
+  ...Object.fromEntries(
+    ["spec.networking.policy.ingress[*].from[*]", "spec.networking.policy.egress[*].to[*]"].map((path) => [
+      path,
+      PEER_RULES,
+    ]),
+  ),
   "spec.workload.podDisruptionBudget": [
     {
       rule: "!(has(self.minAvailable) && has(self.maxUnavailable))",

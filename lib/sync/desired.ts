@@ -15,6 +15,7 @@ import { reemit, retainedStorage } from "./keep";
 import type { LegacyV1alpha1 } from "./legacy";
 import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
+import { networkPolicyNotes } from "../children/network-policy-notes";
 import type { ServerChoice } from "./server-line";
 import type { ServerMonitoringSettings } from "../monitoring";
 
@@ -106,6 +107,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...plan.notes,
     ...storage.notes,
     ...(open ? [KEPT_OPEN_NOTE] : []),
+    ...networkPolicyNotes({ spec: planned.spec, exposeWith: ctx.deps.exposeWith, postgres: plan.postgres }),
     ...(hold ? [hold.note] : []),
   ];
   input.config = plan.inUse;

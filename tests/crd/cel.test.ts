@@ -23,7 +23,7 @@ const vllm = { provider: "vllm", endpoint: "http://vllm:8000/v1" };
 const starter = { name: "starter" };
 
 /** `<version> <path>: <message>` → cases. */
-const CASES: { readonly [rule: string]: Cases } = {
+const CASES: { [rule: string]: Cases } = {
   "v1alpha1 spec.server.distribution: Only one of name or image can be specified": {
     valid: [{ name: "starter" }, { image: "quay.io/x/y:1" }, {}],
     invalid: [{ name: "starter", image: "quay.io/x/y:1" }],
@@ -162,12 +162,35 @@ const CASES: { readonly [rule: string]: Cases } = {
   },
 };
 
+const PEERS = {
+  valid: [
+    { podSelector: {} },
+    { namespaceSelector: {}, podSelector: { matchLabels: { app: "x" } } },
+    { ipBlock: { cidr: "10.0.0.0/8" } },
+  ],
+};
+for (const site of ["spec.networking.policy.ingress[*].from[*]", "spec.networking.policy.egress[*].to[*]"]) {
+  CASES[`v1alpha2 ${site}: a peer needs podSelector, namespaceSelector or ipBlock`] = { ...PEERS, invalid: [{}] };
+  CASES[`v1alpha2 ${site}: ipBlock cannot be combined with podSelector or namespaceSelector`] = {
+    ...PEERS,
+    invalid: [{ ipBlock: { cidr: "10.0.0.0/8" }, namespaceSelector: {} }],
+  };
+}
+
 /** For the validate() cross-check: the whole spec a rule's `self` sits in. */
 const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
   spec: (self) => self,
   "spec.storage.kv.password": (self) => ({
     distribution: starter,
     storage: { kv: { type: "redis", endpoint: "redis://r:6379", password: self } },
+  }),
+  "spec.networking.policy.ingress[*].from[*]": (self) => ({
+    distribution: starter,
+    networking: { policy: { ingress: [{ from: [self] }] } },
+  }),
+  "spec.networking.policy.egress[*].to[*]": (self) => ({
+    distribution: starter,
+    networking: { policy: { egress: [{ to: [self] }] } },
   }),
   "spec.storage.sql.connectionString": (self) => ({
     distribution: starter,

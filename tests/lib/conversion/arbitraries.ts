@@ -9,6 +9,7 @@ import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annota
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS } from "../../../lib/api/schema-v1alpha2";
 import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
 import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
+import { aNetworkPolicy } from "../children/network-policy-arbitraries";
 
 type Obj = Record<string, unknown>;
 const some = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (keyof T)[] = []): fc.Arbitrary<Obj> =>
@@ -201,6 +202,7 @@ const v2Spec = some(
       }),
       expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
       allowedFrom,
+      policy: aNetworkPolicy,
     }),
     workload: some({
       replicas: fc.nat(9),

@@ -206,6 +206,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.disabled",
       "spec.networking.tls.enabled",
       "spec.networking.tls.secretName",
+      "spec.networking.policy",
       "spec.externalProviders",
       "spec.baseConfig",
       "spec.monitoring",
