@@ -117,6 +117,8 @@ export interface CanonicalSpec {
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
   readonly overrideConfig?: { readonly configMapName: string };
+  /** → `server.registry_refresh_interval_seconds`; set, it makes the hooks generate a config. */
+  readonly registryRefreshIntervalSeconds?: number;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

@@ -155,5 +155,7 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
   };
   if (spec.storage !== undefined) out.storage = storage(spec);
   if (spec.overrideConfig) out.overrideConfig = spec.overrideConfig;
+  if (spec.registryRefreshIntervalSeconds !== undefined)
+    out.registryRefreshIntervalSeconds = spec.registryRefreshIntervalSeconds;
   return out;
 }

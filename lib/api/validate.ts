@@ -17,6 +17,8 @@ import { disabledConflicts, externalProviderRules, modelRules, storageRules, unk
 import { allowedFromRules } from "./validate-allowed-from";
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
+import { resourceClaimRules } from "./validate-resource-claims";
+import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -154,6 +156,9 @@ export function validateCanonical(
     tlsRules(spec),
     allowedFromRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
+    ctx.release ? registryRefreshErrors(spec, ctx.release) : [],
+    registryRefreshOverrideErrors(spec),
+    resourceClaimRules(spec),
     unservedVersionErrors(spec),
   );
   const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));

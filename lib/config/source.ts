@@ -12,15 +12,17 @@ export type ConfigSource = "override" | "generated" | "image-default";
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
-  // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
-  // their entries in it, so either alone also generates one.
+  // Serving TLS needs server.tls_certfile/keyfile in the config, external providers need
+  // their entries in it, and the registry refresh interval has no variable (server. key only),
+  // so each alone also generates one.
   const generated =
     p.providers ||
     p.resources ||
     p.storage ||
     p.disabled ||
     spec.networking.tls.enabled ||
-    spec.externalProviders.length > 0;
+    spec.externalProviders.length > 0 ||
+    spec.registryRefreshIntervalSeconds !== undefined;
   return generated ? "generated" : "image-default";
 }
 
