@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { LlsdSpecV1alpha2 } from "../lib/api/v1alpha2";
+import type { Release } from "../lib/distributions/table";
 
 export const SAMPLES_DIR = join(__dirname, "..", "samples");
 
@@ -29,4 +30,24 @@ export function v1alpha2SampleSpecs(): (readonly [file: string, spec: LlsdSpecV1
       const cr = sampleCr(file);
       return cr?.apiVersion === "llamastack.io/v1alpha2" ? [[file, cr.spec as LlsdSpecV1alpha2] as const] : [];
     });
+}
+
+/**
+ * Top-level spec fields of a sample that a server line refuses on purpose (its server lacks
+ * them; the sample's comments say so), by line and file. Every other sample syncs on every line.
+ */
+const LINE_REFUSALS: { readonly [r in Release]?: { readonly [file: string]: readonly string[] } } = {
+  "0.7": { "complete.yaml": ["registryRefreshIntervalSeconds"] },
+};
+
+/** The samples `release` refuses, each with the `spec.` paths the refusal names. */
+export function refusedSamples(release: Release): { readonly [file: string]: readonly string[] } {
+  const files = LINE_REFUSALS[release] ?? {};
+  return Object.fromEntries(Object.entries(files).map(([file, fields]) => [file, fields.map((f) => `spec.${f}`)]));
+}
+
+/** `spec` without the fields `release` refuses in `file`: what the rest of the sample means on that line. */
+export function withoutRefused<T extends object>(spec: T, release: Release, file: string): T {
+  const fields = LINE_REFUSALS[release]?.[file] ?? [];
+  return Object.fromEntries(Object.entries(spec).filter(([key]) => !fields.includes(key))) as T;
 }

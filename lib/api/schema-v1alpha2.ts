@@ -122,7 +122,7 @@ const containerClaim = obj(
   ["name"],
 );
 
-/** corev1.PodResourceClaim: a DRA claim the pod holds (Kubernetes 1.34+, docs/spec-reference.md#dra). */
+/** corev1.PodResourceClaim: a DRA claim the pod holds (Kubernetes 1.34+, docs/spec-reference.md#dra-claims). */
 const podResourceClaim = obj(
   "A DRA ResourceClaim the pod holds: set exactly one of resourceClaimName or resourceClaimTemplateName.",
   {
