@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import type { LlsdSpecV1alpha2 } from "../lib/api/v1alpha2";
 import type { ConfigMapData } from "../lib/config/override";
+import type { Release } from "../lib/distributions/table";
 
 export const SAMPLES_DIR = join(__dirname, "..", "samples");
 
@@ -45,4 +46,26 @@ export function v1alpha2SampleSpecs(): (readonly [file: string, spec: LlsdSpecV1
         ? [[file, cr.spec as LlsdSpecV1alpha2, sampleConfigMaps(file)] as const]
         : [];
     });
+}
+
+/**
+ * Spec fields (top-level field first) of a sample that a server line refuses on purpose (its server lacks
+ * them; the sample's comments say so), by line and file. Every other sample syncs on every line.
+ */
+const LINE_REFUSALS: { readonly [r in Release]?: { readonly [file: string]: readonly string[] } } = {
+  "0.7": { "complete.yaml": ["registryRefreshIntervalSeconds"], "monitoring.yaml": ["monitoring.enabled"] },
+  "0.8": { "monitoring.yaml": ["monitoring.enabled"] },
+};
+
+/** The samples `release` refuses, each with the `spec.` paths the refusal names. */
+export function refusedSamples(release: Release): { readonly [file: string]: readonly string[] } {
+  const files = LINE_REFUSALS[release] ?? {};
+  return Object.fromEntries(Object.entries(files).map(([file, fields]) => [file, fields.map((f) => `spec.${f}`)]));
+}
+
+/** `spec` without the fields `release` refuses in `file`: what the rest of the sample means on that line. */
+export function withoutRefused<T extends object>(spec: T, release: Release, file: string): T {
+  const fields = LINE_REFUSALS[release]?.[file] ?? [];
+  const dropped = fields.map((f) => f.split(".")[0]);
+  return Object.fromEntries(Object.entries(spec).filter(([key]) => !dropped.includes(key))) as T;
 }

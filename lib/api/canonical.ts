@@ -139,6 +139,8 @@ export interface CanonicalSpec {
   readonly baseConfig?: ConfigMapKey;
   /** Absent when the spec has no `monitoring`: nothing of the server's metrics is set up. */
   readonly monitoring?: Monitoring;
+  /** → `server.registry_refresh_interval_seconds`; set, it makes the hooks generate a config. */
+  readonly registryRefreshIntervalSeconds?: number;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

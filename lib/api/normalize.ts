@@ -162,5 +162,7 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
   if (spec.overrideConfig) out.overrideConfig = configMapKey(spec.overrideConfig);
   if (spec.baseConfig) out.baseConfig = configMapKey(spec.baseConfig);
   if (spec.monitoring) out.monitoring = monitoring(spec.monitoring);
+  if (spec.registryRefreshIntervalSeconds !== undefined)
+    out.registryRefreshIntervalSeconds = spec.registryRefreshIntervalSeconds;
   return out;
 }

@@ -10,6 +10,7 @@ import {
   int,
   intOrString,
   k8sList,
+  listMap,
   obj,
   quantity,
   resourceRequirements,
@@ -132,6 +133,42 @@ const externalProviderList: Schema = {
   ),
 };
 
+/** Kubernetes names: a DNS-1123 label (claim names inside the pod) and subdomain (object names). */
+const DNS_LABEL = { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", maxLength: 63 };
+const DNS_SUBDOMAIN = {
+  pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+  maxLength: 253,
+};
+/**
+ * Bounds the apiserver's CEL cost estimate of the rule that matches container claims to pod
+ * claims (rules.ts); a pod needs a handful of claims, not dozens.
+ */
+export const MAX_RESOURCE_CLAIMS = 32;
+
+/** corev1.ResourceClaim: the container's use of a pod claim (`workload.resourceClaims`). */
+const containerClaim = obj(
+  "A claim of the pod the server container uses; its name must be one of workload.resourceClaims.",
+  {
+    name: str("Name of an entry of workload.resourceClaims.", DNS_LABEL),
+    request: str("One request of that claim; unset, the container gets everything the claim allocated.", DNS_LABEL),
+  },
+  ["name"],
+);
+
+/** corev1.PodResourceClaim: a DRA claim the pod holds (Kubernetes 1.34+, docs/spec-reference.md#dra-claims). */
+const podResourceClaim = obj(
+  "A DRA ResourceClaim the pod holds: set exactly one of resourceClaimName or resourceClaimTemplateName.",
+  {
+    name: str("Name of the claim inside the pod (a DNS label), which resources.claims[].name refers to.", DNS_LABEL),
+    resourceClaimName: str("A ResourceClaim in the CR's namespace, shared by every pod that names it.", DNS_SUBDOMAIN),
+    resourceClaimTemplateName: str(
+      "A ResourceClaimTemplate in the CR's namespace: each pod gets a ResourceClaim of its own, deleted with the pod.",
+      DNS_SUBDOMAIN,
+    ),
+  },
+  ["name"],
+);
+
 const model: Schema = {
   description: "A model name, or a model object.",
   oneOf: [
@@ -188,6 +225,10 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       description: "APIs to remove from the config.",
       items: { type: "string", enum: DISABLE_NAMES },
     },
+    registryRefreshIntervalSeconds: int(
+      "Seconds between the server's refreshes of the models its providers list: server.registry_refresh_interval_seconds in config.yaml, on the 0.8 and 1.x lines (0.7 has no such setting). Unset, the server refreshes every 300 seconds. Setting it generates a config.yaml; with overrideConfig, write the key in that config instead.",
+      { minimum: 1, maximum: 2147483647 },
+    ),
     networking: obj("Port, TLS, exposure and access.", {
       port: int("Server port.", { minimum: 1, maximum: 65535, default: DEFAULT_PORT }),
       tls: obj("TLS settings.", {
@@ -214,7 +255,13 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
     workload: obj("Kubernetes workload settings.", {
       replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
       workers: int("Uvicorn worker processes.", { minimum: 1 }),
-      resources: resourceRequirements("Container resources."),
+      resources: resourceRequirements("Container resources.", containerClaim, MAX_RESOURCE_CLAIMS),
+      resourceClaims: listMap(
+        "DRA ResourceClaims the pod holds (pod.spec.resourceClaims, Kubernetes 1.34+), which resources.claims hand to the server container. Names are unique.",
+        podResourceClaim,
+        ["name"],
+        { maxItems: MAX_RESOURCE_CLAIMS },
+      ),
       autoscaling: obj(
         "Horizontal pod autoscaling.",
         {

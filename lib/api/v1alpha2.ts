@@ -160,20 +160,36 @@ export interface WorkloadOverridesInput {
   readonly volumes?: readonly JsonObject[];
   readonly volumeMounts?: readonly JsonObject[];
 }
-/** corev1.ResourceRequirements (the same type in both API versions). */
+/** corev1.ResourceClaim: the server container's use of a pod claim (`WorkloadInput.resourceClaims`). */
+export interface ContainerClaimInput {
+  /** The name of an entry of `workload.resourceClaims`. */
+  readonly name: string;
+  /** One request of that claim; unset, everything the claim allocated. */
+  readonly request?: string;
+}
+/** corev1.ResourceRequirements, its claims typed (v1alpha1 keeps them free: `LegacyResourceRequirements`). */
 export interface ResourceRequirements {
   /** Maximum compute resources allowed (`cpu`, `memory`…). */
   readonly limits?: { readonly [resource: string]: IntOrString };
   /** Minimum compute resources required. */
   readonly requests?: { readonly [resource: string]: IntOrString };
   /** Dynamic resource claims used by the container. */
-  readonly claims?: readonly JsonObject[];
+  readonly claims?: readonly ContainerClaimInput[];
+}
+/** corev1.PodResourceClaim: exactly one of the two sources (validate.ts; the apiserver too). */
+export interface PodResourceClaimInput {
+  /** A DNS label, unique in the pod. */
+  readonly name: string;
+  readonly resourceClaimName?: string;
+  readonly resourceClaimTemplateName?: string;
 }
 export interface WorkloadInput {
   /** @default 1 */
   readonly replicas?: number;
   readonly workers?: number;
   readonly resources?: ResourceRequirements;
+  /** Pod-level DRA claims (`pod.spec.resourceClaims`); names unique. */
+  readonly resourceClaims?: readonly PodResourceClaimInput[];
   readonly autoscaling?: AutoscalingInput;
   readonly storage?: WorkloadStorageInput;
   readonly podDisruptionBudget?: PodDisruptionBudgetInput;
@@ -212,6 +228,8 @@ export interface LlsdSpecV1alpha2 {
   readonly storage?: StorageInput;
   /** API names, camelCase or snake_case. */
   readonly disabled?: readonly DisableName[];
+  /** → `server.registry_refresh_interval_seconds` (0.8 and 1.x lines). */
+  readonly registryRefreshIntervalSeconds?: number;
   readonly networking?: NetworkingInput;
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;

@@ -19,6 +19,8 @@ import { networkPolicyRules, networkPolicyWarnings } from "./validate-network-po
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
 import { monitoringLineErrors, monitoringRules } from "./validate-monitoring";
+import { resourceClaimRules } from "./validate-resource-claims";
+import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -165,6 +167,9 @@ export function validateCanonical(
     allowedFromRules(spec),
     networkPolicyRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
+    ctx.release ? registryRefreshErrors(spec, ctx.release) : [],
+    registryRefreshOverrideErrors(spec),
+    resourceClaimRules(spec),
     unservedVersionErrors(spec),
     monitoringRules(spec),
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],

@@ -2,7 +2,13 @@
  * The pod template's spec: hardening, identity, scheduling spread and volumes around the one
  * server container.
  */
-import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConstraint } from "@kubernetes/client-node";
+import type {
+  V1Affinity,
+  V1PodResourceClaim,
+  V1PodSecurityContext,
+  V1PodSpec,
+  V1TopologySpreadConstraint,
+} from "@kubernetes/client-node";
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
@@ -95,5 +101,8 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   if (affinity) pod.affinity = affinity;
   const init = externalInitContainers(ctx);
   if (init.length > 0) pod.initContainers = init;
+  // DRA claims the container's resources.claims name (validate-resource-claims.ts checks they match).
+  const claims = ctx.spec.workload.resourceClaims;
+  if (claims && claims.length > 0) pod.resourceClaims = passThrough<V1PodResourceClaim>(claims);
   return Object.assign(pod, { containers: [buildContainer(ctx)], volumes: buildVolumes(ctx) });
 }

@@ -23,6 +23,7 @@ import { buildProviders, type SecretEnv } from "./providers";
 import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
+import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
 
@@ -66,6 +67,7 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): voi
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
+  applyRegistryRefresh(server, spec, release);
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
     server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
@@ -157,6 +159,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   ];
   const errors = [
     ...dialectErrors(spec, release),
+    ...registryRefreshErrors(spec, release),
     ...providers.errors,
     ...incomplete,
     ...disabled.errors,

@@ -12,9 +12,10 @@ export type ConfigSource = "override" | "generated" | "image-default";
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
-  // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
-  // their entries in it, so either alone also generates one; so does a base config of the
-  // user's (it is what the image would otherwise run, brought to the line).
+  // Serving TLS needs server.tls_certfile/keyfile in the config, external providers need
+  // their entries in it, the registry refresh interval has no variable (server. key only), and a
+  // base config of the user's is what the image would otherwise run, brought to the line: so
+  // each alone also generates one.
   const generated =
     spec.baseConfig !== undefined ||
     p.providers ||
@@ -22,7 +23,8 @@ export function configSource(spec: CanonicalSpec): ConfigSource {
     p.storage ||
     p.disabled ||
     spec.networking.tls.enabled ||
-    spec.externalProviders.length > 0;
+    spec.externalProviders.length > 0 ||
+    spec.registryRefreshIntervalSeconds !== undefined;
   return generated ? "generated" : "image-default";
 }
 

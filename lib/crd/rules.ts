@@ -6,9 +6,9 @@
  *
  * What is here is what CEL can say about a structural schema: only typed fields can be named
  * (an untyped, preserve-unknown field has no CEL type, so `providers.*`, `resources.models[]`
- * and `networking.expose` are checked by `/validate` instead), and every rule is constant-cost
- * (`has()` and comparisons, no loops over unbounded lists, so the apiserver's cost estimate
- * always passes). Rules guard optional fields with `has()`: a rule that errors is a failed
+ * and `networking.expose` are checked by `/validate` instead), and every rule's cost is bounded
+ * (`has()` and comparisons; a loop only over a list with `maxItems` and items of bounded length,
+ * so the apiserver's cost estimate always passes). Rules guard optional fields with `has()`: a rule that errors is a failed
  * validation in Kubernetes.
  *
  * Keys are dotted field paths from the version's root (`spec.storage.kv`). The Secret
@@ -68,6 +68,13 @@ export const V1ALPHA2_RULES: RuleTable = {
       reason: "FieldValueForbidden" as const,
     })),
     MONITORING_PORT,
+    // A server setting that only a generated config carries: the override is mounted as written.
+    {
+      rule: "!(has(self.overrideConfig) && has(self.registryRefreshIntervalSeconds))",
+      message: "overrideConfig and registryRefreshIntervalSeconds are mutually exclusive",
+      fieldPath: ".registryRefreshIntervalSeconds",
+      reason: "FieldValueForbidden",
+    },
   ],
   "spec.distribution": [
     {
@@ -134,6 +141,19 @@ export const V1ALPHA2_RULES: RuleTable = {
       rule: "!has(self.autoscaling) || !has(self.replicas) || self.replicas <= self.autoscaling.maxReplicas",
       message: "replicas must not exceed autoscaling.maxReplicas",
       fieldPath: ".replicas",
+      reason: "FieldValueInvalid",
+    },
+    // Both lists are bounded (MAX_RESOURCE_CLAIMS) and names are DNS labels: the loops' cost is bounded.
+    {
+      rule: "!has(self.resourceClaims) || self.resourceClaims.all(c, has(c.resourceClaimName) != has(c.resourceClaimTemplateName))",
+      message: "each resourceClaims entry sets exactly one of resourceClaimName or resourceClaimTemplateName",
+      fieldPath: ".resourceClaims",
+      reason: "FieldValueInvalid",
+    },
+    {
+      rule: "!has(self.resources) || !has(self.resources.claims) || self.resources.claims.all(c, has(self.resourceClaims) && self.resourceClaims.exists(r, r.name == c.name))",
+      message: "each resources.claims[].name must be the name of a resourceClaims entry",
+      fieldPath: ".resources.claims",
       reason: "FieldValueInvalid",
     },
   ],

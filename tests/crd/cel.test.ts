@@ -148,6 +148,53 @@ const CASES: { [rule: string]: Cases } = {
     ],
     invalid: [{ replicas: 4, autoscaling: { minReplicas: 1, maxReplicas: 3 } }],
   },
+  "v1alpha2 spec.workload: each resourceClaims entry sets exactly one of resourceClaimName or resourceClaimTemplateName":
+    {
+      valid: [
+        { resourceClaims: [{ name: "gpu", resourceClaimTemplateName: "one-gpu" }] },
+        {
+          resourceClaims: [
+            { name: "gpu", resourceClaimName: "shared-gpu" },
+            { name: "nic", resourceClaimName: "nic" },
+          ],
+        },
+        {},
+      ],
+      invalid: [
+        { resourceClaims: [{ name: "gpu" }] },
+        { resourceClaims: [{ name: "gpu", resourceClaimName: "a", resourceClaimTemplateName: "b" }] },
+        { resourceClaims: [{ name: "nic", resourceClaimName: "nic" }, { name: "gpu" }] },
+      ],
+    },
+  "v1alpha2 spec.workload: each resources.claims[].name must be the name of a resourceClaims entry": {
+    valid: [
+      { resources: { claims: [{ name: "gpu" }] }, resourceClaims: [{ name: "gpu", resourceClaimName: "g" }] },
+      {
+        resources: { claims: [{ name: "gpu", request: "big" }, { name: "nic" }] },
+        resourceClaims: [
+          { name: "nic", resourceClaimName: "n" },
+          { name: "gpu", resourceClaimTemplateName: "g" },
+        ],
+      },
+      { resources: { requests: { cpu: "1" } } },
+      { resourceClaims: [{ name: "gpu", resourceClaimName: "g" }] },
+    ],
+    invalid: [
+      { resources: { claims: [{ name: "gpu" }] } },
+      { resources: { claims: [{ name: "gpu" }] }, resourceClaims: [{ name: "gpus", resourceClaimName: "g" }] },
+      {
+        resources: { claims: [{ name: "gpu" }, { name: "nic" }] },
+        resourceClaims: [{ name: "gpu", resourceClaimName: "g" }],
+      },
+    ],
+  },
+  "v1alpha2 spec: overrideConfig and registryRefreshIntervalSeconds are mutually exclusive": {
+    valid: [
+      { distribution: starter, registryRefreshIntervalSeconds: 60 },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" } },
+    ],
+    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, registryRefreshIntervalSeconds: 60 }],
+  },
   "v1alpha2 spec.workload.autoscaling: maxReplicas must be greater than or equal to minReplicas": {
     valid: [{ minReplicas: 2, maxReplicas: 2 }, { minReplicas: 1, maxReplicas: 5 }, { maxReplicas: 1 }],
     invalid: [{ minReplicas: 5, maxReplicas: 3 }],

@@ -142,6 +142,39 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
     expect(ok(toHub(spoke))).toStrictEqual(rich);
   });
 
+  it("keeps registryRefreshIntervalSeconds and the pod's DRA claims; the container's claims move to containerSpec", () => {
+    const claims = [{ name: "gpu", request: "big" }];
+    const dra = aV2({
+      "spec.registryRefreshIntervalSeconds": 60,
+      "spec.workload.resources": { requests: { cpu: "1" }, claims },
+      "spec.workload.resourceClaims": [
+        { name: "gpu", resourceClaimTemplateName: "one-gpu" },
+        { name: "nic", resourceClaimName: "shared-nic" },
+      ],
+    });
+    const spoke = ok(fromHub(dra));
+
+    expect(at(spoke, "spec.server.containerSpec.resources.claims")).toEqual(claims);
+    expect(Object.keys(kept(spoke, V1ALPHA2_FIELDS) ?? {})).toEqual([
+      "spec.registryRefreshIntervalSeconds",
+      "spec.workload.resourceClaims",
+    ]);
+    expect(v1alpha1Errors(spoke)).toEqual([]);
+    expect(ok(toHub(spoke))).toStrictEqual(dra);
+  });
+
+  it.each([[{ name: "GPU_0" }], [{ name: "gpu", device: "0" }]])(
+    "a v1alpha1 container claim v1alpha2 refuses (%j) rides in the annotation and comes back",
+    (claim) => {
+      const spoke = aV1({ "spec.server.containerSpec.resources": { limits: { cpu: "1" }, claims: [claim] } });
+      const hub = ok(toHub(spoke));
+
+      expect(at(hub, "spec.workload.resources")).toEqual({ limits: { cpu: "1" } });
+      expect(v1alpha2Errors(hub)).toEqual([]);
+      expect(ok(fromHub(hub))).toStrictEqual(spoke);
+    },
+  );
+
   it.each([
     [
       "a list of CA ConfigMaps",

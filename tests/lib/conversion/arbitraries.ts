@@ -35,6 +35,19 @@ const resources = some({
   requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
   claims: k8sList(),
 });
+/** DNS labels and subdomains, as Kubernetes names pod claims and the objects they point at. */
+const dnsLabel = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,6}[a-z0-9])?$/);
+const dnsSubdomain = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,4}[a-z0-9])?(\.[a-z0-9]{1,4}){0,2}$/);
+/** v1alpha2 types the container's claims (v1alpha1 keeps them free: `resources`). */
+const v2Resources = some({
+  limits: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  claims: fc.array(some({ name: dnsLabel, request: dnsLabel }, ["name"]), { maxLength: 2 }),
+});
+/** Any source combination the schema admits (exactly one is a rule of validate() and CEL, not of the schema). */
+const podClaim = some({ name: dnsLabel, resourceClaimName: dnsSubdomain, resourceClaimTemplateName: dnsSubdomain }, [
+  "name",
+]);
 const env = fc.oneof(
   some({ name: str, value: str }, ["name"]),
   some({ name: str, valueFrom: freeObject }, ["name"]),
@@ -207,7 +220,8 @@ const v2Spec = some(
     workload: some({
       replicas: fc.nat(9),
       workers: fc.integer({ min: 1, max: 64 }),
-      resources,
+      resources: v2Resources,
+      resourceClaims: fc.uniqueArray(podClaim, { maxLength: 2, selector: (c) => c.name }),
       autoscaling: some(
         {
           minReplicas: fc.integer({ min: 1, max: 9 }),
@@ -242,6 +256,7 @@ const v2Spec = some(
       port: fc.integer({ min: 1024, max: 65535 }),
       allowedFrom: some({ namespaces: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }) }),
     }),
+    registryRefreshIntervalSeconds: fc.oneof(fc.constantFrom(1, 300, 2147483647), fc.integer({ min: 1 })),
   },
   ["distribution"],
 );
