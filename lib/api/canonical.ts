@@ -11,6 +11,7 @@ import type {
   ProviderApi,
   WorkloadInput,
 } from "./v1alpha2";
+import type { Auth } from "./normalize-auth";
 
 export interface SecretRef {
   readonly name: string;
@@ -117,6 +118,8 @@ export interface CanonicalSpec {
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
   readonly overrideConfig?: { readonly configMapName: string };
+  /** Absent: the server asks nobody who they are (docs/auth.md). */
+  readonly auth?: Auth;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

@@ -11,6 +11,7 @@ import { DEFAULT_PORT } from "../defaults";
 import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
 import { providersOf, toSecretRef } from "./normalize-providers";
+import { normalizeAuth } from "./normalize-auth";
 import type {
   ExposeObject,
   KvStorageInput,
@@ -155,5 +156,6 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
   };
   if (spec.storage !== undefined) out.storage = storage(spec);
   if (spec.overrideConfig) out.overrideConfig = spec.overrideConfig;
+  if (spec.auth) out.auth = normalizeAuth(spec.auth);
   return out;
 }

@@ -19,6 +19,7 @@ import {
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { authSchema } from "./schema-auth";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -231,6 +232,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       },
       ["configMapName"],
     ),
+    auth: authSchema(secretRef),
   },
   ["distribution"],
 );

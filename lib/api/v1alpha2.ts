@@ -6,6 +6,7 @@
  * the apiserver enforces; tests/lib/api/types-schemas.test.ts checks these types agree with it.
  */
 import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
+import type { AuthInput } from "./auth-types";
 
 /** Spec sections by name (the list itself is in apis.ts). */
 export type { ProviderApi };
@@ -196,6 +197,8 @@ export interface LlsdSpecV1alpha2 {
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;
   readonly overrideConfig?: { readonly configMapName: string };
+  /** Who may call the server (docs/auth.md). */
+  readonly auth?: AuthInput;
 }
 
 export interface ObjectMeta {

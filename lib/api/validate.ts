@@ -17,6 +17,8 @@ import { disabledConflicts, externalProviderRules, modelRules, storageRules, unk
 import { allowedFromRules } from "./validate-allowed-from";
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
+import { authRules, exposedWithoutAuth } from "./validate-auth";
+import { authLineErrors } from "../config/auth-lines";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -155,8 +157,10 @@ export function validateCanonical(
     allowedFromRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
     unservedVersionErrors(spec),
+    authRules(spec),
+    ctx.release ? authLineErrors(spec, ctx.release) : [],
   );
-  const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
+  const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec), exposedWithoutAuth(spec));
   return { errors, warnings, spec };
 }
 

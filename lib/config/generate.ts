@@ -23,6 +23,7 @@ import { buildProviders, type SecretEnv } from "./providers";
 import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
+import { applyAuth } from "./auth";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
 
@@ -140,8 +141,9 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
+  const auth = applyAuth(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
-  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
+  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres), ...auth.env];
   const provided = providedEnv(spec, [...secretEnv, ...telemetry.env]);
   const envCheck = requireProvidedEnv(doc, provided);
   const notes = [
@@ -152,6 +154,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...storage.notes,
     ...resources.notes,
     ...telemetry.notes,
+    ...auth.notes,
     ...envCheck.notes,
     ...loopbackBackendNotes(doc, provided),
   ];
@@ -162,6 +165,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...disabled.errors,
     ...resources.errors,
     ...envCheck.errors,
+    ...auth.errors,
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }

@@ -13,14 +13,15 @@ export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
   // Serving TLS needs server.tls_certfile/keyfile in the config, and external providers need
-  // their entries in it, so either alone also generates one.
+  // their entries in it, and auth needs server.auth, so each alone also generates one.
   const generated =
     p.providers ||
     p.resources ||
     p.storage ||
     p.disabled ||
     spec.networking.tls.enabled ||
-    spec.externalProviders.length > 0;
+    spec.externalProviders.length > 0 ||
+    spec.auth !== undefined;
   return generated ? "generated" : "image-default";
 }
 

@@ -20,6 +20,7 @@ function secretKeysOf(spec: CanonicalSpec): SecretRef[] {
   if (kv?.type === "redis" && kv.password) secretKeys.push(kv.password);
   const sql = spec.storage?.sql;
   if (sql?.type === "postgres" && sql.connectionString) secretKeys.push(sql.connectionString);
+  if (spec.auth?.clientSecret) secretKeys.push(spec.auth.clientSecret);
   return secretKeys;
 }
 
