@@ -207,6 +207,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.networking.tls.enabled",
       "spec.networking.tls.secretName",
       "spec.externalProviders",
+      "spec.auth",
       "status.configGeneration",
       "status.resolvedDistribution",
       "status.externalProviders",
