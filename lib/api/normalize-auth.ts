@@ -19,7 +19,5 @@ export interface Auth {
 export function normalizeAuth(input: AuthInput): Auth {
   const providers = AUTH_PROVIDERS.filter((name) => input[name] !== undefined);
   const secret = input.oidc?.introspection?.clientSecret;
-  return secret
-    ? { input, providers, clientSecret: toSecretRef(secret, CLIENT_SECRET_PATH) }
-    : { input, providers };
+  return secret ? { input, providers, clientSecret: toSecretRef(secret, CLIENT_SECRET_PATH) } : { input, providers };
 }

@@ -20,7 +20,6 @@ function secretKeysOf(spec: CanonicalSpec): SecretRef[] {
   if (kv?.type === "redis" && kv.password) secretKeys.push(kv.password);
   const sql = spec.storage?.sql;
   if (sql?.type === "postgres" && sql.connectionString) secretKeys.push(sql.connectionString);
-  if (spec.auth?.clientSecret) secretKeys.push(spec.auth.clientSecret);
   return secretKeys;
 }
 
@@ -48,7 +47,11 @@ export function referencesOf(spec: CanonicalSpec): References {
     tls.enabled && tls.secretName
       ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
       : [];
-  return { secretKeys: secretKeysOf(spec), secrets, configMaps: configMapsOf(spec) };
+  // The auth client secret last: after the providers' and the stores', in spec order.
+  const authSecret = spec.auth?.clientSecret;
+  const secretKeys = secretKeysOf(spec);
+  if (authSecret) secretKeys.push(authSecret);
+  return { secretKeys, secrets, configMaps: configMapsOf(spec) };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AuthInput } from "../../../lib/api/auth-types";
 import { normalize } from "../../../lib/api/normalize";
 import { buildPodSpec } from "../../../lib/children/pod";
 import { authEgressTargets } from "../../../lib/config/auth-egress";
+import { referencesOf } from "../../../lib/sync/references";
 import type { Release } from "../../../lib/distributions/table";
 import { aSpec } from "../../builders";
 import { aContext } from "../children/context-builder";
@@ -173,5 +174,16 @@ describe("authEgressTargets()", () => {
     ["no auth", undefined, []],
   ])("%s", (_name, auth, expected) => {
     expect(authEgressTargets(normalize(aSpec(auth ? { auth } : {})))).toEqual(expected);
+  });
+});
+
+describe("the client secret's Secret", () => {
+  it("is among the references customize asks for and sync checks", () => {
+    const spec = normalize(
+      aSpec({ auth: { oidc: { introspection: { url: "https://i", clientId: "c", clientSecret: secret } } } }),
+    );
+    expect(referencesOf(spec).secretKeys).toEqual([
+      { name: "idp", key: "client-secret", path: "spec.auth.oidc.introspection.clientSecret" },
+    ]);
   });
 });
