@@ -13,6 +13,7 @@ import type {
 } from "./v1alpha2";
 import type { Monitoring } from "../monitoring";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
+import type { Auth } from "./normalize-auth";
 
 export interface SecretRef {
   readonly name: string;
@@ -141,6 +142,8 @@ export interface CanonicalSpec {
   readonly monitoring?: Monitoring;
   /** → `server.registry_refresh_interval_seconds`; set, it makes the hooks generate a config. */
   readonly registryRefreshIntervalSeconds?: number;
+  /** Absent: the server asks nobody who they are (docs/auth.md). */
+  readonly auth?: Auth;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;

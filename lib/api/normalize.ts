@@ -13,6 +13,7 @@ import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
 import { caBundles, configMapKey } from "./normalize-config-maps";
 import { providersOf, toSecretRef } from "./normalize-providers";
+import { normalizeAuth } from "./normalize-auth";
 import type {
   ExposeObject,
   KvStorageInput,
@@ -164,5 +165,6 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
   if (spec.monitoring) out.monitoring = monitoring(spec.monitoring);
   if (spec.registryRefreshIntervalSeconds !== undefined)
     out.registryRefreshIntervalSeconds = spec.registryRefreshIntervalSeconds;
+  if (spec.auth) out.auth = normalizeAuth(spec.auth);
   return out;
 }

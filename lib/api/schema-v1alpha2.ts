@@ -22,6 +22,7 @@ import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import { MONITORING_SCHEMA } from "./schema-monitoring";
 import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
+import { authSchema } from "./schema-auth";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -307,6 +308,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       "ConfigMap holding the base config.yaml, in the CR's namespace.",
     ),
     monitoring: MONITORING_SCHEMA,
+    auth: authSchema(secretRef),
   },
   ["distribution"],
 );

@@ -7,6 +7,7 @@
  */
 import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
+import type { AuthInput } from "./auth-types";
 
 /** Spec sections by name (the list itself is in apis.ts). */
 export type { ProviderApi };
@@ -237,6 +238,8 @@ export interface LlsdSpecV1alpha2 {
   /** The base config generated configs start from, instead of the image's or the bundled one. */
   readonly baseConfig?: ConfigMapKeyInput;
   readonly monitoring?: MonitoringInput;
+  /** Who may call the server (docs/auth.md). */
+  readonly auth?: AuthInput;
 }
 
 export interface ObjectMeta {

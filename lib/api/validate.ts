@@ -21,6 +21,8 @@ import { externalConflicts } from "./validate-external";
 import { monitoringLineErrors, monitoringRules } from "./validate-monitoring";
 import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
+import { authRules, exposedWithoutAuth } from "./validate-auth";
+import { authLineErrors } from "../config/auth-lines";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -173,11 +175,14 @@ export function validateCanonical(
     unservedVersionErrors(spec),
     monitoringRules(spec),
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
+    authRules(spec),
+    ctx.release ? authLineErrors(spec, ctx.release) : [],
   );
   const warnings = disabledConflicts(spec).concat(
     redisPasswordNote(spec),
     lowPortNote(spec),
     networkPolicyWarnings(spec),
+    exposedWithoutAuth(spec),
   );
   return { errors, warnings, spec };
 }

@@ -7,6 +7,7 @@
  * nothing), so nothing else is added: provider and storage endpoints are the user's rules, and
  * the status says which of them the rules do not cover (network-policy-coverage.ts).
  */
+import { authEgressTargets } from "../config/auth-egress";
 import type { CanonicalSpec } from "../api/canonical";
 import type {
   NetworkPolicyEgressRuleInput as EgressRule,
@@ -64,12 +65,13 @@ export interface PlatformNeeds {
 }
 
 /**
- * What the spec makes the server itself reach beyond DNS. The seam for `auth.kubernetes`
- * (added in parallel): `kubernetesAuth` becomes `spec.auth?.kubernetes !== undefined`, and
- * `apiServer` comes from a setting of the hooks passed down through the ChildContext.
+ * What the spec makes the server itself reach beyond DNS: the cluster's API server when it checks
+ * callers' tokens there (lib/config/auth-egress.ts). No hooks setting gives `apiServer` yet, so
+ * `platformNotes` asks the user for the rule.
  */
-export function platformNeeds(_spec: CanonicalSpec, apiServer?: ApiServerEgress): PlatformNeeds {
-  return apiServer ? { kubernetesAuth: false, apiServer } : { kubernetesAuth: false };
+export function platformNeeds(spec: CanonicalSpec, apiServer?: ApiServerEgress): PlatformNeeds {
+  const kubernetesAuth = authEgressTargets(spec).some((t) => t.kind === "apiServer");
+  return apiServer ? { kubernetesAuth, apiServer } : { kubernetesAuth };
 }
 
 /** The rules for `needs`: the API server by the addresses given, when the server calls it. */

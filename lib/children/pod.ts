@@ -9,6 +9,7 @@ import type {
   V1PodSpec,
   V1TopologySpreadConstraint,
 } from "@kubernetes/client-node";
+import { readsServiceAccountCa } from "../config/auth";
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
@@ -94,6 +95,9 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
   // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
   pod.enableServiceLinks = false;
+  // The kubernetes auth provider checks the API server's certificate with the ServiceAccount CA,
+  // mounted only with the token: a ServiceAccount that turns automounting off would leave it out.
+  if (readsServiceAccountCa(ctx.spec)) pod.automountServiceAccountToken = true;
   pod.securityContext = podSecurityContext();
   const spread = topologySpread(ctx, several);
   if (spread) pod.topologySpreadConstraints = spread;

@@ -24,6 +24,7 @@ import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } fr
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
+import { applyAuth } from "./auth";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
 
@@ -142,8 +143,9 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
+  const auth = applyAuth(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
-  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
+  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres), ...auth.env];
   const provided = providedEnv(spec, [...secretEnv, ...telemetry.env]);
   const envCheck = requireProvidedEnv(doc, provided);
   const notes = [
@@ -154,6 +156,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...storage.notes,
     ...resources.notes,
     ...telemetry.notes,
+    ...auth.notes,
     ...envCheck.notes,
     ...loopbackBackendNotes(doc, provided),
   ];
@@ -165,6 +168,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...disabled.errors,
     ...resources.errors,
     ...envCheck.errors,
+    ...auth.errors,
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }

@@ -59,6 +59,11 @@ const PEER_RULES: readonly ValidationRule[] = [
   },
 ];
 
+/** How many of spec.auth's providers are set: a fixed sum of four, constant cost. */
+const authProviders = ["kubernetes", "oidc", "upstreamHeader", "custom"]
+  .map((p) => `(has(self.${p}) ? 1 : 0)`)
+  .join(" + ");
+
 export const V1ALPHA2_RULES: RuleTable = {
   spec: [
     ...[...GENERATION_INPUTS, "baseConfig"].map((field) => ({
@@ -74,6 +79,34 @@ export const V1ALPHA2_RULES: RuleTable = {
       message: "overrideConfig and registryRefreshIntervalSeconds are mutually exclusive",
       fieldPath: ".registryRefreshIntervalSeconds",
       reason: "FieldValueForbidden",
+    },
+    {
+      rule: "!(has(self.overrideConfig) && has(self.auth))",
+      message: "overrideConfig and auth are mutually exclusive: set server.auth in the ConfigMap",
+      fieldPath: ".auth",
+      reason: "FieldValueForbidden",
+    },
+  ],
+  "spec.auth": [
+    {
+      rule: `${authProviders} == 1`,
+      message: "set exactly one provider: kubernetes, oidc, upstreamHeader or custom",
+      reason: "FieldValueInvalid",
+    },
+  ],
+  "spec.auth.oidc": [
+    {
+      rule: "has(self.jwks) != has(self.introspection)",
+      message: "set exactly one of jwks or introspection",
+      reason: "FieldValueInvalid",
+    },
+  ],
+  "spec.auth.tenancy": [
+    {
+      rule: "self.mode != 'single' || has(self.defaultTenantId)",
+      message: "defaultTenantId is required when mode is single",
+      fieldPath: ".defaultTenantId",
+      reason: "FieldValueRequired",
     },
   ],
   "spec.distribution": [

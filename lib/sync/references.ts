@@ -43,7 +43,11 @@ export function referencesOf(spec: CanonicalSpec): References {
     tls.enabled && tls.secretName
       ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
       : [];
-  return { secretKeys: secretKeysOf(spec), secrets, configMaps: configMapsOf(spec) };
+  // The auth client secret last: after the providers' and the stores', in spec order.
+  const authSecret = spec.auth?.clientSecret;
+  const secretKeys = secretKeysOf(spec);
+  if (authSecret) secretKeys.push(authSecret);
+  return { secretKeys, secrets, configMaps: configMapsOf(spec) };
 }
 
 /**

@@ -22,6 +22,20 @@ const kubeRef = { secretKeyRef: { name: "creds", key: "token" } };
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000/v1" };
 const starter = { name: "starter" };
 
+/** The two rules every Secret reference gets (structural.ts), at `path`. */
+function secretRefCases(path: string): { [rule: string]: Cases } {
+  return {
+    [`v1alpha2 ${path}: set exactly one form: name and key, or secretKeyRef`]: {
+      valid: [ref, kubeRef],
+      invalid: [{}, { ...ref, ...kubeRef }],
+    },
+    [`v1alpha2 ${path}: name and key must be set together`]: {
+      valid: [ref, kubeRef],
+      invalid: [{ key: "secret" }, { name: "idp", secretKeyRef: ref }],
+    },
+  };
+}
+
 /** `<version> <path>: <message>` → cases. */
 const CASES: { [rule: string]: Cases } = {
   "v1alpha1 spec.server.distribution: Only one of name or image can be specified": {
@@ -207,6 +221,46 @@ const CASES: { [rule: string]: Cases } = {
       { minAvailable: "50%", maxUnavailable: "50%" },
     ],
   },
+
+  "v1alpha2 spec: overrideConfig and auth are mutually exclusive: set server.auth in the ConfigMap": {
+    valid: [
+      { distribution: starter, auth: { kubernetes: {} } },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" } },
+    ],
+    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, auth: { kubernetes: {} } }],
+  },
+  "v1alpha2 spec.auth: set exactly one provider: kubernetes, oidc, upstreamHeader or custom": {
+    valid: [
+      { kubernetes: {} },
+      { oidc: { jwks: { uri: "https://idp/certs" } } },
+      { upstreamHeader: { principalHeader: "x-user" }, accessPolicy: [] },
+      { custom: { endpoint: "https://auth/check" } },
+    ],
+    invalid: [
+      {},
+      { routePolicy: [{ permit: { paths: "*" } }] },
+      { kubernetes: {}, custom: { endpoint: "https://auth/check" } },
+      { kubernetes: {}, oidc: { jwks: { uri: "u" } }, upstreamHeader: { principalHeader: "x" } },
+    ],
+  },
+  "v1alpha2 spec.auth.oidc: set exactly one of jwks or introspection": {
+    valid: [
+      { jwks: { uri: "https://idp/certs" }, issuer: "https://idp" },
+      { introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: ref } },
+    ],
+    invalid: [
+      { issuer: "https://idp" },
+      {
+        jwks: { uri: "https://idp/certs" },
+        introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: ref },
+      },
+    ],
+  },
+  ...secretRefCases("spec.auth.oidc.introspection.clientSecret"),
+  "v1alpha2 spec.auth.tenancy: defaultTenantId is required when mode is single": {
+    valid: [{ mode: "single", defaultTenantId: "team-a" }, { mode: "disabled" }],
+    invalid: [{ mode: "single" }],
+  },
 };
 
 const PEERS = {
@@ -243,6 +297,11 @@ const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
     distribution: starter,
     storage: { sql: { type: "postgres", connectionString: self } },
   }),
+  "spec.auth.oidc.introspection.clientSecret": (self) => ({
+    distribution: starter,
+    auth: { oidc: { introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: self } } },
+  }),
+  "spec.auth.tenancy": (self) => ({ distribution: starter, auth: { kubernetes: { tenantClaim: "t" }, tenancy: self } }),
 };
 
 function specAround(path: string, self: unknown): unknown {

@@ -5,7 +5,12 @@
 import { normalize } from "../../../lib/api/normalize";
 import type { LlsdSpecV1alpha2 } from "../../../lib/api/v1alpha2";
 import { parseEndpoint, ruleMatch, specEndpoints, type Endpoint } from "../../../lib/children/network-policy-coverage";
-import { API_SERVER_UNKNOWN_NOTE, platformEgress, platformNotes } from "../../../lib/children/network-policy-egress";
+import {
+  API_SERVER_UNKNOWN_NOTE,
+  platformEgress,
+  platformNeeds,
+  platformNotes,
+} from "../../../lib/children/network-policy-egress";
 import { networkPolicyNotes, POLICY_DISABLED_NOTE } from "../../../lib/children/network-policy-notes";
 import type { NetworkPolicyEgressRuleInput as Rule } from "../../../lib/api/v1alpha2-network-policy";
 
@@ -146,5 +151,19 @@ describe("the API-server seam (auth.kubernetes)", () => {
   ])("%j → rules and notes", (needs, rules, notes) => {
     expect(platformEgress(needs)).toEqual(rules);
     expect(platformNotes(needs)).toEqual(notes);
+  });
+});
+
+describe("platformNeeds(): the API server is needed exactly when auth.kubernetes checks tokens in the cluster", () => {
+  const withAuth = (auth: LlsdSpecV1alpha2["auth"]): ReturnType<typeof normalize> =>
+    normalize({ distribution: { name: "starter" }, ...(auth ? { auth } : {}) });
+  it.each<[string, LlsdSpecV1alpha2["auth"], boolean]>([
+    ["no auth", undefined, false],
+    ["kubernetes: {}", { kubernetes: {} }, true],
+    ["kubernetes with an API server outside", { kubernetes: { apiServerUrl: "https://api.example.com:6443" } }, false],
+    ["oidc", { oidc: { jwks: { uri: "https://idp.example.com/certs" } } }, false],
+    ["upstreamHeader", { upstreamHeader: { principalHeader: "x-user" } }, false],
+  ])("%s", (_what, auth, expected) => {
+    expect(platformNeeds(withAuth(auth)).kubernetesAuth).toBe(expected);
   });
 });

@@ -189,6 +189,46 @@ const caBundle = some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { 
 const configMapKey = some({ configMapName: nonEmpty, key: fc.stringMatching(/^[-._a-zA-Z0-9]{1,12}$/) }, [
   "configMapName",
 ]);
+/** spec.auth: every field, each provider form (the schema lets several through; CEL and validate() refuse that). */
+const oneOrMany = <T>(item: fc.Arbitrary<T>) => fc.oneof(item, fc.array(item, { minLength: 1, maxLength: 2 }));
+const nameMap = fc.dictionary(nonEmpty, nonEmpty, { maxKeys: 2, noNullPrototype: true });
+const conditions = oneOrMany(fc.constantFrom("user is owner", "user with admin in roles", "user in owners teams"));
+const ruleTail = { when: conditions, unless: conditions, description: str };
+const actions = oneOrMany(fc.constantFrom("create", "read", "update", "delete"));
+const accessScope = some({ principal: str, actions, resource: str }, ["actions"]);
+const routeScope = some({ paths: oneOrMany(nonEmpty) }, ["paths"]);
+const auth = some({
+  kubernetes: some({
+    apiServerUrl: fc.constantFrom("https://kubernetes.default.svc", "https://api.example.com:6443"),
+    claimsMapping: nameMap,
+    tenantClaim: nonEmpty,
+  }),
+  oidc: some({
+    issuer: nonEmpty,
+    audience: nonEmpty,
+    jwks: some({ uri: nonEmpty, keyRecheckPeriodSeconds: fc.integer({ min: 1, max: 86400 }) }, ["uri"]),
+    introspection: some(
+      { url: nonEmpty, clientId: nonEmpty, clientSecret: secretRef, sendSecretInBody: fc.boolean() },
+      ["url", "clientId", "clientSecret"],
+    ),
+    claimsMapping: nameMap,
+    tenantClaim: nonEmpty,
+  }),
+  upstreamHeader: some(
+    { principalHeader: nonEmpty, attributesHeader: nonEmpty, attributeHeaders: nameMap, tenantHeader: nonEmpty },
+    ["principalHeader"],
+  ),
+  custom: some({ endpoint: nonEmpty, tenantField: nonEmpty }, ["endpoint"]),
+  accessPolicy: fc.array(some({ permit: accessScope, forbid: accessScope, ...ruleTail }), { maxLength: 2 }),
+  routePolicy: fc.array(some({ permit: routeScope, forbid: routeScope, ...ruleTail }), { maxLength: 2 }),
+  tenancy: some(
+    {
+      mode: fc.constantFrom("disabled", "single", "multi"),
+      defaultTenantId: fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,6}$/),
+    },
+    ["mode"],
+  ),
+});
 
 const v2Spec = some(
   {
@@ -257,6 +297,7 @@ const v2Spec = some(
       allowedFrom: some({ namespaces: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }) }),
     }),
     registryRefreshIntervalSeconds: fc.oneof(fc.constantFrom(1, 300, 2147483647), fc.integer({ min: 1 })),
+    auth,
   },
   ["distribution"],
 );

@@ -212,6 +212,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.externalProviders",
       "spec.baseConfig",
       "spec.monitoring",
+      "spec.auth",
       "status.configGeneration",
       "status.resolvedDistribution",
       "status.externalProviders",
