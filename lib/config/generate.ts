@@ -19,6 +19,7 @@ import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
+import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type SecretEnv } from "./providers";
 import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
@@ -133,6 +134,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     externals: spec.externalProviders,
   });
   overlayProviders(doc, providers.entries, providers.notes);
+  fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
@@ -159,6 +161,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...dialectErrors(spec, release),
     ...providers.errors,
     ...incomplete,
+    ...undefinedBackends(doc, providers.entries),
     ...disabled.errors,
     ...resources.errors,
     ...envCheck.errors,
