@@ -21,7 +21,7 @@ import { mergeExternalProviders, type ResolvedExternalProvider } from "./externa
 import { missingRequired, overlayProviders } from "./overlay";
 import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type SecretEnv } from "./providers";
-import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
+import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -98,10 +98,12 @@ function externalNotes(
   ];
 }
 
+/** Providers of APIs the line lacks (safety on 1.x, skills before 1.x) are refused once, by dialectErrors, not built. */
 function servedProviders(spec: CanonicalSpec, release: Release): CanonicalSpec["providers"] {
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
+  const served = RELEASE_APIS[release];
   return spec.providers.filter(
-    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
+    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api === "telemetry" || served.includes(SERVER_API[p.api])),
   );
 }
 
