@@ -64,8 +64,10 @@ export function overlayProviders(
 export function missingRequired(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
   return entries.flatMap(({ api, entry, path, required }) => {
     const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
-    const absent = (required ?? []).filter((k) => final?.config?.[k] === undefined || final.config[k] === null);
-    if (absent.length === 0 || path === undefined) return [];
+    // No final entry: a later spec entry of an API one provider serves replaced it (refused by validate).
+    if (final === undefined || path === undefined) return [];
+    const absent = (required ?? []).filter((k) => final.config?.[k] === undefined || final.config[k] === null);
+    if (absent.length === 0) return [];
     const how = absent.map((k) => `settings.${k}`).join(", ");
     return [
       fieldError(
