@@ -204,6 +204,34 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       vectorIo: providerList,
       toolRuntime: providerList,
       telemetry: describe("Telemetry export (OTLP endpoint), one object or a list.", providerList),
+      files: describe(
+        "Files API storage (`localfs`, `s3`, `openai`), one object or a list of one: the server serves files with one provider, which replaces the base config's. For `s3`, `endpoint` is the S3 URL (MinIO…), `settings.bucket_name` is required and AWS keys go in `secretRefs` (`awsAccessKeyId`, `awsSecretAccessKey`).",
+        providerList,
+      ),
+      batches: describe(
+        "Batches API (`reference`), one object or a list of one: it replaces the base config's batches provider.",
+        providerList,
+      ),
+      responses: describe(
+        "Responses API (`builtin`), one object or a list of one: it replaces the base config's responses provider. `settings` tunes it (`vector_stores_config`, `compaction_config`…).",
+        providerList,
+      ),
+      fileProcessors: describe(
+        "File processors (`pypdf`, `docling`, `auto`, `markitdown`, `unstructured`, `docling-serve`…), one object or a list; overlaid on the base config's by id.",
+        providerList,
+      ),
+      messages: describe(
+        "Messages API (`builtin`; 0.8 and later lines), one object or a list of one: it replaces the base config's messages provider.",
+        providerList,
+      ),
+      interactions: describe(
+        "Interactions API (`builtin`; 0.8 and later lines), one object or a list of one: it replaces the base config's interactions provider.",
+        providerList,
+      ),
+      skills: describe(
+        "Skills API (`builtin`; 1.x lines), one object or a list of one: it replaces the base config's skills provider.",
+        providerList,
+      ),
     }),
     resources: obj("Resources registered at startup.", {
       models: { type: "array", description: "Models to register.", items: model },

@@ -13,6 +13,7 @@ import { normalize } from "./normalize";
 import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "./schema";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
+import { disabledSections, singleProviderSections } from "./validate-sections";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
 import { networkPolicyRules, networkPolicyWarnings } from "./validate-network-policy";
@@ -158,6 +159,8 @@ export function validateCanonical(
     duplicateIds(spec.providers),
     badEndpoints(spec.providers),
     telemetryRules(spec.providers),
+    singleProviderSections(spec.providers),
+    disabledSections(spec),
     modelRules(spec, inferenceIds),
     unknownTools(spec),
     storageRules(spec, raw.storage),

@@ -19,8 +19,9 @@ import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
+import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type SecretEnv } from "./providers";
-import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
+import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
 import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
@@ -100,10 +101,12 @@ function externalNotes(
   ];
 }
 
+/** Providers of APIs the line lacks (safety on 1.x, skills before 1.x) are refused once, by dialectErrors, not built. */
 function servedProviders(spec: CanonicalSpec, release: Release): CanonicalSpec["providers"] {
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
+  const served = RELEASE_APIS[release];
   return spec.providers.filter(
-    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
+    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api === "telemetry" || served.includes(SERVER_API[p.api])),
   );
 }
 
@@ -136,6 +139,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     externals: spec.externalProviders,
   });
   overlayProviders(doc, providers.entries, providers.notes);
+  fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
@@ -165,6 +169,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...registryRefreshErrors(spec, release),
     ...providers.errors,
     ...incomplete,
+    ...undefinedBackends(doc, providers.entries),
     ...disabled.errors,
     ...resources.errors,
     ...envCheck.errors,

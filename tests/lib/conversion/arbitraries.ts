@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS } from "../../../lib/api/schema-v1alpha2";
+import { PROVIDER_APIS } from "../../../lib/api/apis";
 import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
 import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
 import { aNetworkPolicy } from "../children/network-policy-arbitraries";
@@ -233,13 +234,7 @@ const auth = some({
 const v2Spec = some(
   {
     distribution: some({ name: nonEmpty, image: nonEmpty }),
-    providers: some({
-      inference: providerList,
-      safety: providerList,
-      vectorIo: providerList,
-      toolRuntime: providerList,
-      telemetry: providerList,
-    }),
+    providers: some(Object.fromEntries(PROVIDER_APIS.map((api) => [api, providerList]))),
     resources: some({ models: fc.array(model, { maxLength: 2 }), tools: strList, shields: strList }),
     storage: some({
       kv: some({ type: fc.constantFrom("sqlite", "redis"), endpoint: str, password: secretRef }),
