@@ -3,7 +3,7 @@
  * server's own access rules (`accessPolicy`, `routePolicy`, written exactly as its config takes
  * them) and tenancy. Mapped to `server.auth` / `server.tenancy` by lib/config/auth.ts.
  */
-import type { SecretRefInput } from "./v1alpha2";
+import type { SecretRefInput } from "./secret-ref-input";
 
 /** Claim (or user-info field) → attribute name the access rules test (`groups: roles`). */
 export type ClaimsMapping = { readonly [claim: string]: string };

@@ -13,7 +13,7 @@ import type {
 } from "./v1alpha2";
 import type { Monitoring } from "../monitoring";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
-import type { Auth } from "./normalize-auth";
+import type { AuthInput, AuthProviderName } from "./auth-types";
 
 export interface SecretRef {
   readonly name: string;
@@ -151,4 +151,11 @@ export interface CanonicalSpec {
     readonly storage: boolean;
     readonly disabled: boolean;
   };
+}
+
+export interface Auth {
+  readonly input: AuthInput;
+  /** The provider fields set, in AUTH_PROVIDERS order (valid specs have exactly one). */
+  readonly providers: readonly AuthProviderName[];
+  readonly clientSecret?: SecretRef;
 }

@@ -2,19 +2,12 @@
  * `spec.auth` in canonical form: the input as written (the rules pass through to the server),
  * which providers are set, and the introspection client secret as a SecretRef with its path.
  */
-import { AUTH_PROVIDERS, type AuthInput, type AuthProviderName } from "./auth-types";
-import type { SecretRef } from "./canonical";
+import { AUTH_PROVIDERS, type AuthInput } from "./auth-types";
+import type { Auth } from "./canonical";
 import { toSecretRef } from "./normalize-providers";
 
 export const AUTH_PATH = "spec.auth";
 export const CLIENT_SECRET_PATH = `${AUTH_PATH}.oidc.introspection.clientSecret`;
-
-export interface Auth {
-  readonly input: AuthInput;
-  /** The provider fields set, in AUTH_PROVIDERS order (valid specs have exactly one). */
-  readonly providers: readonly AuthProviderName[];
-  readonly clientSecret?: SecretRef;
-}
 
 export function normalizeAuth(input: AuthInput): Auth {
   const providers = AUTH_PROVIDERS.filter((name) => input[name] !== undefined);

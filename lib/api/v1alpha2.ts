@@ -16,16 +16,8 @@ export const GROUP = "llamastack.io";
 export const KIND = "LlamaStackDistribution";
 export const V1ALPHA2 = `${GROUP}/v1alpha2`;
 
-/** A Secret key in the CR's namespace: the migration guide's flat form. */
-export interface FlatSecretRef {
-  readonly name: string;
-  readonly key: string;
-}
-/** The spec's nested form, `{secretKeyRef: {name, key}}`. Exactly one form per reference. */
-export interface NestedSecretRef {
-  readonly secretKeyRef: FlatSecretRef;
-}
-export type SecretRefInput = FlatSecretRef | NestedSecretRef;
+export type { FlatSecretRef, NestedSecretRef, SecretRefInput } from "./secret-ref-input";
+import type { SecretRefInput } from "./secret-ref-input";
 
 export type JsonObject = { readonly [key: string]: unknown };
 
