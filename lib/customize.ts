@@ -4,6 +4,7 @@
  */
 import { normalizedSpec } from "./api/validate";
 import { configSource } from "./config/render";
+import { apiServerRule } from "./sync/api-server";
 import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
 import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
 import { hubSpec } from "./sync/parent-version";
@@ -37,6 +38,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
       labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } },
     });
   }
+  rules.push(...apiServerRule(spec));
   return { relatedResources: rules };
 }
 

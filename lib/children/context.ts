@@ -2,6 +2,7 @@
  * Everything a child builder may read: the parent's identity, the canonical spec and what the
  * sync pipeline decided (image, config, env). Builders are pure functions of this context.
  */
+import type { ApiServerEgress } from "./network-policy-egress";
 import type { CanonicalSpec } from "../api/canonical";
 import type { PostgresPart } from "../config/env-names";
 import type { ResolvedExternalProvider } from "../config/external-providers";
@@ -73,4 +74,6 @@ export interface ChildContext {
   readonly externalProviders?: readonly ResolvedExternalProvider[];
   /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/monitoring.ts). */
   readonly serverMonitoring?: ServerMonitoringSettings;
+  /** The API server's endpoints (related EndpointSlices), for egress with `auth.kubernetes` (lib/sync/api-server.ts). */
+  readonly apiServer?: ApiServerEgress;
 }

@@ -49,7 +49,7 @@ export function dnsEgress(ctx: Pick<ChildContext, "exposeWith">): EgressRule[] {
   return copyJson(rules);
 }
 
-/** Where the API server answers from inside the pods: cluster-specific, so a setting of the hooks. */
+/** Where the API server answers from inside the pods: its endpoints, from the related EndpointSlices. */
 export interface ApiServerEgress {
   /** Addresses of the API server's endpoints (`kubectl get endpoints kubernetes -n default`), as CIDRs. */
   readonly cidrs: readonly string[];
@@ -60,14 +60,14 @@ export interface ApiServerEgress {
 export interface PlatformNeeds {
   /** The server checks callers' tokens against the API server (`auth.kubernetes`). */
   readonly kubernetesAuth: boolean;
-  /** Absent: the hooks do not know the API server's addresses, and `platformNotes` says so. */
+  /** Absent: no EndpointSlice of the API server reached the hooks, and `platformNotes` says so. */
   readonly apiServer?: ApiServerEgress;
 }
 
 /**
  * What the spec makes the server itself reach beyond DNS: the cluster's API server when it checks
- * callers' tokens there (lib/config/auth-egress.ts). No hooks setting gives `apiServer` yet, so
- * `platformNotes` asks the user for the rule.
+ * callers' tokens there (lib/config/auth-egress.ts), at the endpoints the sync read
+ * (lib/sync/api-server.ts); without them `platformNotes` asks the user for the rule.
  */
 export function platformNeeds(spec: CanonicalSpec, apiServer?: ApiServerEgress): PlatformNeeds {
   const kubernetesAuth = authEgressTargets(spec).some((t) => t.kind === "apiServer");
@@ -87,7 +87,7 @@ export function platformEgress(needs: PlatformNeeds): EgressRule[] {
 }
 
 export const API_SERVER_UNKNOWN_NOTE =
-  "networking.policy.egress: the server checks tokens with the API server (auth.kubernetes), whose addresses the hooks do not know: add an egress rule with an ipBlock for the addresses of `kubectl get endpoints kubernetes -n default` and their port";
+  "networking.policy.egress: the server checks tokens with the API server (auth.kubernetes), and no EndpointSlice of the kubernetes Service in default reached the hooks (Metacontroller needs to list endpointslices): add an egress rule with an ipBlock for the addresses of `kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes` and their port";
 
 export function platformNotes(needs: PlatformNeeds): string[] {
   return needs.kubernetesAuth && !needs.apiServer?.cidrs.length ? [API_SERVER_UNKNOWN_NOTE] : [];
@@ -99,8 +99,8 @@ export function platformNotes(needs: PlatformNeeds): string[] {
  * list is a choice too: no egress but DNS.
  */
 export function egressRules(
-  ctx: Pick<ChildContext, "spec" | "exposeWith">,
-  needs: PlatformNeeds = platformNeeds(ctx.spec),
+  ctx: Pick<ChildContext, "spec" | "exposeWith" | "apiServer">,
+  needs: PlatformNeeds = platformNeeds(ctx.spec, ctx.apiServer),
 ): EgressRule[] | undefined {
   const user = ctx.spec.networking.policy?.egress;
   if (user === undefined) return undefined;

@@ -10,9 +10,11 @@ import { policyEnabled } from "./network-policy";
 export const POLICY_DISABLED_NOTE =
   "networking.policy.enabled is false: the server has no NetworkPolicy (Metacontroller deletes one made before), so every pod that can route to it reaches it and its egress is open; remove the field to restore the policy";
 
-export function networkPolicyNotes(ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres">): string[] {
+export function networkPolicyNotes(
+  ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres" | "apiServer">,
+): string[] {
   if (!policyEnabled(ctx)) return [POLICY_DISABLED_NOTE];
-  const needs = platformNeeds(ctx.spec);
+  const needs = platformNeeds(ctx.spec, ctx.apiServer);
   const egress = egressRules(ctx, needs);
   if (!egress) return [];
   return [...coverageNotes(egress, specEndpoints(ctx.spec, ctx.postgres?.parts)), ...platformNotes(needs)];

@@ -16,6 +16,7 @@ import type { LegacyV1alpha1 } from "./legacy";
 import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { networkPolicyNotes } from "../children/network-policy-notes";
+import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
 import type { ServerMonitoringSettings } from "../monitoring";
 
@@ -62,15 +63,15 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObje
   if (profile) child.legacy = profile;
   if (external.resolved) child.externalProviders = external.resolved;
   if (open) child.keptOpen = true;
-  return desiredChildren(withServerMonitoring(child, ctx.deps.serverMonitoring));
+  return desiredChildren(withPlatform(child, ctx));
 }
 
-/** The hooks' server-monitoring settings, when they were given (lib/monitoring.ts). */
-function withServerMonitoring(
-  child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
-  settings: ServerMonitoringSettings | undefined,
-): ChildContext {
+/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints. */
+function withPlatform(child: { -readonly [K in keyof ChildContext]: ChildContext[K] }, ctx: SyncContext): ChildContext {
+  const settings: ServerMonitoringSettings | undefined = ctx.deps.serverMonitoring;
   if (settings) child.serverMonitoring = settings;
+  const apiServer = apiServerEgressOf(ctx.request.related);
+  if (apiServer) child.apiServer = apiServer;
   return child;
 }
 
@@ -107,7 +108,12 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...plan.notes,
     ...storage.notes,
     ...(open ? [KEPT_OPEN_NOTE] : []),
-    ...networkPolicyNotes({ spec: planned.spec, exposeWith: ctx.deps.exposeWith, postgres: plan.postgres }),
+    ...networkPolicyNotes({
+      spec: planned.spec,
+      exposeWith: ctx.deps.exposeWith,
+      postgres: plan.postgres,
+      apiServer: apiServerEgressOf(ctx.request.related),
+    }),
     ...(hold ? [hold.note] : []),
   ];
   input.config = plan.inUse;
