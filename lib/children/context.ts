@@ -2,7 +2,6 @@
  * Everything a child builder may read: the parent's identity, the canonical spec and what the
  * sync pipeline decided (image, config, env). Builders are pure functions of this context.
  */
-import type { ApiServerEgress } from "./network-policy-egress";
 import type { CanonicalSpec } from "../api/canonical";
 import type { PostgresPart } from "../config/env-names";
 import type { ResolvedExternalProvider } from "../config/external-providers";
@@ -76,4 +75,12 @@ export interface ChildContext {
   readonly serverMonitoring?: ServerMonitoringSettings;
   /** The API server's endpoints (related EndpointSlices), for egress with `auth.kubernetes` (lib/sync/api-server.ts). */
   readonly apiServer?: ApiServerEgress;
+}
+
+/** Where the API server answers from inside the pods: its endpoints, from the related EndpointSlices. */
+export interface ApiServerEgress {
+  /** Addresses of the API server's endpoints (`kubectl get endpoints kubernetes -n default`), as CIDRs. */
+  readonly cidrs: readonly string[];
+  /** The endpoints' ports (6443 on kubeadm clusters, 443 on most managed ones). */
+  readonly ports: readonly number[];
 }

@@ -14,7 +14,9 @@ import type {
   NetworkPolicyPeerInput,
 } from "../api/v1alpha2-network-policy";
 import { copyJson } from "../json-copy";
-import type { ChildContext } from "./context";
+import type { ApiServerEgress, ChildContext } from "./context";
+
+export type { ApiServerEgress } from "./context";
 
 export type { EgressRule };
 
@@ -47,14 +49,6 @@ export function dnsEgress(ctx: Pick<ChildContext, "exposeWith">): EgressRule[] {
   const rules: EgressRule[] = [{ to: [KUBE_DNS_PEER], ports: udpAndTcp(DNS_PORT) }];
   if (ctx.exposeWith === "route") rules.push({ to: [OPENSHIFT_DNS_PEER], ports: udpAndTcp(OPENSHIFT_DNS_PORT) });
   return copyJson(rules);
-}
-
-/** Where the API server answers from inside the pods: its endpoints, from the related EndpointSlices. */
-export interface ApiServerEgress {
-  /** Addresses of the API server's endpoints (`kubectl get endpoints kubernetes -n default`), as CIDRs. */
-  readonly cidrs: readonly string[];
-  /** The endpoints' ports (6443 on kubeadm clusters, 443 on most managed ones). */
-  readonly ports: readonly number[];
 }
 
 export interface PlatformNeeds {
