@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildServiceMonitor } from "../../lib/children/service-monitor";
 import { aContext } from "../lib/children/context-builder";
 import { panelExprs } from "./support/dashboard";
-import { poll, startPrometheus, type PrometheusServer, type Sample } from "./support/prometheus";
+import { labelsOf, poll, startPrometheus, type PrometheusServer } from "./support/prometheus";
 import { rulesDir, SERVER_COMPONENT } from "./support/promtool";
 import { serverDashboards } from "./support/server";
 import { startStandIn, type StandIn } from "./support/stand-in-exporter";
@@ -45,9 +45,6 @@ function target(address: string) {
     labels[r.targetLabel] = "replacement" in r ? r.replacement : r.sourceLabels.map((s) => meta[s] ?? "").join(";");
   return { address, path: endpoint.path, honorLabels: false, labels };
 }
-
-const labelsOf = (samples: Sample[], ...names: string[]) =>
-  samples.map((s) => Object.fromEntries(names.map((n) => [n, s.metric[n]])));
 
 beforeAll(async () => {
   exporter = await startStandIn();
