@@ -4,6 +4,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { desiredChildren, type CaBundleMount, type ChildContext, type LegacyProfile } from "../children";
+import type { ApiServerEgress } from "../children/context";
 import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
 import { buildStatus } from "../status/status";
 import type { KubeObject, SyncResponse } from "../wire/metacontroller";
@@ -34,7 +35,7 @@ export interface Planned {
   readonly digest?: string;
 }
 
-function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObject[] {
+function childrenOf(ctx: SyncContext, planned: Planned, open: boolean, apiServer?: ApiServerEgress): KubeObject[] {
   const { name, namespace } = ctx.parent;
   const { spec, server, plan, ca, legacy, external } = planned;
   const caBundle: CaBundleMount | undefined = ca.bundle
@@ -63,14 +64,17 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObje
   if (profile) child.legacy = profile;
   if (external.resolved) child.externalProviders = external.resolved;
   if (open) child.keptOpen = true;
-  return desiredChildren(withPlatform(child, ctx));
+  return desiredChildren(withPlatform(child, ctx, apiServer));
 }
 
 /** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints. */
-function withPlatform(child: { -readonly [K in keyof ChildContext]: ChildContext[K] }, ctx: SyncContext): ChildContext {
+function withPlatform(
+  child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
+  ctx: SyncContext,
+  apiServer: ApiServerEgress | undefined,
+): ChildContext {
   const settings: ServerMonitoringSettings | undefined = ctx.deps.serverMonitoring;
   if (settings) child.serverMonitoring = settings;
-  const apiServer = apiServerEgressOf(ctx.request.related);
   if (apiServer) child.apiServer = apiServer;
   return child;
 }
@@ -96,7 +100,9 @@ function deploymentHashOf(children: readonly KubeObject[]): string | undefined {
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
   const open = keptOpen(ctx.request.parent, ctx.observed);
-  const children = childrenOf(ctx, planned, open);
+  // Read once: the policy's egress and its notes see the same endpoints.
+  const apiServer = apiServerEgressOf(ctx.request.related);
+  const children = childrenOf(ctx, planned, open, apiServer);
   const storage = retainedStorage(ctx.request.parent, ctx.observed, children);
   const desired = withPreviousConfigMap(ctx, [...children, ...storage.children]);
   const hold = holdOf(ctx, desired);
@@ -112,7 +118,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
       spec: planned.spec,
       exposeWith: ctx.deps.exposeWith,
       postgres: plan.postgres,
-      apiServer: apiServerEgressOf(ctx.request.related),
+      ...(apiServer ? { apiServer } : {}),
     }),
     ...(hold ? [hold.note] : []),
   ];
