@@ -4,9 +4,9 @@
 # devDependency: `npm start` (tsx, no build) is for a checkout after `npm ci`, never the image.
 # `npm run build` copies what is read from disk at run time (lib/distributions/base/*.yaml)
 # next to the compiled modules; package.json is copied for the version the status reports.
-#   docker build -t llsd-hooks:0.2.0 .
-#   docker run --rm -p 8080:8080 llsd-hooks:0.2.0          # the hooks on :8080
-#   docker run --rm -v "$PWD:/w" --entrypoint node llsd-hooks:0.2.0 dist/lib/cli/main.js render /w/samples/complete.yaml
+#   docker build -t llsd-hooks:0.3.0 .
+#   docker run --rm -p 8080:8080 llsd-hooks:0.3.0          # the hooks on :8080
+#   docker run --rm -v "$PWD:/w" --entrypoint node llsd-hooks:0.3.0 dist/lib/cli/main.js render /w/samples/complete.yaml
 
 # Node 24 is the current LTS line; the code also runs (and is tested) on Node 20 (engines >= 20).
 FROM node:24-bookworm-slim AS build
@@ -20,7 +20,7 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 # The release this image is (package.json's version; `npm run set-version` writes it here too).
-LABEL org.opencontainers.image.title="llsd-hooks" org.opencontainers.image.version="0.2.0"
+LABEL org.opencontainers.image.title="llsd-hooks" org.opencontainers.image.version="0.3.0"
 ENV NODE_ENV=production PORT=8080
 WORKDIR /app
 COPY --from=build /src/package.json ./

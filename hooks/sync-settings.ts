@@ -15,6 +15,9 @@
  *   LLSD_LIVE_TTL_SECONDS      how long an answer is reused (300, the CompositeController's resync period)
  *   LLSD_LIVE_BASE_URL         every call to one address (a port-forwarded server, hooks run outside the cluster)
  *   DISTRIBUTION_IMAGES_FILE   the operator's distribution image overrides, re-read when it changes
+ *   LLSD_SERVICE_MONITORS      `true` or `false` (default): ServiceMonitor children for spec.monitoring
+ *                              (the server-monitoring component adds them to the CompositeController)
+ *   LLSD_SCRAPER_NAMESPACE     where Prometheus runs, admitted to each server's metrics port (`monitoring`)
  *   LLSD_CACHE_MB              the one budget of every cache, in MiB (48); 0 turns them all off
  *                              (SYNC_MEMO_MB, its predecessor, is refused with a pointer to it)
  */
@@ -24,6 +27,7 @@ import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
 import { FILE_VARIABLE } from "../lib/sync/image-overrides";
 import { CACHE_BUDGET_MB } from "../lib/caches";
+import { DEFAULT_SCRAPER_NAMESPACE, type ServerMonitoringSettings } from "../lib/monitoring";
 import {
   booleanSetting,
   enumSetting,
@@ -94,5 +98,14 @@ export function syncSettingsFromEnv(env: Env): SyncSettings {
     ...(live ? { live } : {}),
     ...(imageOverridesFile ? { imageOverridesFile } : {}),
     cacheBytes: cacheBytesFromEnv(env),
+    serverMonitoring: serverMonitoringFromEnv(env),
+  };
+}
+
+/** Where the server-monitoring component runs Prometheus, and whether ServiceMonitors may be children. */
+export function serverMonitoringFromEnv(env: Env): ServerMonitoringSettings {
+  return {
+    serviceMonitors: booleanSetting(env, "LLSD_SERVICE_MONITORS", false),
+    scraperNamespace: namespaceSetting(env, "LLSD_SCRAPER_NAMESPACE", DEFAULT_SCRAPER_NAMESPACE),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { normalizedSpec } from "./api/validate";
 import { configSource } from "./config/render";
+import { apiServerRule } from "./sync/api-server";
 import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
 import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
 import { hubSpec } from "./sync/parent-version";
@@ -26,9 +27,10 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
   if (configMaps.length > 0) rules.push({ apiVersion: "v1", resource: "configmaps", namespace, names: configMaps });
   if (secrets.length > 0) rules.push({ apiVersion: "v1", resource: "secrets", namespace, names: secrets });
   // Pull secrets cannot be found through the ServiceAccount in one step (customize sees only the
-  // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs and
-  // external providers' metadata are both read from images.
-  if (configSource(spec) === "generated" || spec.externalProviders.length > 0) {
+  // parent), so namespaces opt their dockerconfigjson Secrets in with a label. Base configs (but
+  // a baseConfig ConfigMap's) and external providers' metadata are both read from images.
+  const readsBase = configSource(spec) === "generated" && !spec.baseConfig;
+  if (readsBase || spec.externalProviders.length > 0) {
     rules.push({
       apiVersion: "v1",
       resource: "secrets",
@@ -36,6 +38,7 @@ export function customize(request: CustomizeRequest): CustomizeResponse {
       labelSelector: { matchLabels: { [REGISTRY_CREDENTIALS_LABEL]: "true" } },
     });
   }
+  rules.push(...apiServerRule(spec));
   return { relatedResources: rules };
 }
 

@@ -21,6 +21,8 @@ export const DEFAULT_REPLICAS = 1;
 /** Where the generated (or override) config.yaml is mounted in the server container. */
 export const CONFIG_MOUNT_DIR = "/etc/llama-stack";
 export const CONFIG_FILE_NAME = "config.yaml";
+/** The key a CA bundle ConfigMap is read from when `configMapKeys` is unset (as the Go operator reads it). */
+export const DEFAULT_CA_BUNDLE_KEY = "ca-bundle.crt";
 /** Where the mounted config.yaml is, as the server sees it. */
 export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 /** Where the TLS Secret is mounted when `networking.tls.enabled`. */

@@ -41,6 +41,7 @@ export const names = {
   pdb: (parent: string): string => `${parent}-pdb`,
   caBundle: (parent: string): string => `${parent}-ca-bundle`,
   postgres: (parent: string): string => `${parent}-postgres`,
+  serviceMonitor: (parent: string): string => `${parent}-service-monitor`,
 };
 
 /** Derived Secret holding the discrete parts of the user's Postgres DSN. */
@@ -135,6 +136,7 @@ const NAME_RULES: { readonly [K in keyof typeof names]: DerivedName } = {
   pdb: { what: "PodDisruptionBudget", format: "DNS-1123 subdomain", of: names.pdb },
   caBundle: { what: "CA bundle ConfigMap", format: "DNS-1123 subdomain", of: names.caBundle },
   postgres: { what: "derived Postgres Secret", format: "DNS-1123 subdomain", of: names.postgres },
+  serviceMonitor: { what: "ServiceMonitor", format: "DNS-1123 subdomain", of: names.serviceMonitor },
 };
 
 /** Every name and label value derived from a CR's name, with its format. */

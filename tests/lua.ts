@@ -7,12 +7,15 @@ import { spawnSync } from "node:child_process";
 
 const INSTALL_HINT = "The Argo CD health tests need a Lua 5.1 interpreter: run `apt-get install -y lua5.1`.";
 
-/** A Lua string literal: every byte that is not printable ASCII as a decimal escape (Lua 5.1 has no \x). */
+/**
+ * A Lua string literal: every byte that is not printable ASCII as a decimal escape (Lua 5.1 has
+ * no \x), always three digits: `\34` before a digit would read as one escape (`"1.3"` → `\341`).
+ */
 function luaString(text: string): string {
   let out = '"';
   for (const byte of Buffer.from(text, "utf8")) {
     const printable = byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c;
-    out += printable ? String.fromCharCode(byte) : `\\${byte}`;
+    out += printable ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, "0")}`;
   }
   return `${out}"`;
 }

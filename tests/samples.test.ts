@@ -13,7 +13,7 @@ import { effectiveId, type ConfigDoc } from "../lib/config/doc";
 import { expectGolden } from "./golden";
 import { llsd } from "./cli-helpers";
 import { pyyamlLoadAll } from "./pyyaml";
-import { sampleCr, SAMPLES_DIR, type SampleCr } from "./sample-files";
+import { sampleConfigMaps, sampleCr, SAMPLES_DIR, type SampleCr } from "./sample-files";
 
 const samples = readdirSync(SAMPLES_DIR)
   .filter((f) => f.endsWith(".yaml"))
@@ -39,7 +39,9 @@ describe("samples", () => {
         "multi-provider.yaml",
         "postgres-redis.yaml",
         "networking-tls.yaml",
+        "network-policy.yaml",
         "override-config.yaml",
+        "base-config.yaml",
         "autoscaling-full.yaml",
       ]),
     );
@@ -60,7 +62,7 @@ describe("samples", () => {
   });
 
   it.each(v1alpha2)("%s, when generated, is a self-consistent server config", (file) => {
-    const result = render(crOf(file).spec, { name: crOf(file).metadata.name });
+    const result = render(crOf(file).spec, { name: crOf(file).metadata.name, configMaps: sampleConfigMaps(file) });
     if (!result.ok || result.source !== "generated") return expect(result.ok).toBe(true);
     const config = parse(result.generated.configYaml) as ConfigDoc;
     expect(config.version).toBe(2);
@@ -84,7 +86,7 @@ describe("samples", () => {
 
   it("every generated config reads the same with PyYAML safe_load, as the server reads it", () => {
     const configs = v1alpha2.flatMap((file) => {
-      const result = render(crOf(file).spec, { name: crOf(file).metadata.name });
+      const result = render(crOf(file).spec, { name: crOf(file).metadata.name, configMaps: sampleConfigMaps(file) });
       return result.ok && result.source === "generated" ? [result.generated.configYaml] : [];
     });
     expect(configs.length).toBeGreaterThan(5);

@@ -1,7 +1,28 @@
 /** Spec API names (camelCase) ↔ the server's API names (snake_case), and the lists the spec accepts. */
 
-/** Sections of `spec.providers`. */
-export const PROVIDER_APIS = ["inference", "safety", "vectorIo", "toolRuntime", "telemetry"] as const;
+/** Sections added for the OGX 1.x surface (issue 37). */
+const OGX_SECTION_NAMES = [
+  "files",
+  "batches",
+  "responses",
+  "fileProcessors",
+  "messages",
+  "interactions",
+  "skills",
+] as const;
+
+/**
+ * Sections of `spec.providers`. The OGX 1.x sections come last: providers are listed in this
+ * order, so a spec without them generates what it generated before they were added.
+ */
+export const PROVIDER_APIS = [
+  "inference",
+  "safety",
+  "vectorIo",
+  "toolRuntime",
+  "telemetry",
+  ...OGX_SECTION_NAMES,
+] as const;
 export type ProviderApi = (typeof PROVIDER_APIS)[number];
 
 /** API sections `externalProviders` accepts. */
@@ -54,7 +75,34 @@ export const SERVER_API: { readonly [api in ProviderApi]: string } = {
   vectorIo: "vector_io",
   toolRuntime: "tool_runtime",
   telemetry: "telemetry",
+  files: "files",
+  batches: "batches",
+  responses: "responses",
+  fileProcessors: "file_processors",
+  messages: "messages",
+  interactions: "interactions",
+  skills: "skills",
 };
+
+/**
+ * The OGX 1.x sections. Their APIs are not on every line, and a section that is also in
+ * `disabled` is refused (the older sections only warn, as they always did).
+ */
+export const OGX_SECTIONS: ReadonlySet<ProviderApi> = new Set(OGX_SECTION_NAMES);
+
+/**
+ * Server APIs that one provider serves: the server keeps the last one it starts (no router
+ * picks among several, src/ogx/core/resolver.py), so a spec section for them lists one.
+ * `file_processors` is not among them: 1.x's `inline::auto` dispatches to its siblings.
+ */
+export const SINGLE_PROVIDER_APIS: ReadonlySet<string> = new Set([
+  "files",
+  "batches",
+  "responses",
+  "messages",
+  "interactions",
+  "skills",
+]);
 
 /** `vectorIo` → `vector_io`, `datasetIo` → `datasetio`; snake_case names pass through. */
 export function serverApiName(written: string): string {

@@ -11,6 +11,9 @@ import type {
   ProviderApi,
   WorkloadInput,
 } from "./v1alpha2";
+import type { Monitoring } from "../monitoring";
+import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
+import type { AuthInput, AuthProviderName } from "./auth-types";
 
 export interface SecretRef {
   readonly name: string;
@@ -84,7 +87,21 @@ export interface Expose {
 export interface Tls {
   readonly enabled: boolean;
   readonly secretName?: string;
-  readonly caBundle?: { readonly configMapName: string; readonly configMapKeys: readonly string[] };
+  /** Every CA ConfigMap, in spec order (the single-object form is a list of one). */
+  readonly caBundle?: readonly CaBundleSource[];
+}
+
+export interface CaBundleSource {
+  readonly configMapName: string;
+  readonly configMapKeys: readonly string[];
+  /** `spec.networking.tls.caBundle`, or `…caBundle[i]` in the list form. */
+  readonly path: string;
+}
+
+/** A config.yaml in a ConfigMap key (overrideConfig, baseConfig), the key defaulted. */
+export interface ConfigMapKey {
+  readonly configMapName: string;
+  readonly key: string;
 }
 
 export interface Networking {
@@ -92,6 +109,8 @@ export interface Networking {
   readonly expose: Expose;
   readonly tls: Tls;
   readonly allowedFrom?: AllowedFromInput;
+  /** As written; absent when unset (lib/children/network-policy.ts reads it). */
+  readonly policy?: NetworkPolicyInput;
 }
 
 export type Distribution =
@@ -116,7 +135,15 @@ export interface CanonicalSpec {
   readonly networking: Networking;
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
-  readonly overrideConfig?: { readonly configMapName: string };
+  readonly overrideConfig?: ConfigMapKey;
+  /** The base config generated configs start from, when a ConfigMap gives it. */
+  readonly baseConfig?: ConfigMapKey;
+  /** Absent when the spec has no `monitoring`: nothing of the server's metrics is set up. */
+  readonly monitoring?: Monitoring;
+  /** → `server.registry_refresh_interval_seconds`; set, it makes the hooks generate a config. */
+  readonly registryRefreshIntervalSeconds?: number;
+  /** Absent: the server asks nobody who they are (docs/auth.md). */
+  readonly auth?: Auth;
   /** Which top-level generation inputs the user set (for config-source and exclusivity rules). */
   readonly present: {
     readonly providers: boolean;
@@ -124,4 +151,11 @@ export interface CanonicalSpec {
     readonly storage: boolean;
     readonly disabled: boolean;
   };
+}
+
+export interface Auth {
+  readonly input: AuthInput;
+  /** The provider fields set, in AUTH_PROVIDERS order (valid specs have exactly one). */
+  readonly providers: readonly AuthProviderName[];
+  readonly clientSecret?: SecretRef;
 }

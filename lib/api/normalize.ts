@@ -8,14 +8,18 @@
  */
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
+import { DEFAULT_METRICS_PORT, type Monitoring } from "../monitoring";
 import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import type * as C from "./canonical";
+import { caBundles, configMapKey } from "./normalize-config-maps";
 import { providersOf, toSecretRef } from "./normalize-providers";
+import { normalizeAuth } from "./normalize-auth";
 import type {
   ExposeObject,
   KvStorageInput,
   LlsdSpecV1alpha2,
   ModelInput,
+  MonitoringInput,
   NetworkingInput,
   SqlStorageInput,
   TlsInput,
@@ -86,12 +90,7 @@ function tls(input: TlsInput | undefined): C.Tls {
   const out: Writable<C.Tls> = { enabled: input?.enabled === true };
   if (input?.secretName !== undefined) out.secretName = input.secretName;
   const caBundle = input?.caBundle;
-  if (caBundle) {
-    out.caBundle = {
-      configMapName: caBundle.configMapName,
-      configMapKeys: caBundle.configMapKeys ?? ["ca-bundle.crt"],
-    };
-  }
+  if (caBundle) out.caBundle = caBundles(caBundle);
   return out;
 }
 
@@ -102,6 +101,13 @@ function networking(net: NetworkingInput): C.Networking {
     tls: tls(net.tls),
   };
   if (net.allowedFrom) out.allowedFrom = net.allowedFrom;
+  if (net.policy) out.policy = net.policy;
+  return out;
+}
+
+function monitoring(m: MonitoringInput): Monitoring {
+  const out: Writable<Monitoring> = { enabled: m.enabled ?? true, port: m.port ?? DEFAULT_METRICS_PORT };
+  if (m.allowedFrom?.namespaces) out.allowedFrom = m.allowedFrom.namespaces;
   return out;
 }
 
@@ -154,6 +160,11 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
     present: present(spec),
   };
   if (spec.storage !== undefined) out.storage = storage(spec);
-  if (spec.overrideConfig) out.overrideConfig = spec.overrideConfig;
+  if (spec.overrideConfig) out.overrideConfig = configMapKey(spec.overrideConfig);
+  if (spec.baseConfig) out.baseConfig = configMapKey(spec.baseConfig);
+  if (spec.monitoring) out.monitoring = monitoring(spec.monitoring);
+  if (spec.registryRefreshIntervalSeconds !== undefined)
+    out.registryRefreshIntervalSeconds = spec.registryRefreshIntervalSeconds;
+  if (spec.auth) out.auth = normalizeAuth(spec.auth);
   return out;
 }

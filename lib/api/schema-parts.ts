@@ -10,6 +10,11 @@ export type Schema = { readonly [keyword: string]: unknown };
 export const INT_OR_STRING_MARK = "x-int-or-string";
 /** Marks a schema that the CRD renders as `x-kubernetes-preserve-unknown-fields: true`. */
 export const PRESERVE_UNKNOWN_MARK = "x-preserve-unknown";
+/**
+ * Marks a list the CRD renders as `x-kubernetes-list-type: map` keyed by these fields: the
+ * apiserver refuses two items with the same key, and server-side apply merges items by it.
+ */
+export const LIST_MAP_KEYS_MARK = "x-list-map-keys";
 
 export function describe(description: string, schema: Schema): Schema {
   return { ...schema, description };
@@ -71,8 +76,12 @@ export function quantity(description: string): Schema {
   };
 }
 
-/** corev1.ResourceRequirements. */
-export function resourceRequirements(description: string): Schema {
+/** corev1.ResourceRequirements; `claim` is the schema of one `claims` item. */
+export function resourceRequirements(
+  description: string,
+  claim: Schema = freeObject("A resource claim."),
+  maxClaims?: number,
+): Schema {
   const quantities = (d: string): Schema => ({
     type: "object",
     description: d,
@@ -84,7 +93,8 @@ export function resourceRequirements(description: string): Schema {
     claims: {
       type: "array",
       description: "Dynamic resource claims used by the container.",
-      items: freeObject("A resource claim."),
+      items: claim,
+      ...(maxClaims === undefined ? {} : { maxItems: maxClaims }),
     },
   });
 }
@@ -92,4 +102,9 @@ export function resourceRequirements(description: string): Schema {
 /** A list of Kubernetes objects passed through untouched (env, volumes, volumeMounts, TSCs). */
 export function k8sList(description: string, itemDescription: string): Schema {
   return { type: "array", description, items: freeObject(itemDescription) };
+}
+
+/** A list of objects keyed by `keys` (a Kubernetes list-map): each key at most once. */
+export function listMap(description: string, item: Schema, keys: readonly string[], extra: Schema = {}): Schema {
+  return { type: "array", description, items: item, [LIST_MAP_KEYS_MARK]: keys, ...extra };
 }

@@ -53,7 +53,7 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
     image: str("Server image."),
     digest: str("Image digest, when resolved from a registry."),
     configSource: str("Where the base config came from.", {
-      enum: ["embedded", "oci-label", "override", "image-default"],
+      enum: ["embedded", "oci-label", "configmap", "override", "image-default"],
     }),
     configHash: str("sha256:<hex> of the config.yaml."),
   }),

@@ -10,6 +10,7 @@ import {
   int,
   intOrString,
   k8sList,
+  listMap,
   obj,
   quantity,
   resourceRequirements,
@@ -19,6 +20,9 @@ import {
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { MONITORING_SCHEMA } from "./schema-monitoring";
+import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
+import { authSchema } from "./schema-auth";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -76,6 +80,37 @@ const providerList: Schema = {
   oneOf: [provider, { type: "array", minItems: 1, items: provider }],
 };
 
+const caBundle = obj(
+  "A ConfigMap of PEM CA certificates.",
+  {
+    configMapName: str("ConfigMap with PEM certificates, in the CR's namespace.", { minLength: 1 }),
+    configMapKeys: strList("Keys to read. Defaults to [ca-bundle.crt].", { minItems: 1, maxItems: 50 }),
+  },
+  ["configMapName"],
+);
+
+const caBundles: Schema = {
+  description:
+    "Extra CA certificates the server trusts: one ConfigMap `{configMapName, configMapKeys}`, or a list of them (at most 20). Every certificate goes into one bundle file.",
+  oneOf: [caBundle, { type: "array", minItems: 1, maxItems: 20, items: caBundle }],
+};
+
+/** A config.yaml in a ConfigMap: `{configMapName, key}`. */
+function configMapKey(description: string, nameDescription: string): Schema {
+  return obj(
+    description,
+    {
+      configMapName: str(nameDescription, { minLength: 1 }),
+      key: str("The ConfigMap key holding config.yaml. Defaults to config.yaml.", {
+        minLength: 1,
+        maxLength: 253,
+        pattern: "^[-._a-zA-Z0-9]+$",
+      }),
+    },
+    ["configMapName"],
+  );
+}
+
 /** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
 export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(
   EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]),
@@ -98,6 +133,42 @@ const externalProviderList: Schema = {
     ["providerId", "image"],
   ),
 };
+
+/** Kubernetes names: a DNS-1123 label (claim names inside the pod) and subdomain (object names). */
+const DNS_LABEL = { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", maxLength: 63 };
+const DNS_SUBDOMAIN = {
+  pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+  maxLength: 253,
+};
+/**
+ * Bounds the apiserver's CEL cost estimate of the rule that matches container claims to pod
+ * claims (rules.ts); a pod needs a handful of claims, not dozens.
+ */
+export const MAX_RESOURCE_CLAIMS = 32;
+
+/** corev1.ResourceClaim: the container's use of a pod claim (`workload.resourceClaims`). */
+const containerClaim = obj(
+  "A claim of the pod the server container uses; its name must be one of workload.resourceClaims.",
+  {
+    name: str("Name of an entry of workload.resourceClaims.", DNS_LABEL),
+    request: str("One request of that claim; unset, the container gets everything the claim allocated.", DNS_LABEL),
+  },
+  ["name"],
+);
+
+/** corev1.PodResourceClaim: a DRA claim the pod holds (Kubernetes 1.34+, docs/spec-reference.md#dra-claims). */
+const podResourceClaim = obj(
+  "A DRA ResourceClaim the pod holds: set exactly one of resourceClaimName or resourceClaimTemplateName.",
+  {
+    name: str("Name of the claim inside the pod (a DNS label), which resources.claims[].name refers to.", DNS_LABEL),
+    resourceClaimName: str("A ResourceClaim in the CR's namespace, shared by every pod that names it.", DNS_SUBDOMAIN),
+    resourceClaimTemplateName: str(
+      "A ResourceClaimTemplate in the CR's namespace: each pod gets a ResourceClaim of its own, deleted with the pod.",
+      DNS_SUBDOMAIN,
+    ),
+  },
+  ["name"],
+);
 
 const model: Schema = {
   description: "A model name, or a model object.",
@@ -133,6 +204,34 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       vectorIo: providerList,
       toolRuntime: providerList,
       telemetry: describe("Telemetry export (OTLP endpoint), one object or a list.", providerList),
+      files: describe(
+        "Files API storage (`localfs`, `s3`, `openai`), one object or a list of one: the server serves files with one provider, which replaces the base config's. For `s3`, `endpoint` is the S3 URL (MinIO…), `settings.bucket_name` is required and AWS keys go in `secretRefs` (`awsAccessKeyId`, `awsSecretAccessKey`).",
+        providerList,
+      ),
+      batches: describe(
+        "Batches API (`reference`), one object or a list of one: it replaces the base config's batches provider.",
+        providerList,
+      ),
+      responses: describe(
+        "Responses API (`builtin`), one object or a list of one: it replaces the base config's responses provider. `settings` tunes it (`vector_stores_config`, `compaction_config`…).",
+        providerList,
+      ),
+      fileProcessors: describe(
+        "File processors (`pypdf`, `docling`, `auto`, `markitdown`, `unstructured`, `docling-serve`…), one object or a list; overlaid on the base config's by id.",
+        providerList,
+      ),
+      messages: describe(
+        "Messages API (`builtin`; 0.8 and later lines), one object or a list of one: it replaces the base config's messages provider.",
+        providerList,
+      ),
+      interactions: describe(
+        "Interactions API (`builtin`; 0.8 and later lines), one object or a list of one: it replaces the base config's interactions provider.",
+        providerList,
+      ),
+      skills: describe(
+        "Skills API (`builtin`; 1.x lines), one object or a list of one: it replaces the base config's skills provider.",
+        providerList,
+      ),
     }),
     resources: obj("Resources registered at startup.", {
       models: { type: "array", description: "Models to register.", items: model },
@@ -155,19 +254,16 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       description: "APIs to remove from the config.",
       items: { type: "string", enum: DISABLE_NAMES },
     },
+    registryRefreshIntervalSeconds: int(
+      "Seconds between the server's refreshes of the models its providers list: server.registry_refresh_interval_seconds in config.yaml, on the 0.8 and 1.x lines (0.7 has no such setting). Unset, the server refreshes every 300 seconds. Setting it generates a config.yaml; with overrideConfig, write the key in that config instead.",
+      { minimum: 1, maximum: 2147483647 },
+    ),
     networking: obj("Port, TLS, exposure and access.", {
       port: int("Server port.", { minimum: 1, maximum: 65535, default: DEFAULT_PORT }),
       tls: obj("TLS settings.", {
         enabled: bool("Serve HTTPS with `secretName`."),
         secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
-        caBundle: obj(
-          "Extra CA certificates the server trusts.",
-          {
-            configMapName: str("ConfigMap with PEM certificates.", { minLength: 1 }),
-            configMapKeys: strList("Keys to read.", { minItems: 1, maxItems: 50 }),
-          },
-          ["configMapName"],
-        ),
+        caBundle: caBundles,
       }),
       expose: {
         description: "Expose outside the cluster: `true`, `{}` or `{enabled, hostname}`.",
@@ -183,11 +279,18 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
         namespaces: strList("Namespace names; `*` means all."),
         labels: strList("Namespace label keys (matched with Exists)."),
       }),
+      policy: NETWORK_POLICY_SCHEMA,
     }),
     workload: obj("Kubernetes workload settings.", {
       replicas: int("Pod replicas.", { minimum: 0, default: DEFAULT_REPLICAS }),
       workers: int("Uvicorn worker processes.", { minimum: 1 }),
-      resources: resourceRequirements("Container resources."),
+      resources: resourceRequirements("Container resources.", containerClaim, MAX_RESOURCE_CLAIMS),
+      resourceClaims: listMap(
+        "DRA ResourceClaims the pod holds (pod.spec.resourceClaims, Kubernetes 1.34+), which resources.claims hand to the server container. Names are unique.",
+        podResourceClaim,
+        ["name"],
+        { maxItems: MAX_RESOURCE_CLAIMS },
+      ),
       autoscaling: obj(
         "Horizontal pod autoscaling.",
         {
@@ -224,13 +327,16 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       "Providers shipped as images, per API section, merged after inline providers.",
       Object.fromEntries(EXTERNAL_PROVIDER_APIS.map((api) => [api, externalProviderList])),
     ),
-    overrideConfig: obj(
+    overrideConfig: configMapKey(
       "Use a complete config.yaml from a ConfigMap instead of generating one.",
-      {
-        configMapName: str("ConfigMap with key `config.yaml`, in the CR's namespace.", { minLength: 1 }),
-      },
-      ["configMapName"],
+      "ConfigMap holding the config.yaml, in the CR's namespace.",
     ),
+    baseConfig: configMapKey(
+      "Generate config.yaml from this base instead of the image's config labels or the bundled config. Exclusive with overrideConfig.",
+      "ConfigMap holding the base config.yaml, in the CR's namespace.",
+    ),
+    monitoring: MONITORING_SCHEMA,
+    auth: authSchema(secretRef),
   },
   ["distribution"],
 );

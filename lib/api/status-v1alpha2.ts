@@ -6,7 +6,7 @@
 import type { Condition, DistributionConfig, DistributionPhase, VersionInfo } from "./v1alpha1";
 
 /** Where the base config.yaml came from. */
-export type ConfigSource = "embedded" | "oci-label" | "override" | "image-default";
+export type ConfigSource = "embedded" | "oci-label" | "configmap" | "override" | "image-default";
 
 export interface ConfigGenerationStatus {
   /** ConfigMap holding the config.yaml in use. */

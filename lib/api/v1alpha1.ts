@@ -5,7 +5,7 @@
  * reconcile time, not the CRD. Kubernetes sub-objects are kept loose: the CRD carries their
  * full schema, the hooks pass them through.
  */
-import type { IntOrString, KIND, ObjectMeta, ResourceRequirements } from "./v1alpha2";
+import type { IntOrString, KIND, ObjectMeta } from "./v1alpha2";
 
 export const V1ALPHA1 = "llamastack.io/v1alpha1";
 
@@ -30,13 +30,23 @@ export interface DistributionType {
   readonly image?: string;
 }
 
+/** corev1.ResourceRequirements as the Go operator's CRD keeps it (v1alpha2 types its claims). */
+export interface LegacyResourceRequirements {
+  /** Maximum compute resources allowed (`cpu`, `memory`…). */
+  readonly limits?: { readonly [resource: string]: IntOrString };
+  /** Minimum compute resources required. */
+  readonly requests?: { readonly [resource: string]: IntOrString };
+  /** Dynamic resource claims used by the container. */
+  readonly claims?: readonly KubeObject[];
+}
+
 export interface ContainerSpec {
   /** Name of the server container. @default "llama-stack" */
   readonly name?: string;
   /** Port the server listens on; 0 or unset means 8321 (controller default). */
   readonly port?: number;
   /** Compute resources of the server container. */
-  readonly resources?: ResourceRequirements;
+  readonly resources?: LegacyResourceRequirements;
   /** Environment variables of the server container. */
   readonly env?: readonly EnvVar[];
   /** Overrides the container entrypoint. */

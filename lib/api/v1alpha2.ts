@@ -6,6 +6,8 @@
  * the apiserver enforces; tests/lib/api/types-schemas.test.ts checks these types agree with it.
  */
 import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
+import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
+import type { AuthInput } from "./auth-types";
 
 /** Spec sections by name (the list itself is in apis.ts). */
 export type { ProviderApi };
@@ -14,16 +16,8 @@ export const GROUP = "llamastack.io";
 export const KIND = "LlamaStackDistribution";
 export const V1ALPHA2 = `${GROUP}/v1alpha2`;
 
-/** A Secret key in the CR's namespace: the migration guide's flat form. */
-export interface FlatSecretRef {
-  readonly name: string;
-  readonly key: string;
-}
-/** The spec's nested form, `{secretKeyRef: {name, key}}`. Exactly one form per reference. */
-export interface NestedSecretRef {
-  readonly secretKeyRef: FlatSecretRef;
-}
-export type SecretRefInput = FlatSecretRef | NestedSecretRef;
+export type { FlatSecretRef, NestedSecretRef, SecretRefInput } from "./secret-ref-input";
+import type { SecretRefInput } from "./secret-ref-input";
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -101,12 +95,19 @@ export interface CaBundleInput {
   /** @default ["ca-bundle.crt"] */
   readonly configMapKeys?: readonly string[];
 }
+/** A config.yaml in a ConfigMap of the CR's namespace. */
+export interface ConfigMapKeyInput {
+  readonly configMapName: string;
+  /** @default config.yaml */
+  readonly key?: string;
+}
 export interface TlsInput {
   /** @default false */
   readonly enabled?: boolean;
   /** A `kubernetes.io/tls` Secret; the server terminates TLS with it. */
   readonly secretName?: string;
-  readonly caBundle?: CaBundleInput;
+  /** One ConfigMap, or a list of them: every certificate goes into one bundle. */
+  readonly caBundle?: CaBundleInput | readonly CaBundleInput[];
 }
 export interface AllowedFromInput {
   /** Namespace names; `"*"` allows every namespace. */
@@ -121,6 +122,8 @@ export interface NetworkingInput {
   /** `true`/`false`, `{}` (≡ true), or `{enabled, hostname}`. */
   readonly expose?: boolean | ExposeObject;
   readonly allowedFrom?: AllowedFromInput;
+  /** The server's NetworkPolicy: off, or extended with native rules. */
+  readonly policy?: NetworkPolicyInput;
 }
 
 export interface AutoscalingInput {
@@ -150,20 +153,36 @@ export interface WorkloadOverridesInput {
   readonly volumes?: readonly JsonObject[];
   readonly volumeMounts?: readonly JsonObject[];
 }
-/** corev1.ResourceRequirements (the same type in both API versions). */
+/** corev1.ResourceClaim: the server container's use of a pod claim (`WorkloadInput.resourceClaims`). */
+export interface ContainerClaimInput {
+  /** The name of an entry of `workload.resourceClaims`. */
+  readonly name: string;
+  /** One request of that claim; unset, everything the claim allocated. */
+  readonly request?: string;
+}
+/** corev1.ResourceRequirements, its claims typed (v1alpha1 keeps them free: `LegacyResourceRequirements`). */
 export interface ResourceRequirements {
   /** Maximum compute resources allowed (`cpu`, `memory`…). */
   readonly limits?: { readonly [resource: string]: IntOrString };
   /** Minimum compute resources required. */
   readonly requests?: { readonly [resource: string]: IntOrString };
   /** Dynamic resource claims used by the container. */
-  readonly claims?: readonly JsonObject[];
+  readonly claims?: readonly ContainerClaimInput[];
+}
+/** corev1.PodResourceClaim: exactly one of the two sources (validate.ts; the apiserver too). */
+export interface PodResourceClaimInput {
+  /** A DNS label, unique in the pod. */
+  readonly name: string;
+  readonly resourceClaimName?: string;
+  readonly resourceClaimTemplateName?: string;
 }
 export interface WorkloadInput {
   /** @default 1 */
   readonly replicas?: number;
   readonly workers?: number;
   readonly resources?: ResourceRequirements;
+  /** Pod-level DRA claims (`pod.spec.resourceClaims`); names unique. */
+  readonly resourceClaims?: readonly PodResourceClaimInput[];
   readonly autoscaling?: AutoscalingInput;
   readonly storage?: WorkloadStorageInput;
   readonly podDisruptionBudget?: PodDisruptionBudgetInput;
@@ -180,6 +199,16 @@ export interface ExternalProviderInput {
 }
 export type ExternalProvidersInput = { readonly [api in ExternalProviderApi]?: readonly ExternalProviderInput[] };
 
+/** `spec.monitoring`: the server's own Prometheus metrics endpoint (OGX 1.2 and later). */
+export interface MonitoringInput {
+  /** @default true (when `monitoring` is set) */
+  readonly enabled?: boolean;
+  /** @default 9464 */
+  readonly port?: number;
+  /** Namespaces whose pods may scrape the port; absent: the hooks' scraper namespace (`monitoring`). */
+  readonly allowedFrom?: { readonly namespaces?: readonly string[] };
+}
+
 export interface DistributionInput {
   readonly name?: string;
   readonly image?: string;
@@ -192,10 +221,17 @@ export interface LlsdSpecV1alpha2 {
   readonly storage?: StorageInput;
   /** API names, camelCase or snake_case. */
   readonly disabled?: readonly DisableName[];
+  /** → `server.registry_refresh_interval_seconds` (0.8 and 1.x lines). */
+  readonly registryRefreshIntervalSeconds?: number;
   readonly networking?: NetworkingInput;
   readonly workload?: WorkloadInput;
   readonly externalProviders?: ExternalProvidersInput;
-  readonly overrideConfig?: { readonly configMapName: string };
+  readonly overrideConfig?: ConfigMapKeyInput;
+  /** The base config generated configs start from, instead of the image's or the bundled one. */
+  readonly baseConfig?: ConfigMapKeyInput;
+  readonly monitoring?: MonitoringInput;
+  /** Who may call the server (docs/auth.md). */
+  readonly auth?: AuthInput;
 }
 
 export interface ObjectMeta {

@@ -2,7 +2,7 @@
 import { meant } from "../suggest";
 import { child, fieldError, listOf, type FieldError } from "../errors";
 import { DEFAULT_REDIS_PORT } from "../defaults";
-import { SERVER_API } from "./apis";
+import { OGX_SECTIONS, SERVER_API } from "./apis";
 import type { CanonicalSpec, KvStorage, SqlStorage } from "./canonical";
 
 /** Tool names users may list, and the tool_runtime provider types that serve each. */
@@ -101,7 +101,8 @@ export function parseRedisEndpoint(endpoint: string): { host: string; port: numb
 /** `disabled` wins over providers of the same API: a warning, not an error. */
 export function disabledConflicts(spec: CanonicalSpec): FieldError[] {
   return spec.disabled.flatMap((d) => {
-    const providers = spec.providers.filter((p) => SERVER_API[p.api] === d.api);
+    // The OGX sections are refused instead (disabledSections in validate-providers.ts).
+    const providers = spec.providers.filter((p) => SERVER_API[p.api] === d.api && !OGX_SECTIONS.has(p.api));
     if (providers.length === 0) return [];
     return [
       fieldError(

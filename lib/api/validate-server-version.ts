@@ -25,7 +25,7 @@ export function unservedVersionErrors(spec: CanonicalSpec): FieldError[] {
     fieldError(
       "spec.distribution.image",
       `${image} runs OGX ${tag}, and the hooks generate configs for OGX 1.2 and later, 0.8.x and 0.7.x: a server of that release refuses the config they would write (providers and APIs it does not have). ` +
-        "Use an image of OGX 1.2 or later (or distribution.name), or let the image run its own config (no providers, resources, storage, disabled, TLS or external providers), or write one for it in overrideConfig",
+        "Use an image of OGX 1.2 or later (or distribution.name), or let the image run its own config (no providers, resources, storage, disabled, TLS, external providers or registryRefreshIntervalSeconds), or write one for it in overrideConfig",
     ),
   ];
 }

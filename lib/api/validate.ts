@@ -13,10 +13,17 @@ import { normalize } from "./normalize";
 import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "./schema";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
+import { disabledSections, singleProviderSections } from "./validate-sections";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
+import { networkPolicyRules, networkPolicyWarnings } from "./validate-network-policy";
 import { V1ALPHA2_SPEC, withRulesOnWellTyped } from "./well-typed";
 import { externalConflicts } from "./validate-external";
+import { monitoringLineErrors, monitoringRules } from "./validate-monitoring";
+import { resourceClaimRules } from "./validate-resource-claims";
+import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
+import { authRules, exposedWithoutAuth } from "./validate-auth";
+import { authLineErrors } from "../config/auth-lines";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -61,16 +68,24 @@ function distributionRules(spec: CanonicalSpec, table: DistributionTable): Field
   return [];
 }
 
-/** overrideConfig replaces generation, so the generation inputs cannot be set beside it. */
+/** overrideConfig replaces generation, so the generation inputs (and a base to generate from) cannot be set beside it. */
 function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
   if (!spec.overrideConfig) return [];
   const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
-  return clashing.map((k) =>
+  const errors = clashing.map((k) =>
     fieldError(
       `spec.${k}`,
       `overrideConfig and ${k} are mutually exclusive: the ConfigMap is used as is; remove ${k} or overrideConfig`,
     ),
   );
+  if (spec.baseConfig)
+    errors.push(
+      fieldError(
+        "spec.baseConfig",
+        "overrideConfig and baseConfig are mutually exclusive: overrideConfig is mounted as is, baseConfig is what a generated config starts from; remove one",
+      ),
+    );
+  return errors;
 }
 
 function workloadRules(spec: CanonicalSpec): FieldError[] {
@@ -144,6 +159,8 @@ export function validateCanonical(
     duplicateIds(spec.providers),
     badEndpoints(spec.providers),
     telemetryRules(spec.providers),
+    singleProviderSections(spec.providers),
+    disabledSections(spec),
     modelRules(spec, inferenceIds),
     unknownTools(spec),
     storageRules(spec, raw.storage),
@@ -153,11 +170,29 @@ export function validateCanonical(
     workloadRules(spec),
     tlsRules(spec),
     allowedFromRules(spec),
+    networkPolicyRules(spec),
     ctx.release ? dialectErrors(spec, ctx.release) : [],
+    ctx.release ? registryRefreshErrors(spec, ctx.release) : [],
+    registryRefreshOverrideErrors(spec),
+    resourceClaimRules(spec),
     unservedVersionErrors(spec),
+    monitoringRules(spec),
+    ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
+    authRules(spec),
+    ctx.release ? authLineErrors(spec, ctx.release) : [],
   );
-  const warnings = disabledConflicts(spec).concat(redisPasswordNote(spec), lowPortNote(spec));
+  const warnings = disabledConflicts(spec).concat(
+    redisPasswordNote(spec),
+    lowPortNote(spec),
+    networkPolicyWarnings(spec),
+    exposedWithoutAuth(spec),
+  );
   return { errors, warnings, spec };
+}
+
+/** What the spec says of the server's version: an image's tag (a named distribution's is the table's line). */
+function imageEvidence(spec: CanonicalSpec): { image?: string } {
+  return spec.distribution.kind === "image" ? { image: spec.distribution.image } : {};
 }
 
 /** Ports below 1024 are served by the Service; the server itself may not listen there (`server.port` ≥ 1024). */

@@ -4,6 +4,7 @@ import { listenPort } from "../defaults";
 import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
+import { metricsContainerPorts } from "./metrics";
 import { legacyStartupProbe, readinessProbe, startupProbe } from "./probes";
 import { buildResources } from "./resources";
 import { serverSecurityContext } from "./security-context";
@@ -45,7 +46,10 @@ export function buildContainer(ctx: ChildContext): V1Container {
   if (command) container.command = command;
   if (args) container.args = args;
   // Named, so the Service's targetPort and the probes follow a port change.
-  container.ports = [{ name: SERVICE_PORT_NAME, containerPort: listenPort(networking.port), protocol: "TCP" }];
+  container.ports = [
+    { name: SERVICE_PORT_NAME, containerPort: listenPort(networking.port), protocol: "TCP" },
+    ...metricsContainerPorts(ctx),
+  ];
   container.env = buildEnv(ctx);
   container.volumeMounts = buildVolumeMounts(ctx);
   container.startupProbe = ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls);

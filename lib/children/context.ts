@@ -8,6 +8,7 @@ import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import type { Release } from "../distributions/table";
+import type { ServerMonitoringSettings } from "../monitoring";
 
 export interface MountedConfig {
   /** `generated`: our hash-named ConfigMap; `override`: the user's ConfigMap, mounted as is. */
@@ -17,6 +18,8 @@ export interface MountedConfig {
   readonly hash: string;
   /** The generated text (generated only): the ConfigMap child's data. */
   readonly configYaml?: string;
+  /** The ConfigMap key that holds config.yaml (override only: overrideConfig.key); @default config.yaml */
+  readonly key?: string;
 }
 
 /** The managed CA bundle (`<name>-ca-bundle`): what it holds and its hash (a rollout trigger). */
@@ -68,4 +71,16 @@ export interface ChildContext {
   readonly keptOpen?: boolean;
   /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
+  /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/monitoring.ts). */
+  readonly serverMonitoring?: ServerMonitoringSettings;
+  /** The API server's endpoints (related EndpointSlices), for egress with `auth.kubernetes` (lib/sync/api-server.ts). */
+  readonly apiServer?: ApiServerEgress;
+}
+
+/** Where the API server answers from inside the pods: its endpoints, from the related EndpointSlices. */
+export interface ApiServerEgress {
+  /** Addresses of the API server's endpoints (`kubectl get endpoints kubernetes -n default`), as CIDRs. */
+  readonly cidrs: readonly string[];
+  /** The endpoints' ports (6443 on kubeadm clusters, 443 on most managed ones). */
+  readonly ports: readonly number[];
 }

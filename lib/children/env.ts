@@ -15,6 +15,7 @@ import { CONFIG_PATH, listenPort } from "../defaults";
 import { CA_BUNDLE_FILE } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { withExternalPythonPath } from "./external-providers";
+import { metricsEnv } from "./metrics";
 import { upsertBy } from "../lists";
 import { DEFAULT_WORKERS, passThrough, storageMountPath } from "./workload";
 
@@ -76,6 +77,7 @@ function hookEnv(ctx: ChildContext): V1EnvVar[] {
     ...stateEnv(ctx),
     plain("HF_HOME", storageMountPath(ctx.spec.workload)),
     ...caEnv(ctx),
+    ...metricsEnv(ctx),
   ];
 }
 
@@ -92,6 +94,7 @@ function legacyEnv(ctx: ChildContext): V1EnvVar[] {
     ...portEnv(ctx, listenPort(networking.port)),
     ...stateEnv(ctx),
     ...secretAndPlain(ctx),
+    ...metricsEnv(ctx),
   ];
 }
 

@@ -16,6 +16,7 @@ import { buildPostgresSecret } from "./postgres-secret";
 import { buildPvc } from "./pvc";
 import { buildRoute } from "./route";
 import { buildService } from "./service";
+import { buildServiceMonitor } from "./service-monitor";
 
 export type { CaBundleMount, ChildContext, LegacyProfile, MountedConfig } from "./context";
 
@@ -38,6 +39,7 @@ const BUILDERS: readonly ((ctx: ChildContext) => BuiltChild | undefined)[] = [
   buildPvc,
   buildRoute,
   buildService,
+  buildServiceMonitor,
 ];
 
 /** The client types make apiVersion, kind and name optional; a child without them is our bug. */

@@ -1,27 +1,31 @@
 /**
  * NetworkPolicy `<name>-network-policy`: the server is locked down by default and
- * `networking.allowedFrom` opens it. Only ingress to the server port is limited; egress stays
- * open (providers, registries, model hubs live anywhere). None for a CR taken over from a Go
- * operator that ran it without one, until its owner opts in (lib/sync/network-access.ts).
+ * `networking.allowedFrom` opens it. `networking.policy` switches it off, adds native ingress
+ * rules after the default one, and limits egress (network-policy-egress.ts); unset, only
+ * ingress to the server port is limited and egress stays open (providers, registries, model
+ * hubs live anywhere). None for a CR taken over from a Go operator that ran it without one,
+ * until its owner opts in (lib/sync/network-access.ts).
  */
+import type { V1NetworkPolicy, V1NetworkPolicySpec } from "@kubernetes/client-node";
 import type {
-  V1NetworkPolicy,
-  V1NetworkPolicyIngressRule,
-  V1NetworkPolicyPeer,
-  V1NetworkPolicySpec,
-} from "@kubernetes/client-node";
+  NetworkPolicyIngressRuleInput as IngressRule,
+  NetworkPolicyPeerInput,
+} from "../api/v1alpha2-network-policy";
 import { listenPort } from "../defaults";
+import { copyJson } from "../json-copy";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
+import { egressRules, type EgressRule } from "./network-policy-egress";
 
 /**
- * client-node names the rule's `from` field `_from` (a TypeScript keyword workaround that its
- * own serializer renames); this object goes straight to JSON, so it carries the wire name.
+ * The rules in their wire shape (client-node names the ingress rule's `from` field `_from`, a
+ * TypeScript keyword workaround its own serializer renames; this object goes straight to JSON).
  */
-export type IngressRule = Omit<V1NetworkPolicyIngressRule, "_from"> & { from?: V1NetworkPolicyPeer[] };
+export type { EgressRule, IngressRule };
 export type NetworkPolicy = Omit<V1NetworkPolicy, "spec"> & {
-  spec: Omit<V1NetworkPolicySpec, "ingress"> & { ingress: IngressRule[] };
+  spec: Omit<V1NetworkPolicySpec, "ingress" | "egress"> & { ingress: IngressRule[]; egress?: EgressRule[] };
 };
 
 /** Set by the apiserver on every namespace: selects a namespace by name. */
@@ -38,10 +42,10 @@ export const INGRESS_NGINX_NAMESPACE = "ingress-nginx";
  * tells it apart from the others built here.
  */
 class Peers {
-  readonly list: V1NetworkPolicyPeer[] = [];
+  readonly list: NetworkPolicyPeerInput[] = [];
   private readonly seen = new Set<string>();
 
-  add(key: string, peer: V1NetworkPolicyPeer): void {
+  add(key: string, peer: NetworkPolicyPeerInput): void {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.list.push(peer);
@@ -54,7 +58,7 @@ class Peers {
   }
 }
 
-function peers(ctx: ChildContext): V1NetworkPolicyPeer[] {
+function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
   const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
   const peers = new Peers();
@@ -83,22 +87,52 @@ function exposurePeers(ctx: ChildContext, peers: Peers): void {
   if (exposed) peers.namespace(INGRESS_NGINX_NAMESPACE);
 }
 
+/**
+ * `spec.monitoring`: the metrics port, from the scraper's namespace only (the CR's
+ * `monitoring.allowedFrom.namespaces`, else the hooks' scraper namespace; `*` = every namespace).
+ */
+function metricsRule(ctx: ChildContext): IngressRule[] {
+  const m = ctx.spec.monitoring;
+  if (!metricsOn(m)) return [];
+  const scrapers = m.allowedFrom ?? [(ctx.serverMonitoring ?? NO_SERVICE_MONITORS).scraperNamespace];
+  const from: NetworkPolicyPeerInput[] = scrapers.includes(ALL_NAMESPACES)
+    ? [{ namespaceSelector: {} }]
+    : scrapers.map((n) => ({ namespaceSelector: { matchLabels: { [NAMESPACE_NAME_LABEL]: n } } }));
+  return [{ ports: [{ protocol: "TCP", port: m.port }], from }];
+}
+
 /** On the CR: `enabled` opts a taken-over CR in. On its Deployment: `kept-open-after-takeover`, the mark later syncs read back. */
 export const NETWORK_POLICY_ANNOTATION = "llamastack.io/network-policy";
 export const NETWORK_POLICY_OPT_IN = "enabled";
 export const KEPT_OPEN = "kept-open-after-takeover";
 
+/** False for `networking.policy.enabled: false`: no NetworkPolicy, and Metacontroller deletes a running one. */
+export function policyEnabled(ctx: Pick<ChildContext, "spec">): boolean {
+  return ctx.spec.networking.policy?.enabled !== false;
+}
+
 export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined {
-  if (ctx.keptOpen) return undefined;
-  return {
+  if (ctx.keptOpen || !policyEnabled(ctx)) return undefined;
+  // A policy names the pod's port, which differs from the Service's below 1024.
+  const defaults: IngressRule = {
+    ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }],
+    from: peers(ctx),
+  };
+  const policy: NetworkPolicy = {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",
     metadata: childMeta(ctx, names.networkPolicy(ctx.name)),
     spec: {
       podSelector: { matchLabels: selectorLabels(ctx.name) },
       policyTypes: ["Ingress"],
-      // A policy names the pod's port, which differs from the Service's below 1024.
-      ingress: [{ ports: [{ protocol: "TCP", port: listenPort(ctx.spec.networking.port) }], from: peers(ctx) }],
+      // The user's rules add sources and ports; they never replace the default rule.
+      ingress: [defaults, ...metricsRule(ctx), ...copyJson(ctx.spec.networking.policy?.ingress ?? [])],
     },
   };
+  const egress = egressRules(ctx);
+  if (egress) {
+    policy.spec.policyTypes = ["Ingress", "Egress"];
+    policy.spec.egress = egress;
+  }
+  return policy;
 }

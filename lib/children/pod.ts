@@ -2,7 +2,14 @@
  * The pod template's spec: hardening, identity, scheduling spread and volumes around the one
  * server container.
  */
-import type { V1Affinity, V1PodSecurityContext, V1PodSpec, V1TopologySpreadConstraint } from "@kubernetes/client-node";
+import type {
+  V1Affinity,
+  V1PodResourceClaim,
+  V1PodSecurityContext,
+  V1PodSpec,
+  V1TopologySpreadConstraint,
+} from "@kubernetes/client-node";
+import { readsServiceAccountCa } from "../config/auth";
 import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
 import type { ChildContext } from "./context";
@@ -88,6 +95,9 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
   // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
   pod.enableServiceLinks = false;
+  // The kubernetes auth provider checks the API server's certificate with the ServiceAccount CA,
+  // mounted only with the token: a ServiceAccount that turns automounting off would leave it out.
+  if (readsServiceAccountCa(ctx.spec)) pod.automountServiceAccountToken = true;
   pod.securityContext = podSecurityContext();
   const spread = topologySpread(ctx, several);
   if (spread) pod.topologySpreadConstraints = spread;
@@ -95,5 +105,8 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   if (affinity) pod.affinity = affinity;
   const init = externalInitContainers(ctx);
   if (init.length > 0) pod.initContainers = init;
+  // DRA claims the container's resources.claims name (validate-resource-claims.ts checks they match).
+  const claims = ctx.spec.workload.resourceClaims;
+  if (claims && claims.length > 0) pod.resourceClaims = passThrough<V1PodResourceClaim>(claims);
   return Object.assign(pod, { containers: [buildContainer(ctx)], volumes: buildVolumes(ctx) });
 }

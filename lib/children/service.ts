@@ -3,6 +3,7 @@ import type { V1Service } from "@kubernetes/client-node";
 import { names, selectorLabels, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { metricsServicePorts } from "./metrics";
 
 export function buildService(ctx: ChildContext): V1Service {
   return {
@@ -22,6 +23,7 @@ export function buildService(ctx: ChildContext): V1Service {
           targetPort: ctx.legacy ? ctx.spec.networking.port : SERVICE_PORT_NAME,
           protocol: "TCP",
         },
+        ...metricsServicePorts(ctx),
       ],
     },
   };

@@ -6,11 +6,11 @@
  * `ca-bundle`, `user-config`), so Metacontroller's first apply over a taken-over Deployment
  * merges into its volumes instead of adding a second one next to them.
  */
-import type { V1Volume, V1VolumeMount } from "@kubernetes/client-node";
+import type { V1ConfigMapVolumeSource, V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
 import { names } from "../names";
 import { CA_BUNDLE_KEY, CA_BUNDLE_MOUNT_DIR, CA_BUNDLE_VOLUME } from "./ca-bundle";
-import type { ChildContext } from "./context";
+import type { ChildContext, MountedConfig } from "./context";
 import { externalServerMounts, externalVolumes } from "./external-providers";
 import { upsertBy } from "../lists";
 import { passThrough, storageMountPath } from "./workload";
@@ -42,12 +42,20 @@ function caVolume(ctx: ChildContext): V1Volume[] {
 
 const CA_MOUNT: V1VolumeMount = { name: CA_BUNDLE_VOLUME, mountPath: CA_BUNDLE_MOUNT_DIR, readOnly: true };
 
+/** The whole ConfigMap, as the Go operator mounted it; another key than config.yaml is projected to config.yaml. */
+function legacyConfigSource(config: MountedConfig): V1ConfigMapVolumeSource {
+  const key = config.key ?? CONFIG_FILE_NAME;
+  return key === CONFIG_FILE_NAME
+    ? { name: config.configMapName }
+    : { name: config.configMapName, items: [{ key, path: CONFIG_FILE_NAME }] };
+}
+
 /** v1alpha1: storage, CA bundle, user config — the Go operator's order and shapes. */
 function legacyVolumes(ctx: ChildContext): V1Volume[] {
   return [
     storageVolume(ctx),
     ...caVolume(ctx),
-    ...(ctx.config ? [{ name: USER_CONFIG_VOLUME, configMap: { name: ctx.config.configMapName } }] : []),
+    ...(ctx.config ? [{ name: USER_CONFIG_VOLUME, configMap: legacyConfigSource(ctx.config) }] : []),
   ];
 }
 
@@ -65,12 +73,15 @@ function ourVolumes(ctx: ChildContext): V1Volume[] {
   const tlsSecret = networking.tls.enabled ? networking.tls.secretName : undefined;
   return [
     storageVolume(ctx),
-    // Only config.yaml is projected: an override ConfigMap's other keys stay out of the server's view.
+    // Only config.yaml (overrideConfig.key's, when given) is projected: an override ConfigMap's other keys stay out of the server's view.
     ...(ctx.config
       ? [
           {
             name: CONFIG_VOLUME,
-            configMap: { name: ctx.config.configMapName, items: [{ key: CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }] },
+            configMap: {
+              name: ctx.config.configMapName,
+              items: [{ key: ctx.config.key ?? CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }],
+            },
           },
         ]
       : []),

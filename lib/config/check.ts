@@ -19,7 +19,8 @@ import { bundledConfigOf } from "../distributions/bundled";
 import type { Release } from "../distributions/table";
 import { generationRefusals, type GenerateOptions } from "./generate";
 import { specProviderType } from "./spec-provider-type";
-import { hasSafety } from "./releases";
+import { RELEASE_APIS } from "./releases";
+import { SERVER_API } from "../api/apis";
 import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
 import { imageStateErrors } from "./shared-state-errors";
@@ -46,12 +47,13 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
 
 /** Every spec provider's type, resolved as generation will: removed types and names no type of the line matches are errors. */
 export function providerTypeErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  // On a line without the Safety API, safety providers get the dialect's one error (or are ignored when disabled).
-  const safety = hasSafety(release);
+  // On a line without the API (safety on 1.x, skills before 1.x), its providers get the dialect's one error
+  // (or are ignored when disabled).
+  const served = RELEASE_APIS[release];
   const errors: FieldError[] = [];
   // A plain loop: every sync and admission runs it, and it almost always finds nothing.
   for (const p of spec.providers) {
-    if (p.api === "telemetry" || (p.api === "safety" && !safety)) continue;
+    if (p.api === "telemetry" || !served.includes(SERVER_API[p.api])) continue;
     const resolved = specProviderType(p, release, spec.externalProviders);
     if (resolved.error) errors.push({ path: child(p.path, "provider"), message: resolved.error });
   }
@@ -69,7 +71,8 @@ export function generationCheck(
   if (source === "override") return NOTHING;
   const release = releaseFor(spec, options);
   const d = spec.distribution;
-  const base = options.baseConfig ?? bundledConfigOf(d, release);
+  // A baseConfig's ConfigMap is known only to the sync hook (and to `llsd render` given the file).
+  const base = options.baseConfig ?? (spec.baseConfig ? undefined : bundledConfigOf(d, release));
   if (base === undefined) return NOTHING;
   if (source === "image-default") return { errors: imageDefaultErrors(spec, base, release), notes: [] };
   return generationRefusals(spec, base, release, options);

@@ -4,16 +4,38 @@
  * use instead; a base config written for an older line (a file passed to `llsd render
  * --base-config`, an image whose labels carry an older config) is adapted, with a note per change.
  */
-import { fieldError, type FieldError } from "../errors";
+import { child, fieldError, type FieldError } from "../errors";
+import { SERVER_API, type ProviderApi } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
 import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
 import { dropDefaultModels } from "./disabled";
-import { hasSafety, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
+import { hasSafety, linesWithApi, RELEASE_APIS, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
 
 /** The spec's requests the line cannot serve. */
 export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError[] {
+  return missingApis(spec, release).concat(safetyErrors(spec, release));
+}
+
+/** A section of an API the line's server does not have (messages on 0.7, skills before 1.x): once, at the section. */
+function missingApis(spec: CanonicalSpec, release: Release): FieldError[] {
+  const sections = new Set<ProviderApi>();
+  for (const p of spec.providers) {
+    const api = SERVER_API[p.api];
+    if (p.api !== "telemetry" && p.api !== "safety" && !RELEASE_APIS[release].includes(api)) sections.add(p.api);
+  }
+  return [...sections].map((section) => {
+    const api = SERVER_API[section];
+    const lines = linesWithApi(api).map((r) => `${r}.x`);
+    return fieldError(
+      child("spec.providers", section),
+      `the ${release} server line has no ${api} API (the lines that have it: ${lines.join(", ")}); remove spec.providers.${section}, or run an image of one of those lines (distribution.image)`,
+    );
+  });
+}
+
+function safetyErrors(spec: CanonicalSpec, release: Release): FieldError[] {
   // A spec that disables safety itself asks for nothing: its safety entries are ignored on every line.
   if (hasSafety(release) || spec.disabled.some((d) => d.api === "safety")) return [];
   const gone = `the ${release} server line has no Safety API (removed in OGX 1.0)`;

@@ -20,10 +20,13 @@ import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
+import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type SecretEnv } from "./providers";
-import { FIPS_APPROVED_CIPHERS, hasSafety, refusesPlainHttp, takesTlsConfig } from "./releases";
+import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
+import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
+import { applyAuth } from "./auth";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
 
@@ -67,6 +70,7 @@ function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): voi
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;
+  applyRegistryRefresh(server, spec, release);
   if (spec.networking.tls.enabled) {
     server.tls_certfile = `${TLS_MOUNT_DIR}/tls.crt`;
     server.tls_keyfile = `${TLS_MOUNT_DIR}/tls.key`;
@@ -98,10 +102,12 @@ function externalNotes(
   ];
 }
 
+/** Providers of APIs the line lacks (safety on 1.x, skills before 1.x) are refused once, by dialectErrors, not built. */
 function servedProviders(spec: CanonicalSpec, release: Release): CanonicalSpec["providers"] {
   const disabledApis = new Set(spec.disabled.map((d) => d.api));
+  const served = RELEASE_APIS[release];
   return spec.providers.filter(
-    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api !== "safety" || hasSafety(release)),
+    (p) => !disabledApis.has(SERVER_API[p.api]) && (p.api === "telemetry" || served.includes(SERVER_API[p.api])),
   );
 }
 
@@ -134,6 +140,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     externals: spec.externalProviders,
   });
   overlayProviders(doc, providers.entries, providers.notes);
+  fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
@@ -141,8 +148,9 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
+  const auth = applyAuth(doc, spec, release);
   const telemetry = telemetryEnv(spec.providers, name);
-  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres)];
+  const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres), ...auth.env];
   const provided = providedEnv(spec, [...secretEnv, ...telemetry.env]);
   const envCheck = requireProvidedEnv(doc, provided);
   const notes = [
@@ -153,16 +161,20 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...storage.notes,
     ...resources.notes,
     ...telemetry.notes,
+    ...auth.notes,
     ...envCheck.notes,
     ...loopbackBackendNotes(doc, provided),
   ];
   const errors = [
     ...dialectErrors(spec, release),
+    ...registryRefreshErrors(spec, release),
     ...providers.errors,
     ...incomplete,
+    ...undefinedBackends(doc, providers.entries),
     ...disabled.errors,
     ...resources.errors,
     ...envCheck.errors,
+    ...auth.errors,
     ...generatedStateErrors(spec, doc, release, provided),
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };

@@ -3,6 +3,7 @@
  * others kept, new ones appended: docs/spec-reference.md), and what they still lack after.
  */
 import { fieldError, type FieldError } from "../errors";
+import { SINGLE_PROVIDER_APIS } from "../api/apis";
 import { addApi, deepMerge, effectiveId, isConditional, type ConfigDoc, type ProviderEntry } from "./doc";
 import type { ProviderOutcome } from "./providers";
 
@@ -27,6 +28,20 @@ function alwaysOnNotes(api: string, base: ProviderEntry | undefined, entry: Prov
   ];
 }
 
+/**
+ * An API one provider serves keeps only the spec's: another base entry would start beside it
+ * and serve nothing (or, listed last, serve instead of it), and keep its state in the pod.
+ */
+function servedAlone(api: string, list: ProviderEntry[], entry: ProviderEntry, notes: string[]): ProviderEntry[] {
+  if (!SINGLE_PROVIDER_APIS.has(api)) return list;
+  const others = list.filter((b) => effectiveId(b.provider_id) !== entry.provider_id);
+  for (const b of others)
+    notes.push(
+      `providers.${api}.${entry.provider_id}: replaces the base config's ${effectiveId(b.provider_id)} (${b.provider_type}): the server serves ${api} with one provider`,
+    );
+  return others.length === 0 ? list : list.filter((b) => !others.includes(b));
+}
+
 /** Overlay entries on the base config by provider id; adds each new API to a non-empty `apis`. */
 export function overlayProviders(
   doc: ConfigDoc,
@@ -40,7 +55,7 @@ export function overlayProviders(
     notes.push(...alwaysOnNotes(api, baseEntry, entry));
     if (baseEntry) list[at] = overlayEntry(baseEntry, entry);
     else list.push(entry);
-    doc.providers[api] = list;
+    doc.providers[api] = servedAlone(api, list, entry, notes);
     addApi(doc, api);
   }
 }
@@ -49,8 +64,10 @@ export function overlayProviders(
 export function missingRequired(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
   return entries.flatMap(({ api, entry, path, required }) => {
     const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
-    const absent = (required ?? []).filter((k) => final?.config?.[k] === undefined || final.config[k] === null);
-    if (absent.length === 0 || path === undefined) return [];
+    // No final entry: a later spec entry of an API one provider serves replaced it (refused by validate).
+    if (final === undefined || path === undefined) return [];
+    const absent = (required ?? []).filter((k) => final.config?.[k] === undefined || final.config[k] === null);
+    if (absent.length === 0) return [];
     const how = absent.map((k) => `settings.${k}`).join(", ");
     return [
       fieldError(

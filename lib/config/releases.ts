@@ -3,7 +3,7 @@
  * 1.x line dropped or changed. 0.7 and 0.8 share a YAML schema (different API names); 1.x
  * removed the Safety API and CORS/quota settings and refuses plain HTTP unless told so.
  */
-import type { Release } from "../distributions/table";
+import { RELEASES, type Release } from "../distributions/table";
 
 const COMMON_APIS = ["inference", "vector_io", "tool_runtime", "files", "batches", "file_processors", "responses"];
 
@@ -39,6 +39,16 @@ export function hasSafety(release: Release): boolean {
  */
 export function refusesPlainHttp(release: Release): boolean {
   return release === "1.3";
+}
+
+/** The responses provider keeps agent state in a KV store (`persistence.agent_state`) up to 0.8; 1.0 removed it. */
+export function keepsAgentState(release: Release): boolean {
+  return release !== "1.3";
+}
+
+/** The lines whose server has `api`, for the error that refuses it on the others. */
+export function linesWithApi(api: string): Release[] {
+  return RELEASES.filter((r) => RELEASE_APIS[r].includes(api));
 }
 
 /** What replaces the Safety API on lines without it, for error messages. */

@@ -3,7 +3,9 @@
  * Shared by the CLI and the sync hook; the base config is an input, so this stays pure.
  */
 import { fieldError, type FieldError } from "../errors";
-import type { CanonicalSpec } from "../api/canonical";
+import type { CanonicalSpec, ConfigMapKey } from "../api/canonical";
+import { CONFIG_FILE_NAME } from "../defaults";
+import { BASE_CONFIG_PATH, baseConfigErrors, baseConfigText } from "./base-configmap";
 import type { ValidateContext } from "../api/validate";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { DistributionTable, Release } from "../distributions/table";
@@ -21,7 +23,7 @@ export interface RenderInput extends GenerateOptions {
   /** Server line; @default the line of the distribution's image (lib/distributions/detect.ts). */
   readonly release?: Release;
   readonly distributions?: DistributionTable;
-  /** ConfigMaps of the CR's namespace; when given, an overrideConfig is checked against them. */
+  /** ConfigMaps of the CR's namespace; when given, an overrideConfig is checked against them and a baseConfig read from them. */
   readonly configMaps?: ConfigMapData;
 }
 
@@ -57,6 +59,7 @@ export type Rendered =
 
 function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): string | FieldError {
   if (input.baseConfig !== undefined) return input.baseConfig;
+  if (spec.baseConfig) return configMapBase(spec.baseConfig, input.configMaps);
   const d = spec.distribution;
   const bundled = bundledConfigOf(d, release);
   if (bundled !== undefined) return bundled;
@@ -68,6 +71,17 @@ function baseFor(spec: CanonicalSpec, release: Release, input: RenderInput): str
   );
 }
 
+/** spec.baseConfig's text, from the ConfigMaps given beside the CR. */
+function configMapBase(ref: ConfigMapKey, configMaps: ConfigMapData | undefined): string | FieldError {
+  if (configMaps === undefined)
+    return fieldError(
+      `${BASE_CONFIG_PATH}.configMapName`,
+      `ConfigMap ${ref.configMapName} was not given: put it in the file beside the CR (or pass --base-config)`,
+    );
+  const read = baseConfigText(ref, configMaps);
+  return read.ok ? read.text : read.error;
+}
+
 /** The server line and what was said on the way there, carried into each kind of answer. */
 interface RenderContext {
   readonly release: Release;
@@ -77,8 +91,9 @@ interface RenderContext {
 
 function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
   const { release, warnings, lineNotes } = at;
-  const name = spec.overrideConfig?.configMapName ?? "";
-  const note = `config.yaml comes from ConfigMap ${name}, mounted as is`;
+  const ref = spec.overrideConfig ?? { configMapName: "", key: CONFIG_FILE_NAME };
+  const key = ref.key === CONFIG_FILE_NAME ? "" : ` key "${ref.key}"`;
+  const note = `config.yaml comes from ConfigMap ${ref.configMapName}${key}, mounted as is`;
   if (configMaps === undefined)
     return {
       ok: true,
@@ -87,9 +102,9 @@ function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefin
       warnings,
       notes: [...lineNotes, `${note} (not checked: the ConfigMap was not given)`],
     };
-  const checked = checkOverrideConfig(name, configMaps);
+  const checked = checkOverrideConfig(ref, configMaps);
   if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
-  const unshared = overrideStateErrors(spec, name, checked.parsed, release);
+  const unshared = overrideStateErrors(spec, ref.configMapName, checked.parsed, release);
   if (unshared.length > 0) return { ok: false, errors: unshared, warnings, notes: [...lineNotes] };
   return {
     ok: true,
@@ -106,8 +121,12 @@ function renderGenerated(spec: CanonicalSpec, input: RenderInput, at: RenderCont
   const base = baseFor(spec, release, input);
   if (typeof base !== "string") return { ok: false, errors: [base], warnings, notes: lineNotes };
   const generated = generate(spec, base, release, input);
-  if (!generated.ok)
-    return { ok: false, errors: generated.errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  if (!generated.ok) {
+    // A --base-config file is not the spec's ConfigMap: its errors keep their own place.
+    const ref = input.baseConfig === undefined ? spec.baseConfig : undefined;
+    const errors = baseConfigErrors(ref, generated.errors);
+    return { ok: false, errors, warnings, notes: [...lineNotes, ...generated.notes] };
+  }
   return {
     ok: true,
     source: "generated",

@@ -18,7 +18,7 @@ import {
   type JsonMap,
   type Segments,
 } from "./paths";
-import { fits, hasFields, requiredOf, schemaAt } from "./schemas";
+import { fits, objectForm, requiredOf, schemaAt } from "./schemas";
 import type { Direction, Pair } from "./table";
 
 /** Field path (`spec.server.containerSpec.name`) → the value the other version cannot hold. */
@@ -35,12 +35,13 @@ interface Part {
 /** `value` (at source path `from`) as the target can hold it: whole, or (an object) the fields it accepts, or nothing. */
 function fitPart(value: unknown, schema: Schema | undefined, from: string): Part | undefined {
   if (fits(schema, value)) return { value, moved: [from], rebuilt: [] };
-  if (!isPlainObject(value) || !schema || !hasFields(schema)) return undefined;
+  const fields = objectForm(schema);
+  if (!isPlainObject(value) || !fields) return undefined;
   const out: JsonMap = {};
   const moved: string[] = [];
   const rebuilt = [from];
   for (const key of Object.keys(value)) {
-    const part = fitPart(own(value, key), schemaAt(schema, [key]), childPath(from, key));
+    const part = fitPart(own(value, key), schemaAt(fields, [key]), childPath(from, key));
     if (!part) continue;
     define(out, key, part.value);
     moved.push(...part.moved);

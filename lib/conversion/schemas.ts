@@ -31,6 +31,18 @@ export function hasFields(schema: Schema | undefined): boolean {
   return isPlainObject(own(schema, "properties"));
 }
 
+/**
+ * The schema whose fields a value can be moved by: a closed object's own, or the object form of
+ * "one object, or a list of them" (`networking.tls.caBundle`).
+ */
+export function objectForm(schema: Schema | undefined): Schema | undefined {
+  if (hasFields(schema)) return schema;
+  const branches = own(schema, "oneOf");
+  if (!Array.isArray(branches)) return undefined;
+  const object: unknown = branches.find((b) => isPlainObject(b) && hasFields(b));
+  return isPlainObject(object) ? object : undefined;
+}
+
 export function requiredOf(schema: Schema | undefined): readonly string[] {
   return stringList(own(schema, "required"));
 }

@@ -10,6 +10,7 @@ import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
 import type { Crd } from "./generate";
+import { KUBERNETES_CEL } from "./kubernetes-cel";
 import {
   fieldSchema,
   INT_OR_STRING,
@@ -97,10 +98,13 @@ function celScalar(value: unknown): CelInput | undefined {
 const holdsInt = (schema: JsonSchemaProps | undefined): boolean =>
   schema?.type === "integer" || schema?.[INT_OR_STRING] === true;
 
+/** CEL's strings extension and the Kubernetes library, as the apiserver offers them to CRD rules. */
+const FUNCS = [...strings, ...KUBERNETES_CEL];
+
 /** One rule on one value: true (valid), false (rejected with the message), or the CEL error. */
 export function evaluate(rule: ValidationRule, node: JsonSchemaProps, self: unknown): boolean | Error {
   const input = toCel(node, self);
-  const result = run(rule.rule, input === undefined ? {} : { self: input }, { funcs: strings });
+  const result = run(rule.rule, input === undefined ? {} : { self: input }, { funcs: FUNCS });
   if (isCelError(result)) return result;
   if (typeof result !== "boolean") return new Error(`rule "${rule.rule}" returned ${typeof result}, not bool`);
   return result;

@@ -15,7 +15,7 @@ import { V1ALPHA2_SPEC_SCHEMA } from "../api/schema-v1alpha2";
 import { V1ALPHA2_STATUS_SCHEMA } from "../api/schema-status-v1alpha2";
 import type { Schema } from "../api/schema-parts";
 import { V1ALPHA1_RULES, V1ALPHA2_RULES, type RuleTable } from "./rules";
-import { propertySchema, rulesOf, sortKeys, VALIDATIONS, type JsonSchemaProps } from "./schema-node";
+import { propertySchema, rulesOf, sortKeys, subschema, VALIDATIONS, type JsonSchemaProps } from "./schema-node";
 import { toStructural } from "./structural";
 import { structuralProblems } from "./structural-check";
 
@@ -212,7 +212,12 @@ function rootSchema(source: VersionSource): JsonSchemaProps {
 
 function attachRules(root: JsonSchemaProps, path: string, rules: RuleTable[string], version: string): void {
   let node: JsonSchemaProps | undefined = root;
-  for (const name of path.split(".")) node = propertySchema(node, name);
+  // `list[*]`: the list's items (rules on each element of a bounded list).
+  for (const name of path.split(".")) {
+    const list = name.endsWith("[*]");
+    node = propertySchema(node, list ? name.slice(0, -3) : name);
+    if (list) node = subschema(node, "items");
+  }
   if (node === undefined || node.type !== "object")
     throw new Error(`${version}: rules for ${path}, which is not a typed object field`);
   node[VALIDATIONS] = [...rulesOf(node), ...rules.map((r) => ({ ...r }))];

@@ -6,15 +6,16 @@
  *
  * What is here is what CEL can say about a structural schema: only typed fields can be named
  * (an untyped, preserve-unknown field has no CEL type, so `providers.*`, `resources.models[]`
- * and `networking.expose` are checked by `/validate` instead), and every rule is constant-cost
- * (`has()` and comparisons, no loops over unbounded lists, so the apiserver's cost estimate
- * always passes). Rules guard optional fields with `has()`: a rule that errors is a failed
+ * and `networking.expose` are checked by `/validate` instead), and every rule's cost is bounded
+ * (`has()` and comparisons; a loop only over a list with `maxItems` and items of bounded length,
+ * so the apiserver's cost estimate always passes). Rules guard optional fields with `has()`: a rule that errors is a failed
  * validation in Kubernetes.
  *
  * Keys are dotted field paths from the version's root (`spec.storage.kv`). The Secret
  * reference rules ("exactly one form") are generated with the merged object (structural.ts).
  */
 import type { ValidationRule } from "./structural";
+import { DEFAULT_PORT, MIN_SERVER_PORT } from "../defaults";
 
 export type RuleTable = { readonly [fieldPath: string]: readonly ValidationRule[] };
 
@@ -25,20 +26,89 @@ export const V1ALPHA1_RULES: RuleTable = {
   ],
 };
 
-/** Fields that generate config.yaml; an override ConfigMap is used as is, so they cannot sit beside it. */
+/** Fields that generate config.yaml; an override ConfigMap is used as is, so they (and baseConfig) cannot sit beside it. */
 const GENERATION_INPUTS = ["providers", "resources", "storage", "disabled"] as const;
 
 const isRedis = "has(self.type) && self.type == 'redis'";
 const isPostgres = "has(self.type) && self.type == 'postgres'";
 const tlsEnabled = "has(self.enabled) && self.enabled";
 
-export const V1ALPHA2_RULES: RuleTable = {
-  spec: GENERATION_INPUTS.map((field) => ({
-    rule: `!(has(self.overrideConfig) && has(self.${field}))`,
-    message: `overrideConfig and ${field} are mutually exclusive`,
-    fieldPath: `.${field}`,
+/** The port the server listens on (lib/defaults.ts listenPort): below 1024 only the Service serves it. */
+const serverPort = `(has(self.networking) && has(self.networking.port) && self.networking.port >= ${MIN_SERVER_PORT} ? self.networking.port : ${DEFAULT_PORT})`;
+const metricsOn = "has(self.monitoring) && (!has(self.monitoring.enabled) || self.monitoring.enabled)";
+
+/** The metrics endpoint needs a port of its own (lib/api/validate-monitoring.ts). */
+const MONITORING_PORT: ValidationRule = {
+  rule: `!(${metricsOn}) || !has(self.monitoring.port) || self.monitoring.port != ${serverPort}`,
+  message: "monitoring.port must differ from the server's port (networking.port)",
+  fieldPath: ".monitoring.port",
+  reason: "FieldValueInvalid",
+};
+const selectors = "has(self.podSelector) || has(self.namespaceSelector)";
+/** apimachinery's ValidateNetworkPolicyPeer (lists bounded, so the cost per element is constant). */
+const PEER_RULES: readonly ValidationRule[] = [
+  {
+    rule: `has(self.ipBlock) || ${selectors}`,
+    message: "a peer needs podSelector, namespaceSelector or ipBlock",
+    reason: "FieldValueRequired",
+  },
+  {
+    rule: `!has(self.ipBlock) || !(${selectors})`,
+    message: "ipBlock cannot be combined with podSelector or namespaceSelector",
     reason: "FieldValueForbidden",
-  })),
+  },
+];
+
+/** How many of spec.auth's providers are set: a fixed sum of four, constant cost. */
+const authProviders = ["kubernetes", "oidc", "upstreamHeader", "custom"]
+  .map((p) => `(has(self.${p}) ? 1 : 0)`)
+  .join(" + ");
+
+export const V1ALPHA2_RULES: RuleTable = {
+  spec: [
+    ...[...GENERATION_INPUTS, "baseConfig"].map((field) => ({
+      rule: `!(has(self.overrideConfig) && has(self.${field}))`,
+      message: `overrideConfig and ${field} are mutually exclusive`,
+      fieldPath: `.${field}`,
+      reason: "FieldValueForbidden" as const,
+    })),
+    MONITORING_PORT,
+    // A server setting that only a generated config carries: the override is mounted as written.
+    {
+      rule: "!(has(self.overrideConfig) && has(self.registryRefreshIntervalSeconds))",
+      message: "overrideConfig and registryRefreshIntervalSeconds are mutually exclusive",
+      fieldPath: ".registryRefreshIntervalSeconds",
+      reason: "FieldValueForbidden",
+    },
+    {
+      rule: "!(has(self.overrideConfig) && has(self.auth))",
+      message: "overrideConfig and auth are mutually exclusive: set server.auth in the ConfigMap",
+      fieldPath: ".auth",
+      reason: "FieldValueForbidden",
+    },
+  ],
+  "spec.auth": [
+    {
+      rule: `${authProviders} == 1`,
+      message: "set exactly one provider: kubernetes, oidc, upstreamHeader or custom",
+      reason: "FieldValueInvalid",
+    },
+  ],
+  "spec.auth.oidc": [
+    {
+      rule: "has(self.jwks) != has(self.introspection)",
+      message: "set exactly one of jwks or introspection",
+      reason: "FieldValueInvalid",
+    },
+  ],
+  "spec.auth.tenancy": [
+    {
+      rule: "self.mode != 'single' || has(self.defaultTenantId)",
+      message: "defaultTenantId is required when mode is single",
+      fieldPath: ".defaultTenantId",
+      reason: "FieldValueRequired",
+    },
+  ],
   "spec.distribution": [
     {
       rule: "!(has(self.name) && has(self.image))",
@@ -106,6 +176,19 @@ export const V1ALPHA2_RULES: RuleTable = {
       fieldPath: ".replicas",
       reason: "FieldValueInvalid",
     },
+    // Both lists are bounded (MAX_RESOURCE_CLAIMS) and names are DNS labels: the loops' cost is bounded.
+    {
+      rule: "!has(self.resourceClaims) || self.resourceClaims.all(c, has(c.resourceClaimName) != has(c.resourceClaimTemplateName))",
+      message: "each resourceClaims entry sets exactly one of resourceClaimName or resourceClaimTemplateName",
+      fieldPath: ".resourceClaims",
+      reason: "FieldValueInvalid",
+    },
+    {
+      rule: "!has(self.resources) || !has(self.resources.claims) || self.resources.claims.all(c, has(self.resourceClaims) && self.resourceClaims.exists(r, r.name == c.name))",
+      message: "each resources.claims[].name must be the name of a resourceClaims entry",
+      fieldPath: ".resources.claims",
+      reason: "FieldValueInvalid",
+    },
   ],
   "spec.workload.autoscaling": [
     {
@@ -115,6 +198,12 @@ export const V1ALPHA2_RULES: RuleTable = {
       reason: "FieldValueInvalid",
     },
   ],
+  ...Object.fromEntries(
+    ["spec.networking.policy.ingress[*].from[*]", "spec.networking.policy.egress[*].to[*]"].map((path) => [
+      path,
+      PEER_RULES,
+    ]),
+  ),
   "spec.workload.podDisruptionBudget": [
     {
       rule: "!(has(self.minAvailable) && has(self.maxUnavailable))",

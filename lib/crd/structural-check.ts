@@ -91,7 +91,14 @@ function checkNode(node: unknown, path: string, problems: string[]): void {
     return;
   }
   // In this order, so the problems read top-down: the node, its branches, its shape, its children, its rules.
-  const checks: readonly Check[] = [checkKeywords, checkType, checkIntOrString, checkBranches, checkShape];
+  const checks: readonly Check[] = [
+    checkKeywords,
+    checkType,
+    checkIntOrString,
+    checkBranches,
+    checkShape,
+    checkListMap,
+  ];
   for (const check of checks) check(node, path, problems);
   checkChildren(node, path, problems);
   checkRules(node, path, problems);
@@ -140,6 +147,27 @@ function checkShape(node: JsonMap, path: string, problems: string[]): void {
   for (const name of stringList(node.required)) {
     if (own(node.properties, name) === undefined) problems.push(`${path}: required field "${name}" is not a property`);
   }
+}
+
+const SCALAR_TYPES = ["string", "integer", "number", "boolean"];
+
+/** Is `key` a scalar field of `items` that every item has (required, or defaulted)? */
+function isListMapKey(items: JsonMap, key: string): boolean {
+  const field = own(items.properties, key);
+  if (!isPlainObject(field) || !SCALAR_TYPES.includes(String(field.type))) return false;
+  return stringList(items.required).includes(key) || field.default !== undefined;
+}
+
+/** A list-map is a list of objects whose keys every item has. */
+function checkListMap(node: JsonMap, path: string, problems: string[]): void {
+  if (node["x-kubernetes-list-type"] !== "map") return;
+  const items = isPlainObject(node.items) ? node.items : {};
+  const keys = stringList(node["x-kubernetes-list-map-keys"]);
+  if (node.type !== "array" || items.type !== "object" || keys.length === 0)
+    problems.push(`${path}: a list-map is an array of objects with x-kubernetes-list-map-keys`);
+  for (const key of keys)
+    if (!isListMapKey(items, key))
+      problems.push(`${path}: list-map key "${key}" must be a scalar field every item has`);
 }
 
 function checkChildren(node: JsonMap, path: string, problems: string[]): void {

@@ -13,11 +13,12 @@
  *   `/validate` and `/sync` check it against the JSON Schema; for one object or a list of it,
  *   the node also describes the object's fields for `kubectl explain` (described.ts);
  * - `x-preserve-unknown` becomes `x-kubernetes-preserve-unknown-fields: true`;
+ * - `x-list-map-keys` becomes `x-kubernetes-list-type: map` with those `x-kubernetes-list-map-keys`;
  * - `additionalProperties: false` is dropped: the apiserver prunes unknown fields instead.
  * A keyword with no structural form throws, so a schema change cannot slip through unconverted.
  * The structural rules themselves are checked on the result by structural-check.ts.
  */
-import { INT_OR_STRING_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "../api/schema-parts";
+import { INT_OR_STRING_MARK, LIST_MAP_KEYS_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "../api/schema-parts";
 import { isPlainObject, stringList } from "../conversion/paths";
 import {
   INT_OR_STRING,
@@ -52,6 +53,7 @@ const CONVERTIBLE = new Set<string>([
   "anyOf",
   INT_OR_STRING_MARK,
   PRESERVE_UNKNOWN_MARK,
+  LIST_MAP_KEYS_MARK,
   ...VALUE_KEYWORDS,
 ]);
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
@@ -221,5 +223,11 @@ function mapValues(schema: Schema, where: string): JsonSchemaProps | undefined {
 function arrayOf(schema: Schema, where: string): JsonSchemaProps {
   const items = schema.items;
   if (!isPlainObject(items)) throw new Error(`${where}: an array needs an items schema`);
-  return withValues({ type: "array", ...describe(schema), items: toStructural(items, `${where}[*]`) }, schema);
+  const out: JsonSchemaProps = { type: "array", ...describe(schema), items: toStructural(items, `${where}[*]`) };
+  if (schema[LIST_MAP_KEYS_MARK] !== undefined) {
+    const keys = stringList(schema[LIST_MAP_KEYS_MARK]);
+    if (keys.length === 0) throw new Error(`${where}: ${LIST_MAP_KEYS_MARK} needs a list of field names`);
+    Object.assign(out, { "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": [...keys] });
+  }
+  return withValues(out, schema);
 }

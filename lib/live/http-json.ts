@@ -7,7 +7,9 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 
 export type JsonAnswer =
-  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
+  | { readonly ok: true; readonly value: unknown }
+  /** `denied`: the server asked for credentials (401/403), which the hooks do not hold. */
+  | { readonly ok: false; readonly problem: string; readonly denied?: true };
 
 export interface GetJsonOptions {
   readonly timeoutMs: number;
@@ -57,7 +59,10 @@ function onResponse(res: IncomingMessage, maxBytes: number, finish: Finish, abor
   const status = res.statusCode ?? 0;
   if (status !== 200) {
     res.resume();
-    finish({ ok: false, problem: statusProblem(status) });
+    const denied = status === 401 || status === 403;
+    finish(
+      denied ? { ok: false, problem: statusProblem(status), denied } : { ok: false, problem: statusProblem(status) },
+    );
     abort();
     return;
   }

@@ -3,11 +3,13 @@
  * `GET /v1/version` → `{version}` and `GET /v1/providers` → `{data: [...]}`. Both are
  * asked at once; an answer of the wrong shape is a problem like no answer at all.
  */
-import { getJson, type GetJsonOptions } from "./http-json";
+import { getJson, type GetJsonOptions, type JsonAnswer } from "./http-json";
 import type { LiveReport, ProviderInfo } from "./types";
 
 export const VERSION_PATH = "/v1/version";
 export const PROVIDERS_PATH = "/v1/providers";
+
+export const PROVIDERS_WITHHELD = `providers are not listed: the server asks for credentials on GET ${PROVIDERS_PATH} (spec.auth), and the hooks hold none`;
 
 /** Status must stay small (etcd objects are limited to ~1.5 MiB). */
 export const MAX_PROVIDERS = 100;
@@ -68,23 +70,39 @@ function providersOf(body: unknown): ProviderInfo[] | undefined {
     .slice(0, MAX_PROVIDERS);
 }
 
+interface Part<T> {
+  readonly value?: T;
+  readonly problem?: string;
+}
+
+function versionPart(answer: JsonAnswer): Part<string> {
+  if (!answer.ok) return { problem: `GET ${VERSION_PATH}: ${answer.problem}` };
+  const value = versionOf(answer.value);
+  return value === undefined ? { problem: `GET ${VERSION_PATH}: the answer has no "version"` } : { value };
+}
+
+function providersPart(answer: JsonAnswer): Part<ProviderInfo[]> {
+  if (!answer.ok) return { problem: `GET ${PROVIDERS_PATH}: ${answer.problem}` };
+  const value = providersOf(answer.value);
+  return value === undefined ? { problem: `GET ${PROVIDERS_PATH}: the answer has no "data" list` } : { value };
+}
+
 export async function readServerInfo(baseUrl: string, options: GetJsonOptions): Promise<LiveReport> {
   const root = baseUrl.replace(/\/+$/, "");
-  const [version, providers] = await Promise.all([
+  const [versionAnswer, providersAnswer] = await Promise.all([
     getJson(`${root}${VERSION_PATH}`, options),
     getJson(`${root}${PROVIDERS_PATH}`, options),
   ]);
-  const problems: string[] = [];
-  const parsedVersion = version.ok ? versionOf(version.value) : undefined;
-  if (!version.ok) problems.push(`GET ${VERSION_PATH}: ${version.problem}`);
-  else if (parsedVersion === undefined) problems.push(`GET ${VERSION_PATH}: the answer has no "version"`);
-  const parsedProviders = providers.ok ? providersOf(providers.value) : undefined;
-  if (!providers.ok) problems.push(`GET ${PROVIDERS_PATH}: ${providers.problem}`);
-  else if (parsedProviders === undefined) problems.push(`GET ${PROVIDERS_PATH}: the answer has no "data" list`);
+  const version = versionPart(versionAnswer);
+  // With spec.auth on, /v1/providers needs a caller's token; /v1/version stays open, so the server is up.
+  const withheld = !providersAnswer.ok && providersAnswer.denied === true && versionAnswer.ok;
+  const providers = withheld ? {} : providersPart(providersAnswer);
+  const problems = [version.problem, providers.problem].filter((p): p is string => p !== undefined);
   return {
     url: root,
-    ...(parsedVersion !== undefined ? { version: parsedVersion } : {}),
-    ...(parsedProviders !== undefined ? { providers: parsedProviders } : {}),
+    ...(version.value !== undefined ? { version: version.value } : {}),
+    ...(providers.value !== undefined ? { providers: providers.value } : {}),
     problems,
+    ...(withheld ? { withheld: PROVIDERS_WITHHELD } : {}),
   };
 }

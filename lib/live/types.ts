@@ -33,6 +33,8 @@ export interface LiveReport {
   readonly providers?: readonly ProviderInfo[];
   /** One line per question that failed, e.g. `GET /v1/version: no answer within 1.5 s`. */
   readonly problems: readonly string[];
+  /** A question the server would not answer without credentials (spec.auth), and why it was not shown. */
+  readonly withheld?: string;
 }
 
 /** Asks a server; never rejects, never takes longer than its deadline. */

@@ -124,8 +124,10 @@ function healthCondition(input: LiveInput, serving: Serving, previous: PreviousL
       message: "The hooks do not ask the server (live status is off)",
     };
   }
-  if (report.problems.length === 0)
-    return { type: T.healthCheck, status: "True", reason: "HealthCheckPassed", message: HEALTH_CHECK_PASSED };
+  if (report.problems.length === 0) {
+    const message = report.withheld ? `${HEALTH_CHECK_PASSED}; ${report.withheld}` : HEALTH_CHECK_PASSED;
+    return { type: T.healthCheck, status: "True", reason: "HealthCheckPassed", message };
+  }
   const kept =
     previous.version?.llamaStackServerVersion !== undefined || previous.providers !== undefined
       ? "; the version and providers shown are from the last check that succeeded"
@@ -170,6 +172,16 @@ function answered(input: LiveInput, serving: Serving): LiveReport | undefined {
   return serving.readyReplicas > 0 && serving.serviceObserved ? input.report : undefined;
 }
 
+/** No ready pod: nothing serves these providers now (the Go operator clears them too). Withheld (auth on): the last list may predate auth. */
+function shownProviders(
+  report: LiveReport | undefined,
+  serving: Serving,
+  previous: PreviousLive,
+): readonly ProviderInfo[] | undefined {
+  if (serving.readyReplicas === 0 || report?.withheld !== undefined) return undefined;
+  return report?.providers ?? previous.providers;
+}
+
 export function liveStatus(
   input: LiveInput,
   serving: Serving,
@@ -179,8 +191,7 @@ export function liveStatus(
   const report = answered(input, serving);
   const serverVersion = report?.version ?? previous.version?.llamaStackServerVersion;
   const version = versionStatus(input.operatorVersion, serverVersion, previous.version, now);
-  // No ready pod: nothing serves these providers now (the Go operator clears them too).
-  const providers = serving.readyReplicas === 0 ? undefined : (report?.providers ?? previous.providers);
+  const providers = shownProviders(report, serving, previous);
   const condition = healthCondition(input, serving, previous);
   const distribution = distributionConfig(input, providers);
   const retrySoon = report !== undefined && report.problems.length > 0;

@@ -26,7 +26,7 @@ export interface ConfigInUse {
   readonly providerCount?: number;
   readonly resourceCount?: number;
   readonly configVersion?: number;
-  readonly source: "embedded" | "oci-label" | "override" | "image-default";
+  readonly source: "embedded" | "oci-label" | "configmap" | "override" | "image-default";
 }
 
 export interface StatusInput {

@@ -3,6 +3,7 @@
  * sync that stops — every observed child kept as it is (docs/failure-policy.md), the status
  * saying what to fix, first-time failures creating nothing.
  */
+import type { ServerMonitoringSettings } from "../monitoring";
 import type { DistributionTable } from "../distributions/table";
 import { buildStatus, type StatusInput, type SyncFailure } from "../status/status";
 import type { KubeObject, SyncRequest, SyncResponse } from "../wire/metacontroller";
@@ -21,6 +22,8 @@ export interface SyncDeps {
   readonly operatorVersion?: string;
   /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */
   readonly imageOverrideProblems?: readonly string[];
+  /** ServiceMonitors and the scraper namespace (lib/monitoring.ts); absent: none, `monitoring`. */
+  readonly serverMonitoring?: ServerMonitoringSettings;
 }
 
 /** One sync of one parent: the request (its parent in v1alpha2), the parent as it states it, its observed children. */

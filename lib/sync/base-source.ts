@@ -111,7 +111,8 @@ export async function findBase(
   resolver: BaseConfigResolver,
   related: ObjectMap | undefined,
 ): Promise<BaseOutcome> {
-  if (configSource(spec) !== "generated") return { notes: [] };
+  // A base config of the user's (spec.baseConfig) comes from a related ConfigMap, not the image.
+  if (configSource(spec) !== "generated" || spec.baseConfig) return { notes: [] };
   const image = target.image;
   if (image === undefined) return { notes: [] };
   return outcomeOf(await resolver.resolve(image, namespaceCredentials(related)), spec.distribution);

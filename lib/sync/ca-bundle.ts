@@ -1,13 +1,13 @@
 /**
  * The managed CA bundle, as the Go operator builds it: the PEM certificates of the keys
- * `networking.tls.caBundle` lists, plus every key of the namespace's `odh-trusted-ca-bundle`
+ * `networking.tls.caBundle` lists (of each ConfigMap, in spec order, when it lists several), plus every key of the namespace's `odh-trusted-ca-bundle`
  * ConfigMap when it exists, each parsed as X.509, re-encoded and joined into one
  * `ca-bundle.crt`. A bad certificate the user listed fails the sync with which key, which
  * certificate and why (never the PEM); a bad key of the ODH bundle is skipped with a note.
  */
 import { createHash, X509Certificate } from "node:crypto";
 import { fieldError, listOf, type FieldError } from "../errors";
-import type { Tls } from "../api/canonical";
+import type { CaBundleSource, Tls } from "../api/canonical";
 import { isPlainObject } from "../conversion/paths";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import { perObjectVersion, textBytes } from "../caches";
@@ -162,15 +162,25 @@ function tooLarge(collector: Collector, path: string): { readonly failure: SyncF
   return problem ? fail([fieldError(path, `${problem}; trust fewer CAs`)], "CABundleTooLarge") : undefined;
 }
 
-/** The certificates of the keys the spec lists: a bad one fails the sync with which key and why. */
+/** The certificates of the keys the spec lists, ConfigMap by ConfigMap: a bad one fails the sync with which key and why. */
 function addWanted(input: CaBundleInput, collector: Collector): { readonly failure: SyncFailure } | undefined {
-  const wanted = input.tls.caBundle;
-  if (!wanted) return undefined;
+  for (const wanted of input.tls.caBundle ?? []) {
+    const failure = addSource(input, wanted, collector);
+    if (failure) return failure;
+  }
+  return undefined;
+}
+
+function addSource(
+  input: CaBundleInput,
+  wanted: CaBundleSource,
+  collector: Collector,
+): { readonly failure: SyncFailure } | undefined {
   // Presence of the ConfigMap and its keys was checked with every other reference.
   const configMap = lookup(input.related, KEYS.configMap, input.namespace, wanted.configMapName);
   for (const [i, key] of wanted.configMapKeys.entries()) {
     const result = certificatesOf(configMap, key);
-    const path = `${CAPATH}.configMapKeys[${i}]`;
+    const path = `${wanted.path}.configMapKeys[${i}]`;
     if (!result.ok) {
       return fail([
         fieldError(
@@ -206,6 +216,17 @@ function addOdh(
   return undefined;
 }
 
+/** The field a problem of the whole bundle is reported at: the one ConfigMap's name, or the list. */
+const wantedPath = (wanted: readonly CaBundleSource[]): string =>
+  wanted.length === 1 && wanted[0] ? `${wanted[0].path}.configMapName` : CAPATH;
+
+/** What to say when the listed keys hold no certificate (the single form keeps its message). */
+function emptyMessage(wanted: readonly CaBundleSource[]): string {
+  const what = wanted.map((w) => `ConfigMap ${w.configMapName} keys ${listOf(w.configMapKeys)}`).join(" and ");
+  const fix = wanted.length > 1 ? "remove them from caBundle" : "remove caBundle";
+  return `${what} hold no certificate; put PEM-encoded CA certificates there or ${fix}`;
+}
+
 /** The bundle of what was collected, unless it holds nothing the spec asked for or exceeds a ConfigMap. */
 function bundleOf(
   input: CaBundleInput,
@@ -216,19 +237,14 @@ function bundleOf(
   const wanted = input.tls.caBundle;
   if (collector.pems.length === 0) {
     if (!wanted) return { notes };
-    return fail([
-      fieldError(
-        `${CAPATH}.configMapName`,
-        `ConfigMap ${wanted.configMapName} keys ${listOf(wanted.configMapKeys)} hold no certificate; put PEM-encoded CA certificates there or remove caBundle`,
-      ),
-    ]);
+    return fail([fieldError(wantedPath(wanted), emptyMessage(wanted))]);
   }
   const data = collector.pems.join("\n");
   if (Buffer.byteLength(data) > limits.configMapBytes) {
     return fail(
       [
         fieldError(
-          wanted ? `${CAPATH}.configMapName` : `ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`,
+          wanted ? wantedPath(wanted) : `ConfigMap ${ODH_TRUSTED_CA_BUNDLE}`,
           `the CA bundle would take ${Buffer.byteLength(data)} bytes, more than a ConfigMap holds (${limits.configMapBytes}); trust fewer CAs`,
         ),
       ],

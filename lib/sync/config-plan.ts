@@ -3,6 +3,8 @@
  * generated one, or the image's own. Failures come back as values for the status.
  */
 import { fieldError, type FieldError } from "../errors";
+import type { ConfigMapKey } from "../api/canonical";
+import { BASE_CONFIG_PATH, baseConfigErrors } from "../config/base-configmap";
 import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { loopbackBackendNotes } from "../config/local-backends";
@@ -19,10 +21,11 @@ import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { ChildContext } from "../children/context";
-import type { SyncFailure } from "../status/status";
+import type { ConfigInUse, SyncFailure } from "../status/status";
 import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
 import { overrideCheck } from "./override-parse";
+import { relatedBase, type ConfigMapBase } from "./base-configmap";
 import { secretValue } from "./related";
 import type { ConfigPlan, PlanInput } from "./plan-types";
 import { misreadSecrets } from "./secret-values";
@@ -35,8 +38,9 @@ const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["er
   failure: { type, reason, errors },
 });
 
-function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { failure: SyncFailure } {
-  const checked = overrideCheck(configMapName, input.related, input.namespace);
+function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failure: SyncFailure } {
+  const checked = overrideCheck(ref, input.related, input.namespace);
+  const configMapName = ref.configMapName;
   if (!checked.ok) {
     const reason = checked.error.message.includes("Unsupported config.yaml version")
       ? "UnsupportedConfigVersion"
@@ -49,7 +53,7 @@ function overridePlan(input: PlanInput, configMapName: string): ConfigPlan | { f
     return overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
   const hash = sha256(checked.configYaml);
   return {
-    mounted: { source: "override", configMapName, hash },
+    mounted: { source: "override", configMapName, hash, key: ref.key },
     inUse: { source: "override", configMapName, hash },
     secretEnv: [],
     plainEnv: [],
@@ -94,11 +98,23 @@ function imageDefaultPlan(input: PlanInput): ConfigPlan | Failed {
   };
 }
 
-/** The base config to generate from: the image's, else the one bundled for a named distribution. */
-function baseText(input: PlanInput): string | Failed {
+/** The base config to generate from: the spec's ConfigMap, else the image's, else the one bundled for a named distribution. */
+function baseText(input: PlanInput): ConfigMapBase | Failed {
+  const ref = input.spec.baseConfig;
+  if (ref) {
+    const found = relatedBase(ref, input.related, input.namespace);
+    // The reference check before planning stops a sync whose ConfigMap or key is missing.
+    return (
+      found ??
+      fail("ConfigGenerated", "ConfigMapNotFound", [
+        fieldError(`${BASE_CONFIG_PATH}.configMapName`, `ConfigMap ${ref.configMapName} has no key "${ref.key}"`),
+      ])
+    );
+  }
   const d = input.spec.distribution;
   const base = input.base?.text ?? bundledConfigOf(d, input.release);
-  if (base !== undefined) return base;
+  if (base !== undefined)
+    return { text: base, id: input.base ? `${input.base.source}@${input.base.digest}` : "bundled" };
   const what =
     d.kind === "image"
       ? `image ${d.image} carries no readable config labels`
@@ -126,28 +142,33 @@ function postgresOf(input: PlanInput, g: Generated): { postgres?: ChildContext["
   return { postgres: { secretName: g.postgres.secretName, parts: parsed.parts } };
 }
 
-function generated(input: PlanInput, base: string): Generated | Failed {
+function generated(input: PlanInput, base: ConfigMapBase): Generated | Failed {
   const run = (): GenerateResult =>
-    generate(input.spec, base, input.release, {
+    generate(input.spec, base.text, input.release, {
       name: input.name,
       ...(input.externalProviders ? { externalProviders: input.externalProviders } : {}),
     });
   // External providers' metadata is not among the inputs compared: those configs are generated every time.
-  const remember = (input.externalProviders?.length ?? 0) > 0 ? undefined : input.remember;
-  const baseId = input.base ? `${input.base.source}@${input.base.digest}` : "bundled";
-  const g = remember ? remember({ base: baseId, release: input.release, name: input.name }, run) : run();
+  const remember = (input.externalProviders?.length ?? 0) > 0 || base.id === undefined ? undefined : input.remember;
+  const g = remember && base.id ? remember({ base: base.id, release: input.release, name: input.name }, run) : run();
   if (g.ok) return g;
   const reason = g.errors.some((e) => e.path === "baseConfig.version")
     ? "UnsupportedConfigVersion"
     : g.errors.every(isStateError)
       ? UNSHARED_STATE
       : "ConfigGenerationFailed";
-  return fail("ConfigGenerated", reason, g.errors);
+  return fail("ConfigGenerated", reason, baseConfigErrors(input.spec.baseConfig, g.errors));
+}
+
+/** Where the base came from, for status.resolvedDistribution.configSource. */
+function baseSource(input: PlanInput): ConfigInUse["source"] {
+  if (input.spec.baseConfig) return "configmap";
+  return input.base ? "oci-label" : "embedded";
 }
 
 function generatedPlan(input: PlanInput): ConfigPlan | Failed {
   const base = baseText(input);
-  if (typeof base !== "string") return base;
+  if ("failure" in base) return base;
   const g = generated(input, base);
   if ("failure" in g) return g;
   const pg = postgresOf(input, g);
@@ -159,7 +180,7 @@ function generatedPlan(input: PlanInput): ConfigPlan | Failed {
   return {
     mounted: { source: "generated", configMapName, hash: g.hash, configYaml: g.configYaml },
     inUse: {
-      source: input.base ? "oci-label" : "embedded",
+      source: baseSource(input),
       configMapName,
       hash: g.hash,
       providerCount: g.providerCount,
@@ -204,7 +225,7 @@ function partValue(e: SecretEnv, postgres: ChildContext["postgres"]): string | u
 
 export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailure } {
   const source = configSource(input.spec);
-  if (source === "override") return overridePlan(input, input.spec.overrideConfig!.configMapName);
+  if (source === "override" && input.spec.overrideConfig) return overridePlan(input, input.spec.overrideConfig);
   if (source === "generated") return generatedPlan(input);
   return imageDefaultPlan(input);
 }

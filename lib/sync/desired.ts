@@ -4,6 +4,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { desiredChildren, type CaBundleMount, type ChildContext, type LegacyProfile } from "../children";
+import type { ApiServerEgress } from "../children/context";
 import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
 import { buildStatus } from "../status/status";
 import type { KubeObject, SyncResponse } from "../wire/metacontroller";
@@ -15,7 +16,10 @@ import { reemit, retainedStorage } from "./keep";
 import type { LegacyV1alpha1 } from "./legacy";
 import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
+import { networkPolicyNotes } from "../children/network-policy-notes";
+import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
+import type { ServerMonitoringSettings } from "../monitoring";
 
 /** Everything planned for a sync that got through. */
 export interface Planned {
@@ -31,7 +35,7 @@ export interface Planned {
   readonly digest?: string;
 }
 
-function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObject[] {
+function childrenOf(ctx: SyncContext, planned: Planned, open: boolean, apiServer?: ApiServerEgress): KubeObject[] {
   const { name, namespace } = ctx.parent;
   const { spec, server, plan, ca, legacy, external } = planned;
   const caBundle: CaBundleMount | undefined = ca.bundle
@@ -60,7 +64,19 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean): KubeObje
   if (profile) child.legacy = profile;
   if (external.resolved) child.externalProviders = external.resolved;
   if (open) child.keptOpen = true;
-  return desiredChildren(child);
+  return desiredChildren(withPlatform(child, ctx, apiServer));
+}
+
+/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints. */
+function withPlatform(
+  child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
+  ctx: SyncContext,
+  apiServer: ApiServerEgress | undefined,
+): ChildContext {
+  const settings: ServerMonitoringSettings | undefined = ctx.deps.serverMonitoring;
+  if (settings) child.serverMonitoring = settings;
+  if (apiServer) child.apiServer = apiServer;
+  return child;
 }
 
 /** Rollout safety: the ConfigMap the running pods mount stays until the Deployment no longer does (at most two). */
@@ -84,7 +100,9 @@ function deploymentHashOf(children: readonly KubeObject[]): string | undefined {
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
   const open = keptOpen(ctx.request.parent, ctx.observed);
-  const children = childrenOf(ctx, planned, open);
+  // Read once: the policy's egress and its notes see the same endpoints.
+  const apiServer = apiServerEgressOf(ctx.request.related);
+  const children = childrenOf(ctx, planned, open, apiServer);
   const storage = retainedStorage(ctx.request.parent, ctx.observed, children);
   const desired = withPreviousConfigMap(ctx, [...children, ...storage.children]);
   const hold = holdOf(ctx, desired);
@@ -96,6 +114,12 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...plan.notes,
     ...storage.notes,
     ...(open ? [KEPT_OPEN_NOTE] : []),
+    ...networkPolicyNotes({
+      spec: planned.spec,
+      exposeWith: ctx.deps.exposeWith,
+      postgres: plan.postgres,
+      ...(apiServer ? { apiServer } : {}),
+    }),
     ...(hold ? [hold.note] : []),
   ];
   input.config = plan.inUse;

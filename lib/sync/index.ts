@@ -4,6 +4,7 @@
  * file, the running servers, the memo). The I/O itself, before the pure `sync()` and bounded in
  * time, is in with-io.ts.
  */
+import type { ServerMonitoringSettings } from "../monitoring";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
 import {
@@ -57,6 +58,8 @@ export interface SyncSettings {
   readonly imageOverridesFile?: string;
   /** The budget every cache of the process shares, in bytes (lib/caches.ts); 0 turns them off. */
   readonly cacheBytes: number;
+  /** ServiceMonitors and the scraper namespace for `spec.monitoring` (the server-monitoring component). */
+  readonly serverMonitoring?: ServerMonitoringSettings;
 }
 
 export function syncDeps(settings: SyncSettings, distributions: DistributionTable = DEFAULT_DISTRIBUTIONS): SyncDeps {
@@ -66,6 +69,7 @@ export function syncDeps(settings: SyncSettings, distributions: DistributionTabl
     hooksNamespace: settings.hooksNamespace,
     exposeWith: settings.exposeWith,
     ...(settings.operatorVersion ? { operatorVersion: settings.operatorVersion } : {}),
+    ...(settings.serverMonitoring ? { serverMonitoring: settings.serverMonitoring } : {}),
   };
 }
 

@@ -135,7 +135,9 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
   const version = objectKey(request.parent);
   if (version === undefined) return undefined;
   const problems = (deps.imageOverrideProblems ?? []).join("\n");
-  return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${problems}`;
+  const m = deps.serverMonitoring;
+  const monitoring = m ? `${m.serviceMonitors}|${m.scraperNamespace}` : "";
+  return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
 }
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {

@@ -1,9 +1,11 @@
 /**
  * The override ConfigMap's config.yaml checked and parsed (lib/config/override.ts), kept by the
- * ConfigMap (lib/caches.ts `objectKey`, with its content's fingerprint): the `yaml` library takes
- * about 0.3 ms for a 1.6 KB config, and every resync of an override CR reads the same ConfigMap
- * (docs/development.md, "Caches"). A kept parse is frozen: a step that edited it would throw.
+ * ConfigMap (lib/caches.ts `objectKey`, with its content's fingerprint) and key: the `yaml`
+ * library takes about 0.3 ms for a 1.6 KB config, and every resync of an override CR reads the
+ * same ConfigMap (docs/development.md, "Caches"). A kept parse is frozen: a step that edited it
+ * would throw.
  */
+import type { ConfigMapKey } from "../api/canonical";
 import { frozenBytes, perObjectVersion, textBytes } from "../caches";
 import { checkOverrideConfig, type OverrideCheck } from "../config/override";
 import { deepFreeze } from "../json-copy";
@@ -17,12 +19,12 @@ function checkBytes(check: OverrideCheck): number {
 
 const checkedByVersion = perObjectVersion<OverrideCheck>("override configs", checkBytes, deepFreeze);
 
-function checkOf(name: string, configMap: KubeObject | undefined): OverrideCheck {
-  return checkOverrideConfig(name, configMap ? { [name]: stringEntries(configMap.data) } : {});
+function checkOf(ref: ConfigMapKey, configMap: KubeObject | undefined): OverrideCheck {
+  return checkOverrideConfig(ref, configMap ? { [ref.configMapName]: stringEntries(configMap.data) } : {});
 }
 
-/** ConfigMap `name` of `namespace` in `related`, checked as the override config. */
-export function overrideCheck(name: string, related: ObjectMap | undefined, namespace: string): OverrideCheck {
-  const configMap = lookup(related, KEYS.configMap, namespace, name);
-  return checkedByVersion(configMap, name, () => checkOf(name, configMap));
+/** The ConfigMap `ref` names in `namespace`, from `related`, checked as the override config. */
+export function overrideCheck(ref: ConfigMapKey, related: ObjectMap | undefined, namespace: string): OverrideCheck {
+  const configMap = lookup(related, KEYS.configMap, namespace, ref.configMapName);
+  return checkedByVersion(configMap, ref.key, () => checkOf(ref, configMap));
 }

@@ -2,7 +2,7 @@
  * Every Secret and ConfigMap a spec references, with the field path that references it. The
  * customize hook asks Metacontroller for exactly these; the sync hook checks them in `related`.
  */
-import type { CanonicalSpec, SecretRef } from "../api/canonical";
+import type { CanonicalSpec, ConfigMapKey, SecretRef } from "../api/canonical";
 import { userSecretEnv } from "../config/user-env";
 
 export interface References {
@@ -10,7 +10,7 @@ export interface References {
   readonly secretKeys: readonly SecretRef[];
   /** Whole Secrets (the TLS Secret), with the keys they must hold. */
   readonly secrets: readonly { readonly name: string; readonly keys: readonly string[]; readonly path: string }[];
-  /** ConfigMaps (overrideConfig, CA bundle), with the keys they must hold. */
+  /** ConfigMaps (overrideConfig, baseConfig, each CA bundle), with the keys they must hold. */
   readonly configMaps: readonly { readonly name: string; readonly keys: readonly string[]; readonly path: string }[];
 }
 
@@ -24,20 +24,16 @@ function secretKeysOf(spec: CanonicalSpec): SecretRef[] {
 }
 
 function configMapsOf(spec: CanonicalSpec): References["configMaps"] {
-  const caBundle = spec.networking.tls.caBundle;
+  const config = (path: string, ref: ConfigMapKey | undefined): References["configMaps"] =>
+    ref ? [{ name: ref.configMapName, keys: [ref.key], path: `${path}.configMapName` }] : [];
   return [
-    ...(spec.overrideConfig
-      ? [{ name: spec.overrideConfig.configMapName, keys: ["config.yaml"], path: "spec.overrideConfig.configMapName" }]
-      : []),
-    ...(caBundle
-      ? [
-          {
-            name: caBundle.configMapName,
-            keys: caBundle.configMapKeys,
-            path: "spec.networking.tls.caBundle.configMapName",
-          },
-        ]
-      : []),
+    ...config("spec.overrideConfig", spec.overrideConfig),
+    ...config("spec.baseConfig", spec.baseConfig),
+    ...(spec.networking.tls.caBundle ?? []).map((ca) => ({
+      name: ca.configMapName,
+      keys: ca.configMapKeys,
+      path: `${ca.path}.configMapName`,
+    })),
   ];
 }
 
@@ -47,7 +43,11 @@ export function referencesOf(spec: CanonicalSpec): References {
     tls.enabled && tls.secretName
       ? [{ name: tls.secretName, keys: ["tls.crt", "tls.key"], path: "spec.networking.tls.secretName" }]
       : [];
-  return { secretKeys: secretKeysOf(spec), secrets, configMaps: configMapsOf(spec) };
+  // The auth client secret last: after the providers' and the stores', in spec order.
+  const authSecret = spec.auth?.clientSecret;
+  const secretKeys = secretKeysOf(spec);
+  if (authSecret) secretKeys.push(authSecret);
+  return { secretKeys, secrets, configMaps: configMapsOf(spec) };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { fieldError, listOf, type FieldError } from "../errors";
 import { isPlainObject } from "../conversion/paths";
+import { meant } from "../suggest";
 import { KEYS, lookup, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { References } from "./references";
 
@@ -67,14 +68,13 @@ function missing(
       ),
     ];
   const absent = wanted.keys.filter((k) => !hasKey(object, k));
-  return absent.length === 0
-    ? []
-    : [
-        fieldError(
-          wanted.path,
-          `${kind} ${wanted.name} has no key ${listOf(absent)} (it has ${listOf(keysOf(object))})`,
-        ),
-      ];
+  if (absent.length === 0) return [];
+  const keys = keysOf(object);
+  // One key missing beside a near miss (`config.yml` for `config.yaml`): the likely fix.
+  const near = absent.length === 1 && absent[0] !== undefined ? meant(absent[0], keys, "") : "";
+  return [
+    fieldError(wanted.path, `${kind} ${wanted.name} has no key ${listOf(absent)} (it has ${listOf(keys)})${near}`),
+  ];
 }
 
 /** The decoded value of a Secret key (only for deriving the Postgres parts; never logged). */

@@ -27,6 +27,7 @@ import { checkRelated } from "./related";
 import { serverChoice } from "./server-line";
 import { shownExtra } from "./shown";
 import { withUnsharedNote } from "./unshared";
+import { monitoringNotes, monitoringStop } from "./monitoring";
 
 export type { SyncDeps } from "./answer";
 
@@ -93,14 +94,17 @@ function syncHub(ctx: SyncContext, inputs: SyncInputs, checked: ValidationResult
   const base: Extra = {
     port: spec.networking.port,
     ...(server.image ? { image: server.image } : {}),
-    notes: [...shown.notes, ...server.notes],
+    notes: [...shown.notes, ...server.notes, ...monitoringNotes(spec, ctx.deps)],
     live: shown.live,
     externalProviders: external.report,
   };
   const legacy = legacyOf(ctx.request.parent);
   const refs = referencesOf(spec);
   const withCount = counted(base, refs);
-  const stop = referenceStop(ctx, { spec, legacy, refs, base }) ?? ioStop(found, external, withCount);
+  const stop =
+    referenceStop(ctx, { spec, legacy, refs, base }) ??
+    ioStop(found, external, withCount) ??
+    monitoringStop(spec, server, found, withCount);
   if (stop) return failed(ctx, stop);
   return planned(ctx, { spec, found, external, server, legacy, base: withCount }, inputs.remember);
 }
@@ -145,7 +149,8 @@ function crossNamespace(legacy: LegacyV1alpha1 | undefined, spec: CanonicalSpec,
   if (user !== undefined && user !== namespace && spec.overrideConfig)
     errors.push(wrong(V1ALPHA1_PATHS.userConfigNamespace, spec.overrideConfig.configMapName, user));
   const ca = legacy.caBundleNamespace;
-  const caBundle = spec.networking.tls.caBundle;
+  // v1alpha1 holds one CA ConfigMap: the first of the list.
+  const caBundle = spec.networking.tls.caBundle?.[0];
   if (ca !== undefined && ca !== namespace && caBundle)
     errors.push(wrong(V1ALPHA1_PATHS.caBundleNamespace, caBundle.configMapName, ca));
   return errors;

@@ -111,6 +111,7 @@ export const KEYS = {
   route: "Route.route.openshift.io/v1",
   hpa: "HorizontalPodAutoscaler.autoscaling/v2",
   pdb: "PodDisruptionBudget.policy/v1",
+  endpointSlice: "EndpointSlice.discovery.k8s.io/v1",
 } as const;
 
 /** Find `name` in one kind's map whatever the keying (v1 `name`, v2 `ns/name`). */

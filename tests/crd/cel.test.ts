@@ -22,8 +22,22 @@ const kubeRef = { secretKeyRef: { name: "creds", key: "token" } };
 const vllm = { provider: "vllm", endpoint: "http://vllm:8000/v1" };
 const starter = { name: "starter" };
 
+/** The two rules every Secret reference gets (structural.ts), at `path`. */
+function secretRefCases(path: string): { [rule: string]: Cases } {
+  return {
+    [`v1alpha2 ${path}: set exactly one form: name and key, or secretKeyRef`]: {
+      valid: [ref, kubeRef],
+      invalid: [{}, { ...ref, ...kubeRef }],
+    },
+    [`v1alpha2 ${path}: name and key must be set together`]: {
+      valid: [ref, kubeRef],
+      invalid: [{ key: "secret" }, { name: "idp", secretKeyRef: ref }],
+    },
+  };
+}
+
 /** `<version> <path>: <message>` → cases. */
-const CASES: { readonly [rule: string]: Cases } = {
+const CASES: { [rule: string]: Cases } = {
   "v1alpha1 spec.server.distribution: Only one of name or image can be specified": {
     valid: [{ name: "starter" }, { image: "quay.io/x/y:1" }, {}],
     invalid: [{ name: "starter", image: "quay.io/x/y:1" }],
@@ -57,6 +71,16 @@ const CASES: { readonly [rule: string]: Cases } = {
       { distribution: starter, overrideConfig: { configMapName: "cfg" }, workload: { replicas: 2 } },
     ],
     invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, disabled: ["eval"] }],
+  },
+
+  "v1alpha2 spec: overrideConfig and baseConfig are mutually exclusive": {
+    valid: [
+      { distribution: starter, baseConfig: { configMapName: "base" } },
+      { distribution: starter, overrideConfig: { configMapName: "cfg", key: "run.yaml" } },
+    ],
+    invalid: [
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, baseConfig: { configMapName: "base" } },
+    ],
   },
 
   "v1alpha2 spec.distribution: only one of name or image can be specified": {
@@ -105,6 +129,21 @@ const CASES: { readonly [rule: string]: Cases } = {
     invalid: [{ key: "url" }, { name: "pg", secretKeyRef: ref }],
   },
 
+  "v1alpha2 spec: monitoring.port must differ from the server's port (networking.port)": {
+    valid: [
+      { distribution: { name: "starter" } },
+      { distribution: { name: "starter" }, monitoring: {} },
+      { distribution: { name: "starter" }, monitoring: { port: 9000 }, networking: { port: 9001 } },
+      { distribution: { name: "starter" }, monitoring: { port: 8321 }, networking: { port: 9000 } },
+      { distribution: { name: "starter" }, monitoring: { enabled: false, port: 8321 } },
+    ],
+    invalid: [
+      { distribution: { name: "starter" }, monitoring: { port: 8321 } },
+      { distribution: { name: "starter" }, monitoring: { port: 8321 }, networking: { port: 80 } },
+      { distribution: { name: "starter" }, monitoring: { enabled: true, port: 9000 }, networking: { port: 9000 } },
+      { distribution: { name: "starter" }, monitoring: {}, networking: { port: 9464 } },
+    ],
+  },
   "v1alpha2 spec.networking.tls: secretName is required when enabled is true": {
     valid: [{ enabled: true, secretName: "tls" }, { enabled: false }, { caBundle: { configMapName: "ca" } }, {}],
     invalid: [{ enabled: true }, { enabled: true, caBundle: { configMapName: "ca" } }],
@@ -123,6 +162,53 @@ const CASES: { readonly [rule: string]: Cases } = {
     ],
     invalid: [{ replicas: 4, autoscaling: { minReplicas: 1, maxReplicas: 3 } }],
   },
+  "v1alpha2 spec.workload: each resourceClaims entry sets exactly one of resourceClaimName or resourceClaimTemplateName":
+    {
+      valid: [
+        { resourceClaims: [{ name: "gpu", resourceClaimTemplateName: "one-gpu" }] },
+        {
+          resourceClaims: [
+            { name: "gpu", resourceClaimName: "shared-gpu" },
+            { name: "nic", resourceClaimName: "nic" },
+          ],
+        },
+        {},
+      ],
+      invalid: [
+        { resourceClaims: [{ name: "gpu" }] },
+        { resourceClaims: [{ name: "gpu", resourceClaimName: "a", resourceClaimTemplateName: "b" }] },
+        { resourceClaims: [{ name: "nic", resourceClaimName: "nic" }, { name: "gpu" }] },
+      ],
+    },
+  "v1alpha2 spec.workload: each resources.claims[].name must be the name of a resourceClaims entry": {
+    valid: [
+      { resources: { claims: [{ name: "gpu" }] }, resourceClaims: [{ name: "gpu", resourceClaimName: "g" }] },
+      {
+        resources: { claims: [{ name: "gpu", request: "big" }, { name: "nic" }] },
+        resourceClaims: [
+          { name: "nic", resourceClaimName: "n" },
+          { name: "gpu", resourceClaimTemplateName: "g" },
+        ],
+      },
+      { resources: { requests: { cpu: "1" } } },
+      { resourceClaims: [{ name: "gpu", resourceClaimName: "g" }] },
+    ],
+    invalid: [
+      { resources: { claims: [{ name: "gpu" }] } },
+      { resources: { claims: [{ name: "gpu" }] }, resourceClaims: [{ name: "gpus", resourceClaimName: "g" }] },
+      {
+        resources: { claims: [{ name: "gpu" }, { name: "nic" }] },
+        resourceClaims: [{ name: "gpu", resourceClaimName: "g" }],
+      },
+    ],
+  },
+  "v1alpha2 spec: overrideConfig and registryRefreshIntervalSeconds are mutually exclusive": {
+    valid: [
+      { distribution: starter, registryRefreshIntervalSeconds: 60 },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" } },
+    ],
+    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, registryRefreshIntervalSeconds: 60 }],
+  },
   "v1alpha2 spec.workload.autoscaling: maxReplicas must be greater than or equal to minReplicas": {
     valid: [{ minReplicas: 2, maxReplicas: 2 }, { minReplicas: 1, maxReplicas: 5 }, { maxReplicas: 1 }],
     invalid: [{ minReplicas: 5, maxReplicas: 3 }],
@@ -135,7 +221,62 @@ const CASES: { readonly [rule: string]: Cases } = {
       { minAvailable: "50%", maxUnavailable: "50%" },
     ],
   },
+
+  "v1alpha2 spec: overrideConfig and auth are mutually exclusive: set server.auth in the ConfigMap": {
+    valid: [
+      { distribution: starter, auth: { kubernetes: {} } },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" } },
+    ],
+    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, auth: { kubernetes: {} } }],
+  },
+  "v1alpha2 spec.auth: set exactly one provider: kubernetes, oidc, upstreamHeader or custom": {
+    valid: [
+      { kubernetes: {} },
+      { oidc: { jwks: { uri: "https://idp/certs" } } },
+      { upstreamHeader: { principalHeader: "x-user" }, accessPolicy: [] },
+      { custom: { endpoint: "https://auth/check" } },
+    ],
+    invalid: [
+      {},
+      { routePolicy: [{ permit: { paths: "*" } }] },
+      { kubernetes: {}, custom: { endpoint: "https://auth/check" } },
+      { kubernetes: {}, oidc: { jwks: { uri: "u" } }, upstreamHeader: { principalHeader: "x" } },
+    ],
+  },
+  "v1alpha2 spec.auth.oidc: set exactly one of jwks or introspection": {
+    valid: [
+      { jwks: { uri: "https://idp/certs" }, issuer: "https://idp" },
+      { introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: ref } },
+    ],
+    invalid: [
+      { issuer: "https://idp" },
+      {
+        jwks: { uri: "https://idp/certs" },
+        introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: ref },
+      },
+    ],
+  },
+  ...secretRefCases("spec.auth.oidc.introspection.clientSecret"),
+  "v1alpha2 spec.auth.tenancy: defaultTenantId is required when mode is single": {
+    valid: [{ mode: "single", defaultTenantId: "team-a" }, { mode: "disabled" }],
+    invalid: [{ mode: "single" }],
+  },
 };
+
+const PEERS = {
+  valid: [
+    { podSelector: {} },
+    { namespaceSelector: {}, podSelector: { matchLabels: { app: "x" } } },
+    { ipBlock: { cidr: "10.0.0.0/8" } },
+  ],
+};
+for (const site of ["spec.networking.policy.ingress[*].from[*]", "spec.networking.policy.egress[*].to[*]"]) {
+  CASES[`v1alpha2 ${site}: a peer needs podSelector, namespaceSelector or ipBlock`] = { ...PEERS, invalid: [{}] };
+  CASES[`v1alpha2 ${site}: ipBlock cannot be combined with podSelector or namespaceSelector`] = {
+    ...PEERS,
+    invalid: [{ ipBlock: { cidr: "10.0.0.0/8" }, namespaceSelector: {} }],
+  };
+}
 
 /** For the validate() cross-check: the whole spec a rule's `self` sits in. */
 const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
@@ -144,10 +285,23 @@ const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
     distribution: starter,
     storage: { kv: { type: "redis", endpoint: "redis://r:6379", password: self } },
   }),
+  "spec.networking.policy.ingress[*].from[*]": (self) => ({
+    distribution: starter,
+    networking: { policy: { ingress: [{ from: [self] }] } },
+  }),
+  "spec.networking.policy.egress[*].to[*]": (self) => ({
+    distribution: starter,
+    networking: { policy: { egress: [{ to: [self] }] } },
+  }),
   "spec.storage.sql.connectionString": (self) => ({
     distribution: starter,
     storage: { sql: { type: "postgres", connectionString: self } },
   }),
+  "spec.auth.oidc.introspection.clientSecret": (self) => ({
+    distribution: starter,
+    auth: { oidc: { introspection: { url: "https://idp/introspect", clientId: "llsd", clientSecret: self } } },
+  }),
+  "spec.auth.tenancy": (self) => ({ distribution: starter, auth: { kubernetes: { tenantClaim: "t" }, tenancy: self } }),
 };
 
 function specAround(path: string, self: unknown): unknown {

@@ -291,6 +291,16 @@ describe("the v1alpha2 schema", () => {
     });
     expect(at(schema, "status.conditions[*].lastTransitionTime").format).toBe("date-time");
   });
+
+  it("makes workload.resourceClaims a list-map keyed by name, as pod.spec.resourceClaims is", () => {
+    expect(at(schema, "spec.workload.resourceClaims")).toMatchObject({
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      maxItems: 32,
+    });
+    expect(at(schema, "spec.workload.resourceClaims[*]").required).toEqual(["name"]);
+    expect(at(schema, "spec.workload.resources.claims[*]").required).toEqual(["name"]);
+  });
 });
 
 describe("toStructural", () => {
@@ -403,6 +413,12 @@ describe("structuralProblems", () => {
             properties: { f: { type: "string" } },
             [VALIDATIONS]: [{ rule: "true", message: "m", fieldPath: ".g" }],
           },
+          g: {
+            type: "array",
+            items: { type: "object", properties: { n: { type: "string" }, o: { type: "object" } }, required: ["o"] },
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["n", "o", "p"],
+          },
         },
       }),
     ).toEqual([
@@ -413,6 +429,9 @@ describe("structuralProblems", () => {
       "openAPIV3Schema.properties.c: properties and additionalProperties are mutually exclusive",
       "openAPIV3Schema.properties.d: rules need a typed node (the apiserver gives an untyped node no CEL type)",
       'openAPIV3Schema.properties.e.x-kubernetes-validations[0]: fieldPath ".g" does not name a field of this node',
+      'openAPIV3Schema.properties.g: list-map key "n" must be a scalar field every item has',
+      'openAPIV3Schema.properties.g: list-map key "o" must be a scalar field every item has',
+      'openAPIV3Schema.properties.g: list-map key "p" must be a scalar field every item has',
       "openAPIV3Schema.properties.metadata: the root metadata schema must be exactly {type: object}",
     ]);
   });

@@ -64,6 +64,7 @@ describe("the checks themselves", () => {
       "spec: overrideConfig and resources are mutually exclusive",
       "spec: overrideConfig and storage are mutually exclusive",
       "spec: overrideConfig and disabled are mutually exclusive",
+      "spec: overrideConfig and registryRefreshIntervalSeconds are mutually exclusive",
     ]);
   });
 

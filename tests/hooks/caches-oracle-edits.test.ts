@@ -1,6 +1,6 @@
 /**
  * The plain-path oracle for what a version-only key misses: related ConfigMaps (override config,
- * CA bundle) edited under the same resourceVersion (an etcd restore hands versions out again),
+ * base config, CA bundle) edited under the same resourceVersion (an etcd restore hands versions out again),
  * or copied with their uid and version into another namespace. The app with every cache on,
  * having kept the unedited answer, must answer each as the app with `LLSD_CACHE_MB=0` does
  * (oracle-apps.ts).
@@ -18,7 +18,7 @@ const apps = twoApps();
 /** A CA certificate that `pem` does not hold. */
 const anotherCa = (pem: string): string => (pem.includes(bodyOf(RSA_CA).slice(0, 64)) ? ODH_CA : RSA_CA);
 
-/** A ConfigMap's content edited: each certificate key holds another CA, an override config another token limit. */
+/** A ConfigMap's content edited: each certificate key holds another CA, an override or base config another token limit. */
 function contentEdited(o: KubeObject): KubeObject {
   if (o.kind !== "ConfigMap") return o;
   const data = Object.entries((o.data ?? {}) as Record<string, string>).map(([key, text]) => [
@@ -61,8 +61,10 @@ const withConfigMaps = readdirSync(SAMPLES)
 
 describe("related ConfigMaps edited under the same resourceVersion, or copied with their uid", () => {
   const shown = new Set<string>();
-  it("the samples with ConfigMaps include an override config and a CA bundle", () => {
-    expect(withConfigMaps).toEqual(expect.arrayContaining(["networking-tls.yaml", "override-config.yaml"]));
+  it("the samples with ConfigMaps include an override config, a base config and a CA bundle", () => {
+    expect(withConfigMaps).toEqual(
+      expect.arrayContaining(["base-config.yaml", "networking-tls.yaml", "override-config.yaml"]),
+    );
   });
 
   it.each(withConfigMaps)("%s: the cached app answers each as the plain app does", async (file) => {
@@ -85,7 +87,9 @@ describe("related ConfigMaps edited under the same resourceVersion, or copied wi
   });
 
   // A parent that fails before reading its ConfigMaps (complete.yaml: its external provider needs image reading) shows no edit.
-  it("the edits show in the answers of the override config and CA bundle samples", () => {
-    expect([...shown]).toEqual(expect.arrayContaining(["networking-tls.yaml", "override-config.yaml"]));
+  it("the edits show in the answers of the override config, base config and CA bundle samples", () => {
+    expect([...shown]).toEqual(
+      expect.arrayContaining(["base-config.yaml", "networking-tls.yaml", "override-config.yaml"]),
+    );
   });
 });

@@ -48,6 +48,13 @@ const VARIABLES: [string, string[], string[], string][] = [
     ["Ops", "my_ns", "-x", "a".repeat(64)],
     "a namespace name (lowercase letters, digits and '-', at most 63)",
   ],
+  ["LLSD_SERVICE_MONITORS", ["true", "false"], ["yes", "1", "True"], BOOLEAN],
+  [
+    "LLSD_SCRAPER_NAMESPACE",
+    ["monitoring", "openshift-user-workload-monitoring"],
+    ["Monitoring", "prom_ns", "a".repeat(64)],
+    "a namespace name (lowercase letters, digits and '-', at most 63)",
+  ],
   [
     "LLSD_LIVE_BASE_URL",
     ["http://127.0.0.1:8321", "https://llsd.example"],

@@ -15,6 +15,7 @@ const DEFAULTS: SyncSettings = {
   registry: { insecureRegistries: [], privateRegistries: [] },
   live: { timeoutMs: 1500, ttlMs: 300_000 },
   cacheBytes: 48 * 2 ** 20,
+  serverMonitoring: { serviceMonitors: false, scraperNamespace: "monitoring" },
 };
 
 describe("syncSettingsFromEnv", () => {
@@ -26,6 +27,11 @@ describe("syncSettingsFromEnv", () => {
     ["HOOKS_NAMESPACE", { HOOKS_NAMESPACE: "ops" }, { hooksNamespace: "ops" }],
     ["LLSD_EXPOSE_WITH=route", { LLSD_EXPOSE_WITH: "route" }, { exposeWith: "route" }],
     ["LLSD_EXPOSE_WITH=ingress", { LLSD_EXPOSE_WITH: "ingress" }, { exposeWith: "ingress" }],
+    [
+      "LLSD_SERVICE_MONITORS and LLSD_SCRAPER_NAMESPACE (the server-monitoring component)",
+      { LLSD_SERVICE_MONITORS: "true", LLSD_SCRAPER_NAMESPACE: "prometheus" },
+      { serverMonitoring: { serviceMonitors: true, scraperNamespace: "prometheus" } },
+    ],
     ["LLSD_READ_IMAGE_LABELS=true", { LLSD_READ_IMAGE_LABELS: "true" }, {}],
     [
       "LLSD_LIVE_STATUS=true, blank values as unset",

@@ -127,7 +127,7 @@ describe("POST /validate", () => {
     ]);
   });
 
-  it("passes every note of samples/complete.yaml on as an admission warning, once each, one line each", async () => {
+  it("passes every warning and note of samples/complete.yaml on as an admission warning, once each, one line each", async () => {
     const { app } = aTestApp();
     const cr = sampleCr("complete.yaml")!;
     const response = await request(app)
@@ -137,9 +137,10 @@ describe("POST /validate", () => {
     const rendered = llsd(["render", "samples/complete.yaml"]);
     const notes = rendered.stderr
       .split("\n")
-      .filter((l) => l.startsWith("note: "))
-      .map((l) => l.replace(/^note: llsd-complete: /, ""));
-    expect([rendered.code, notes.length]).toEqual([0, 8]);
+      .filter((l) => l.startsWith("warning: ") || l.startsWith("note: "))
+      .map((l) => l.replace(/^(warning|note): llsd-complete: /, ""));
+    // 8 notes of generation, and the warning that the exposed server asks nobody who they are.
+    expect([rendered.code, notes.length]).toEqual([0, 9]);
     expect(response.body.response).toEqual({ uid: UID, allowed: true, warnings: notes });
   });
 
@@ -339,5 +340,68 @@ describe("POST /validate over HTTPS", () => {
     expect(response.status).toBe(200);
     expect(response.body.response).toEqual({ uid: UID, allowed: true });
     await expect(request(tls.server).post("/validate").ca(first.cert).send(aReview())).rejects.toThrow();
+  });
+});
+
+/**
+ * The OGX sections: the webhook refuses what `llsd validate` and `/sync` refuse (a section of an
+ * API the CR's line lacks, a second provider of an API one provider serves, a section also
+ * disabled), each at its field path, and admits the rest.
+ */
+const ON_08 = { image: "docker.io/ogx/distribution-starter:0.8.0" };
+const S3 = { provider: "s3", endpoint: "http://minio:9000", settings: { bucket_name: "b" } };
+
+type Answer = { allowed: boolean; status?: { details: { causes: { field: string; message: string }[] } } };
+
+async function review(spec: object): Promise<Answer> {
+  const { app } = aTestApp();
+  const response = await request(app)
+    .post("/validate")
+    .send(aReview({}, anLlsd(spec)));
+  expect(response.status).toBe(200);
+  return (response.body as { response: Answer }).response;
+}
+
+describe("POST /validate, OGX sections", () => {
+  it.each([
+    [
+      "skills on a 0.8 image",
+      { distribution: ON_08, providers: { skills: { provider: "builtin" } } },
+      "spec.providers.skills",
+      "1.3.x",
+    ],
+    [
+      "two files providers",
+      {
+        distribution: { name: "starter" },
+        providers: {
+          files: [
+            { id: "a", ...S3 },
+            { id: "b", ...S3 },
+          ],
+        },
+      },
+      "spec.providers.files[1]",
+      "one provider",
+    ],
+    [
+      "files both configured and disabled",
+      { distribution: { name: "starter" }, providers: { files: S3 }, disabled: ["files"] },
+      "spec.disabled[0]",
+      'remove "files" from disabled',
+    ],
+  ])("denies %s at its field path", async (_name, spec, field, text) => {
+    const answer = await review(spec);
+    expect(answer.allowed).toBe(false);
+    expect(answer.status?.details.causes).toEqual([
+      { field, message: expect.stringContaining(text), type: "FieldValueInvalid" },
+    ]);
+  });
+
+  it.each([
+    ["files on S3", { distribution: { name: "starter" }, providers: { files: S3 } }],
+    ["messages on a 0.8 image", { distribution: ON_08, providers: { messages: { id: "msg", provider: "builtin" } } }],
+  ])("admits %s", async (_name, spec) => {
+    expect((await review(spec)).allowed).toBe(true);
   });
 });

@@ -212,6 +212,9 @@ interface FailureCase {
 const FAILURES: { readonly [reason: string]: FailureCase } = {
   InvalidSpec: { request: aRequest(aParent({ ...good, networking: { port: "eighty" } }), [], [creds]) },
   InvalidName: { request: aRequest(aParent(good, { name: "n".repeat(60) }), [], [creds]) },
+  MetricsUnsupported: {
+    request: aRequest(aParent({ distribution: { image: "docker.io/ogx/distribution-starter:0.8.0" }, monitoring: {} })),
+  },
   ConversionFailed: {
     request: aRequest(
       v1alpha1({ server: { distribution: { name: "starter" } } }, { "llamastack.io/v1alpha2-fields": "not json" }),

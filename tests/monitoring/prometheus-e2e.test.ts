@@ -14,7 +14,7 @@ import { startServiceProcess, type ServiceProcess } from "../reliability/process
 import { aParent, aRequest } from "../sync-builders";
 import { dashboard, panelExprs } from "./support/dashboard";
 import { COMPONENT, rulesDir } from "./support/promtool";
-import { poll, startPrometheus, type PrometheusServer, type Sample } from "./support/prometheus";
+import { labelsOf, poll, startPrometheus, type PrometheusServer, type Sample } from "./support/prometheus";
 
 const LLSDS = [
   { namespace: "team-a", name: "chat", phase: "Failed" },
@@ -44,11 +44,6 @@ async function sync(port: number, llsd: (typeof LLSDS)[number], uid: string): Pr
   });
   expect(res.status).toBe(200);
 }
-
-const labelsOf = (samples: Sample[], ...names: string[]) =>
-  samples
-    .map((s) => Object.fromEntries(names.map((n) => [n, s.metric[n]])))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 beforeAll(async () => {
   hooks = await startServiceProcess({});

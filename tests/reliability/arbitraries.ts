@@ -77,7 +77,7 @@ const envVar = fc.oneof(
     valueFrom: fc.record({ secretKeyRef: fc.record({ name: fc.constant("creds-a"), key: fc.constant("token") }) }),
   }),
 );
-const workload = fc.record(
+const workloadFields = fc.record(
   {
     replicas: fc.integer({ min: 0, max: 3 }),
     workers: fc.integer({ min: 1, max: 8 }),
@@ -114,6 +114,23 @@ const workload = fc.record(
   },
   { requiredKeys: [] },
 );
+/** DRA claims the pod holds and the container uses (or none): names always match, as validate() requires. */
+const dra = fc.constantFrom(
+  undefined,
+  { pod: [{ name: "gpu", resourceClaimTemplateName: "one-gpu" }], uses: [{ name: "gpu" }] },
+  {
+    pod: [
+      { name: "gpu", resourceClaimName: "shared-gpu" },
+      { name: "nic", resourceClaimTemplateName: "nic" },
+    ],
+    uses: [{ name: "gpu", request: "big" }, { name: "nic" }],
+  },
+);
+const workload = fc
+  .tuple(workloadFields, dra)
+  .map(([w, claims]) =>
+    claims ? { ...w, resourceClaims: claims.pod, resources: { ...w.resources, claims: claims.uses } } : w,
+  );
 
 const networking = fc.record(
   {

@@ -21,12 +21,17 @@ export function tableFor(release: Release): DistributionTable {
   }));
 }
 
-type Pod = { spec?: { template?: { spec?: { volumes?: { name: string; configMap?: { name: string } }[] } } } };
+type ConfigMapVolume = { name: string; items?: { key: string; path: string }[] };
+type Pod = { spec?: { template?: { spec?: { volumes?: { name: string; configMap?: ConfigMapVolume }[] } } } };
 
-function mountedConfigMap(children: readonly KubeObject[]): string | undefined {
+/** The ConfigMap the Deployment mounts as config.yaml, and its key that lands there (overrideConfig.key projects another). */
+function mountedConfigMap(children: readonly KubeObject[]): { name: string; key: string } | undefined {
   const deployment = children.find((c) => c.kind === "Deployment") as Pod | undefined;
   const volumes = deployment?.spec?.template?.spec?.volumes ?? [];
-  return volumes.find((v) => v.name === CONFIG_VOLUME || v.name === USER_CONFIG_VOLUME)?.configMap?.name;
+  const source = volumes.find((v) => v.name === CONFIG_VOLUME || v.name === USER_CONFIG_VOLUME)?.configMap;
+  if (source?.name === undefined) return undefined;
+  const key = source.items?.find((item) => item.path === "config.yaml")?.key ?? "config.yaml";
+  return { name: source.name, key };
 }
 
 /**
@@ -38,13 +43,14 @@ export function serverCheckOf(
   related: ObjectMap | undefined,
   release: Release,
 ): ServerCheck | undefined {
-  const name = mountedConfigMap(answer.children);
-  if (name === undefined) return undefined;
+  const mounted = mountedConfigMap(answer.children);
+  if (mounted === undefined) return undefined;
+  const { name, key } = mounted;
   const configMaps = [...answer.children, ...objectsOf(related, KEYS.configMap)].filter((c) => c.kind === "ConfigMap");
   const configYaml = (configMaps.find((c) => c.metadata.name === name)?.data as { [k: string]: string } | undefined)?.[
-    "config.yaml"
+    key
   ];
-  if (configYaml === undefined) throw new Error(`the Deployment mounts ConfigMap ${name}, which holds no config.yaml`);
+  if (configYaml === undefined) throw new Error(`the Deployment mounts ConfigMap ${name}, which holds no key ${key}`);
   return { configYaml, env: containerEnv(answer.children, objectsOf(related, KEYS.secret)), tag: schemaTagOf(release) };
 }
 

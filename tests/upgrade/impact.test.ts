@@ -54,6 +54,14 @@ describe(`upgrading to ${VERSION}`, () => {
     expect(PREVIOUS).toBeDefined();
   });
 
+  // A sample the goldens hold without a Deployment would hide every change to its pods.
+  it("has pods to compare for every sample", () => {
+    const samples = readGoldens(PREVIOUS ?? "").parents.filter((p) => p.id.startsWith("sample "));
+    const podless = samples.filter((p) => !p.children.some((c) => isPlainObject(c) && c.kind === "Deployment"));
+    expect(samples.length).toBeGreaterThan(0);
+    expect(podless.map((p) => p.id)).toEqual([]);
+  });
+
   it(`changes exactly what releases/${VERSION}/${IMPACT_FILE} declares`, async () => {
     const from = PREVIOUS ?? "";
     const impacts = await impactsSince(from, tree);

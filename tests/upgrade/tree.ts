@@ -4,14 +4,16 @@
  * every parent in bench/traffic/sync.jsonl.gz. The checkout's code is loaded from its own
  * directory, through the few entry points every release has (`runCli`, `syncSettingsFromEnv`,
  * `syncDeps`, `syncWith`), so the same file computes the goldens of an old release and the
- * children of the current code. Registry reading and calls to running servers are off and the
- * clock is pinned: the answer depends on the request and the code only.
+ * children of the current code. Registry reading is off (external providers' images are answered
+ * by a stand-in: provider-images.ts), calls to running servers are off and the clock is pinned:
+ * the answer depends on the request and the code only.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { upgradeResolver, type UpgradeResolver } from "./provider-images";
 
 /** The clock every sync of an upgrade run reads. */
 export const PINNED_CLOCK = "2026-01-01T00:00:00.000Z";
@@ -34,7 +36,7 @@ type Cli = (
   argv: readonly string[],
   io: { stdout(t: string): void; stderr(t: string): void; readFile(p: string): string },
 ) => number;
-type SyncWith = (request: unknown, deps: unknown, resolver: undefined) => Promise<unknown>;
+type SyncWith = (request: unknown, deps: unknown, resolver: UpgradeResolver | undefined) => Promise<unknown>;
 
 /** What the upgrade run calls in a checkout. */
 export interface TreeCode {
@@ -134,7 +136,7 @@ export function trafficInputs(root: string): UpgradeInput[] {
 export async function desiredChildren(tree: TreeCode, request: JsonMap): Promise<unknown[]> {
   const deps = tree.syncDeps(tree.syncSettingsFromEnv(ENV));
   const pinned = isPlainObject(deps) ? { ...deps, now: () => new Date(PINNED_CLOCK) } : deps;
-  const response = await tree.syncWith(request, pinned, undefined);
+  const response = await tree.syncWith(request, pinned, upgradeResolver(request));
   const children: unknown = isPlainObject(response) ? response.children : undefined;
   if (!Array.isArray(children)) throw new Error(`the sync of ${parentId(request)} answered no children list`);
   const list: readonly unknown[] = children;

@@ -77,7 +77,30 @@ describe("normalize()", () => {
   it("given no networking, defaults the port to 8321 and the CA bundle keys to ca-bundle.crt", () => {
     expect(normalize(aSpec()).networking.port).toBe(8321);
     const tls = normalize(aSpec({ networking: { tls: { caBundle: { configMapName: "ca" } } } })).networking.tls;
-    expect(tls).toEqual({ enabled: false, caBundle: { configMapName: "ca", configMapKeys: ["ca-bundle.crt"] } });
+    expect(tls).toEqual({
+      enabled: false,
+      caBundle: [{ configMapName: "ca", configMapKeys: ["ca-bundle.crt"], path: "spec.networking.tls.caBundle" }],
+    });
+  });
+
+  it("given a list of CA ConfigMaps, keeps their order, defaults each one's keys and gives each its path", () => {
+    const caBundle = [{ configMapName: "corp", configMapKeys: ["a.crt", "b.crt"] }, { configMapName: "odh" }];
+    const tls = normalize(aSpec({ networking: { tls: { caBundle } } })).networking.tls;
+    expect(tls.caBundle).toEqual([
+      { configMapName: "corp", configMapKeys: ["a.crt", "b.crt"], path: "spec.networking.tls.caBundle[0]" },
+      { configMapName: "odh", configMapKeys: ["ca-bundle.crt"], path: "spec.networking.tls.caBundle[1]" },
+    ]);
+  });
+
+  it.each([
+    [{ configMapName: "cfg" }, { configMapName: "cfg", key: "config.yaml" }],
+    [
+      { configMapName: "cfg", key: "run.yaml" },
+      { configMapName: "cfg", key: "run.yaml" },
+    ],
+  ])("given overrideConfig or baseConfig %j, returns %j", (input, expected) => {
+    expect(normalize(aSpec({ overrideConfig: input })).overrideConfig).toEqual(expected);
+    expect(normalize(aSpec({ baseConfig: input })).baseConfig).toEqual(expected);
   });
 
   it("does not change its input", () => {

@@ -85,6 +85,18 @@ describe("validate()", () => {
       /mutually exclusive/,
     ],
     [
+      "overrideConfig with baseConfig",
+      { overrideConfig: { configMapName: "c" }, baseConfig: { configMapName: "b" } },
+      "spec.baseConfig",
+      /overrideConfig and baseConfig are mutually exclusive/,
+    ],
+    [
+      "a CA ConfigMap list entry without a name",
+      { networking: { tls: { caBundle: [{ configMapName: "a" }, { configMapKeys: ["x.crt"] }] } } },
+      "spec.networking.tls.caBundle[1]",
+      /required field "configMapName" is missing/,
+    ],
+    [
       "distribution with name and image",
       { distribution: { name: "starter", image: "x:1" } },
       "spec.distribution",

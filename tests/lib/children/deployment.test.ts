@@ -3,7 +3,9 @@ import { buildDeployment } from "../../../lib/children/deployment";
 import { CONFIG_PATH } from "../../../lib/defaults";
 import type { Release } from "../../../lib/distributions/table";
 import { CONFIG_HASH_ANNOTATION, CONTAINER_NAME, names, selectorLabels } from "../../../lib/names";
+import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { aContext, aFullContext, aGeneratedConfig, HASH, IMAGE, NAME, type ContextOverrides } from "./context-builder";
+import { validateChild } from "./models";
 
 function deploymentOf(overrides: ContextOverrides = {}): V1Deployment {
   return buildDeployment(aContext(overrides));
@@ -308,6 +310,44 @@ describe("buildDeployment()", () => {
       ],
     ])("given %s, resources are %j", (_title, workload, resources) => {
       expect(containerOf(deploymentOf({ spec: { workload } })).resources).toEqual(resources);
+    });
+  });
+
+  describe("DRA claims", () => {
+    const gpu = { name: "gpu", resourceClaimTemplateName: "one-gpu" };
+    const nic = { name: "nic", resourceClaimName: "shared-nic" };
+
+    it.each([
+      ["a template claim", [gpu], [{ name: "gpu" }]],
+      [
+        "a shared claim and one request of a template claim",
+        [nic, gpu],
+        [{ name: "gpu", request: "big" }, { name: "nic" }],
+      ],
+    ])(
+      "given %s, the pod holds the claims and the container uses them, as the Deployment model accepts",
+      (_t, pod, used) => {
+        const d = deploymentOf({ spec: { workload: { resourceClaims: pod, resources: { claims: used } } } });
+        expect(podOf(d).resourceClaims).toEqual(pod);
+        expect(containerOf(d).resources?.claims).toEqual(used);
+        expect(() => validateChild(d as unknown as KubeObject)).not.toThrow();
+      },
+    );
+
+    it("copies the claims: the answer never aliases the request", () => {
+      const resourceClaims = [gpu];
+      const ctx = aContext({ spec: { workload: { resourceClaims } } });
+      const pod = podOf(buildDeployment(ctx));
+      expect(pod.resourceClaims).toEqual(ctx.spec.workload.resourceClaims);
+      expect(pod.resourceClaims).not.toBe(ctx.spec.workload.resourceClaims);
+      expect(pod.resourceClaims![0]).not.toBe(ctx.spec.workload.resourceClaims![0]);
+    });
+
+    it.each([
+      ["unset", {}],
+      ["empty", { resourceClaims: [] }],
+    ])("%s, the pod spec has no resourceClaims key", (_t, workload) => {
+      expect(Object.keys(podOf(deploymentOf({ spec: { workload } })))).not.toContain("resourceClaims");
     });
   });
 

@@ -9,6 +9,7 @@ import { PersistentVolumeClaim } from "kubernetes-models/v1/PersistentVolumeClai
 import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
+import { serviceMonitorErrors } from "../../service-monitor-crd";
 
 type Validator = (obj: KubeObject) => void;
 const data = (obj: KubeObject): never => structuredClone(obj) as never;
@@ -25,6 +26,12 @@ function validateRoute(obj: KubeObject): void {
     throw new Error("Route spec.tls.termination");
 }
 
+/** With @kubernetes-models/prometheus-operator, the ServiceMonitor CRD's schema. */
+function validateServiceMonitor(obj: KubeObject): void {
+  const errors = serviceMonitorErrors(obj);
+  if (errors.length > 0) throw new Error(`ServiceMonitor: ${errors.join("; ")}`);
+}
+
 export const VALIDATORS: { readonly [kind: string]: Validator } = {
   ConfigMap: (o) => new ConfigMap(data(o)).validate(),
   Deployment: (o) => new Deployment(data(o)).validate(),
@@ -36,6 +43,7 @@ export const VALIDATORS: { readonly [kind: string]: Validator } = {
   Route: validateRoute,
   Secret: (o) => new Secret(data(o)).validate(),
   Service: (o) => new Service(data(o)).validate(),
+  ServiceMonitor: validateServiceMonitor,
 };
 
 export function validateChild(obj: KubeObject): void {

@@ -73,6 +73,44 @@ describe("llsd render", () => {
     expect(run.stderr).toContain("baseConfig.version: Unsupported config.yaml version 3. Supported versions: 2");
   });
 
+  describe("given spec.baseConfig", () => {
+    const withBase = CR(`  distribution: {name: starter}
+  baseConfig: {configMapName: platform-base, key: run.yaml}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000"}`);
+    const baseMap = (key: string, text: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: platform-base}\ndata:\n  ${key}: |\n${text.trimEnd().replace(/^/gm, "    ")}\n`;
+    const TINY = "version: 2\ndistro_name: tiny\nproviders:\n  inference: []\n";
+
+    it("merges into the ConfigMap's key found in the same file", () => {
+      const run = llsd(["render", "cr.yaml"], { "cr.yaml": `${baseMap("run.yaml", TINY)}---\n${withBase}` });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("distro_name: tiny\nproviders:\n  inference:\n  - provider_id: vllm\n");
+    });
+
+    it.each([
+      [
+        "the ConfigMap is not in the file",
+        withBase,
+        "spec.baseConfig.configMapName: ConfigMap platform-base was not given",
+      ],
+      [
+        "the key is missing",
+        `${baseMap("config.yaml", TINY)}---\n${withBase}`,
+        'spec.baseConfig.configMapName: ConfigMap "platform-base" has no key "run.yaml" (it has "config.yaml")',
+      ],
+      [
+        "the base is refused",
+        `${baseMap("run.yaml", "version: 2\nproviders: [a]\n")}---\n${withBase}`,
+        'spec.baseConfig: ConfigMap platform-base key "run.yaml" at providers: the base config.yaml has no providers map',
+      ],
+    ])("exits 1 when %s, at spec.baseConfig", (_what, file, message) => {
+      const run = llsd(["render", "cr.yaml"], { "cr.yaml": file });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(message);
+    });
+  });
+
   it("given a multi-document file, renders each LLSD and skips other kinds", () => {
     const file = `apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {token: t}\n---\n${vllm}\n---\n${vllm.replace("name: demo", "name: second")}`;
     const run = llsd(["render", "all.yaml"], { "all.yaml": file });

@@ -53,7 +53,10 @@ describe("config.yaml version, as the server reads it", () => {
       "Unsupported config.yaml version 0o2 (the server reads version as an integer and refuses this value). Supported versions: 2",
     ],
   ])("an overrideConfig with %s: %p", (text, message) => {
-    const checked = checkOverrideConfig("cfg", { cfg: { "config.yaml": `${text}\nproviders: {}\n` } });
+    const checked = checkOverrideConfig(
+      { configMapName: "cfg", key: "config.yaml" },
+      { cfg: { "config.yaml": `${text}\nproviders: {}\n` } },
+    );
     expect(checked.ok ? undefined : checked.error.message).toBe(
       message === undefined ? undefined : `ConfigMap "cfg": ${message}`,
     );

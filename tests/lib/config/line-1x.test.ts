@@ -54,8 +54,8 @@ describe("bundled 1.3 bases", () => {
 describe("samples rendered for 1.3", () => {
   it.each(samples)(
     "%s: generated configs are accepted by the 1.3.0 server's models (or the Safety API is refused)",
-    (_file, spec) => {
-      const result = render(spec, { release: "1.3", name: "demo" });
+    (_file, spec, configMaps) => {
+      const result = render(spec, { release: "1.3", name: "demo", configMaps });
       if (!result.ok) {
         expect(result.errors.map((e) => e.message).every((m) => m.includes("has no Safety API"))).toBe(true);
         return;

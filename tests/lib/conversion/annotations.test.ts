@@ -20,6 +20,21 @@ const without = (object: Obj, path: string): Obj => {
   return copy;
 };
 
+type Convert = (object: Obj) => Parameters<typeof ok>[0];
+
+/** `object` converted `there`: what rides in its `annotation`, a valid object, and `back` gives `object` again. */
+function expectCarried(
+  way: { object: Obj; there: Convert; back: Convert; annotation: string },
+  expected: { [path: string]: unknown },
+): void {
+  const converted = ok(way.there(way.object));
+  const errors = way.there === toHub ? v1alpha2Errors(converted) : v1alpha1Errors(converted);
+
+  expect(kept(converted, way.annotation)).toStrictEqual(expected);
+  expect(errors).toEqual([]);
+  expect(ok(way.back(converted))).toStrictEqual(way.object);
+}
+
 describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1alpha2 object)", () => {
   it.each([
     [
@@ -51,12 +66,7 @@ describe("fields v1alpha2 cannot hold (llamastack.io/v1alpha1-fields on the v1al
     ],
     ["an empty containerSpec", { "spec.server.containerSpec": {} }, { "spec.server.containerSpec": {} }],
   ])("keeps %s", (_title, fields, annotation) => {
-    const v1 = aV1(fields);
-    const hub = ok(toHub(v1));
-
-    expect(kept(hub, V1ALPHA1_FIELDS)).toStrictEqual(annotation);
-    expect(v1alpha2Errors(hub)).toEqual([]);
-    expect(ok(fromHub(hub))).toStrictEqual(v1);
+    expectCarried({ object: aV1(fields), there: toHub, back: fromHub, annotation: V1ALPHA1_FIELDS }, annotation);
   });
 
   it("moves what fits of a partly invalid object: storage {mountPath: ''} still creates the PVC", () => {
@@ -130,6 +140,59 @@ describe("fields v1alpha1 cannot hold (llamastack.io/v1alpha2-fields on the v1al
     ]);
     expect(v1alpha1Errors(spoke)).toEqual([]);
     expect(ok(toHub(spoke))).toStrictEqual(rich);
+  });
+
+  it("keeps registryRefreshIntervalSeconds and the pod's DRA claims; the container's claims move to containerSpec", () => {
+    const claims = [{ name: "gpu", request: "big" }];
+    const dra = aV2({
+      "spec.registryRefreshIntervalSeconds": 60,
+      "spec.workload.resources": { requests: { cpu: "1" }, claims },
+      "spec.workload.resourceClaims": [
+        { name: "gpu", resourceClaimTemplateName: "one-gpu" },
+        { name: "nic", resourceClaimName: "shared-nic" },
+      ],
+    });
+    const spoke = ok(fromHub(dra));
+
+    expect(at(spoke, "spec.server.containerSpec.resources.claims")).toEqual(claims);
+    expect(Object.keys(kept(spoke, V1ALPHA2_FIELDS) ?? {})).toEqual([
+      "spec.registryRefreshIntervalSeconds",
+      "spec.workload.resourceClaims",
+    ]);
+    expect(v1alpha1Errors(spoke)).toEqual([]);
+    expect(ok(toHub(spoke))).toStrictEqual(dra);
+  });
+
+  it.each([[{ name: "GPU_0" }], [{ name: "gpu", device: "0" }]])(
+    "a v1alpha1 container claim v1alpha2 refuses (%j) rides in the annotation and comes back",
+    (claim) => {
+      const spoke = aV1({ "spec.server.containerSpec.resources": { limits: { cpu: "1" }, claims: [claim] } });
+      const hub = ok(toHub(spoke));
+
+      expect(at(hub, "spec.workload.resources")).toEqual({ limits: { cpu: "1" } });
+      expect(v1alpha2Errors(hub)).toEqual([]);
+      expect(ok(fromHub(hub))).toStrictEqual(spoke);
+    },
+  );
+
+  it.each([
+    [
+      "a list of CA ConfigMaps",
+      { "spec.networking.tls.caBundle": [{ configMapName: "a" }, { configMapName: "b", configMapKeys: ["x.crt"] }] },
+      { "spec.networking.tls.caBundle": [{ configMapName: "a" }, { configMapName: "b", configMapKeys: ["x.crt"] }] },
+    ],
+    [
+      "overrideConfig.key",
+      { "spec.overrideConfig": { configMapName: "cfg", key: "run.yaml" } },
+      { "spec.overrideConfig.key": "run.yaml" },
+    ],
+    [
+      "baseConfig",
+      { "spec.baseConfig": { configMapName: "base", key: "run.yaml" } },
+      { "spec.baseConfig": { configMapName: "base", key: "run.yaml" } },
+    ],
+  ])("keeps %s, and gives it back unchanged", (_what, fields, annotation) => {
+    expectCarried({ object: aV2(fields), there: fromHub, back: toHub, annotation: V1ALPHA2_FIELDS }, annotation);
   });
 
   it.each([

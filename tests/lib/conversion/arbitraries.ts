@@ -7,8 +7,10 @@
 import fc from "fast-check";
 import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS } from "../../../lib/api/schema-v1alpha2";
+import { PROVIDER_APIS } from "../../../lib/api/apis";
 import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
 import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
+import { aNetworkPolicy } from "../children/network-policy-arbitraries";
 
 type Obj = Record<string, unknown>;
 const some = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }, requiredKeys: (keyof T)[] = []): fc.Arbitrary<Obj> =>
@@ -34,6 +36,19 @@ const resources = some({
   requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
   claims: k8sList(),
 });
+/** DNS labels and subdomains, as Kubernetes names pod claims and the objects they point at. */
+const dnsLabel = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,6}[a-z0-9])?$/);
+const dnsSubdomain = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,4}[a-z0-9])?(\.[a-z0-9]{1,4}){0,2}$/);
+/** v1alpha2 types the container's claims (v1alpha1 keeps them free: `resources`). */
+const v2Resources = some({
+  limits: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  requests: fc.dictionary(resourceKey, quantity, { maxKeys: 2, noNullPrototype: true }),
+  claims: fc.array(some({ name: dnsLabel, request: dnsLabel }, ["name"]), { maxLength: 2 }),
+});
+/** Any source combination the schema admits (exactly one is a rule of validate() and CEL, not of the schema). */
+const podClaim = some({ name: dnsLabel, resourceClaimName: dnsSubdomain, resourceClaimTemplateName: dnsSubdomain }, [
+  "name",
+]);
 const env = fc.oneof(
   some({ name: str, value: str }, ["name"]),
   some({ name: str, valueFrom: freeObject }, ["name"]),
@@ -169,16 +184,57 @@ const externalProvider = some(
   ["providerId", "image"],
 );
 
+const caBundle = some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, [
+  "configMapName",
+]);
+const configMapKey = some({ configMapName: nonEmpty, key: fc.stringMatching(/^[-._a-zA-Z0-9]{1,12}$/) }, [
+  "configMapName",
+]);
+/** spec.auth: every field, each provider form (the schema lets several through; CEL and validate() refuse that). */
+const oneOrMany = <T>(item: fc.Arbitrary<T>) => fc.oneof(item, fc.array(item, { minLength: 1, maxLength: 2 }));
+const nameMap = fc.dictionary(nonEmpty, nonEmpty, { maxKeys: 2, noNullPrototype: true });
+const conditions = oneOrMany(fc.constantFrom("user is owner", "user with admin in roles", "user in owners teams"));
+const ruleTail = { when: conditions, unless: conditions, description: str };
+const actions = oneOrMany(fc.constantFrom("create", "read", "update", "delete"));
+const accessScope = some({ principal: str, actions, resource: str }, ["actions"]);
+const routeScope = some({ paths: oneOrMany(nonEmpty) }, ["paths"]);
+const auth = some({
+  kubernetes: some({
+    apiServerUrl: fc.constantFrom("https://kubernetes.default.svc", "https://api.example.com:6443"),
+    claimsMapping: nameMap,
+    tenantClaim: nonEmpty,
+  }),
+  oidc: some({
+    issuer: nonEmpty,
+    audience: nonEmpty,
+    jwks: some({ uri: nonEmpty, keyRecheckPeriodSeconds: fc.integer({ min: 1, max: 86400 }) }, ["uri"]),
+    introspection: some(
+      { url: nonEmpty, clientId: nonEmpty, clientSecret: secretRef, sendSecretInBody: fc.boolean() },
+      ["url", "clientId", "clientSecret"],
+    ),
+    claimsMapping: nameMap,
+    tenantClaim: nonEmpty,
+  }),
+  upstreamHeader: some(
+    { principalHeader: nonEmpty, attributesHeader: nonEmpty, attributeHeaders: nameMap, tenantHeader: nonEmpty },
+    ["principalHeader"],
+  ),
+  custom: some({ endpoint: nonEmpty, tenantField: nonEmpty }, ["endpoint"]),
+  accessPolicy: fc.array(some({ permit: accessScope, forbid: accessScope, ...ruleTail }), { maxLength: 2 }),
+  routePolicy: fc.array(some({ permit: routeScope, forbid: routeScope, ...ruleTail }), { maxLength: 2 }),
+  tenancy: some(
+    {
+      mode: fc.constantFrom("disabled", "single", "multi"),
+      defaultTenantId: fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,6}$/),
+    },
+    ["mode"],
+  ),
+});
+
 const v2Spec = some(
   {
     distribution: some({ name: nonEmpty, image: nonEmpty }),
-    providers: some({
-      inference: providerList,
-      safety: providerList,
-      vectorIo: providerList,
-      toolRuntime: providerList,
-      telemetry: providerList,
-    }),
+    providers: some(Object.fromEntries(PROVIDER_APIS.map((api) => [api, providerList]))),
     resources: some({ models: fc.array(model, { maxLength: 2 }), tools: strList, shields: strList }),
     storage: some({
       kv: some({ type: fc.constantFrom("sqlite", "redis"), endpoint: str, password: secretRef }),
@@ -190,17 +246,17 @@ const v2Spec = some(
       tls: some({
         enabled: fc.boolean(),
         secretName: nonEmpty,
-        caBundle: some({ configMapName: nonEmpty, configMapKeys: fc.array(str, { minLength: 1, maxLength: 3 }) }, [
-          "configMapName",
-        ]),
+        caBundle: fc.oneof(caBundle, fc.array(caBundle, { minLength: 1, maxLength: 3 })),
       }),
       expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
       allowedFrom,
+      policy: aNetworkPolicy,
     }),
     workload: some({
       replicas: fc.nat(9),
       workers: fc.integer({ min: 1, max: 64 }),
-      resources,
+      resources: v2Resources,
+      resourceClaims: fc.uniqueArray(podClaim, { maxLength: 2, selector: (c) => c.name }),
       autoscaling: some(
         {
           minReplicas: fc.integer({ min: 1, max: 9 }),
@@ -228,7 +284,15 @@ const v2Spec = some(
       fc.array(externalProvider, { maxLength: 2 }),
       { maxKeys: 2, noNullPrototype: true },
     ),
-    overrideConfig: some({ configMapName: nonEmpty }, ["configMapName"]),
+    overrideConfig: configMapKey,
+    baseConfig: configMapKey,
+    monitoring: some({
+      enabled: fc.boolean(),
+      port: fc.integer({ min: 1024, max: 65535 }),
+      allowedFrom: some({ namespaces: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }) }),
+    }),
+    registryRefreshIntervalSeconds: fc.oneof(fc.constantFrom(1, 300, 2147483647), fc.integer({ min: 1 })),
+    auth,
   },
   ["distribution"],
 );
@@ -247,7 +311,7 @@ const v2Status = some({
   resolvedDistribution: some({
     image: str,
     digest: str,
-    configSource: fc.constantFrom("embedded", "oci-label", "override", "image-default"),
+    configSource: fc.constantFrom("embedded", "oci-label", "configmap", "override", "image-default"),
     configHash: str,
   }),
   availableReplicas: fc.nat(9),

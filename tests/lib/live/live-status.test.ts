@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLiveStatus, readServerInfo } from "../../../lib/live";
+import { PROVIDERS_WITHHELD } from "../../../lib/live/server-info";
 import { getJson } from "../../../lib/live/http-json";
 import type { LiveTarget } from "../../../lib/live/types";
 import { PROVIDERS, startFakeServer, type FakeServer } from "./fake-server";
@@ -51,11 +52,6 @@ describe("readServerInfo()", () => {
 
   it.each([
     ["an error status", { kind: "status", status: 500 }, "GET /v1/providers: HTTP 500"],
-    [
-      "an auth error",
-      { kind: "status", status: 401 },
-      "GET /v1/providers: HTTP 401 (the server requires authentication)",
-    ],
     ["no JSON", { kind: "raw", text: "<html>" }, "GET /v1/providers: the answer is not JSON"],
     [
       "the wrong shape",
@@ -70,6 +66,28 @@ describe("readServerInfo()", () => {
       expect(report).toEqual({ url: server.url, version: "0.7.1", problems: [problem] });
     },
   );
+
+  it.each([401, 403])(
+    "given %s from /v1/providers while /v1/version answers (spec.auth on), says why providers are not listed: no problem",
+    async (status) => {
+      server.set("/v1/providers", { kind: "status", status });
+      const report = await readServerInfo(server.url, OPTIONS);
+      expect(report).toEqual({ url: server.url, version: "0.7.1", problems: [], withheld: PROVIDERS_WITHHELD });
+    },
+  );
+
+  it("given 401 from both (a config of its own whose route policy closes /v1/version), names both problems", async () => {
+    server.set("/v1/providers", { kind: "status", status: 401 });
+    server.set("/v1/version", { kind: "status", status: 401 });
+    const report = await readServerInfo(server.url, OPTIONS);
+    expect(report).toEqual({
+      url: server.url,
+      problems: [
+        "GET /v1/version: HTTP 401 (the server requires authentication)",
+        "GET /v1/providers: HTTP 401 (the server requires authentication)",
+      ],
+    });
+  });
 
   it("leaves out provider entries without api, provider_id and provider_type, and shrinks a huge config", async () => {
     server.set("/v1/providers", {

@@ -6,6 +6,7 @@
 import { compile, schemaErrors } from "../../../lib/api/schema";
 import { V1ALPHA2_STATUS_SCHEMA } from "../../../lib/api/schema-status-v1alpha2";
 import { createLiveStatus } from "../../../lib/live";
+import { PROVIDERS_WITHHELD } from "../../../lib/live/server-info";
 import type { LiveReport } from "../../../lib/live/types";
 import { liveStatus, packageVersion, syncWith } from "../../../lib/sync";
 import { liveSettingsFromEnv, syncSettingsFromEnv } from "../../../hooks/sync-settings";
@@ -127,6 +128,22 @@ describe("live status in the sync", () => {
     expect((r.status.distributionConfig as { providers: unknown }).providers).toEqual([PROVIDER]);
     expect(r.resyncAfterSeconds).toBe(30);
     expect(r.children).toEqual(good.children);
+  });
+
+  it("with spec.auth on: HealthCheck passes on the open /v1/version, says why providers are not shown, drops the old list", () => {
+    const authSpec = { ...spec, auth: { kubernetes: {} } };
+    const good = sync(running(1, undefined, authSpec), deps(), undefined, answered());
+    const withheld: LiveReport = { url: URL, version: "0.7.1", problems: [], withheld: PROVIDERS_WITHHELD };
+    const r = sync(running(1, good, authSpec), deps(later(5)), undefined, withheld);
+    expect(health(r)).toEqual(
+      expect.objectContaining({
+        status: "True",
+        reason: "HealthCheckPassed",
+        message: `Health check passed; ${PROVIDERS_WITHHELD}`,
+      }),
+    );
+    expect(r.status.distributionConfig).not.toHaveProperty("providers");
+    expect(r.resyncAfterSeconds).not.toBe(30);
   });
 
   it("takes what a half answer gives: a new version with the previous providers", () => {

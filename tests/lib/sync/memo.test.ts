@@ -180,6 +180,16 @@ describe("what changed gets a fresh answer", () => {
     ["the hooks' namespace (each NetworkPolicy admits it)", (r) => r, (d) => ({ ...d, hooksNamespace: "ops" })],
     ["how servers are exposed (Ingress or Route)", (r) => r, (d) => ({ ...d, exposeWith: "route" })],
     [
+      "ServiceMonitors turned on (the server-monitoring component)",
+      (r) => r,
+      (d) => ({ ...d, serverMonitoring: { serviceMonitors: true, scraperNamespace: "monitoring" } }),
+    ],
+    [
+      "the scraper namespace",
+      (r) => r,
+      (d) => ({ ...d, serverMonitoring: { serviceMonitors: false, scraperNamespace: "prometheus" } }),
+    ],
+    [
       "the parent sent at v1alpha1 with the same uid and resourceVersion (its status is shaped by its version)",
       (r) => ({ ...r, parent: atV1alpha1(r.parent) }),
       (d) => d,

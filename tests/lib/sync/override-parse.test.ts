@@ -31,7 +31,8 @@ const configMap = (text: string, resourceVersion?: string): KubeObject => {
   const object = aConfigMap(NAME, { "config.yaml": text });
   return resourceVersion === undefined ? object : stamped(object, resourceVersion);
 };
-const checkOf = (object: KubeObject) => overrideCheck(NAME, objectMap([object]), NS);
+const checkOf = (object: KubeObject) =>
+  overrideCheck({ configMapName: NAME, key: "config.yaml" }, objectMap([object]), NS);
 const imageName = (check: ReturnType<typeof overrideCheck>) =>
   check.ok ? check.parsed.image_name : check.error.message;
 
@@ -60,7 +61,9 @@ describe("override configs kept by ConfigMap version", () => {
     expect(imageName(checkOf(configMap(CONFIG, "15")))).toBe("mine");
     const copy = configMap(other, "15");
     const moved = { ...copy, metadata: { ...copy.metadata, namespace } };
-    expect(imageName(overrideCheck(NAME, objectMap([moved]), namespace))).toBe("theirs");
+    expect(imageName(overrideCheck({ configMapName: NAME, key: "config.yaml" }, objectMap([moved]), namespace))).toBe(
+      "theirs",
+    );
   });
 
   it("keeps a refusal too, and reads the fixed version", () => {

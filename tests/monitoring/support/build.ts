@@ -1,4 +1,4 @@
-/** An overlay with the monitoring component, built offline by a real `kubectl kustomize` from a directory outside the repository (as a user's own overlay would be). */
+/** An overlay with the monitoring component (or others), built offline by a real `kubectl kustomize` from a directory outside the repository (as a user's own overlay would be). */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,12 +14,15 @@ export type Doc = {
   roleRef?: { name: string };
 };
 
-export function buildWithMonitoring(overlay: string): Doc[] {
+export function buildWithMonitoring(
+  overlay: string,
+  components: readonly string[] = ["metacontroller/components/monitoring"],
+): Doc[] {
   const dir = mkdtempSync(join(tmpdir(), "llsd-monitoring-"));
   const up = (path: string) => relative(dir, join(ROOT, path));
   writeFileSync(
     join(dir, "kustomization.yaml"),
-    `resources:\n  - ${up(overlay)}\ncomponents:\n  - ${up("metacontroller/components/monitoring")}\n`,
+    `resources:\n  - ${up(overlay)}\ncomponents:\n${components.map((c) => `  - ${up(c)}\n`).join("")}`,
   );
   const text = execFileSync("kubectl", ["kustomize", dir], {
     encoding: "utf8",

@@ -28,6 +28,12 @@ export interface Sample {
   readonly value: [number, string];
 }
 
+/** The named labels of each sample, sorted: the series a query returned, in a stable order. */
+export const labelsOf = (samples: readonly Sample[], ...names: string[]): { [name: string]: string | undefined }[] =>
+  samples
+    .map((s) => Object.fromEntries(names.map((n) => [n, s.metric[n]])))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
 export interface PrometheusServer {
   readonly url: string;
   /** An instant query through the HTTP API; rejects on an error answer. */

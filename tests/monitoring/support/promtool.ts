@@ -11,6 +11,8 @@ import { parse, stringify } from "yaml";
 
 export const ROOT = join(__dirname, "..", "..", "..");
 export const COMPONENT = join(ROOT, "metacontroller", "components", "monitoring");
+/** The LLSD servers' monitoring (spec.monitoring): ServiceMonitor children, alerts, dashboards. */
+export const SERVER_COMPONENT = join(ROOT, "metacontroller", "components", "server-monitoring");
 
 export const INSTALL_HINT =
   "The monitoring tests need Debian's prometheus package (prometheus, promtool): run `apt-get install -y prometheus`.";
@@ -29,17 +31,17 @@ export interface Rule {
 }
 
 /** The PrometheusRule's `spec` (its rule groups) as the component ships it. */
-export function ruleGroups(): { name: string; rules: Rule[] }[] {
-  const manifest = parse(readFileSync(join(COMPONENT, "prometheusrule.yaml"), "utf8")) as {
+export function ruleGroups(component: string = COMPONENT): { name: string; rules: Rule[] }[] {
+  const manifest = parse(readFileSync(join(component, "prometheusrule.yaml"), "utf8")) as {
     spec: { groups: { name: string; rules: Rule[] }[] };
   };
   return manifest.spec.groups;
 }
 
 /** A fresh directory holding `rules.yaml`: the PrometheusRule's spec, which is a rules file as is. */
-export function rulesDir(): string {
+export function rulesDir(component: string = COMPONENT): string {
   const dir = mkdtempSync(join(tmpdir(), "llsd-rules-"));
-  writeFileSync(join(dir, "rules.yaml"), stringify({ groups: ruleGroups() }));
+  writeFileSync(join(dir, "rules.yaml"), stringify({ groups: ruleGroups(component) }));
   return dir;
 }
 
