@@ -3,8 +3,8 @@
  * `UnsharedState` (more than one pod, state kept inside each). In a cluster that ran the previous
  * release, each child carries what that release desired as Metacontroller's last-applied
  * annotation; synced by this release, every such parent keeps exactly those children: no pod is
- * replaced, only the status changes. (tests/upgrade compares with the recorded requests, whose
- * children predate the previous release, so there the kept children read as changes.)
+ * replaced, only the status changes. tests/upgrade measures the same fleet (tests/upgrade/fleet.ts)
+ * for every parent; this test shows that the refusal is really met there, and what it keeps.
  */
 import { join } from "node:path";
 import { isPlainObject, type JsonMap } from "../../../lib/conversion/paths";
@@ -13,7 +13,8 @@ import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncRequest } from "../../../lib/wire/metacontroller";
 import { previousRelease, readGoldens } from "../../upgrade/releases";
 import { trafficRecords } from "../../upgrade/tree";
-import { deps, objectMap, observedFrom } from "../../sync-builders";
+import { asApplied, fleetRequest } from "../../upgrade/fleet";
+import { deps } from "../../sync-builders";
 
 const ROOT = join(__dirname, "../../..");
 const PREVIOUS = previousRelease(packageVersion(ROOT) ?? "") ?? "";
@@ -40,10 +41,8 @@ const parents = readGoldens(PREVIOUS)
   .filter((p) => p.children.some((c) => c.kind === "Deployment"));
 
 /** The previous release's children, as a cluster that ran it observes them. */
-const runningUnder = (p: (typeof parents)[number]): SyncRequest => ({
-  ...p.request,
-  children: objectMap(observedFrom(p.children)),
-});
+const runningUnder = (p: (typeof parents)[number]): SyncRequest =>
+  fleetRequest(p.request as unknown as JsonMap, p.children) as unknown as SyncRequest;
 
 const refused = parents.filter((p) => {
   const conditions = (sync(runningUnder(p), deps()).status.conditions ?? []) as Condition[];
@@ -56,6 +55,8 @@ it("finds parents of the previous release that run several pods with unshared st
 
 it.each(refused.map((p) => [p.id, p] as const))("%s keeps every child it ran, byte for byte", (_id, p) => {
   const answer = sync(runningUnder(p), deps());
-  expect(sorted(answer.children)).toEqual(sorted(p.children));
+  // As Metacontroller applied them: with its controller-uid label, which the kept children carry.
+  const applied = p.children.map((c) => asApplied(c, p.request.parent.metadata.uid ?? "") as KubeObject);
+  expect(sorted(answer.children)).toEqual(sorted(applied));
   expect(answer.status.phase).toBe("Failed");
 });
