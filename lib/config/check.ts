@@ -21,6 +21,9 @@ import { generationRefusals, type GenerateOptions } from "./generate";
 import { specProviderType } from "./spec-provider-type";
 import { RELEASE_APIS } from "./releases";
 import { SERVER_API } from "../api/apis";
+import { checkedBase } from "./base";
+import { scaleOut } from "./shared-state";
+import { imageStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
@@ -64,12 +67,22 @@ export function generationCheck(
   spec: CanonicalSpec,
   options: CheckOptions = {},
 ): { readonly errors: readonly FieldError[]; readonly notes: readonly string[] } {
-  if (configSource(spec) !== "generated") return NOTHING;
+  const source = configSource(spec);
+  if (source === "override") return NOTHING;
   const release = releaseFor(spec, options);
   const d = spec.distribution;
   // A baseConfig's ConfigMap is known only to the sync hook (and to `llsd render` given the file).
   const base = options.baseConfig ?? (spec.baseConfig ? undefined : bundledConfigOf(d, release));
-  return base === undefined ? NOTHING : generationRefusals(spec, base, release, options);
+  if (base === undefined) return NOTHING;
+  if (source === "image-default") return { errors: imageDefaultErrors(spec, base, release), notes: [] };
+  return generationRefusals(spec, base, release, options);
+}
+
+/** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */
+function imageDefaultErrors(spec: CanonicalSpec, base: string, release: Release): FieldError[] {
+  if (scaleOut(spec.workload) === undefined) return []; // the usual case: one pod, nothing to read
+  const read = checkedBase(base);
+  return read.ok ? imageStateErrors(spec, read.doc, release) : [];
 }
 
 /** What generation against the base config refuses, for a spec that normalized. */

@@ -13,6 +13,7 @@ import { providedEnv, requireProvidedEnv } from "./env-check";
 import { loopbackBackendNotes } from "./local-backends";
 import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
+import { generatedStateErrors } from "./shared-state-errors";
 import { isMap, type ConfigDoc } from "./doc";
 import { dialectErrors } from "./dialect";
 import { ensureFiles } from "./files-provider";
@@ -174,6 +175,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...resources.errors,
     ...envCheck.errors,
     ...auth.errors,
+    ...generatedStateErrors(spec, doc, release, provided),
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }

@@ -9,10 +9,11 @@ import { BASE_CONFIG_PATH, baseConfigErrors, baseConfigText } from "./base-confi
 import type { ValidateContext } from "../api/validate";
 import { bundledConfigOf } from "../distributions/bundled";
 import type { DistributionTable, Release } from "../distributions/table";
-import { checkSpec, generationErrors, withoutRepeats } from "./check";
+import { checkSpec, generationErrors, withoutRepeats, type CheckOptions } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { configSource, lineFor } from "./source";
+import { overrideStateErrors } from "./shared-state-errors";
 
 export { configSource, lineFor, releaseFor, type ConfigSource } from "./source";
 
@@ -88,8 +89,9 @@ interface RenderContext {
   readonly lineNotes: readonly string[];
 }
 
-function renderOverride(ref: ConfigMapKey, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
+function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefined, at: RenderContext): Rendered {
   const { release, warnings, lineNotes } = at;
+  const ref = spec.overrideConfig ?? { configMapName: "", key: CONFIG_FILE_NAME };
   const key = ref.key === CONFIG_FILE_NAME ? "" : ` key "${ref.key}"`;
   const note = `config.yaml comes from ConfigMap ${ref.configMapName}${key}, mounted as is`;
   if (configMaps === undefined)
@@ -102,6 +104,8 @@ function renderOverride(ref: ConfigMapKey, configMaps: ConfigMapData | undefined
     };
   const checked = checkOverrideConfig(ref, configMaps);
   if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
+  const unshared = overrideStateErrors(spec, ref.configMapName, checked.parsed, release);
+  if (unshared.length > 0) return { ok: false, errors: unshared, warnings, notes: [...lineNotes] };
   return {
     ok: true,
     source: "override",
@@ -151,10 +155,16 @@ export function render(rawSpec: unknown, input: RenderInput = {}, ctx: ValidateC
     lineNotes: line.note ? [`spec.distribution: ${line.note}`] : [],
   };
   const source = configSource(spec);
-  if (source === "override" && spec.overrideConfig) return renderOverride(spec.overrideConfig, input.configMaps, at);
-  if (source === "image-default") {
-    const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
-    return { ok: true, source, release: at.release, warnings, notes: [...at.lineNotes, note] };
-  }
+  if (source === "override" && spec.overrideConfig) return renderOverride(spec, input.configMaps, at);
+  if (source === "image-default") return renderImageDefault(spec, { ...options, release: at.release }, at);
   return renderGenerated(spec, input, at);
+}
+
+/** The image runs its own config: refused only for state it keeps inside each pod (lib/config/shared-state.ts). */
+function renderImageDefault(spec: CanonicalSpec, options: CheckOptions, at: RenderContext): Rendered {
+  const { release, warnings, lineNotes } = at;
+  const refused = generationErrors(spec, options);
+  if (refused.length > 0) return { ok: false, errors: refused, warnings, notes: [...lineNotes] };
+  const note = "no providers, resources, storage or disabled: the distribution image runs its own default config";
+  return { ok: true, source: "image-default", release, warnings, notes: [...lineNotes, note] };
 }

@@ -9,6 +9,8 @@ import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
+import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
+import type { ConfigDoc } from "../config/doc";
 import { userSecretEnv } from "../config/user-env";
 import { generate, type GenerateResult, type Generated } from "../config/generate";
 import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
@@ -30,6 +32,8 @@ import { misreadSecrets } from "./secret-values";
 
 export type { ConfigPlan, GenerationInputs, PlanInput, RememberConfig, ResolvedBaseConfig } from "./plan-types";
 
+type Failed = { failure: SyncFailure };
+
 const fail = (type: SyncFailure["type"], reason: string, errors: SyncFailure["errors"]): { failure: SyncFailure } => ({
   failure: { type, reason, errors },
 });
@@ -43,6 +47,8 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
       : "OverrideConfigInvalid";
     return fail("ConfigGenerated", reason, [checked.error]);
   }
+  const unshared = overrideStateErrors(input.spec, configMapName, checked.parsed, input.release);
+  if (unshared.length > 0) return fail("ConfigGenerated", UNSHARED_STATE, unshared);
   if (input.externalProviders && input.externalProviders.length > 0)
     return overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
   const hash = sha256(checked.configYaml);
@@ -54,6 +60,9 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
     notes: overrideEnvNotes(configMapName, checked.parsed, input),
   };
 }
+
+/** Refused when the workload runs more than one pod: state kept inside each pod (lib/config/shared-state.ts). */
+export const UNSHARED_STATE = "UnsharedState";
 
 /** A ConfigMap mounted as is stays the user's; what would stop the server is said, not changed. */
 function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInput): string[] {
@@ -69,15 +78,25 @@ function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInp
   ];
 }
 
-/** The image runs its own config (the label config, else the bundled one it carries): what would stop it is said. */
-function imageDefaultNotes(input: PlanInput): string[] {
-  const d = input.spec.distribution;
-  const text = input.base?.text ?? bundledConfigOf(d, input.release);
+/** The image's own config (the label config, else the bundled one it carries), when it can be read. */
+function imageDefaultDoc(input: PlanInput): ConfigDoc | undefined {
+  const text = input.base?.text ?? bundledConfigOf(input.spec.distribution, input.release);
   const base = text === undefined ? undefined : readBase(text);
-  return base?.ok ? loopbackBackendNotes(base.doc, providedEnv(input.spec, [])) : [];
+  return base?.ok ? base.doc : undefined;
 }
 
-type Failed = { failure: SyncFailure };
+/** The image runs its own config: what would stop it is said; state it keeps inside each pod is refused. */
+function imageDefaultPlan(input: PlanInput): ConfigPlan | Failed {
+  const doc = imageDefaultDoc(input);
+  const unshared = doc ? imageStateErrors(input.spec, doc, input.release) : [];
+  if (unshared.length > 0) return fail("ConfigGenerated", UNSHARED_STATE, unshared);
+  return {
+    inUse: { source: "image-default", configMapName: "", hash: "" },
+    secretEnv: [],
+    plainEnv: [],
+    notes: doc ? loopbackBackendNotes(doc, providedEnv(input.spec, [])) : [],
+  };
+}
 
 /** The base config to generate from: the spec's ConfigMap, else the image's, else the one bundled for a named distribution. */
 function baseText(input: PlanInput): ConfigMapBase | Failed {
@@ -135,7 +154,9 @@ function generated(input: PlanInput, base: ConfigMapBase): Generated | Failed {
   if (g.ok) return g;
   const reason = g.errors.some((e) => e.path === "baseConfig.version")
     ? "UnsupportedConfigVersion"
-    : "ConfigGenerationFailed";
+    : g.errors.every(isStateError)
+      ? UNSHARED_STATE
+      : "ConfigGenerationFailed";
   return fail("ConfigGenerated", reason, baseConfigErrors(input.spec.baseConfig, g.errors));
 }
 
@@ -206,10 +227,5 @@ export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailur
   const source = configSource(input.spec);
   if (source === "override" && input.spec.overrideConfig) return overridePlan(input, input.spec.overrideConfig);
   if (source === "generated") return generatedPlan(input);
-  return {
-    inUse: { source: "image-default", configMapName: "", hash: "" },
-    secretEnv: [],
-    plainEnv: [],
-    notes: imageDefaultNotes(input),
-  };
+  return imageDefaultPlan(input);
 }

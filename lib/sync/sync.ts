@@ -26,6 +26,7 @@ import { referencesOf, type References } from "./references";
 import { checkRelated } from "./related";
 import { serverChoice } from "./server-line";
 import { shownExtra } from "./shown";
+import { withUnsharedNote } from "./unshared";
 import { monitoringNotes, monitoringStop } from "./monitoring";
 
 export type { SyncDeps } from "./answer";
@@ -212,6 +213,7 @@ function planned(ctx: SyncContext, parts: Planning, remember: RememberConfig | u
     ...(external.resolved ? { externalProviders: external.resolved } : {}),
     ...(remember ? { remember } : {}),
   });
-  if ("failure" in plan) return failed(ctx, { failure: plan.failure, extra: base });
+  if ("failure" in plan)
+    return failed(ctx, { failure: plan.failure, extra: withUnsharedNote(ctx, plan.failure, base) });
   return succeeded(ctx, { ...parts, ca, plan, ...(found.base ? { digest: found.base.digest } : {}) });
 }

@@ -212,6 +212,10 @@ interface FailureCase {
 const FAILURES: { readonly [reason: string]: FailureCase } = {
   InvalidSpec: { request: aRequest(aParent({ ...good, networking: { port: "eighty" } }), [], [creds]) },
   InvalidName: { request: aRequest(aParent(good, { name: "n".repeat(60) }), [], [creds]) },
+  UnsharedState: {
+    // Two pods on the starter's own config: its sqlite stores and local files stay in each pod.
+    request: aRequest(aParent({ distribution: { name: "starter" }, workload: { replicas: 2 } })),
+  },
   MetricsUnsupported: {
     request: aRequest(aParent({ distribution: { image: "docker.io/ogx/distribution-starter:0.8.0" }, monitoring: {} })),
   },

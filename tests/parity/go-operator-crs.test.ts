@@ -77,8 +77,8 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
     },
   );
 
-  it("_v1alpha1_llamastackdistribution.yaml with podDisruptionBudget: {} gets a PDB of maxUnavailable 1 (item 4)", () => {
-    const { cr } = goCr("_v1alpha1_llamastackdistribution.yaml");
+  it("example-withoutconfigmap.yaml with podDisruptionBudget: {} gets a PDB of maxUnavailable 1 (item 4)", () => {
+    const { cr } = goCr("example-withoutconfigmap.yaml");
     const server = (cr.spec as { server: Json }).server;
     const withEmpty = { ...cr, spec: { ...(cr.spec as Json), server: { ...server, podDisruptionBudget: {} } } };
     const answer = syncOf({ parent: hub(withEmpty), children: {}, related: {} });
@@ -148,11 +148,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
     return { cr, first, answer: syncOf(first), go };
   };
 
-  it.each([
-    ["_v1alpha1_llamastackdistribution.yaml"],
-    ["example-with-configmap.yaml"],
-    ["example-withoutconfigmap.yaml"],
-  ])(
+  it.each([["example-with-configmap.yaml"], ["example-withoutconfigmap.yaml"]])(
     "%s keeps its open access: no NetworkPolicy, the Deployment marked, the status says how to opt in (item 6)",
     (file) => {
       const { first, answer } = takeover(file);
@@ -167,7 +163,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   );
 
   it("opted in with the annotation: the NetworkPolicy of new CRs, and the mark goes", () => {
-    const { first, answer } = takeover("_v1alpha1_llamastackdistribution.yaml");
+    const { first, answer } = takeover("example-withoutconfigmap.yaml");
     const next = afterApply(first, answer);
     const optedIn = {
       ...next,
@@ -186,7 +182,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   });
 
   it("with the flag on (a NetworkPolicy observed), and for a new CR, the NetworkPolicy stays", () => {
-    const { cr, related } = goCr("_v1alpha1_llamastackdistribution.yaml");
+    const { cr, related } = goCr("example-withoutconfigmap.yaml");
     const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
     expect(
       child(
@@ -208,5 +204,27 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
     const [servicePort] = spec(child(answer, "Service")).ports as Json[];
     expect(goPorts).toEqual([{ containerPort: 8321 }]);
     expect(servicePort!.targetPort).toBe(8321);
+  });
+});
+
+describe("the Go operator's sample that autoscales on the image's own state (docs row 26a)", () => {
+  const { cr, related } = goCr("_v1alpha1_llamastackdistribution.yaml");
+  const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
+
+  it("is refused as a new CR: up to 5 pods, each with its own sqlite stores and files", () => {
+    const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
+    expect([answer.status.phase, answer.children]).toEqual(["Failed", []]);
+    expect(JSON.stringify(answer.status.conditions)).toContain('"reason":"UnsharedState"');
+  });
+
+  it("keeps the Go operator's running children as they are when taken over (Stalled)", () => {
+    const observed = goObserved(go, undefined, false);
+    const answer = syncOf({ parent: hub(cr), children: objectMap(observed), related: objectMap(related) });
+    expect(answer.children.map((c) => `${c.kind} ${c.metadata.name}`).sort()).toEqual(
+      observed.map((c) => `${c.kind} ${c.metadata.name}`).sort(),
+    );
+    expect(JSON.stringify(answer.status.conditions)).toMatch(
+      /"type":"Stalled","status":"True","reason":"UnsharedState"/,
+    );
   });
 });

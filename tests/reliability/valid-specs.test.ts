@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { compile, schemaErrors } from "../../lib/api/schema";
 import { V1ALPHA2_STATUS_SCHEMA } from "../../lib/api/schema-status-v1alpha2";
 import { validate } from "../../lib/api/validate";
+import { checkSpec } from "../../lib/config/check";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { validateChild } from "../lib/children/models";
 import { selfSignedCertificate } from "../oci/support/cert";
@@ -23,6 +24,15 @@ const statusSchema = compile(V1ALPHA2_STATUS_SCHEMA);
 const CA_PEM = selfSignedCertificate("llsd reliability test CA").pem;
 const BASE_CONFIG = readFileSync(join(__dirname, "../../lib/distributions/base/starter-0.7.yaml"), "utf8");
 
+/** An override config that keeps nothing inside the pod, for a workload of several pods (docs/scaling.md). */
+const STATELESS_CONFIG = "version: 2\ndistro_name: starter\napis: [inference]\nproviders:\n  inference: []\n";
+
+/** Replicas above 1, or an HPA that may go there. */
+function scalesOut(spec: object): boolean {
+  const w = (spec as { workload?: { replicas?: number; autoscaling?: { maxReplicas?: number } } }).workload;
+  return (w?.replicas ?? 1) > 1 || (w?.autoscaling?.maxReplicas ?? 1) > 1;
+}
+
 /** Every object the spec refers to, present and well-formed. */
 function relatedFor(spec: object): KubeObject[] {
   const tls = (spec as { networking?: { tls?: { caBundle?: { configMapName: string; configMapKeys?: string[] } } } })
@@ -31,7 +41,7 @@ function relatedFor(spec: object): KubeObject[] {
   return [
     ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
     aConfigMap("custom-ca", Object.fromEntries(keys.map((k) => [k, CA_PEM]))),
-    aConfigMap("my-config", { "config.yaml": BASE_CONFIG }),
+    aConfigMap("my-config", { "config.yaml": scalesOut(spec) ? STATELESS_CONFIG : BASE_CONFIG }),
     {
       ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
       type: "kubernetes.io/tls",
@@ -67,6 +77,9 @@ describe(`valid specs (seed ${SEED}, ${RUNS} runs)`, () => {
     await fc.assert(
       fc.asyncProperty(aValidSpec, async (spec) => {
         fc.pre(validate(spec).errors.length === 0);
+        // What admission refuses with the image's config in hand (several pods on its own sqlite
+        // stores and files: docs/scaling.md) is not a valid spec either.
+        fc.pre(checkSpec(spec).errors.length === 0);
         const related = relatedFor(spec);
         const first = await harness.post("/sync", aRequest(aParent(spec), [], related));
         expect(first.status).toBe(200);

@@ -14,6 +14,7 @@ import { expectGoldenFile } from "../golden";
 import { parentImpact, type ParentImpact } from "./impact";
 import { CHILDREN_FILE, IMPACT_FILE, previousRelease, readGoldens, RELEASES_DIR, type GoldenParent } from "./releases";
 import { renderReport } from "./report";
+import { asApplied, fleetRequest, settled } from "./fleet";
 import { desiredChildren, loadTree, sha256, trafficRecords, TRAFFIC_FILE, type TreeCode } from "./tree";
 
 const ROOT = join(__dirname, "../..");
@@ -34,12 +35,28 @@ function requestOf(parent: GoldenParent, traffic: Map<number, string>): JsonMap 
   return request;
 }
 
+function parentOf(request: JsonMap): { uid: string; name: string } {
+  const metadata =
+    isPlainObject(request.parent) && isPlainObject(request.parent.metadata) ? request.parent.metadata : {};
+  const text = (v: unknown): string => (typeof v === "string" ? v : "");
+  return { uid: text(metadata.uid), name: text(metadata.name) };
+}
+
+/**
+ * Each parent of `release`'s goldens, synced by the current code as the fleet has it (fleet.ts:
+ * observing the children `release` applied), compared with those children as Metacontroller
+ * applied them.
+ */
 async function impactsSince(release: string, tree: TreeCode): Promise<ParentImpact[]> {
   const traffic = new Map(trafficRecords(ROOT).map((r) => [r.line, r.body]));
   const impacts: ParentImpact[] = [];
   for (const parent of readGoldens(release).parents) {
-    const after = await desiredChildren(tree, requestOf(parent, traffic));
-    impacts.push(parentImpact(parent.id, parent.children, after));
+    const request = requestOf(parent, traffic);
+    const { uid, name } = parentOf(request);
+    const before = settled(parent.children, name);
+    const after = await desiredChildren(tree, fleetRequest(request, before));
+    const applied = (children: readonly unknown[]) => children.map((c) => asApplied(c, uid));
+    impacts.push(parentImpact(parent.id, applied(before), applied(after)));
   }
   return impacts;
 }

@@ -9,10 +9,12 @@ import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, observedFrom } from "../../sync-builders";
 
+// Two pods: on postgres-demo (Postgres stores, a remote vector store) without its local files (docs/scaling.md).
 const spec = {
-  distribution: { name: "starter" },
+  distribution: { name: "postgres-demo" },
   providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
   resources: { models: ["llama3"] },
+  disabled: ["files", "responses", "toolRuntime"],
   workload: { replicas: 2 },
 };
 const secret = aSecret("creds", { token: "t" });

@@ -35,6 +35,8 @@ const userConfig = aConfigMap("my-config", {
   "config.yaml": "version: 2\nimage_name: starter\napis: []\nproviders: {}\n",
   "extra.txt": "x",
 });
+/** The user's config (userConfig above), which keeps no state inside the pod: several pods may run it. */
+const SHARED = { userConfig: { configMapName: "my-config" } };
 const syncOf = (parent: KubeObject, related: KubeObject[] = []) => sync(aRequest(parent, [], related), deps());
 const deploymentOf = (r: SyncResponse) => only(r.children, "Deployment") as unknown as V1Deployment;
 const podOf = (r: SyncResponse): V1PodSpec => deploymentOf(r).spec!.template.spec!;
@@ -212,7 +214,8 @@ describe("the children of a v1alpha1 CR", () => {
   });
 
   it("replicas > 1: PDB maxUnavailable 1, spread over region/zone/host and preferred anti-affinity, on the instance label", () => {
-    const r = syncOf(v1alpha1({ replicas: 3, server: server() }));
+    // Several pods run a config without state inside the pod (docs/scaling.md): the user's.
+    const r = syncOf(v1alpha1({ replicas: 3, server: server(SHARED) }), [userConfig]);
     expect(specOf(r, "PodDisruptionBudget")).toEqual({
       selector: { matchLabels: { app: "llama-stack", "app.kubernetes.io/instance": "demo" } },
       maxUnavailable: 1,
@@ -232,14 +235,21 @@ describe("the children of a v1alpha1 CR", () => {
   });
 
   it("one replica under an HPA: no default PDB, spread or anti-affinity (Go: they follow spec.replicas); a v1alpha2 CR gets them", () => {
-    const legacy = syncOf(v1alpha1({ replicas: 1, server: { ...server(), autoscaling: { maxReplicas: 5 } } }));
+    const legacy = syncOf(v1alpha1({ replicas: 1, server: { ...server(SHARED), autoscaling: { maxReplicas: 5 } } }), [
+      userConfig,
+    ]);
     expect(legacy.children.some((c) => c.kind === "PodDisruptionBudget")).toBe(false);
     expect(podOf(legacy).topologySpreadConstraints).toBeUndefined();
     expect(specOf(legacy, "HorizontalPodAutoscaler")).toEqual(
       expect.objectContaining({ minReplicas: 1, maxReplicas: 5 }),
     );
     const ours = syncOf(
-      aParent({ distribution: { name: "starter" }, workload: { replicas: 1, autoscaling: { maxReplicas: 5 } } }),
+      aParent({
+        distribution: { name: "starter" },
+        overrideConfig: { configMapName: "my-config" },
+        workload: { replicas: 1, autoscaling: { maxReplicas: 5 } },
+      }),
+      [userConfig],
     );
     expect(ours.children.some((c) => c.kind === "PodDisruptionBudget")).toBe(true);
   });
@@ -300,9 +310,15 @@ describe("the children of a v1alpha1 CR", () => {
     const r = syncOf(
       v1alpha1({
         replicas: 2,
-        server: { ...server(), storage: {}, autoscaling: { maxReplicas: 4 }, podDisruptionBudget: { minAvailable: 1 } },
+        server: {
+          ...server(SHARED),
+          storage: {},
+          autoscaling: { maxReplicas: 4 },
+          podDisruptionBudget: { minAvailable: 1 },
+        },
         network: { exposeRoute: true, allowedFrom: { namespaces: ["*"] } },
       }),
+      [userConfig],
     );
     for (const child of r.children) validateChild(child);
     expect(deploymentOf(r).spec!.selector.matchLabels).toEqual({
