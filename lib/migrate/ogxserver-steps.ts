@@ -152,7 +152,7 @@ function rollbackOf(name: string, ns: string): TakeoverStep[] {
       command: `kubectl delete llsd ${name} -n ${ns}`,
     },
     {
-      what: "Apply the OGXServer again from your own manifest; its operator leaves children without its owner reference alone, so it runs the server again once they carry one (or adopt them under a new name with ogx.io/adopt-storage and ogx.io/adopt-networking)",
+      what: "Apply the OGXServer again from your own manifest; its operator updates only children whose owner reference carries its UID, so give them that reference again (or adopt the PVC and Service under a new name with ogx.io/adopt-storage and ogx.io/adopt-networking)",
     },
   ];
 }

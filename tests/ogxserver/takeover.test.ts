@@ -145,6 +145,7 @@ function report(name: string, c: TakeoverCase, t: Takeover): string {
     "# Each block: `~` changed, `+` added, as the cluster holds it after Metacontroller's apply;",
     "# `left:` what only the OGX operator set; with no last-applied record it stays until edited.",
     `# phase: ${String(t.response.status.phase)}`,
+    ...notesOf(t.response).map((n) => `# note: ${n}`),
     "",
   ];
   t.observed.forEach((o, i) => {
@@ -160,5 +161,12 @@ function report(name: string, c: TakeoverCase, t: Takeover): string {
   lines.push(...[...unlabelled.map(id), ...peerOutsideChildren(peerServerOf(c))].map((x) => `- ${x}`), "");
   return lines.join("\n");
 }
+
+const notesOf = (r: SyncResponse): string[] => {
+  const notes = (r.status as { notes?: unknown }).notes;
+  return Array.isArray(notes)
+    ? notes.filter((n): n is string => typeof n === "string" && n.startsWith("takeover:"))
+    : [];
+};
 
 const orNone = (changes: string[]): string[] => (changes.length > 0 ? changes : ["(no change)"]);
