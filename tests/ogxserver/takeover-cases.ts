@@ -67,6 +67,15 @@ export const CASES: readonly [string, TakeoverCase][] = [
       },
     },
   ],
+  // The OGX operator serves metrics by default; an LLSD that keeps them asks for the same port.
+  [
+    "monitoring",
+    {
+      ogxServer: { ...starter, monitoring: { enabled: true } },
+      peer: { image: PEER_IMAGE_STARTER },
+      llsd: { ...starter, monitoring: { enabled: true } },
+    },
+  ],
   [
     "exposed",
     {

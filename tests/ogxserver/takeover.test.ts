@@ -121,6 +121,26 @@ describe.each(CASES)("taking over a running OGXServer's children (%s)", (name, c
     expect(configMaps).not.toContain(peerConfigMapName(peerServerOf(c)));
   });
 
+  it("leaves objects the apiserver accepts: no two ports, env entries, volumes or mount paths alike", () => {
+    const pod = podOf(deployment(t.after)).spec as unknown as Record<string, { [k: string]: unknown }[]>;
+    const server = pod.containers![0]! as unknown as Record<string, { [k: string]: unknown }[]>;
+    const svcPorts = (spec(service(t.after)) as Record<string, { [k: string]: unknown }[]>).ports!;
+    const lists: [string, { [k: string]: unknown }[] | undefined, string][] = [
+      ["container port names", server.ports, "name"],
+      ["container port numbers", server.ports, "containerPort"],
+      ["env names", server.env, "name"],
+      ["mount paths", server.volumeMounts, "mountPath"],
+      ["volume names", pod.volumes, "name"],
+      ["Service port names", svcPorts, "name"],
+      ["Service port numbers", svcPorts, "port"],
+    ];
+    for (const [what, list, key] of lists) {
+      const values = (list ?? []).flatMap((i) => (i[key] === undefined ? [] : [JSON.stringify(i[key])]));
+      expect([what, values]).toEqual([what, [...new Set(values)]]);
+    }
+    for (const o of t.after) validateChild(o);
+  });
+
   it("answers valid objects and a status that is not Failed", () => {
     for (const child of t.response.children) validateChild(child);
     expect(t.response.status.phase).not.toBe("Failed");
