@@ -27,7 +27,12 @@ type Pod = {
   metadata: { labels: Record<string, string> };
   spec: { containers: Container[]; volumes?: Volume[] };
 };
-type Container = { name: string; ports?: { containerPort: number }[]; volumeMounts?: { name: string }[] };
+type Container = {
+  name: string;
+  ports?: { containerPort: number }[];
+  env?: { name: string; value?: string }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+};
 type Volume = { name: string; configMap?: { name: string }; persistentVolumeClaim?: { claimName: string } };
 const podOf = (o: KubeObject): Pod => (o.spec as { template: Pod }).template;
 const spec = (o: KubeObject) => (o.spec ?? {}) as Record<string, unknown>;
@@ -101,6 +106,17 @@ describe.each(CASES)("taking over a running OGXServer's children (%s)", (name, c
       (v) => v.persistentVolumeClaim?.claimName ?? [],
     );
     expect(claims).toEqual([pvc.metadata.name]);
+  });
+
+  it("runs the new server on the state the old one wrote: its config directory is on the same volume", () => {
+    const pvc = t.observed.find((o) => o.kind === "PersistentVolumeClaim");
+    const server = podOf(deployment(t.after)).spec.containers[0];
+    const stateDir = server?.env?.find((e) => e.name === "OGX_CONFIG_DIR")?.value ?? "";
+    const mount = server?.volumeMounts?.find((m) => stateDir === m.mountPath || stateDir.startsWith(`${m.mountPath}/`));
+    const volume = podOf(deployment(t.after)).spec.volumes?.find((v) => v.name === mount?.name);
+    // The 1.x image runs with HOME=/ and keeps its state in ~/.ogx: the OGX operator's mount path /.ogx.
+    if (pvc) expect([stateDir, volume?.persistentVolumeClaim?.claimName]).toEqual(["/.ogx", pvc.metadata.name]);
+    else expect(volume).toEqual(expect.objectContaining({ emptyDir: {} }));
   });
 
   it("keeps the Service's endpoints: the running pods and the new ones both match its selector and targetPort", () => {
