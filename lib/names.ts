@@ -52,10 +52,19 @@ export function postgresSecretName(parent: string): string {
 /**
  * The Deployment's selector and pod labels; every Service, NetworkPolicy and PDB selects with these.
  * A fresh object per call, the caller's to keep: no two children share a mutable labels object.
+ * `app` is `llama-stack`, except for a Deployment taken over from the OGX operator (`OGX_APP`).
  */
-export function selectorLabels(parent: string): { [k: string]: string } {
-  return { app: "llama-stack", "app.kubernetes.io/instance": parent };
+export function selectorLabels(parent: string, app = "llama-stack"): { [k: string]: string } {
+  return { app, "app.kubernetes.io/instance": parent };
 }
+
+/**
+ * The OGX operator (ogx.io OGXServer) selects its pods with `app: ogx` and names their container
+ * `ogx`; a Deployment taken over from it keeps both (its selector is immutable, and
+ * Metacontroller's first apply merges containers by name). docs/ogxserver-takeover.md.
+ */
+export const OGX_APP = "ogx";
+export const OGX_CONTAINER_NAME = "ogx";
 
 /** Labels on every child (Metacontroller adds `controller-uid` itself under generateSelector); a fresh object per call. */
 export function commonLabels(parent: string): { [k: string]: string } {

@@ -1,7 +1,7 @@
 /** The one server container: image, named port, env, mounts, probes, resources, hardening. */
 import type { V1Container } from "@kubernetes/client-node";
 import { listenPort } from "../defaults";
-import { CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
+import { CONTAINER_NAME, OGX_CONTAINER_NAME, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
 import { metricsContainerPorts } from "./metrics";
@@ -37,11 +37,16 @@ function nonEmpty(list: readonly string[] | undefined): string[] | undefined {
   return list !== undefined && list.length > 0 ? [...list] : undefined;
 }
 
+/** Ours; a v1alpha1 CR's own; the OGX operator's in a Deployment taken over from it (containers merge by name). */
+export function serverContainerName(ctx: ChildContext): string {
+  return ctx.ogxTakeover ? OGX_CONTAINER_NAME : (ctx.legacy?.containerName ?? CONTAINER_NAME);
+}
+
 /** `command` and `args` are assigned in their place, when set, rather than spread in (every sync builds this). */
 export function buildContainer(ctx: ChildContext): V1Container {
   const { networking, workload } = ctx.spec;
   const tls = networking.tls.enabled;
-  const container: V1Container = { name: ctx.legacy?.containerName ?? CONTAINER_NAME, image: ctx.image };
+  const container: V1Container = { name: serverContainerName(ctx), image: ctx.image };
   const { command, args } = commandAndArgs(ctx);
   if (command) container.command = command;
   if (args) container.args = args;

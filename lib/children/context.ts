@@ -69,6 +69,11 @@ export interface ChildContext {
   readonly legacy?: LegacyProfile;
   /** A CR taken over from a Go operator that ran it without a NetworkPolicy, not opted in: none, and the Deployment carries the mark. */
   readonly keptOpen?: boolean;
+  /**
+   * The observed Deployment is the OGX operator's (lib/sync/ogx-takeover.ts): pods keep its
+   * `app: ogx` selector and its container, volume and port conventions.
+   */
+  readonly ogxTakeover?: boolean;
   /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
   /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/monitoring.ts). */

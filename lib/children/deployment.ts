@@ -5,12 +5,13 @@
 import { createHash } from "node:crypto";
 import type { V1Deployment, V1DeploymentSpec, V1DeploymentStrategy, V1ObjectMeta } from "@kubernetes/client-node";
 import type { WorkloadInput } from "../api/v1alpha2";
-import { CONFIG_HASH_ANNOTATION, DEPLOYMENT_SPEC_HASH_ANNOTATION, names, selectorLabels } from "../names";
+import { CONFIG_HASH_ANNOTATION, DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
 import { CA_BUNDLE_HASH_ANNOTATION } from "./ca-bundle";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
 import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION } from "./network-policy";
 import { buildPodSpec } from "./pod";
+import { podSelectorLabels } from "./selector";
 import { replicaCount } from "./workload";
 
 /**
@@ -28,7 +29,7 @@ function strategy(storage: WorkloadInput["storage"]): V1DeploymentStrategy {
 
 /** The pod template's metadata: its labels, and content hashes of what the server reads at start (a change rolls the pods). */
 function templateMeta(ctx: ChildContext): V1ObjectMeta {
-  const labels = selectorLabels(ctx.name);
+  const labels = podSelectorLabels(ctx);
   if (!ctx.config && !ctx.caBundle) return { labels };
   const annotations: { [k: string]: string } = {};
   if (ctx.config) annotations[CONFIG_HASH_ANNOTATION] = ctx.config.hash;
@@ -55,7 +56,7 @@ export function buildDeployment(ctx: ChildContext): V1Deployment {
 
 function deploymentSpec(ctx: ChildContext): V1DeploymentSpec {
   const { workload } = ctx.spec;
-  const selector = { matchLabels: selectorLabels(ctx.name) };
+  const selector = { matchLabels: podSelectorLabels(ctx) };
   const template = { metadata: templateMeta(ctx), spec: buildPodSpec(ctx) };
   // Under an HPA the field is left out: the HPA owns the count, and a value here would reset it
   // on every sync. Two literals rather than a spread `replicas`: V8 adds fields to a spread copy very slowly.

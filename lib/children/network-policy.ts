@@ -13,7 +13,8 @@ import type {
 } from "../api/v1alpha2-network-policy";
 import { listenPort } from "../defaults";
 import { copyJson } from "../json-copy";
-import { names, selectorLabels } from "../names";
+import { names } from "../names";
+import { podSelectorLabels } from "./selector";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
 import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
@@ -123,7 +124,7 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined
     kind: "NetworkPolicy",
     metadata: childMeta(ctx, names.networkPolicy(ctx.name)),
     spec: {
-      podSelector: { matchLabels: selectorLabels(ctx.name) },
+      podSelector: { matchLabels: podSelectorLabels(ctx) },
       policyTypes: ["Ingress"],
       // The user's rules add sources and ports; they never replace the default rule.
       ingress: [defaults, ...metricsRule(ctx), ...copyJson(ctx.spec.networking.policy?.ingress ?? [])],

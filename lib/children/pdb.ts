@@ -4,9 +4,10 @@
  * blocks node drains (Go operator PR #277).
  */
 import type { V1PodDisruptionBudget, V1PodDisruptionBudgetSpec } from "@kubernetes/client-node";
-import { names, selectorLabels } from "../names";
+import { names } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { podSelectorLabels } from "./selector";
 import { legacyRunsSeveralPods, runsSeveralPods } from "./workload";
 
 export const DEFAULT_MAX_UNAVAILABLE = 1;
@@ -17,7 +18,7 @@ export function buildPdb(ctx: ChildContext): V1PodDisruptionBudget | undefined {
   // A v1alpha1 CR: the Go operator's rule (a budget given, or spec.replicas > 1).
   const several = ctx.legacy ? legacyRunsSeveralPods(workload) : runsSeveralPods(workload);
   if (!given && !several) return undefined;
-  const spec: V1PodDisruptionBudgetSpec = { selector: { matchLabels: selectorLabels(ctx.name) } };
+  const spec: V1PodDisruptionBudgetSpec = { selector: { matchLabels: podSelectorLabels(ctx) } };
   // Assigned, not spread in: every sync builds this.
   if (given?.minAvailable !== undefined) spec.minAvailable = given.minAvailable;
   if (given?.maxUnavailable !== undefined) spec.maxUnavailable = given.maxUnavailable;

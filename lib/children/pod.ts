@@ -10,8 +10,8 @@ import type {
   V1TopologySpreadConstraint,
 } from "@kubernetes/client-node";
 import { readsServiceAccountCa } from "../config/auth";
-import { selectorLabels } from "../names";
 import { buildContainer } from "./container";
+import { podSelectorLabels } from "./selector";
 import type { ChildContext } from "./context";
 import { externalInitContainers } from "./external-providers";
 import { buildVolumes } from "./volumes";
@@ -51,7 +51,7 @@ function severalPods(ctx: ChildContext): boolean {
 
 /** The pods the defaults spread; the Go operator selected on the instance label alone (same pods). */
 function spreadSelector(ctx: ChildContext): { [k: string]: string } {
-  return ctx.legacy ? { [INSTANCE_LABEL]: ctx.name } : selectorLabels(ctx.name);
+  return ctx.legacy ? { [INSTANCE_LABEL]: ctx.name } : podSelectorLabels(ctx);
 }
 
 function topologySpread(ctx: ChildContext, several: boolean): V1TopologySpreadConstraint[] | undefined {

@@ -4,7 +4,10 @@
  * a name (volumes) or a path (mounts) — e.g. an `lls-storage` volume that points at an existing
  * PVC. Volume names follow the Go operator where it had the same volume (`lls-storage`,
  * `ca-bundle`, `user-config`), so Metacontroller's first apply over a taken-over Deployment
- * merges into its volumes instead of adding a second one next to them.
+ * merges into its volumes instead of adding a second one next to them. A Deployment taken over
+ * from the OGX operator gets that operator's names (`ogx-storage`, `user-config`) for the same
+ * reason: its state volume stays one volume, and its config volume then holds our config, so no
+ * mount is left pointing at the OGX operator's generated ConfigMap.
  */
 import type { V1ConfigMapVolumeSource, V1Volume, V1VolumeMount } from "@kubernetes/client-node";
 import { CONFIG_FILE_NAME, CONFIG_MOUNT_DIR, TLS_MOUNT_DIR } from "../defaults";
@@ -16,6 +19,9 @@ import { upsertBy } from "../lists";
 import { passThrough, storageMountPath } from "./workload";
 
 export const STORAGE_VOLUME = "lls-storage";
+/** The OGX operator's names for the state and config volumes (controllers/resource_helper.go at ogx-k8s-operator 1784464). */
+export const OGX_STORAGE_VOLUME = "ogx-storage";
+export const OGX_CONFIG_VOLUME = "user-config";
 export const CONFIG_VOLUME = "config";
 export const TLS_VOLUME = "tls";
 /** A v1alpha1 CR's userConfig: the whole ConfigMap, mounted as the Go operator did. */
@@ -23,10 +29,14 @@ export const USER_CONFIG_VOLUME = "user-config";
 /** The Go operator's mount path for it (with the trailing slash it wrote). */
 export const USER_CONFIG_MOUNT_DIR = `${CONFIG_MOUNT_DIR}/`;
 
+const storageVolumeName = (ctx: ChildContext): string => (ctx.ogxTakeover ? OGX_STORAGE_VOLUME : STORAGE_VOLUME);
+const configVolumeName = (ctx: ChildContext): string => (ctx.ogxTakeover ? OGX_CONFIG_VOLUME : CONFIG_VOLUME);
+
 function storageVolume(ctx: ChildContext): V1Volume {
+  const name = storageVolumeName(ctx);
   return ctx.spec.workload.storage
-    ? { name: STORAGE_VOLUME, persistentVolumeClaim: { claimName: names.pvc(ctx.name) } }
-    : { name: STORAGE_VOLUME, emptyDir: {} };
+    ? { name, persistentVolumeClaim: { claimName: names.pvc(ctx.name) } }
+    : { name, emptyDir: {} };
 }
 
 function caVolume(ctx: ChildContext): V1Volume[] {
@@ -77,7 +87,7 @@ function ourVolumes(ctx: ChildContext): V1Volume[] {
     ...(ctx.config
       ? [
           {
-            name: CONFIG_VOLUME,
+            name: configVolumeName(ctx),
             configMap: {
               name: ctx.config.configMapName,
               items: [{ key: ctx.config.key ?? CONFIG_FILE_NAME, path: CONFIG_FILE_NAME }],
@@ -94,8 +104,8 @@ function ourMounts(ctx: ChildContext): V1VolumeMount[] {
   if (ctx.legacy) return legacyMounts(ctx);
   const tls = ctx.spec.networking.tls;
   return [
-    { name: STORAGE_VOLUME, mountPath: storageMountPath(ctx.spec.workload) },
-    ...(ctx.config ? [{ name: CONFIG_VOLUME, mountPath: CONFIG_MOUNT_DIR, readOnly: true }] : []),
+    { name: storageVolumeName(ctx), mountPath: storageMountPath(ctx.spec.workload) },
+    ...(ctx.config ? [{ name: configVolumeName(ctx), mountPath: CONFIG_MOUNT_DIR, readOnly: true }] : []),
     // Nested under the config mount: the kubelet creates nested mount points inside
     // configMap volumes, so the TLS files sit next to config.yaml's directory.
     ...(tls.enabled && tls.secretName !== undefined

@@ -16,6 +16,7 @@ import { reemit, retainedStorage } from "./keep";
 import type { LegacyV1alpha1 } from "./legacy";
 import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
+import { ogxTakenOver, ogxTakeoverNote } from "./ogx-takeover";
 import { networkPolicyNotes } from "../children/network-policy-notes";
 import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
@@ -67,13 +68,14 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean, apiServer
   return desiredChildren(withPlatform(child, ctx, apiServer));
 }
 
-/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints. */
+/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints, an OGX operator's Deployment. */
 function withPlatform(
   child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
   ctx: SyncContext,
   apiServer: ApiServerEgress | undefined,
 ): ChildContext {
   const settings: ServerMonitoringSettings | undefined = ctx.deps.serverMonitoring;
+  if (ogxTakenOver(ctx.observed)) child.ogxTakeover = true;
   if (settings) child.serverMonitoring = settings;
   if (apiServer) child.apiServer = apiServer;
   return child;
@@ -97,6 +99,11 @@ function deploymentHashOf(children: readonly KubeObject[]): string | undefined {
   return undefined;
 }
 
+/** What a takeover keeps that new CRs do not get: open network access (Go operator), the OGX operator's selector. */
+function takeoverNotes(ctx: SyncContext, open: boolean): string[] {
+  return [...(open ? [KEPT_OPEN_NOTE] : []), ...(ogxTakenOver(ctx.observed) ? [ogxTakeoverNote(ctx.parent.name)] : [])];
+}
+
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
   const open = keptOpen(ctx.request.parent, ctx.observed);
@@ -113,7 +120,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...ca.notes,
     ...plan.notes,
     ...storage.notes,
-    ...(open ? [KEPT_OPEN_NOTE] : []),
+    ...takeoverNotes(ctx, open),
     ...networkPolicyNotes({
       spec: planned.spec,
       exposeWith: ctx.deps.exposeWith,

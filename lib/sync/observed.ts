@@ -24,6 +24,8 @@ export interface ObservedServerContainer extends ObservedContainer {
 
 export interface ObservedDeployment {
   readonly labels: StringMap;
+  /** `spec.selector.matchLabels`: immutable, so it says which operator created the Deployment for as long as it exists. */
+  readonly selector: StringMap;
   readonly annotations: StringMap;
   /** `spec.replicas`; absent means the Kubernetes default, 1. */
   readonly replicas?: number;
@@ -122,6 +124,7 @@ function deploymentOf(object: unknown): ObservedDeployment | undefined {
   const pod = at(object, "spec", "template", "spec");
   return {
     labels: stringEntries(at(object, "metadata", "labels")),
+    selector: stringEntries(at(object, "spec", "selector", "matchLabels")),
     annotations: stringEntries(at(object, "metadata", "annotations")),
     replicas: count(at(object, "spec", "replicas")),
     readyReplicas: count(at(object, "status", "readyReplicas")) ?? 0,

@@ -24,6 +24,7 @@ const wellFormed: ObjectMap = {
     {
       spec: {
         replicas: 2,
+        selector: { matchLabels: { app: "ogx", tier: 1 } },
         template: {
           spec: {
             containers: [
@@ -80,6 +81,7 @@ describe("observedChildren(): well-formed children", () => {
   it("reads the Deployment's fields", () => {
     expect(o.deployment).toEqual({
       labels: { app: "x" },
+      selector: { app: "ogx" },
       annotations: { note: "y" },
       replicas: 2,
       readyReplicas: 1,
@@ -135,6 +137,7 @@ describe("observedChildren(): nothing observed", () => {
 describe("observedChildren(): a Deployment field missing or of the wrong type reads as absent", () => {
   const empty = {
     labels: {},
+    selector: {},
     annotations: {},
     readyReplicas: 0,
     updatedReplicas: 0,
@@ -188,6 +191,7 @@ describe("observedChildren(): a Deployment field missing or of the wrong type re
       { spec: { template: { spec: { volumes: [null, "v", { configMap: "x" }, { configMap: { name: 3 } }] } } } },
       { template: { spec: { volumes: [null, "v", { configMap: "x" }, { configMap: { name: 3 } }] } } },
     ],
+    ["a selector of the wrong shape", { spec: { selector: { matchLabels: ["app"] } } }, {}],
     [
       "initContainers a string",
       { spec: { template: { spec: { initContainers: "x" } } } },
