@@ -20,6 +20,8 @@ export interface TakeoverCase {
   readonly peer: Omit<PeerSpec, "network" | "workload">;
   /** The LLSD's spec. */
   readonly llsd: object;
+  /** The Secrets and ConfigMaps the LLSD refers to. */
+  readonly related?: readonly KubeObject[];
 }
 
 const starter = { distribution: { name: "starter" } };
@@ -28,6 +30,38 @@ const SCALING = {
   replicas: 2,
   autoscaling: { minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70 },
   podDisruptionBudget: { maxUnavailable: 1 },
+};
+/**
+ * Several pods share their state only off the pod (docs/scaling.md): Redis, Postgres, and no API
+ * that keeps files or vectors on the pod's disk.
+ */
+const SHARED_STATE = {
+  storage: {
+    kv: { type: "redis", endpoint: "redis.db.svc:6379" },
+    sql: { type: "postgres", connectionString: { name: "chat-db", key: "dsn" } },
+  },
+};
+const OFF_POD = [
+  "vectorIo",
+  "files",
+  "batches",
+  "responses",
+  "fileProcessors",
+  "toolRuntime",
+  "messages",
+  "interactions",
+  "skills",
+];
+const PEER_OFF_POD = ["vector_io", "files", "batches", "responses", "file_processors", "tool_runtime"];
+const DB_SECRET: KubeObject = {
+  apiVersion: "v1",
+  kind: "Secret",
+  metadata: { name: "chat-db", namespace: NS },
+  data: { dsn: Buffer.from("postgresql://chat:pw@postgres.db.svc:5432/chat").toString("base64") },
+};
+const SHARED_CONFIG = {
+  hash: "8d2e41c07a9b3f65",
+  yaml: "version: 2\ndistro_name: starter\napis: [inference]\nstorage:\n  backends:\n    kv_default: {type: kv_redis, host: redis.db.svc, port: 6379}\n",
 };
 const VLLM = { id: "vllm", endpoint: "http://vllm.models.svc:8000/v1" };
 const CONFIG = {
@@ -56,15 +90,10 @@ export const CASES: readonly [string, TakeoverCase][] = [
   [
     "autoscaling-pdb",
     {
-      ogxServer: {
-        ...starter,
-        workload: SCALING,
-      },
-      peer: { image: PEER_IMAGE_STARTER },
-      llsd: {
-        ...starter,
-        workload: SCALING,
-      },
+      ogxServer: { ...starter, ...SHARED_STATE, disabledAPIs: PEER_OFF_POD, workload: SCALING },
+      peer: { image: PEER_IMAGE_STARTER, generatedConfig: SHARED_CONFIG },
+      llsd: { ...starter, ...SHARED_STATE, disabled: OFF_POD, workload: SCALING },
+      related: [DB_SECRET],
     },
   ],
   // The OGX operator serves metrics by default; an LLSD that keeps them asks for the same port.

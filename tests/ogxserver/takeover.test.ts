@@ -62,7 +62,10 @@ const plural = (kind: string) => kind.toLowerCase().replace(/y$/, "ie").replace(
 
 function takeover(c: TakeoverCase): Takeover {
   const observed = observedOf(c);
-  const response = sync({ parent: llsdOf(c), children: objectMap(observed), related: {} }, deps());
+  const response = sync(
+    { parent: llsdOf(c), children: objectMap(observed), related: objectMap(c.related ?? []) },
+    deps(),
+  );
   const after = observed.map((o) => (ON_DELETE.includes(plural(o.kind)) ? o : applied(o, answerTo(response, o) ?? {})));
   return { observed, response, after };
 }
@@ -75,7 +78,10 @@ function secondSync(c: TakeoverCase, t: Takeover): SyncResponse {
   });
   const kept = t.after.map((o) => record(o, answerTo(t.response, o)!));
   const created = t.response.children.filter((d) => !t.observed.some((o) => id(o) === id(d))).map((d) => record(d, d));
-  return sync({ parent: llsdOf(c), children: objectMap([...kept, ...created]), related: {} }, deps());
+  return sync(
+    { parent: llsdOf(c), children: objectMap([...kept, ...created]), related: objectMap(c.related ?? []) },
+    deps(),
+  );
 }
 
 const deployment = (list: readonly KubeObject[]) => list.find((o) => o.kind === "Deployment")!;
