@@ -22,16 +22,30 @@ const statusSchema = compile(V1ALPHA2_STATUS_SCHEMA);
 /** A real CA certificate: the hooks check that a CA bundle holds PEM X.509 certificates. */
 const CA_PEM = selfSignedCertificate("llsd reliability test CA").pem;
 const BASE_CONFIG = readFileSync(join(__dirname, "../../lib/distributions/base/starter-0.7.yaml"), "utf8");
+/** spec.baseConfig's ConfigMap: a base of the line the starter runs (a base of another line is refused). */
+const LINE_BASE = readFileSync(join(__dirname, "../../lib/distributions/base/starter-1.3.yaml"), "utf8");
+
+type CaBundle = { configMapName: string; configMapKeys?: string[] };
+/** The CA ConfigMaps the spec names, each with the keys it lists (one or a list of them). */
+function caBundlesOf(spec: object): KubeObject[] {
+  const given = (spec as { networking?: { tls?: { caBundle?: CaBundle | CaBundle[] } } }).networking?.tls?.caBundle;
+  const bundles = given === undefined ? [] : Array.isArray(given) ? given : [given];
+  return bundles.map((b) =>
+    aConfigMap(b.configMapName, Object.fromEntries((b.configMapKeys ?? ["ca-bundle.crt"]).map((k) => [k, CA_PEM]))),
+  );
+}
+
+const keyOf = (spec: object, field: "overrideConfig" | "baseConfig"): string =>
+  (spec as { [f in typeof field]?: { key?: string } })[field]?.key ?? "config.yaml";
 
 /** Every object the spec refers to, present and well-formed. */
 function relatedFor(spec: object): KubeObject[] {
-  const tls = (spec as { networking?: { tls?: { caBundle?: { configMapName: string; configMapKeys?: string[] } } } })
-    .networking?.tls;
-  const keys = tls?.caBundle?.configMapKeys ?? ["ca-bundle.crt"];
   return [
     ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
-    aConfigMap("custom-ca", Object.fromEntries(keys.map((k) => [k, CA_PEM]))),
-    aConfigMap("my-config", { "config.yaml": BASE_CONFIG }),
+    ...caBundlesOf(spec),
+    // Only the key the spec names: a key read from the wrong place fails the sync.
+    aConfigMap("my-config", { [keyOf(spec, "overrideConfig")]: BASE_CONFIG }),
+    aConfigMap("my-base", { [keyOf(spec, "baseConfig")]: LINE_BASE }),
     {
       ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
       type: "kubernetes.io/tls",
