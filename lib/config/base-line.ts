@@ -15,7 +15,7 @@
 import { child, fieldError, type FieldError } from "../errors";
 import { RELEASES, type Release } from "../distributions/table";
 import { isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
-import { typeFields } from "./provider-fields";
+import { typeFields, type TypeFields } from "./provider-fields";
 import { linesWithApi, RELEASE_APIS } from "./releases";
 
 /** How each line's `storage.stores.prompts`/`connectors` are written (its `ServerStoresConfig`). */
@@ -47,28 +47,43 @@ function apiErrors(doc: ConfigDoc, release: Release, path: string): FieldError[]
 const linesWithType = (api: string, type: string): Release[] =>
   RELEASES.filter((r) => typeFields(r, api, type) !== undefined);
 
+/** Where a provider entry sits, its path built only for an error (this runs on every sync). */
+interface EntryPlace {
+  readonly api: string;
+  readonly index: number;
+  readonly path: string;
+  readonly release: Release;
+}
+const entryPath = (p: EntryPlace, ...rest: string[]): string =>
+  [p.api, p.index, ...rest].reduce<string>((at, key) => child(at, key), child(p.path, "providers"));
+
+/** The keys the type's class requires that `config` lacks (none for a type the line lacks). */
+const missingKeys = (mine: TypeFields | undefined, config: JsonMap): string[] =>
+  mine?.required?.filter((key) => !(key in config)) ?? [];
+
 /** A type the line lacks, or its config in another line's form; undefined when the line takes it. */
-function entryError(api: string, entry: ProviderEntry, release: Release, at: string): FieldError | undefined {
+function entryError(entry: ProviderEntry, place: EntryPlace): FieldError | undefined {
   if (entry.module !== undefined) return undefined; // an external provider: its own module, any line
+  const { api, release } = place;
   const type = entry.provider_type;
   const mine = typeFields(release, api, type);
+  const config: JsonMap = isMap(entry.config) ? entry.config : {};
+  const missing = missingKeys(mine, config);
+  if (mine !== undefined && missing.length === 0) return undefined; // the usual case, kept cheap
   const others = linesWithType(api, type).filter((r) => r !== release);
   if (mine === undefined)
     return others.length === 0
       ? undefined
       : fieldError(
-          child(at, "provider_type"),
+          entryPath(place, "provider_type"),
           `${type} is not a provider type of the ${release} line; ${fix(release, others)}`,
         );
-  const config: JsonMap = isMap(entry.config) ? entry.config : {};
-  const missing = (mine.required ?? []).filter((key) => !(key in config));
-  const theirs = Object.keys(config).find(
-    (key) => !(key in mine.fields) && others.some((r) => key in (typeFields(r, api, type)?.fields ?? {})),
-  );
-  if (missing.length === 0 || theirs === undefined) return undefined;
-  const lines = others.filter((r) => theirs in (typeFields(r, api, type)?.fields ?? {}));
+  const linesWith = (key: string) => others.filter((r) => key in (typeFields(r, api, type)?.fields ?? {}));
+  const theirs = Object.keys(config).find((key) => !(key in mine.fields) && linesWith(key).length > 0);
+  if (theirs === undefined) return undefined;
+  const lines = linesWith(theirs);
   return fieldError(
-    child(child(at, "config"), theirs),
+    entryPath(place, "config", theirs),
     `${type} takes ${theirs} on the ${linesText(lines)}, where the ${release} line's requires ${missing.join(", ")}; ${fix(release, lines)}`,
   );
 }
@@ -78,8 +93,8 @@ function typeErrors(doc: ConfigDoc, release: Release, path: string): FieldError[
   const errors: FieldError[] = [];
   for (const [api, list] of Object.entries(doc.providers)) {
     if (!served.includes(api)) continue; // said once, by apiErrors
-    (list ?? []).forEach((entry, i) => {
-      const error = entryError(api, entry, release, child(child(child(path, "providers"), api), i));
+    (list ?? []).forEach((entry, index) => {
+      const error = entryError(entry, { api, index, path, release });
       if (error) errors.push(error);
     });
   }
