@@ -12,9 +12,10 @@ import { validate } from "../../lib/api/validate";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { validateChild } from "../lib/children/models";
 import { selfSignedCertificate } from "../oci/support/cert";
-import { aConfigMap, aParent, aRequest, observedFrom } from "../sync-builders";
+import { aParent, aRequest, observedFrom } from "../sync-builders";
 import { aValidSpec } from "./arbitraries";
-import { secretOf, secretsFor, startHarness, valueFor, type Harness } from "./support";
+import { relatedFor } from "./related";
+import { startHarness, type Harness } from "./support";
 
 const RUNS = Number(process.env.VALID_SPEC_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -25,33 +26,8 @@ const BASE_CONFIG = readFileSync(join(__dirname, "../../lib/distributions/base/s
 /** spec.baseConfig's ConfigMap: a base of the line the starter runs (a base of another line is refused). */
 const LINE_BASE = readFileSync(join(__dirname, "../../lib/distributions/base/starter-1.3.yaml"), "utf8");
 
-type CaBundle = { configMapName: string; configMapKeys?: string[] };
-/** The CA ConfigMaps the spec names, each with the keys it lists (one or a list of them). */
-function caBundlesOf(spec: object): KubeObject[] {
-  const given = (spec as { networking?: { tls?: { caBundle?: CaBundle | CaBundle[] } } }).networking?.tls?.caBundle;
-  const bundles = given === undefined ? [] : Array.isArray(given) ? given : [given];
-  return bundles.map((b) =>
-    aConfigMap(b.configMapName, Object.fromEntries((b.configMapKeys ?? ["ca-bundle.crt"]).map((k) => [k, CA_PEM]))),
-  );
-}
-
-const keyOf = (spec: object, field: "overrideConfig" | "baseConfig"): string =>
-  (spec as { [f in typeof field]?: { key?: string } })[field]?.key ?? "config.yaml";
-
-/** Every object the spec refers to, present and well-formed. */
-function relatedFor(spec: object): KubeObject[] {
-  return [
-    ...secretsFor(spec, (name, key, path) => valueFor(path, `value-of-${name}-${key}`)),
-    ...caBundlesOf(spec),
-    // Only the key the spec names: a key read from the wrong place fails the sync.
-    aConfigMap("my-config", { [keyOf(spec, "overrideConfig")]: BASE_CONFIG }),
-    aConfigMap("my-base", { [keyOf(spec, "baseConfig")]: LINE_BASE }),
-    {
-      ...secretOf("llama-tls", { "tls.crt": "-----BEGIN CERTIFICATE-----", "tls.key": "-----BEGIN PRIVATE KEY-----" }),
-      type: "kubernetes.io/tls",
-    },
-  ];
-}
+const relatedOf = (spec: object): KubeObject[] =>
+  relatedFor(spec, { caPem: CA_PEM, override: BASE_CONFIG, base: LINE_BASE });
 
 /** `spec` has the field at `path` (`name[]`: a non-empty list there). */
 function drawn(value: unknown, path: readonly string[]): boolean {
@@ -110,7 +86,7 @@ describe(`valid specs (seed ${SEED}, ${RUNS} runs)`, () => {
     await fc.assert(
       fc.asyncProperty(aValidSpec, async (spec) => {
         fc.pre(validate(spec).errors.length === 0);
-        const related = relatedFor(spec);
+        const related = relatedOf(spec);
         const first = await harness.post("/sync", aRequest(aParent(spec), [], related));
         expect(first.status).toBe(200);
         const answer = JSON.parse(first.text) as SyncResponse;
