@@ -5,7 +5,8 @@
  * (docs/development.md, "Caches").
  */
 import type { Release } from "../distributions/table";
-import { checkedBase, editable } from "./base";
+import { BASE_PATH, checkedBase, editable } from "./base";
+import { baseLineErrors } from "./base-line";
 import { adaptBase } from "./dialect";
 import type { ConfigDoc } from "./doc";
 import type { FieldError } from "../errors";
@@ -15,12 +16,17 @@ export type AdaptedBase =
   | { readonly ok: true; readonly doc: ConfigDoc; readonly notes: readonly string[] }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
-/** A checked base adapted to `release`, as a private copy the generator may edit, with what adapting said. */
+/**
+ * A checked base adapted to `release`, as a private copy the generator may edit, with what
+ * adapting said; refused when what is left is another line's (lib/config/base-line.ts).
+ */
 export function readAdaptedBase(base: string | object, release: Release): AdaptedBase {
   const checked = checkedBase(base);
   if (!checked.ok) return checked;
   const doc = editable(checked.doc);
   const notes = adaptBase(doc, release);
+  const foreign = baseLineErrors(doc, release, BASE_PATH);
+  if (foreign.length > 0) return { ok: false, errors: foreign };
   dropToolGroups(doc);
   return { ok: true, doc, notes };
 }

@@ -1,12 +1,9 @@
 /**
- * Issue 16, case by case, with the Go operator's own CRs (tests/fixtures/go-operator, copied
- * from its samples and README): what someone coming from the Go operator would notice.
+ * Issue 16, case by case, with v1alpha1 CRs written the way the Go operator's samples and README
+ * write them (tests/parity/go-style-crs.ts): what someone coming from the Go operator would notice.
  * Round trips through the apiserver (no silent mode switch) are in round-trips.test.ts.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import request from "supertest";
-import { parseAllDocuments } from "yaml";
 import { review } from "../../lib/admission/review";
 import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION } from "../../lib/children/network-policy";
 import { toHub } from "../../lib/conversion/v1alpha1";
@@ -14,30 +11,14 @@ import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";
 import { aTestApp } from "../hooks/helpers";
 import { ROOT_CA } from "../lib/sync/certificates";
-import { afterApply, aConfigMap, deps, NS, objectMap } from "../sync-builders";
+import { afterApply, deps, NS, objectMap } from "../sync-builders";
 import { goDesired, goObserved, type GoCr, type GoSpec } from "./go-operator";
+import { goStyleCr, USER_CONFIG_MAP, type GoStyleName } from "./go-style-crs";
 
-const FIXTURES = join(__dirname, "..", "fixtures", "go-operator");
 type Json = Record<string, unknown>;
-
-function objectsOf(file: string): KubeObject[] {
-  const docs = parseAllDocuments(readFileSync(join(FIXTURES, file), "utf8"));
-  return (Array.isArray(docs) ? docs : [])
-    .map((d) => d.toJS() as KubeObject)
-    .filter((o) => o && typeof o === "object")
-    .map((o) => ({ ...o, metadata: { ...o.metadata, namespace: NS } }));
-}
-
-function goCr(file: string, name?: string): { cr: KubeObject; related: KubeObject[] } {
-  const objects = objectsOf(file);
-  const cr = objects.find(
-    (o) => o.kind === "LlamaStackDistribution" && (name === undefined || o.metadata.name === name),
-  )!;
-  const related = [
-    ...objects.filter((o) => o.kind === "ConfigMap"),
-    aConfigMap("custom-ca-bundle", { "ca-bundle.crt": ROOT_CA }),
-  ];
-  return { cr: { ...cr, metadata: { ...cr.metadata, uid: `uid-${cr.metadata.name}`, generation: 1 } }, related };
+interface PodSpec {
+  volumes: { name: string }[];
+  containers: { env: { name: string }[]; volumeMounts?: { name: string; mountPath: string }[] }[];
 }
 
 /** As Metacontroller sends it: stored (converted) in v1alpha2, with the CRD default containerSpec.name. */
@@ -62,11 +43,11 @@ const child = (r: SyncResponse, kind: string): KubeObject | undefined => r.child
 const spec = (o: KubeObject | undefined): Json => (o?.spec ?? {}) as Json;
 
 describe("the Go operator's own CRs, as issue 16 lists them", () => {
-  it.each(["example-with-configmap.yaml", "example-with-ca-bundle.yaml"])(
+  it.each<GoStyleName>(["user-config", "ca-bundle"])(
     "%s: its userConfig says version: '2' (a string), and runs (item 1)",
-    (file) => {
-      const { cr, related } = goCr(file);
-      const configMap = related.find((o) => o.metadata.name === "llama-stack-config")!;
+    (name) => {
+      const { cr, related } = goStyleCr(name);
+      const configMap = related.find((o) => o.metadata.name === USER_CONFIG_MAP)!;
       expect((configMap.data as Json)["config.yaml"]).toContain("version: '2'");
       const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
       expect([answer.status.phase, JSON.stringify(answer.status.conditions)]).toEqual([
@@ -77,8 +58,35 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
     },
   );
 
-  it("example-withoutconfigmap.yaml with podDisruptionBudget: {} gets a PDB of maxUnavailable 1 (item 4)", () => {
-    const { cr } = goCr("example-withoutconfigmap.yaml");
+  it("ca-bundle: the key of its CA ConfigMap becomes the <name>-ca-bundle child, mounted and named as the Go operator does (row 32)", () => {
+    const { cr, related } = goStyleCr("ca-bundle");
+    const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
+    const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: "u", spec: cr.spec as GoSpec };
+    const theirs = goDesired(go, ROOT_CA);
+    const bundle = (objects: readonly KubeObject[]) => {
+      const configMap = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name.endsWith("-ca-bundle"));
+      return [configMap?.metadata.name, configMap?.data];
+    };
+    expect(bundle(answer.children)).toEqual(bundle(theirs));
+    expect(bundle(answer.children)).toEqual([`${cr.metadata.name}-ca-bundle`, { "ca-bundle.crt": ROOT_CA }]);
+    const mounts = (objects: readonly KubeObject[]) => {
+      const pod = (spec(objects.find((o) => o.kind === "Deployment")).template as { spec: PodSpec }).spec;
+      const container = pod.containers[0]!;
+      return {
+        volume: pod.volumes.find((v) => v.name === "ca-bundle"),
+        mount: container.volumeMounts?.find((m) => m.name === "ca-bundle")?.mountPath,
+        env: container.env.find((e) => e.name === "SSL_CERT_FILE"),
+      };
+    };
+    expect(mounts(answer.children)).toEqual(mounts(theirs));
+    expect(mounts(answer.children).env).toEqual({
+      name: "SSL_CERT_FILE",
+      value: "/etc/ssl/certs/ca-bundle/ca-bundle.crt",
+    });
+  });
+
+  it("the no-ConfigMap CR with podDisruptionBudget: {} gets a PDB of maxUnavailable 1 (item 4)", () => {
+    const { cr } = goStyleCr("no-config-map");
     const server = (cr.spec as { server: Json }).server;
     const withEmpty = { ...cr, spec: { ...(cr.spec as Json), server: { ...server, podDisruptionBudget: {} } } };
     const answer = syncOf({ parent: hub(withEmpty), children: {}, related: {} });
@@ -92,7 +100,7 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
   });
 
   it("the README's network example (labels: [team=frontend]) is refused at admission with the fix, and its sync fails keeping nothing it had not (item 5)", () => {
-    const { cr } = goCr("readme-examples.yaml", "my-llsd");
+    const { cr } = goStyleCr("readme-label-with-value");
     const object = hub(cr) as unknown as Json;
     const answer = review({
       uid: "u1",
@@ -109,13 +117,13 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
     expect([synced.status.phase, synced.children]).toEqual(["Failed", []]);
   });
 
-  it("example-with-network-config.yaml's label keys (myproject/lls-allowed, team/authorized) pass and become Exists peers", () => {
-    const { cr } = goCr("example-with-network-config.yaml", "llamastackdistribution-network-example");
+  it("label keys (example.com/llm-clients, tier/backend) pass and become Exists peers", () => {
+    const { cr } = goStyleCr("network-labels");
     const answer = syncOf({ parent: hub(cr), children: {}, related: {} });
     const from = (spec(child(answer, "NetworkPolicy")).ingress as { from: Json[] }[])[0]!.from;
     expect(from).toEqual(
       expect.arrayContaining(
-        ["myproject/lls-allowed", "team/authorized"].map((key) => ({
+        ["example.com/llm-clients", "tier/backend"].map((key) => ({
           namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] },
         })),
       ),
@@ -123,7 +131,7 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
   });
 
   it("a v1alpha1 parent sent to POST /sync is converted first: the same children as its v1alpha2 form, the status in v1alpha1 (item 7)", async () => {
-    const { cr, related } = goCr("example-with-configmap.yaml");
+    const { cr, related } = goStyleCr("user-config");
     const { app } = aTestApp({ handlers: { sync: (r) => Promise.resolve(syncOf(r)) } });
     const asV1 = await request(app)
       .post("/sync")
@@ -136,9 +144,9 @@ describe("the Go operator's own CRs, as issue 16 lists them", () => {
   });
 });
 
-describe("taking over a Go operator without its NetworkPolicy feature flag (its default), with its own samples", () => {
-  const takeover = (file: string, name?: string) => {
-    const { cr, related } = goCr(file, name);
+describe("taking over a Go operator without its NetworkPolicy feature flag (its default), with CRs in the style of its samples", () => {
+  const takeover = (name: GoStyleName) => {
+    const { cr, related } = goStyleCr(name);
     const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
     const first: SyncRequest = {
       parent: hub(cr),
@@ -148,10 +156,10 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
     return { cr, first, answer: syncOf(first), go };
   };
 
-  it.each([["example-with-configmap.yaml"], ["example-withoutconfigmap.yaml"]])(
+  it.each<GoStyleName>(["user-config", "no-config-map"])(
     "%s keeps its open access: no NetworkPolicy, the Deployment marked, the status says how to opt in (item 6)",
-    (file) => {
-      const { first, answer } = takeover(file);
+    (name) => {
+      const { first, answer } = takeover(name);
       expect(child(answer, "NetworkPolicy")).toBeUndefined();
       expect(child(answer, "Deployment")?.metadata.annotations?.[NETWORK_POLICY_ANNOTATION]).toBe(KEPT_OPEN);
       expect(JSON.stringify(answer.status.notes)).toContain(`annotate the CR ${NETWORK_POLICY_ANNOTATION}=enabled`);
@@ -163,7 +171,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   );
 
   it("opted in with the annotation: the NetworkPolicy of new CRs, and the mark goes", () => {
-    const { first, answer } = takeover("example-withoutconfigmap.yaml");
+    const { first, answer } = takeover("no-config-map");
     const next = afterApply(first, answer);
     const optedIn = {
       ...next,
@@ -182,7 +190,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   });
 
   it("with the flag on (a NetworkPolicy observed), and for a new CR, the NetworkPolicy stays", () => {
-    const { cr, related } = goCr("example-withoutconfigmap.yaml");
+    const { cr, related } = goStyleCr("no-config-map");
     const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
     expect(
       child(
@@ -196,7 +204,7 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   });
 
   it("keeps the Service's endpoints: targetPort stays the number the Go pods' unnamed port listens on (item 3)", () => {
-    const { answer, go } = takeover("example-with-configmap.yaml");
+    const { answer, go } = takeover("user-config");
     const observed = goObserved(go, undefined, false);
     const goPorts = (
       spec(observed.find((o) => o.kind === "Deployment")).template as { spec: { containers: { ports: Json[] }[] } }
@@ -207,11 +215,11 @@ describe("taking over a Go operator without its NetworkPolicy feature flag (its 
   });
 });
 
-describe("the Go operator's sample that autoscales on the image's own state (docs row 26a)", () => {
-  const { cr, related } = goCr("_v1alpha1_llamastackdistribution.yaml");
+describe("a Go-style CR that autoscales on the image's own state (docs row 26a)", () => {
+  const { cr, related } = goStyleCr("full-workload");
   const go: GoCr = { name: cr.metadata.name, namespace: NS, uid: cr.metadata.uid as string, spec: cr.spec as GoSpec };
 
-  it("is refused as a new CR: up to 5 pods, each with its own sqlite stores and files", () => {
+  it("is refused as a new CR: up to 4 pods, each with its own sqlite stores and files", () => {
     const answer = syncOf({ parent: hub(cr), children: {}, related: objectMap(related) });
     expect([answer.status.phase, answer.children]).toEqual(["Failed", []]);
     expect(JSON.stringify(answer.status.conditions)).toContain('"reason":"UnsharedState"');

@@ -1,5 +1,6 @@
 /**
- * No silent mode switch: every sample and every CR the Go operator ships goes through the
+ * No silent mode switch: every sample and every CR written in the Go operator's style
+ * (go-style-crs.ts) goes through the
  * apiserver's round trips (tests/parity/apiserver.ts: defaulting with the CRD's own defaults,
  * conversion, in every order of up to three read-modify-writes in either version, and a
  * re-apply of the manifest), and must come out with the behaviour it went in with (v1alpha1
@@ -17,6 +18,7 @@ import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";
 import { ROOT_CA } from "../lib/sync/certificates";
 import { deps, NS, objectMap } from "../sync-builders";
 import { read, reapply, roundTripPaths, storedAfter, V1, V2, write, type Version } from "./apiserver";
+import { everyGoStyleCr } from "./go-style-crs";
 
 interface Cr {
   readonly title: string;
@@ -25,14 +27,10 @@ interface Cr {
 }
 
 const ROOT = join(__dirname, "..", "..");
-const SOURCES = [
-  ...readdirSync(join(ROOT, "samples"))
-    .filter((f) => f.endsWith(".yaml"))
-    .map((f) => join("samples", f)),
-  ...readdirSync(join(ROOT, "tests", "fixtures", "go-operator"))
-    .filter((f) => f.endsWith(".yaml"))
-    .map((f) => join("tests", "fixtures", "go-operator", f)),
-].sort();
+const SAMPLES = readdirSync(join(ROOT, "samples"))
+  .filter((f) => f.endsWith(".yaml"))
+  .map((f) => join("samples", f))
+  .sort();
 
 /** Secret values a reference needs: a parseable DSN where a connection string is expected. */
 const secretValue = (key: string): string =>
@@ -96,18 +94,17 @@ function crsOf(file: string): Cr[] {
     });
 }
 
-const CRS = SOURCES.flatMap(crsOf);
+const goStyle = everyGoStyleCr().map(({ name, cr, related }): Cr => ({
+  title: `go-style ${name}`,
+  manifest: cr,
+  related: relatedOf(cr, related),
+}));
+const CRS = [...SAMPLES.flatMap(crsOf), ...goStyle];
 /** Refused on purpose (the Go README's `labels: [team=frontend]`, issue 16): it still must not switch modes. */
 const REFUSED = new Map([
-  [
-    `${join("tests", "fixtures", "go-operator", "readme-examples.yaml")} my-llsd`,
-    '\\"team=frontend\\" is not a namespace label key',
-  ],
-  // Up to 5 pods on the image's own sqlite stores and files (docs/migrating-from-go-operator.md row 26a).
-  [
-    `${join("tests", "fixtures", "go-operator", "_v1alpha1_llamastackdistribution.yaml")} llamastackdistribution-sample`,
-    '"reason":"UnsharedState"',
-  ],
+  ["go-style readme-label-with-value", '\\"team=frontend\\" is not a namespace label key'],
+  // Up to 4 pods on the image's own sqlite stores and files (docs/migrating-from-go-operator.md row 26a).
+  ["go-style full-workload", '"reason":"UnsharedState"'],
 ]);
 
 const syncOf = (parent: KubeObject, cr: Cr): SyncResponse =>

@@ -2,8 +2,10 @@
  * fast-check arbitraries for the reliability tests:
  *
  * - `aValidSpec`: v1alpha2 specs built from pieces the real server accepts (providers with
- *   endpoints and keys, models, storage, networking, workload with real Kubernetes sub-objects),
- *   meant to pass `validate()`; the tests filter with `validate()` and check that most pass.
+ *   endpoints and keys, the OGX 1.x sections, models, storage, networking with CA bundle lists
+ *   and a policy, workload with real Kubernetes sub-objects and DRA claims, auth, monitoring,
+ *   baseConfig and overrideConfig keys), meant to pass `validate()`; the tests filter with
+ *   `validate()` and check that most pass.
  * - `aSyncRequest` / `aCustomizeRequest` / `anAdmissionReview` / `aConversionReview`: requests
  *   of each endpoint around schema-valid objects (tests/lib/conversion/arbitraries), observed
  *   children and related objects — the seeds the fuzz mutates.
@@ -50,6 +52,40 @@ const toolRuntime = fc.oneof(
   secretRef.map((apiKey) => ({ provider: "brave-search", apiKey })),
 );
 const telemetry = fc.constant({ provider: "otel", endpoint: "http://otel-collector:4317" });
+
+// The OGX 1.x sections (issue 37), in the forms samples/files-s3.yaml and docs/spec-reference.md give.
+const files = fc.oneof(
+  fc.constant({ provider: "localfs" }),
+  fc.tuple(secretName, fc.boolean()).map(([name, withEndpoint]) => ({
+    provider: "s3",
+    ...(withEndpoint ? { endpoint: "http://minio.storage.svc:9000" } : {}),
+    secretRefs: { awsAccessKeyId: { name, key: "key" }, awsSecretAccessKey: { name, key: "token" } },
+    settings: { bucket_name: "llsd-files", region: "us-east-1" },
+  })),
+);
+const responses = fc.oneof(
+  fc.constant({ id: "responses", provider: "builtin" }),
+  fc.integer({ min: 100, max: 2000 }).map((size) => ({
+    id: "responses",
+    provider: "builtin",
+    settings: { vector_stores_config: { file_ingestion_params: { default_chunk_size_tokens: size } } },
+  })),
+);
+/** Provider ids are unique across all APIs, so each section's builtin gets its own. */
+const builtin = (id: string) => fc.constant({ id, provider: "builtin" });
+/** The sections a spec configures (each a single provider but file processors, which may list several). */
+const ogxSections = fc.record(
+  {
+    files,
+    batches: fc.constant({ provider: "reference" }),
+    responses,
+    fileProcessors: providersOf(fc.constantFrom({ provider: "pypdf" }, { provider: "markitdown" }), "fp"),
+    messages: builtin("messages"),
+    interactions: builtin("interactions"),
+    skills: builtin("skills"),
+  },
+  { requiredKeys: [] },
+);
 
 /** One provider per API, or a list with unique ids. */
 function providersOf<T extends Obj>(item: fc.Arbitrary<T>, prefix: string): fc.Arbitrary<Obj | Obj[]> {
@@ -138,6 +174,9 @@ const networking = fc.record(
     tls: fc.oneof(
       fc.constant({ caBundle: { configMapName: "custom-ca" } }),
       fc.constant({ caBundle: { configMapName: "custom-ca", configMapKeys: ["ca.crt", "extra.crt"] } }),
+      fc.constant({
+        caBundle: [{ configMapName: "custom-ca" }, { configMapName: "more-ca", configMapKeys: ["ca.crt"] }],
+      }),
       fc.constant({ enabled: true, secretName: "llama-tls" }),
     ),
     expose: fc.oneof(
@@ -150,9 +189,40 @@ const networking = fc.record(
       { namespaces: fc.subarray(["app-ns", "other", "*"]), labels: fc.subarray(["llama-access", "team"]) },
       { requiredKeys: [] },
     ),
+    policy: fc.constantFrom(
+      { enabled: false },
+      {
+        ingress: [
+          { from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }] },
+        ],
+      },
+      { egress: [{ to: [{ ipBlock: { cidr: "10.96.0.0/16" } }], ports: [{ protocol: "TCP", port: 8000 }] }] },
+    ),
   },
   { requiredKeys: [] },
 );
+
+/** spec.auth in each provider form the server has (one at a time, as validate() requires). */
+const auth = fc.constantFrom(
+  { kubernetes: {} },
+  {
+    oidc: {
+      issuer: "https://idp.example.com/realms/ai",
+      audience: "llsd",
+      jwks: { uri: "https://idp.example.com/realms/ai/protocol/openid-connect/certs" },
+    },
+    accessPolicy: [{ permit: { actions: ["read"] }, when: "user with admin in roles" }],
+  },
+  { upstreamHeader: { principalHeader: "X-Forwarded-User" } },
+  { custom: { endpoint: "http://authz.security.svc:8080/check" } },
+);
+const monitoring = fc.constantFrom(
+  { enabled: true },
+  { port: 9464, allowedFrom: { namespaces: ["openshift-user-workload-monitoring"] } },
+  { enabled: false },
+);
+/** The base config's ConfigMap (relatedFor in valid-specs.test.ts holds it under both keys). */
+const baseConfig = fc.constantFrom({ configMapName: "my-base" }, { configMapName: "my-base", key: "run.yaml" });
 
 const storage = fc.record(
   {
@@ -168,6 +238,17 @@ const storage = fc.record(
   { requiredKeys: [] },
 );
 
+/**
+ * The OGX sections joined to the other providers; a section the spec configures is not also
+ * disabled (validate() refuses that for these sections).
+ */
+function withOgxSections<T extends { ogx?: Obj; providers?: Obj; disabled?: string[] }>(spec: T): Omit<T, "ogx"> {
+  const { ogx, ...rest } = spec;
+  if (ogx === undefined || Object.keys(ogx).length === 0) return rest;
+  const disabled = rest.disabled?.filter((d) => !(d in ogx));
+  return { ...rest, providers: { ...rest.providers, ...ogx }, ...(disabled ? { disabled } : {}) };
+}
+
 const generated = fc
   .record(
     {
@@ -182,6 +263,7 @@ const generated = fc
         },
         { requiredKeys: [] },
       ),
+      ogx: ogxSections,
       storage,
       // On 0.7 eval needs scoring and datasetio, scoring needs datasetio: disabling one alone is refused, so dependents go with it.
       disabled: fc
@@ -208,9 +290,14 @@ const generated = fc
       externalProviders: fc.constant({
         inference: [{ providerId: "custom-inference", image: "registry.example.com/custom:v1" }],
       }),
+      baseConfig,
+      registryRefreshIntervalSeconds: fc.integer({ min: 1, max: 86400 }),
+      auth,
+      monitoring,
     },
     { requiredKeys: ["distribution"] },
   )
+  .map(withOgxSections)
   .chain((spec) => {
     // Models and shields that name providers that exist.
     const providers = (spec.providers ?? {}) as Obj;
@@ -248,7 +335,7 @@ const generated = fc
 const overridden = fc.record(
   {
     distribution: fc.constantFrom({ name: "starter" }, { image: "quay.io/acme/llama:0.7.1" }),
-    overrideConfig: fc.constant({ configMapName: "my-config" }),
+    overrideConfig: fc.constantFrom({ configMapName: "my-config" }, { configMapName: "my-config", key: "run.yaml" }),
     networking,
     workload,
   },

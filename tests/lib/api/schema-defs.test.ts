@@ -11,21 +11,25 @@ import { compile } from "../../../lib/api/schema";
 import { withSharedDefs } from "../../../lib/api/schema-defs";
 import { V1ALPHA1_SPEC_SCHEMA } from "../../../lib/api/schema-v1alpha1";
 import { V1ALPHA2_SPEC_SCHEMA } from "../../../lib/api/schema-v1alpha2";
+import { everyGoStyleCr } from "../../parity/go-style-crs";
 
-/** The project's samples and the Go operator's own CRs. */
-const FOLDERS = [join(__dirname, "..", "..", "..", "samples"), join(__dirname, "..", "..", "fixtures", "go-operator")];
+const SAMPLES = join(__dirname, "..", "..", "..", "samples");
 
+/** The project's samples and the CRs written in the Go operator's style. */
 function sampleSpecs(apiVersion: string): { name: string; spec: unknown }[] {
-  const files = FOLDERS.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((f) => f.endsWith(".yaml"))
-      .map((f) => join(dir, f)),
-  );
-  return files.flatMap((file) =>
-    parseAllDocuments(readFileSync(file, "utf8"))
-      .map((doc) => doc.toJS() as { apiVersion?: string; kind?: string; spec?: unknown } | null)
-      .filter((o) => o?.kind === "LlamaStackDistribution" && o.apiVersion === apiVersion)
-      .map((o) => ({ name: basename(file), spec: o?.spec })),
+  const files = readdirSync(SAMPLES)
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => join(SAMPLES, f));
+  const goStyle = everyGoStyleCr()
+    .filter(({ cr }) => cr.apiVersion === apiVersion)
+    .map(({ name, cr }) => ({ name: `go-style ${name}`, spec: cr.spec }));
+  return goStyle.concat(
+    files.flatMap((file) =>
+      parseAllDocuments(readFileSync(file, "utf8"))
+        .map((doc) => doc.toJS() as { apiVersion?: string; kind?: string; spec?: unknown } | null)
+        .filter((o) => o?.kind === "LlamaStackDistribution" && o.apiVersion === apiVersion)
+        .map((o) => ({ name: basename(file), spec: o?.spec })),
+    ),
   );
 }
 

@@ -13,6 +13,8 @@ import type { KubeObject, SyncRequest, SyncResponse } from "../../../lib/wire/me
 import { only } from "../children/models";
 import { aConfigMap, aParent, aRequest, deps, observedFrom, stamped, steadyState } from "../../sync-builders";
 import { plainSyncWith } from "../../plain-path";
+import { bundledBaseConfig } from "../../../lib/distributions/bundled";
+import type { Release } from "../../../lib/distributions/table";
 
 const BASE = [
   "version: 2",
@@ -100,6 +102,46 @@ describe("spec.baseConfig", () => {
     expect(generatedCondition(r)).toEqual(
       expect.objectContaining({ reason, message: expect.stringContaining(message) }),
     );
+  });
+
+  const LINE_IMAGES = {
+    "0.7": "docker.io/llamastack/distribution-starter:0.7.1",
+    "0.8": "docker.io/ogx/distribution-starter:0.8.0",
+    "1.3": "docker.io/ogxai/distribution-starter:1.3.0",
+  } as const;
+  const onLine = (line: keyof typeof LINE_IMAGES) =>
+    spec({ configMapName: "my-base" }, { distribution: { image: LINE_IMAGES[line] } });
+
+  it.each<[Release, Release, string]>([
+    ["1.3", "0.8", "at providers.skills: the 0.8 server line has no skills API"],
+    ["1.3", "0.7", "at providers.skills: the 0.7 server line has no skills API"],
+    ["0.8", "0.7", "at providers.messages: the 0.7 server line has no messages API"],
+    ["0.7", "0.8", "at providers.eval: the 0.8 server line has no eval API"],
+    ["0.7", "1.3", "at providers.eval: the 1.3 server line has no eval API"],
+  ])(
+    "given the %s starter as the base of a %s CR, fails at spec.baseConfig with the place and the fix",
+    (from, line, message) => {
+      const r = syncOf(onLine(line), [baseMap(bundledBaseConfig("starter", from)!)]);
+      expect([r.status.phase, r.children]).toEqual(["Failed", []]);
+      expect(generatedCondition(r)).toEqual(
+        expect.objectContaining({
+          reason: "ConfigGenerationFailed",
+          message: expect.stringContaining(`spec.baseConfig: ConfigMap my-base key "config.yaml" ${message}`),
+        }),
+      );
+      expect(generatedCondition(r).message).toContain(`write it for the ${line} line, or run an image of the`);
+    },
+  );
+
+  it.each<[Release, Release]>([
+    ["0.7", "0.7"],
+    ["0.8", "0.8"],
+    ["1.3", "1.3"],
+    ["0.8", "1.3"],
+  ])("given the %s starter as the base of a %s CR, generates", (from, line) => {
+    const r = syncOf(onLine(line), [baseMap(bundledBaseConfig("starter", from)!)]);
+    expect(r.status.phase).toBe("Pending");
+    expect(configYaml(r)).toContain("version: 2");
   });
 
   it.each([

@@ -286,7 +286,8 @@ describe("what changed gets a fresh answer", () => {
 
   it("the image's base config (the tag moved to another digest)", async () => {
     let digest = `sha256:${"a".repeat(64)}`;
-    const config = bundledBaseConfig("starter", "0.7")!;
+    // The image's own line (1.3, the starter's): a base of another line is refused (lib/config/base-line.ts).
+    const config = bundledBaseConfig("starter", "1.3")!;
     const resolver: BaseConfigResolver = {
       resolve: () => Promise.resolve({ kind: "found", config, digest, source: "oci-label", labelKind: "base64" }),
     };
