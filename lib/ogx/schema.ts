@@ -26,7 +26,7 @@ import {
 } from "./schema-parts";
 
 export const OGX_GROUP = "ogx.io";
-export const OGX_API_VERSION = `${OGX_GROUP}/v1beta1`;
+export const OGX_API_VERSION = "ogx.io/v1beta1";
 export const OGX_KIND = "OGXServer";
 
 /** `disabledAPIs` items (`+kubebuilder:validation:items:Enum`). */
