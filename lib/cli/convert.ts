@@ -13,7 +13,7 @@ import { own, type JsonMap } from "../conversion/paths";
 import { fromHub, toHub, type Conversion } from "../conversion/v1alpha1";
 import type { FieldError } from "../errors";
 import { adoptionOf, type AdoptOptions } from "../ogx/adopt";
-import { fromOgxServer, toOgxServer, type OgxConversion } from "../ogx/convert";
+import { fromOgxServer, ogxServerErrors, toOgxServer, type OgxConversion } from "../ogx/convert";
 import { OGX_KIND } from "../ogx/schema";
 import { LLSD_KIND } from "../config/check-object";
 import type { CliIo } from "./io";
@@ -43,6 +43,8 @@ const warn = (io: CliIo, name: string, warnings: readonly FieldError[]): void =>
 
 /** An OGXServer in v1alpha2, its warnings on stderr. */
 function fromOgx(object: Doc, io: CliIo): Conversion<object> {
+  const refused = ogxServerErrors(object);
+  if (refused.length > 0) return { ok: false, errors: refused };
   const converted = fromOgxServer(object);
   if (converted.ok) warn(io, nameOf(object), converted.warnings);
   return converted;
@@ -69,7 +71,13 @@ export interface ToOgxOptions {
 /** One LLSD as an OGXServer (adopting when asked), or undefined after printing why not. */
 function toOgx(object: Doc, options: ToOgxOptions, io: CliIo): object | undefined {
   const name = nameOf(object);
-  const converted: OgxConversion = toOgxServer(object);
+  const hub = hubOf(object);
+  const converted: OgxConversion = hub.ok ? toOgxServer(hub.object) : hub;
+  const refused = converted.ok ? ogxServerErrors(converted.object) : [];
+  if (refused.length > 0) {
+    io.stderr(`error: ${name}: the peer's API would refuse the OGXServer:\n${formatErrors(refused)}\n`);
+    return undefined;
+  }
   const adopted = converted.ok && options.adopt ? adoptionOf(converted.object, options.adopt) : converted;
   if (!adopted.ok) {
     io.stderr(`error: ${name}:\n${formatErrors(adopted.errors)}\n`);

@@ -11,12 +11,10 @@
  * in the annotation). No `ogx.io` object is ever served by the hooks: this is the CLI's.
  */
 import { fieldError, type FieldError } from "../errors";
-import { compile, schemaErrors } from "../api/schema";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
 import { writeStash, type Annotations } from "../conversion/annotations";
 import { isStringMap } from "../conversion/paths";
-import { V1ALPHA2_BODY } from "../conversion/schemas";
 import { toHub } from "../conversion/v1alpha1";
 import { copyJson } from "../json-copy";
 import { applyChanges, changesBetween, readChanges } from "./changes";
@@ -106,7 +104,12 @@ const problemsAsErrors = (problems: readonly string[]): FieldError[] =>
     return fieldError(p.slice(0, at).replace(/^\//, "").replace(/\//g, ".") || "(root)", p.slice(at + 2));
   });
 
-/** A LlamaStackDistribution (v1alpha1 or v1alpha2) → an OGXServer of the same name. */
+/**
+ * A LlamaStackDistribution (v1alpha1 or v1alpha2) → an OGXServer of the same name. Not a
+ * validator (as lib/conversion/v1alpha1.ts): the CLI checks the source against its schema first.
+ * The result may be one the peer refuses (our schema takes values its rules do not, e.g. an empty
+ * CA key): `ogxServerErrors` says what, and `llsd convert` refuses it.
+ */
 export function toOgxServer(object: unknown): OgxConversion {
   if (!isPlainObject(object)) return { ok: false, errors: [fieldError("(root)", `must be a ${KIND} object`)] };
   const hub = object.apiVersion === V1ALPHA1 ? toHub(object) : { ok: true as const, object };
@@ -116,19 +119,24 @@ export function toOgxServer(object: unknown): OgxConversion {
     ...(source.apiVersion === V1ALPHA2 ? [] : [fieldError("apiVersion", `must be ${V1ALPHA1} or ${V1ALPHA2}`)]),
     ...envelopeErrors(source, KIND),
   ];
-  if (errors.length > 0) return { ok: false, errors };
-  const schema = schemaErrors(compile(V1ALPHA2_BODY), source);
-  return schema.length > 0 ? { ok: false, errors: schema } : convertWay(source, TO_OGX);
+  return errors.length > 0 ? { ok: false, errors } : convertWay(source, TO_OGX);
 }
 
-/** An OGXServer → a LlamaStackDistribution v1alpha2 of the same name (what `llsd migrate --from ogxserver` builds on). */
+/**
+ * An OGXServer → a LlamaStackDistribution v1alpha2 of the same name (what `llsd migrate --from
+ * ogxserver` builds on). Like `toOgxServer`, not a validator: any object with a sound envelope
+ * converts, and losslessly; `ogxServerErrors` says what the peer would refuse in it.
+ */
 export function fromOgxServer(object: unknown): OgxConversion {
   if (!isPlainObject(object)) return { ok: false, errors: [fieldError("(root)", `must be an ${OGX_KIND} object`)] };
   const errors = [
     ...(object.apiVersion === OGX_API_VERSION ? [] : [fieldError("apiVersion", `must be ${OGX_API_VERSION}`)]),
     ...envelopeErrors(object, OGX_KIND),
   ];
-  if (errors.length > 0) return { ok: false, errors };
-  const problems = ogxServerProblems(object);
-  return problems.length > 0 ? { ok: false, errors: problemsAsErrors(problems) } : convertWay(object, FROM_OGX);
+  return errors.length > 0 ? { ok: false, errors } : convertWay(object, FROM_OGX);
+}
+
+/** What the peer's API refuses in an OGXServer (lib/ogx/schema.ts), as field errors: the CLI's check on both sides. */
+export function ogxServerErrors(object: unknown): FieldError[] {
+  return problemsAsErrors(ogxServerProblems(object));
 }
