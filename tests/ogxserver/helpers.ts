@@ -6,16 +6,14 @@ import type { OgxConversion } from "../../lib/ogx/convert";
 import { aSpec } from "../builders";
 import { sampleCr, SAMPLES_DIR } from "../sample-files";
 
-type Spec = Parameters<typeof aSpec>[0];
-
-/** An LLSD v1alpha2 object with `spec` (aSpec: the starter distribution and the fields given). */
-export function anLlsd(spec: Spec = {}, name = "demo"): JsonMap {
-  const built: LlsdSpecV1alpha2 = aSpec(spec);
+/** An LLSD v1alpha2 object: aSpec (the starter distribution) with the fields given, as written (not type-checked). */
+export function anLlsd(spec: JsonMap = {}, name = "demo"): JsonMap {
+  const base: LlsdSpecV1alpha2 = aSpec();
   return {
     apiVersion: "llamastack.io/v1alpha2",
     kind: "LlamaStackDistribution",
     metadata: { name },
-    spec: { ...built },
+    spec: { ...base, ...structuredClone(spec) },
   };
 }
 
