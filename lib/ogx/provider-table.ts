@@ -6,144 +6,14 @@
  * (lib/config/provider-fields.generated.ts; tests/ogxserver/provider-table.test.ts holds the two
  * together). The list order is the peer's expansion order, which is the order providers come out.
  */
+import { CHUNKS, row, s, secret, type TypedProvider } from "./provider-row";
+import { INFERENCE_AND_VECTOR_ROWS } from "./provider-rows-remote";
 import type { OgxSection } from "./types";
 
-/**
- * Where one peer field goes: our `endpoint` or `apiKey`, a `secretRefs` key, or a `settings` key
- * (camelCase objects become snake_case objects, as the peer's generator writes them).
- */
-export type Place = "endpoint" | "apiKey" | { readonly secret: string } | { readonly setting: string };
-
-export interface TypedProvider {
-  readonly section: OgxSection;
-  readonly bucket: "remote" | "inline";
-  /** The field under the bucket: `vllm`, `s3`… */
-  readonly field: string;
-  /** A list of routed providers with an optional `id`, or a singleton with a fixed one. */
-  readonly routed: boolean;
-  /** The peer's id when none is given (`DeriveID`). */
-  readonly defaultId: string;
-  /** The server's provider type. */
-  readonly type: string;
-  /** What we write as `provider:` (a name the 1.3 line resolves to `type`). */
-  readonly name: string;
-  readonly fields: { readonly [peerField: string]: Place };
-}
-
-const s = (setting: string): Place => ({ setting });
-const secret = (key: string): Place => ({ secret: key });
-/** Every remote inference provider also has these (`InferenceCommonConfig`). */
-const INFERENCE_COMMON = {
-  allowedModels: s("allowed_models"),
-  refreshModels: s("refresh_models"),
-  network: s("network"),
-};
-const CHUNKS = {
-  defaultChunkSizeTokens: s("default_chunk_size_tokens"),
-  defaultChunkOverlapTokens: s("default_chunk_overlap_tokens"),
-};
-
-type Row = Omit<TypedProvider, "routed" | "defaultId" | "type"> & { readonly routed?: false };
-
-function row(r: Row): TypedProvider {
-  const kebab = r.field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const type = r.name.includes("::") ? r.name : `${r.bucket}::${r.name}`;
-  return { ...r, routed: r.routed ?? true, defaultId: `${r.bucket}-${type.split("::")[1] ?? kebab}`, type };
-}
+export type { Place, TypedProvider } from "./provider-row";
 
 export const TYPED_PROVIDERS: readonly TypedProvider[] = [
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "vllm",
-    name: "vllm",
-    fields: { endpoint: s("base_url"), apiToken: "apiKey", maxTokens: s("max_tokens"), ...INFERENCE_COMMON },
-  }),
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "openai",
-    name: "openai",
-    fields: { endpoint: "endpoint", apiKey: "apiKey", ...INFERENCE_COMMON },
-  }),
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "azure",
-    name: "azure",
-    fields: {
-      endpoint: "endpoint",
-      apiKey: "apiKey",
-      apiVersion: s("api_version"),
-      apiType: s("api_type"),
-      ...INFERENCE_COMMON,
-    },
-  }),
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "bedrock",
-    name: "bedrock",
-    fields: {
-      region: s("region_name"),
-      apiKey: "apiKey",
-      awsAccessKeyId: secret("aws_access_key_id"),
-      awsSecretAccessKey: secret("aws_secret_access_key"),
-      awsSessionToken: secret("aws_session_token"),
-      awsRoleArn: s("aws_role_arn"),
-      awsWebIdentityTokenFile: s("aws_web_identity_token_file"),
-      awsRoleSessionName: s("aws_role_session_name"),
-      profileName: s("profile_name"),
-      totalMaxAttempts: s("total_max_attempts"),
-      retryMode: s("retry_mode"),
-      connectTimeout: s("connect_timeout"),
-      readTimeout: s("read_timeout"),
-      sessionTTL: s("session_ttl"),
-      ...INFERENCE_COMMON,
-    },
-  }),
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "vertexai",
-    name: "vertexai",
-    fields: { project: s("project"), location: s("location"), ...INFERENCE_COMMON },
-  }),
-  row({
-    section: "inference",
-    bucket: "remote",
-    field: "watsonx",
-    name: "watsonx",
-    fields: {
-      endpoint: "endpoint",
-      apiKey: "apiKey",
-      projectId: s("project_id"),
-      timeout: s("timeout"),
-      ...INFERENCE_COMMON,
-    },
-  }),
-  row({
-    section: "vectorIo",
-    bucket: "remote",
-    field: "pgvector",
-    name: "pgvector",
-    fields: {
-      host: s("host"),
-      port: s("port"),
-      db: s("db"),
-      user: s("user"),
-      password: secret("password"),
-      distanceMetric: s("distance_metric"),
-      vectorIndex: s("vector_index"),
-    },
-  }),
-  row({
-    section: "vectorIo",
-    bucket: "remote",
-    field: "milvus",
-    name: "remote::milvus",
-    fields: { uri: "endpoint", token: secret("token"), consistencyLevel: s("consistency_level") },
-  }),
+  ...INFERENCE_AND_VECTOR_ROWS,
   row({
     section: "vectorIo",
     bucket: "remote",

@@ -9,13 +9,13 @@
  */
 import { celFailures, structuralErrors } from "../crd/check";
 import { PROVIDERS } from "./schema-providers";
+import { NETWORK, rule, TLS, WORKLOAD } from "./schema-platform";
 import type { OgxSection } from "./types";
 import {
   bool,
   freeJson,
   int32,
   keyRef,
-  kubeType,
   list,
   nonEmptyStr,
   notEmptyRule,
@@ -61,7 +61,6 @@ export const OGX_SECTIONS: readonly OgxSection[] = [
   "fileProcessors",
 ];
 
-const rule = (text: string, message: string): Node => ({ rule: text, message });
 const exclusive = (field: string): Node =>
   rule(`!has(self.overrideConfig) || !has(self.${field})`, `overrideConfig and ${field} are mutually exclusive`);
 const notBothDisabled = ([section, api]: [string, string]): Node =>
@@ -100,94 +99,6 @@ const STORAGE = obj({
         ),
       ],
     },
-  ),
-});
-
-const NETWORK = obj({
-  port: { ...port, default: 8321 },
-  tls: obj({ secretName: nonEmptyStr }, { required: ["secretName"] }),
-  externalAccess: obj({ enabled: { ...bool, default: false }, hostname: str() }, { rules: [notEmptyRule("hostname")] }),
-  policy: obj({
-    enabled: { ...bool, default: true },
-    policyTypes: { type: "array", items: str({ enum: ["Ingress", "Egress"] }) },
-    ingress: { type: "array", items: { type: "object", ...freeJson } },
-    egress: { type: "array", items: { type: "object", ...freeJson } },
-  }),
-});
-
-const TLS = obj({
-  trust: obj({ caCertificates: list(keyRef) }),
-  identity: obj({ cert: keyRef, key: keyRef }, { required: ["cert", "key"] }),
-});
-
-const INT_OR_STRING: Node = { "x-kubernetes-int-or-string": true, anyOf: [{ type: "integer" }, { type: "string" }] };
-const QUANTITY: Node = {
-  ...INT_OR_STRING,
-  pattern:
-    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$",
-};
-const percent = int32({ minimum: 1, maximum: 100 });
-
-const WORKLOAD = obj({
-  replicas: int32({ minimum: 0, default: 1 }),
-  workers: int32({ minimum: 1 }),
-  resources: { type: "object", ...freeJson },
-  resourceClaims: list(kubeType({ name: str() }), {
-    "x-kubernetes-list-type": "map",
-    "x-kubernetes-list-map-keys": ["name"],
-  }),
-  autoscaling: obj(
-    {
-      minReplicas: int32({ minimum: 1 }),
-      maxReplicas: int32({ minimum: 1 }),
-      targetCPUUtilizationPercentage: percent,
-      targetMemoryUtilizationPercentage: percent,
-    },
-    {
-      required: ["maxReplicas"],
-      rules: [
-        rule(
-          "!has(self.minReplicas) || self.maxReplicas >= self.minReplicas",
-          "maxReplicas must be greater than or equal to minReplicas",
-        ),
-      ],
-    },
-  ),
-  storage: obj(
-    { size: QUANTITY, mountPath: str({ default: "/.ogx" }) },
-    {
-      rules: [
-        notEmptyRule("mountPath"),
-        rule("!has(self.size) || quantity(self.size).isGreaterThan(quantity('0'))", "size must be a positive quantity"),
-      ],
-    },
-  ),
-  podDisruptionBudget: obj(
-    { minAvailable: INT_OR_STRING, maxUnavailable: INT_OR_STRING },
-    {
-      rules: [
-        rule(
-          "has(self.minAvailable) || has(self.maxUnavailable)",
-          "at least one of minAvailable or maxUnavailable must be specified",
-        ),
-        rule(
-          "!(has(self.minAvailable) && has(self.maxUnavailable))",
-          "minAvailable and maxUnavailable are mutually exclusive",
-        ),
-      ],
-    },
-  ),
-  topologySpreadConstraints: list(kubeType({ maxSkew: int32(), topologyKey: str(), whenUnsatisfiable: str() })),
-  overrides: obj(
-    {
-      serviceAccountName: str(),
-      env: list(kubeType({ name: str() })),
-      command: list(nonEmptyStr),
-      args: list(nonEmptyStr),
-      volumes: list(kubeType({ name: str() })),
-      volumeMounts: list(kubeType({ mountPath: str(), name: str() })),
-    },
-    { rules: [notEmptyRule("serviceAccountName")] },
   ),
 });
 
