@@ -7,10 +7,12 @@ import { thrownMessage } from "../errors";
 import { meant } from "../suggest";
 import { UsageError } from "./io";
 
-export type Options = { readonly [name: string]: { readonly type: "string" } };
+export type Options = { readonly [name: string]: { readonly type: "string" | "boolean" } };
 
 export interface Parsed {
   readonly values: { readonly [name: string]: string | undefined };
+  /** The boolean options given (`--adopt`). */
+  readonly flags: ReadonlySet<string>;
   readonly positionals: readonly string[];
 }
 
@@ -38,7 +40,13 @@ export function parsed(command: string, args: readonly string[], options: Option
   if (unknown !== undefined) throw new UsageError(unknown);
   try {
     const { values, positionals } = parseArgs({ args: [...args], allowPositionals: true, options, strict: true });
-    return { values, positionals };
+    const strings: { [name: string]: string | undefined } = {};
+    const flags = new Set<string>();
+    for (const [name, value] of Object.entries(values)) {
+      if (value === true) flags.add(name);
+      else if (typeof value === "string") strings[name] = value;
+    }
+    return { values: strings, flags, positionals };
   } catch (error) {
     throw new UsageError(firstLine(error) ?? "bad arguments");
   }

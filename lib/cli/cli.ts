@@ -6,7 +6,9 @@ import { exactlyOne, firstLine, oneOf, parsed } from "./args";
 import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
-import { convertCommand, migrateCommand } from "./convert";
+import { convertCommand, convertToOgxCommand, migrateCommand } from "./convert";
+import { OGX_API_VERSION } from "../ogx/schema";
+import type { AdoptOptions } from "../ogx/adopt";
 import { requestCommand } from "./request";
 import { validateCommand } from "./validate";
 
@@ -43,11 +45,22 @@ const COMMANDS: { readonly [name: string]: Command } = {
   convert: {
     help: `llsd convert --to v1alpha1|v1alpha2 FILE
   Convert with the conversion webhook's code (lossless: fields the target
-  cannot hold ride in an annotation). Other kinds pass through.`,
+  cannot hold ride in an annotation). Other kinds pass through.
+  --to v1alpha2 (or llamastack.io/v1alpha2) also reads OGXServer objects.
+llsd convert --to ogx.io/v1beta1 [--adopt [--name NAME]] FILE
+  Turn each LlamaStackDistribution into the peer operator's OGXServer
+  (lossless both ways; every difference in behaviour is a warning on stderr).
+  --adopt gives it a new name (NAME, or <name>-ogx) and the peer's adoption
+  annotations, and prints the steps that hand over the PVC and Service.`,
     run: (args, io) => {
-      const { values, positionals } = parsed("convert", args, { to: { type: "string" } });
-      if (values.to === undefined) throw new UsageError("convert needs --to v1alpha1 or --to v1alpha2");
-      return convertCommand(oneOf("--to", values.to, TARGETS), exactlyOne("convert", positionals), io);
+      const options = { to: { type: "string" }, adopt: { type: "boolean" }, name: { type: "string" } } as const;
+      const { values, flags, positionals } = parsed("convert", args, options);
+      if (values.to === undefined) throw new UsageError(`convert needs --to ${TARGETS.join(", ")}`);
+      const to = oneOf("--to", values.to, TARGETS);
+      const file = exactlyOne("convert", positionals);
+      const adopt = adoptOptions(to, flags.has("adopt"), values.name);
+      if (to === OGX_API_VERSION) return convertToOgxCommand(file, adopt ? { adopt } : {}, io);
+      return convertCommand(to.endsWith("v1alpha1") ? "v1alpha1" : "v1alpha2", file, io);
     },
   },
   migrate: {
@@ -112,7 +125,16 @@ const COMMANDS: { readonly [name: string]: Command } = {
   },
 };
 
-const TARGETS = ["v1alpha1", "v1alpha2"] as const;
+/** `--adopt [--name NAME]`, which only a conversion to OGXServer takes. */
+function adoptOptions(to: string, adopt: boolean, name: string | undefined): AdoptOptions | undefined {
+  if (to !== OGX_API_VERSION && (adopt || name !== undefined))
+    throw new UsageError(`--adopt and --name go with --to ${OGX_API_VERSION}`);
+  if (name !== undefined && !adopt) throw new UsageError("--name goes with --adopt");
+  if (!adopt) return undefined;
+  return name === undefined ? {} : { name };
+}
+
+const TARGETS = ["v1alpha1", "v1alpha2", "llamastack.io/v1alpha1", "llamastack.io/v1alpha2", OGX_API_VERSION] as const;
 
 export const USAGE = `Usage: llsd <command> [options]   (llsd <command> --help for one command)
 

@@ -13,7 +13,12 @@ import { isList, yamlDocuments } from "./yaml-input";
 export type Transform = (object: JsonMap, io: CliIo) => object | undefined;
 
 /** Every document of FILE, each LLSD through `transform`; 1 when the file is not YAML or a transform failed. */
-export function eachDocument(file: string, io: CliIo, transform: Transform): number {
+export function eachDocument(
+  file: string,
+  io: CliIo,
+  transform: Transform,
+  kinds: readonly string[] = [LLSD_KIND],
+): number {
   const read = yamlDocuments(readText(io, file), file);
   if (!read.ok) {
     io.stderr(`error: ${formatErrors(read.errors)}\n`);
@@ -22,7 +27,7 @@ export function eachDocument(file: string, io: CliIo, transform: Transform): num
   const out: string[] = [];
   let failed = false;
   const each = (value: unknown): unknown => {
-    const result = isPlainObject(value) && value.kind === LLSD_KIND ? transform(value, io) : value;
+    const result = isPlainObject(value) && kinds.some((k) => k === value.kind) ? transform(value, io) : value;
     if (result === undefined) failed = true;
     return result;
   };

@@ -32,7 +32,7 @@ export interface ProviderOutcome {
 const CREDENTIAL_SPELLINGS = new Set(["api_key", "api_token", "token"]);
 
 /** The config key a secret field goes to: `apiKey` → the type's credential key; others in snake_case. */
-function configKey(field: string, info: TypeInfo): string {
+export function configKey(field: string, info: TypeInfo): string {
   if (field === "apiKey") return info.keyField ?? "api_key";
   const key = upperSnake(field).toLowerCase();
   // Written in another type's spelling: the type's own credential key is what was meant.
@@ -40,7 +40,7 @@ function configKey(field: string, info: TypeInfo): string {
   return key;
 }
 
-function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
+export function endpointConfig(endpoint: string, info: TypeInfo): JsonMap {
   if (info.urlKey === undefined) return {};
   if (info.urlKey === "split-postgres") {
     const url = new URL(endpoint);

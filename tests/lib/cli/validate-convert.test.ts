@@ -145,11 +145,17 @@ describe("llsd convert", () => {
   });
 
   it.each([
-    [["convert", "old.yaml"], "error: convert needs --to v1alpha1 or --to v1alpha2\n"],
-    [["convert", "--to", "v1alpha3", "old.yaml"], 'error: --to must be one of v1alpha1, v1alpha2, got "v1alpha3"\n'],
+    [
+      ["convert", "old.yaml"],
+      "error: convert needs --to v1alpha1, v1alpha2, llamastack.io/v1alpha1, llamastack.io/v1alpha2, ogx.io/v1beta1\n",
+    ],
+    [
+      ["convert", "--to", "v1alpha3", "old.yaml"],
+      'error: --to must be one of v1alpha1, v1alpha2, llamastack.io/v1alpha1, llamastack.io/v1alpha2, ogx.io/v1beta1, got "v1alpha3"\n',
+    ],
     [
       ["convert", "--to", "v1alpah2", "old.yaml"],
-      'error: --to must be one of v1alpha1, v1alpha2, got "v1alpah2": did you mean "v1alpha2"?\n',
+      'error: --to must be one of v1alpha1, v1alpha2, llamastack.io/v1alpha1, llamastack.io/v1alpha2, ogx.io/v1beta1, got "v1alpah2": did you mean "v1alpha2"?\n',
     ],
   ])("given %j, exits 2 naming the value and the ones allowed", (args, first) => {
     const run = llsd(args, { "old.yaml": v1 });

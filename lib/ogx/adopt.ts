@@ -1,0 +1,115 @@
+/**
+ * The road out: `llsd convert --to ogx.io/v1beta1 --adopt`. The peer operator takes over a
+ * legacy server's PVC `<old>-pvc` and Service `<old>-service` when an OGXServer of *another*
+ * name carries `ogx.io/adopt-storage` / `ogx.io/adopt-networking: <old>` (ogx-ai/ogx-k8s-operator
+ * controllers/legacy_adoption.go and api/v1beta1/ogxserver_types.go at commit 1784464: the value
+ * must be an RFC 1123 label other than the CR's name; it scales Deployment `<old>` to 0, waits
+ * for the pods labelled `app.kubernetes.io/instance: <old>`, then strips the PVC's controller
+ * reference and re-owns the Service). It refuses a PVC or Service whose controller is anything
+ * but a `llamastack.io/v1alpha1` LlamaStackDistribution, and ours are owned through v1alpha2 (the
+ * version Metacontroller watches): so the LLSD is first deleted with `--cascade=orphan`, which
+ * lets go of every child without deleting any, and the server keeps running until the peer
+ * scales it down. No annotation of ours does that (`llamastack.io/release-storage` would delete
+ * the PVC), so the steps are printed, not written.
+ */
+import { fieldError, type FieldError } from "../errors";
+import { names } from "../names";
+import { isPlainObject, own, type JsonMap } from "./json";
+
+export const ADOPT_STORAGE = "ogx.io/adopt-storage";
+export const ADOPT_NETWORKING = "ogx.io/adopt-networking";
+/** The label the peer's operator needs on every Secret and ConfigMap an OGXServer names (its cache holds no others). */
+export const OGX_WATCH_LABEL = "ogx.io/watch";
+
+/** Metadata the apiserver sets on an object it stores: not carried to a new one. */
+const SERVER_SET = new Set([
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "managedFields",
+  "selfLink",
+  "ownerReferences",
+  "finalizers",
+]);
+
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export interface AdoptOptions {
+  /** The OGXServer's name; @default `<old>-ogx`. */
+  readonly name?: string;
+}
+
+export type Adoption =
+  | { readonly ok: true; readonly object: JsonMap; readonly steps: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** Names of the ConfigMaps (`baseConfig`, `overrideConfig`, CA certificates) and Secrets (every other `{name, key}`) the spec refers to. */
+export function referencedObjects(spec: unknown): { configMaps: string[]; secrets: string[] } {
+  const configMaps = new Set<string>();
+  const secrets = new Set<string>();
+  const walk = (value: unknown, inConfigMap: boolean): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item, inConfigMap);
+    if (!isPlainObject(value)) return;
+    const keys = Object.keys(value).sort().join(",");
+    if (keys === "key,name" && typeof value.name === "string") (inConfigMap ? configMaps : secrets).add(value.name);
+    else for (const key of Object.keys(value)) walk(value[key], inConfigMap || CONFIG_MAP_FIELDS.has(key));
+  };
+  walk(spec, false);
+  return { configMaps: [...configMaps].sort(), secrets: [...secrets].sort() };
+}
+const CONFIG_MAP_FIELDS = new Set(["baseConfig", "overrideConfig", "caCertificates"]);
+
+function steps(old: string, name: string, spec: unknown): string[] {
+  const { configMaps, secrets } = referencedObjects(spec);
+  return [
+    ...(secrets.length > 0 ? [`kubectl label secret ${secrets.join(" ")} ${OGX_WATCH_LABEL}=true`] : []),
+    ...(configMaps.length > 0 ? [`kubectl label configmap ${configMaps.join(" ")} ${OGX_WATCH_LABEL}=true`] : []),
+    `kubectl delete llsd ${old} --cascade=orphan`,
+    `kubectl apply -f ${name}.yaml`,
+    `kubectl wait ogxserver/${name} --for=jsonpath='{.status.phase}'=Ready --timeout=15m`,
+    `kubectl delete deployment/${old} networkpolicy/${names.networkPolicy(old)} --ignore-not-found`,
+    `kubectl delete configmap,horizontalpodautoscaler,poddisruptionbudget -l app.kubernetes.io/instance=${old},app.kubernetes.io/managed-by=llsd-hooks --ignore-not-found`,
+  ];
+}
+
+/** The converted OGXServer under a new name, with the peer's adoption annotations, and the steps in order. */
+export function adoptionOf(ogx: JsonMap, options: AdoptOptions = {}): Adoption {
+  const metadata = isPlainObject(ogx.metadata) ? ogx.metadata : {};
+  const old = own(metadata, "name");
+  if (typeof old !== "string" || !DNS_LABEL.test(old))
+    return {
+      ok: false,
+      errors: [
+        fieldError(
+          "metadata.name",
+          "the peer adopts only from a name that is an RFC 1123 label (lower case, at most 63 characters)",
+        ),
+      ],
+    };
+  const name = options.name ?? `${old}-ogx`;
+  if (name === old || !DNS_LABEL.test(name))
+    return {
+      ok: false,
+      errors: [
+        fieldError(
+          "metadata.name",
+          `the OGXServer needs a new name (an RFC 1123 label other than ${old}): the peer refuses adoption under the same name`,
+        ),
+      ],
+    };
+  const annotations = isPlainObject(metadata.annotations) ? metadata.annotations : {};
+  const hasStorage = own(own(ogx.spec, "workload"), "storage") !== undefined;
+  const adopted = {
+    ...annotations,
+    ...(hasStorage ? { [ADOPT_STORAGE]: old } : {}),
+    [ADOPT_NETWORKING]: old,
+  };
+  const kept = Object.fromEntries(Object.entries(metadata).filter(([key]) => !SERVER_SET.has(key)));
+  // A new object: what the apiserver set on the old one goes, and so does the status.
+  const { status: _status, ...rest } = ogx;
+  const object = { ...rest, metadata: { ...kept, name, annotations: adopted } };
+  return { ok: true, object, steps: steps(old, name, ogx.spec) };
+}

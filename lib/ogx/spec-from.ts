@@ -1,0 +1,111 @@
+/**
+ * An OGXServer `spec` → our v1alpha2 `spec` (docs/migrating-from-ogxserver.md has the table).
+ * Pure. Where a default differs the value is written out, so the server behaves the same; what
+ * we cannot hold is left out with a warning, and the conversion keeps it in its annotation.
+ */
+import { DISABLE_NAMES, type DisableName } from "../api/apis";
+import { distributionNames } from "../distributions/table";
+import { asList, compact, isPlainObject, own, type JsonMap, Notes } from "./json";
+import { monitoringFromOgx, networkFromOgx } from "./network-from";
+import { providersFromOgx } from "./providers-from";
+import { workloadFromOgx } from "./workload";
+
+const MODEL_TYPES = ["llm", "embedding", "rerank"];
+const DEFAULT_CONFIG_KEY = "config.yaml";
+
+function distributionFromOgx(distribution: unknown, notes: Notes): JsonMap {
+  const name = own(distribution, "name");
+  if (typeof name === "string" && !distributionNames().includes(name))
+    notes.warn(
+      "spec.distribution.name",
+      `llsd-hooks has no distribution named ${JSON.stringify(name)} (it has ${distributionNames().join(", ")}); set distribution.image`,
+    );
+  return compact([
+    ["name", name],
+    ["image", own(distribution, "image")],
+  ]);
+}
+
+/** The peer's default model provider: the alphabetically first inference provider id (pkg/config/resource.go). */
+function peerDefaultProvider(providers: JsonMap | undefined): string | undefined {
+  const ids = asList(own(providers, "inference"))
+    .map((p) => own(p, "id"))
+    .filter((id): id is string => typeof id === "string");
+  return ids.sort()[0];
+}
+
+function modelFromOgx(model: unknown, i: number, fallback: string | undefined, notes: Notes): JsonMap {
+  const path = `spec.resources.models[${i}]`;
+  const modelType = own(model, "modelType");
+  const known = modelType === undefined || MODEL_TYPES.some((t) => t === modelType);
+  if (!known)
+    notes.warn(
+      `${path}.modelType`,
+      `not converted (kept in the annotation): llsd-hooks takes ${MODEL_TYPES.join(", ")}`,
+    );
+  const provider = own(model, "provider");
+  if (provider === undefined && fallback !== undefined)
+    notes.warn(
+      `${path}.provider`,
+      `written as ${fallback}: the peer defaults to the alphabetically first inference provider, llsd-hooks to the first one listed`,
+    );
+  return compact([
+    ["name", own(model, "name")],
+    ["provider", provider ?? fallback],
+    ["contextLength", own(model, "contextLength")],
+    ["modelType", known ? modelType : undefined],
+    ["quantization", own(model, "quantization")],
+  ]);
+}
+
+function resourcesFromOgx(resources: unknown, providers: JsonMap | undefined, notes: Notes): JsonMap | undefined {
+  const models = asList(own(resources, "models"));
+  if (models.length === 0) return undefined;
+  notes.warn(
+    "spec.resources.models",
+    "the peer replaces the base config's models with these; llsd-hooks adds them to the base's (by model id)",
+  );
+  const fallback = peerDefaultProvider(providers);
+  return { models: models.map((m, i) => modelFromOgx(m, i, fallback, notes)) };
+}
+
+function storageFromOgx(storage: unknown, notes: Notes): unknown {
+  if (own(own(storage, "kv"), "password") !== undefined)
+    notes.warn(
+      "spec.storage.kv.password",
+      "the peer passes the Redis password to the server; llsd-hooks does not (its server's kv_redis has no password field)",
+    );
+  if (own(own(storage, "sql"), "type") === "postgres")
+    notes.warn(
+      "spec.storage.sql.connectionString",
+      "llsd-hooks splits the DSN into host, port, db, user and password; the peer passes it whole as connection_string",
+    );
+  return storage;
+}
+
+const isDisableName = (name: unknown): name is DisableName => DISABLE_NAMES.some((n) => n === name);
+
+const configRef = (ref: unknown): JsonMap | undefined => {
+  if (!isPlainObject(ref)) return undefined;
+  return ref.key === DEFAULT_CONFIG_KEY ? { configMapName: ref.name } : { configMapName: ref.name, key: ref.key };
+};
+
+export function specFromOgx(spec: JsonMap): { spec: JsonMap; warnings: Notes["warnings"] } {
+  const notes = new Notes();
+  const providers = providersFromOgx(spec.providers, notes);
+  const disabled = asList(spec.disabledAPIs).filter(isDisableName);
+  const out = compact([
+    ["distribution", distributionFromOgx(spec.distribution, notes)],
+    ["providers", providers],
+    ["resources", resourcesFromOgx(spec.resources, providers, notes)],
+    ["storage", storageFromOgx(spec.storage, notes)],
+    ["disabled", disabled.length > 0 ? disabled : undefined],
+    ["registryRefreshIntervalSeconds", spec.registryRefreshIntervalSeconds],
+    ["networking", networkFromOgx(spec, notes)],
+    ["workload", workloadFromOgx(spec.workload, notes)],
+    ["monitoring", monitoringFromOgx(spec.monitoring, notes)],
+    ["baseConfig", configRef(spec.baseConfig)],
+    ["overrideConfig", configRef(spec.overrideConfig)],
+  ]);
+  return { spec: out, warnings: notes.warnings };
+}
