@@ -61,7 +61,7 @@ export function selectorLabels(parent: string, app = "llama-stack"): { [k: strin
 /**
  * The OGX operator (ogx.io OGXServer) selects its pods with `app: ogx` and names their container
  * `ogx`; a Deployment taken over from it keeps both (its selector is immutable, and
- * Metacontroller's first apply merges containers by name). docs/ogxserver-takeover.md.
+ * Metacontroller's first apply merges containers by name). docs/migrating-from-ogxserver.md.
  */
 export const OGX_APP = "ogx";
 export const OGX_CONTAINER_NAME = "ogx";

@@ -7,6 +7,7 @@ import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
 import { convertCommand, convertToOgxCommand, migrateCommand } from "./convert";
+import { migrateFromOgxCommand } from "./migrate-ogx";
 import { OGX_API_VERSION } from "../ogx/schema";
 import type { AdoptOptions } from "../ogx/adopt";
 import { requestCommand } from "./request";
@@ -70,11 +71,22 @@ llsd convert --to ogx.io/v1beta1 [--adopt [--name NAME]] FILE
   stderr says what changed and what was left as it was. The CR stays on the
   server line it runs (a note names the image and line; the image is pinned
   when a v1alpha2 CR would start another one). --release moves it to that
-  line instead and says what changes: APIs, provider types, state.`,
+  line instead and says what changes: APIs, provider types, state.
+llsd migrate --from ogxserver FILE
+  Turn each OGXServer (ogx.io/v1beta1) into the LLSD of the same name that
+  takes over its running children, its data kept; stderr has the warnings,
+  the steps in order, what the first sync changes, and the rollback.`,
     run: (args, io) => {
-      const { values, positionals } = parsed("migrate", args, { release: { type: "string" } });
+      const options = { release: { type: "string" }, from: { type: "string" } } as const;
+      const { values, positionals } = parsed("migrate", args, options);
+      const file = exactlyOne("migrate", positionals);
+      if (values.from !== undefined) {
+        oneOf("--from", values.from, ["ogxserver"]);
+        if (values.release !== undefined) throw new UsageError("migrate --from ogxserver takes no --release");
+        return migrateFromOgxCommand(file, io);
+      }
       const release = values.release === undefined ? undefined : oneOf("--release", values.release, RELEASES);
-      return migrateCommand(exactlyOne("migrate", positionals), release ? { release } : {}, io);
+      return migrateCommand(file, release ? { release } : {}, io);
     },
   },
   request: {

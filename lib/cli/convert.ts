@@ -42,7 +42,7 @@ const warn = (io: CliIo, name: string, warnings: readonly FieldError[]): void =>
 };
 
 /** An OGXServer in v1alpha2, its warnings on stderr. */
-function fromOgx(object: Doc, io: CliIo): Conversion<object> {
+export function fromOgx(object: Doc, io: CliIo): Conversion<object> {
   const refused = ogxServerErrors(object);
   if (refused.length > 0) return { ok: false, errors: refused };
   const converted = fromOgxServer(object);

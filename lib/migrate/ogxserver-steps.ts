@@ -1,7 +1,7 @@
 /**
  * The road in from the OGX operator, with the server's data kept: the ordered steps (kubectl
  * commands with the real names) that hand a running OGXServer's children to an LLSD of the same
- * name, and what the hooks' first sync then changes (docs/ogxserver-takeover.md). Pure: the
+ * name, and what the hooks' first sync then changes (docs/migrating-from-ogxserver.md). Pure: the
  * converted LLSD (v1alpha2) and the facts of the OGXServer in, text out. `llsd migrate --from
  * ogxserver` prints it next to the converted object.
  */

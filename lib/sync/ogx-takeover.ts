@@ -1,5 +1,5 @@
 /**
- * Takeover of a running OGXServer's children (docs/ogxserver-takeover.md). The OGX operator's
+ * Takeover of a running OGXServer's children (docs/migrating-from-ogxserver.md). The OGX operator's
  * Deployment selects `app: ogx`; a Deployment's selector is immutable, so the one observed here
  * says, on every sync and for as long as it exists, that its pods must keep that selector (and
  * the Service, NetworkPolicy, PDB and spread rules with it). No mark is needed: the selector

@@ -1,6 +1,6 @@
 /**
  * The road in from the OGX operator: the facts read from an OGXServer, the ordered steps with
- * the real names, and docs/ogxserver-takeover.md showing exactly the commands the code prints.
+ * the real names, and docs/migrating-from-ogxserver.md showing exactly the commands the code prints.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -133,8 +133,8 @@ describe("ogxServerSteps", () => {
   });
 });
 
-describe("docs/ogxserver-takeover.md", () => {
-  const doc = readFileSync(join(__dirname, "..", "..", "..", "docs", "ogxserver-takeover.md"), "utf8");
+describe("docs/migrating-from-ogxserver.md", () => {
+  const doc = readFileSync(join(__dirname, "..", "..", "..", "docs", "migrating-from-ogxserver.md"), "utf8");
   const shown = [...doc.matchAll(/```sh cluster\n([\s\S]*?)```/g)].flatMap((m) =>
     (m[1] ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("#")),
   );
