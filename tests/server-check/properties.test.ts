@@ -40,10 +40,12 @@ function onePod(spec: object): object {
 describe.each(RELEASES)(`valid specs synced for the %s line (seed ${SEED}, ${RUNS} specs)`, (release) => {
   // One pod (see onePod), and valid on this line: the OGX sections, monitoring,
   // registryRefreshIntervalSeconds… are not on every line.
+  // Drawn twice over: on 0.7 about a quarter of the specs is valid.
   const specs = fc
-    .sample(aValidSpec, { numRuns: RUNS, seed: SEED })
+    .sample(aValidSpec, { numRuns: 2 * RUNS, seed: SEED })
     .map(onePod)
-    .filter((s) => validate(s).errors.length === 0 && checkSpec(s, { release }).errors.length === 0);
+    .filter((s) => validate(s).errors.length === 0 && checkSpec(s, { release }).errors.length === 0)
+    .slice(0, RUNS);
 
   it("mount configs that the server of this line accepts", () => {
     expect(specs.length).toBeGreaterThan(RUNS / 4); // the line's filter leaves enough to say something
@@ -55,7 +57,8 @@ describe.each(RELEASES)(`valid specs synced for the %s line (seed ${SEED}, ${RUN
       const check = serverCheckOf(answer, request.related, release);
       if (check) checks.push({ spec, check });
     }
-    expect(checks.length).toBeGreaterThan(specs.length / 2);
+    // Specs that run the image's own config mount none; on 0.7 they are many of the valid ones.
+    expect(checks.length).toBeGreaterThan(specs.length / 4);
     const problems = checkServerConfigs(checks.map((c) => c.check));
     const failures = checks
       .map((c, i) => describeFailure(JSON.stringify(c.spec), problems[i] ?? []))
