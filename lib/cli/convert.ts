@@ -23,7 +23,7 @@ import { migratedObject, type MigrateOptions } from "./migrate";
 type Doc = JsonMap;
 
 /** `metadata.name` for messages; a missing or non-scalar one reads "(unnamed)". */
-const nameOf = (o: Doc): string => {
+export const nameOf = (o: Doc): string => {
   const name = own(o.metadata, "name");
   return typeof name === "string" || typeof name === "number" || typeof name === "boolean" ? String(name) : "(unnamed)";
 };

@@ -7,20 +7,19 @@
  */
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
-import { own, type JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../conversion/paths";
 import { factsOfOgxServer } from "../migrate/ogxserver-facts";
 import { ogxServerSteps, renderOgxTakeover } from "../migrate/ogxserver-steps";
 import { OGX_KIND } from "../ogx/schema";
 import { isKubeObject } from "../wire/metacontroller";
-import { fromOgx } from "./convert";
+import { fromOgx, nameOf } from "./convert";
 import { eachDocument } from "./each-document";
 import type { CliIo } from "./io";
 import { verdictOf } from "./verdict";
 
 /** One OGXServer as the LLSD that takes over its children, or undefined after printing why not. */
 function takeoverLlsd(ogx: JsonMap, io: CliIo): object | undefined {
-  const metaName = own(ogx.metadata, "name");
-  const name = typeof metaName === "string" ? metaName : "(unnamed)";
+  const name = nameOf(ogx);
   const converted = fromOgx(ogx, io);
   if (!converted.ok || !isKubeObject(converted.object)) {
     io.stderr(`error: ${name}:\n${formatErrors(converted.ok ? [] : converted.errors)}\n`);

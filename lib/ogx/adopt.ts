@@ -14,26 +14,13 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { names } from "../names";
+import { SERVER_METADATA } from "../wire/metacontroller";
 import { isPlainObject, own, type JsonMap } from "./json";
 
 export const ADOPT_STORAGE = "ogx.io/adopt-storage";
 export const ADOPT_NETWORKING = "ogx.io/adopt-networking";
 /** The label the peer's operator needs on every Secret and ConfigMap an OGXServer names (its cache holds no others). */
 export const OGX_WATCH_LABEL = "ogx.io/watch";
-
-/** Metadata the apiserver sets on an object it stores: not carried to a new one. */
-const SERVER_SET = new Set([
-  "uid",
-  "resourceVersion",
-  "generation",
-  "creationTimestamp",
-  "deletionTimestamp",
-  "deletionGracePeriodSeconds",
-  "managedFields",
-  "selfLink",
-  "ownerReferences",
-  "finalizers",
-]);
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -107,7 +94,7 @@ export function adoptionOf(ogx: JsonMap, options: AdoptOptions = {}): Adoption {
     ...(hasStorage ? { [ADOPT_STORAGE]: old } : {}),
     [ADOPT_NETWORKING]: old,
   };
-  const kept = Object.fromEntries(Object.entries(metadata).filter(([key]) => !SERVER_SET.has(key)));
+  const kept = Object.fromEntries(Object.entries(metadata).filter(([key]) => !SERVER_METADATA.includes(key)));
   // A new object: what the apiserver set on the old one goes, and so does the status.
   const { status: _status, ...rest } = ogx;
   const object = { ...rest, metadata: { ...kept, name, annotations: adopted } };

@@ -4,25 +4,11 @@
  * Metacontroller neither deletes nor changes anything.
  */
 import { names, RELEASE_STORAGE_ANNOTATION } from "../names";
-import { isKubeObject, objectsOf, type KubeObject, type ObjectMap } from "../wire/metacontroller";
+import { isKubeObject, objectsOf, SERVER_METADATA, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { Observed } from "./observed";
 
 /** Metacontroller's dynamic apply records the last desired object here. */
 export const LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";
-
-/** Server-owned metadata that a desired object never carries. */
-const SERVER_METADATA = [
-  "uid",
-  "resourceVersion",
-  "generation",
-  "creationTimestamp",
-  "deletionTimestamp",
-  "deletionGracePeriodSeconds",
-  "managedFields",
-  "selfLink",
-  "ownerReferences",
-  "finalizers",
-];
 
 /** What Metacontroller last applied for `observed`, when the annotation holds that object. */
 function lastDesired(observed: KubeObject): KubeObject | undefined {

@@ -133,3 +133,17 @@ export function objectsOf(map: ObjectMap | undefined, key: string): KubeObject[]
     .sort()
     .map((k) => objects[k]!);
 }
+
+/** Metadata the apiserver sets on an object it stores: a desired object never carries it. */
+export const SERVER_METADATA: readonly string[] = [
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "managedFields",
+  "selfLink",
+  "ownerReferences",
+  "finalizers",
+];

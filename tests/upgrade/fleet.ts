@@ -18,6 +18,12 @@ const CONTROLLER_UID = "controller-uid";
 const mapOf = (value: unknown): JsonMap => (isPlainObject(value) ? value : {});
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
+/** The parent's name, namespace and uid ("" where the request lacks one). */
+export function parentOf(request: JsonMap): { name: string; namespace: string; uid: string } {
+  const metadata = mapOf(mapOf(request.parent).metadata);
+  return { name: text(metadata.name), namespace: text(metadata.namespace), uid: text(metadata.uid) };
+}
+
 /** The child as Metacontroller applies it for the parent with `uid`. */
 export function asApplied(child: unknown, uid: string): unknown {
   if (!isPlainObject(child)) return child;
@@ -54,9 +60,7 @@ function observedAfterApply(desired: JsonMap, recorded: unknown, namespace: stri
 
 /** The request Metacontroller sends for `request`'s parent once it has run with `children` applied. */
 export function fleetRequest(request: JsonMap, children: readonly unknown[]): JsonMap {
-  const parentMeta = mapOf(mapOf(request.parent).metadata);
-  const namespace = text(parentMeta.namespace);
-  const uid = text(parentMeta.uid);
+  const { namespace, uid } = parentOf(request);
   const recorded = mapOf(request.children);
   const observed: { [group: string]: JsonMap } = {};
   for (const child of children) {

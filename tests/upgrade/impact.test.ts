@@ -14,7 +14,7 @@ import { expectGoldenFile } from "../golden";
 import { parentImpact, type ParentImpact } from "./impact";
 import { CHILDREN_FILE, IMPACT_FILE, previousRelease, readGoldens, RELEASES_DIR, type GoldenParent } from "./releases";
 import { renderReport } from "./report";
-import { asApplied, fleetRequest, settled } from "./fleet";
+import { asApplied, fleetRequest, parentOf, settled } from "./fleet";
 import { desiredChildren, loadTree, sha256, trafficRecords, TRAFFIC_FILE, type TreeCode } from "./tree";
 
 const ROOT = join(__dirname, "../..");
@@ -33,13 +33,6 @@ function requestOf(parent: GoldenParent, traffic: Map<number, string>): JsonMap 
   const request: unknown = JSON.parse(body);
   if (!isPlainObject(request)) throw new Error(`${TRAFFIC_FILE} line ${line}: the body is not a JSON object`);
   return request;
-}
-
-function parentOf(request: JsonMap): { uid: string; name: string } {
-  const metadata =
-    isPlainObject(request.parent) && isPlainObject(request.parent.metadata) ? request.parent.metadata : {};
-  const text = (v: unknown): string => (typeof v === "string" ? v : "");
-  return { uid: text(metadata.uid), name: text(metadata.name) };
 }
 
 /**
