@@ -3,7 +3,8 @@
  * `buildCrd()` is pure; `npm run gen:crds` writes `crdYaml()` to
  * crds/llamastackdistributions.llamastack.io.yaml, and tests/crd fails when that file is stale.
  *
- * - v1alpha1: served, not stored; the Go operator's schema, printer columns and CEL rule.
+ * - v1alpha1: served (deprecated, with a warning), not stored; the Go operator's schema, printer
+ *   columns and CEL rule. `metacontroller/crd-v1alpha2-only//` patches it to `served: false`.
  * - v1alpha2: served and stored; the schema `validate()` uses, made structural (structural.ts),
  *   plus the CEL rules of rules.ts.
  * - Conversion: the hooks' `POST /convert` on the `llsd-hooks` Service (HTTPS, port 8443), with
@@ -42,6 +43,8 @@ export interface CrdVersion {
   readonly name: string;
   readonly served: boolean;
   readonly storage: boolean;
+  readonly deprecated?: true;
+  readonly deprecationWarning?: string;
   readonly schema: { readonly openAPIV3Schema: JsonSchemaProps };
   readonly subresources: { readonly status: Record<string, never> };
   readonly additionalPrinterColumns: readonly PrinterColumn[];
@@ -157,7 +160,16 @@ interface VersionSource {
   readonly status: Schema;
   readonly rules: RuleTable;
   readonly columns: readonly PrinterColumn[];
+  /** The warning the apiserver returns to every client request of this version (at most 256 ASCII characters). */
+  readonly deprecationWarning?: string;
 }
+
+/**
+ * v1alpha1 is on its way out (docs/upgrading.md#v1alpha1-on-its-way-out): every request of it gets
+ * this warning, and `metacontroller/crd-v1alpha2-only/` stops serving it. The apiserver caps the text at 256 characters.
+ */
+export const V1ALPHA1_DEPRECATION_WARNING =
+  "llamastack.io/v1alpha1 LlamaStackDistribution is deprecated; use llamastack.io/v1alpha2 (llsd migrate rewrites manifests)";
 
 const V1ALPHA1_SOURCE: VersionSource = {
   name: "v1alpha1",
@@ -168,6 +180,7 @@ const V1ALPHA1_SOURCE: VersionSource = {
   status: V1ALPHA1_STATUS_SCHEMA,
   rules: V1ALPHA1_RULES,
   columns: V1ALPHA1_COLUMNS,
+  deprecationWarning: V1ALPHA1_DEPRECATION_WARNING,
 };
 
 const V1ALPHA2_SOURCE: VersionSource = {
@@ -228,6 +241,9 @@ function version(source: VersionSource): CrdVersion {
     name: source.name,
     served: true,
     storage: source.storage,
+    ...(source.deprecationWarning === undefined
+      ? {}
+      : { deprecated: true as const, deprecationWarning: source.deprecationWarning }),
     schema: { openAPIV3Schema: rootSchema(source) },
     subresources: { status: {} },
     additionalPrinterColumns: source.columns.map((c) => ({ ...c })),
