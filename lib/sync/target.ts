@@ -100,24 +100,27 @@ export function targetImage(input: TargetInput): TargetImage {
   return keptImage(input, d.name, entry.image) ?? { image: entry.image, notes: [] };
 }
 
-/** The image a named distribution keeps instead of the table's: the one running, or the Go operator's for a new v1alpha1 CR. */
+/**
+ * The image a named distribution keeps instead of the table's: the one running, or the Go
+ * operator's for a v1alpha1 CR. A v1alpha1 CR on the Go operator's image gets one note whether it
+ * is starting or running, so its status does not change on the resync after its first answer.
+ */
 function keptImage(input: TargetInput, name: string, tableImage: string): TargetImage | undefined {
   const running = runningImage(input, name);
-  if (running !== undefined && running !== tableImage) {
+  const go = input.legacyContainer?.() === undefined ? undefined : findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
+  if (go !== undefined && (running === undefined || running === go.image) && go.image !== tableImage) {
     return {
-      image: running,
+      image: go.image,
       notes: [
-        `spec.distribution.name: ${name} keeps running ${running}, the image this server was started with; the current default for ${name} is ${tableImage}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
+        `spec.distribution.name: a v1alpha1 CR runs the Go operator's image for ${name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${tableImage})`,
       ],
     };
   }
-  if (running !== undefined || input.legacyContainer?.() === undefined) return undefined;
-  const go = findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
-  if (go === undefined) return undefined;
+  if (running === undefined || running === tableImage) return undefined;
   return {
-    image: go.image,
+    image: running,
     notes: [
-      `spec.distribution.name: a v1alpha1 CR starts the Go operator's image for ${name} (${go.image}); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (${tableImage})`,
+      `spec.distribution.name: ${name} keeps running ${running}, the image this server was started with; the current default for ${name} is ${tableImage}. To move to it, annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" (or set distribution.image)`,
     ],
   };
 }

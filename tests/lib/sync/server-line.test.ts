@@ -235,7 +235,17 @@ describe("a v1alpha1 CR (the Go operator's API)", () => {
     expect(serverOf(r).image).toBe("docker.io/llamastack/distribution-starter:0.7.1");
     expect(serverOf(r).args).toBeUndefined();
     expect(notesOf(r)).toContain(
-      `spec.distribution.name: a v1alpha1 CR starts the Go operator's image for starter (docker.io/llamastack/distribution-starter:0.7.1); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (docker.io/ogxai/distribution-starter:1.3.0)`,
+      `spec.distribution.name: a v1alpha1 CR runs the Go operator's image for starter (docker.io/llamastack/distribution-starter:0.7.1); annotate the CR ${FOLLOW_DEFAULT_ANNOTATION}: "true" for the current default (docker.io/ogxai/distribution-starter:1.3.0)`,
     );
+  });
+
+  it("keeps that image and that note once its status records it (no status change on the resync)", () => {
+    const converted = toHub(v1alpha1);
+    if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
+    const first = sync(aRequest(converted.object as unknown as KubeObject), after);
+    const parent = { ...(converted.object as unknown as KubeObject), status: first.status };
+    const again = sync(aRequest(parent), after);
+    expect(serverOf(again).image).toBe("docker.io/llamastack/distribution-starter:0.7.1");
+    expect(again.status).toEqual(first.status);
   });
 });
