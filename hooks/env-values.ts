@@ -8,6 +8,7 @@
  * One rule for every boolean: `true` or `false`, nothing else (no 1/0/yes/no, no `True`): a
  * Deployment's env is read by people, and one spelling is the one they will find in the docs.
  */
+import { isIP } from "node:net";
 import { normalizeRegistryHost } from "../lib/oci/reference";
 
 type Env = NodeJS.ProcessEnv;
@@ -100,4 +101,12 @@ export function urlSetting(env: Env, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol)) return value;
   throw new BadSetting(name, env[name]!, "an http:// or https:// URL");
+}
+
+/** An address to listen on: an IPv4 or IPv6 literal (`127.0.0.1`, `::1`, `::`) or a host name (`localhost`). */
+export function hostSetting(env: Env, name: string): string | undefined {
+  const value = setting(env, name);
+  if (value === undefined) return undefined;
+  if (isIP(value) !== 0 || new RegExp(`^${LABEL}(\\.${LABEL})*$`).test(value)) return value;
+  throw new BadSetting(name, env[name]!, "an IP address (127.0.0.1, ::1, 0.0.0.0, ::) or a host name");
 }

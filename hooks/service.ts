@@ -20,13 +20,15 @@ import type { Server as HttpsServer } from "node:https";
 import type pino from "pino";
 import { createApp, type AppDeps, type HookHandlers } from "./app";
 import type { TokenSource } from "./auth";
-import { numberSetting, type NumberRule } from "./env-values";
+import { hostSetting, numberSetting, type NumberRule } from "./env-values";
 import { createMetrics, type HookMetrics } from "./metrics";
 import { createOverloadGuard, overloadOptionsFromEnv, type OverloadOptions } from "./overload";
 import { createTlsServer, tlsFilesFromEnv, type TlsFiles } from "./tls";
 import { errorCode } from "../lib/errors";
 
 export interface ServiceConfig {
+  /** The address every listener binds; undefined: all interfaces (the image's default). */
+  readonly host?: string;
   readonly port: number;
   readonly tlsPort: number;
   readonly tlsFiles?: TlsFiles;
@@ -45,7 +47,9 @@ const MILLISECONDS: NumberRule = { integer: true, min: 0, means: "a whole number
 /** Every setting of the service from the environment; a bad value throws with its name. */
 export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
   const tlsFiles = tlsFilesFromEnv(env);
+  const host = hostSetting(env, "HOST");
   return {
+    ...(host ? { host } : {}),
     port: numberSetting(env, "PORT", PORT, 8080),
     tlsPort: numberSetting(env, "TLS_PORT", PORT, 8443),
     ...(tlsFiles ? { tlsFiles } : {}),
@@ -83,7 +87,7 @@ function bound(server: HttpServer | HttpsServer, overload: OverloadOptions): voi
   Object.assign(server, { connectionsCheckingInterval: Math.min(1000, overload.timeoutMs) });
 }
 
-type Listener = { server: HttpServer | HttpsServer; port: number; scheme: "http" | "https" };
+type Listener = { server: HttpServer | HttpsServer; host?: string; port: number; scheme: "http" | "https" };
 
 /** The port a listening server is bound to (a TCP server's address is always an AddressInfo). */
 export function portOf(server: HttpServer | HttpsServer): number {
@@ -92,23 +96,32 @@ export function portOf(server: HttpServer | HttpsServer): number {
   return address.port;
 }
 
+/** The address a listening server is bound to: `127.0.0.1`, or `::` for all interfaces. */
+function addressOf(server: HttpServer | HttpsServer): string {
+  const address = server.address();
+  return address === null || typeof address === "string" ? String(address) : address.address;
+}
+
 /** Plain HTTP on PORT; with TLS files, HTTPS on TLS_PORT for the apiserver too. */
 function listenersFor(config: ServiceConfig, appDeps: AppDeps, logger: pino.Logger): Listener[] {
   const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
   bound(plain, config.overload);
-  const listeners: Listener[] = [{ server: plain, port: config.port, scheme: "http" }];
+  const at = config.host === undefined ? {} : { host: config.host };
+  const listeners: Listener[] = [{ server: plain, ...at, port: config.port, scheme: "http" }];
   if (config.tlsFiles) {
     const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
     bound(tls.server, config.overload);
-    listeners.push({ server: tls.server, port: config.tlsPort, scheme: "https" });
+    listeners.push({ server: tls.server, ...at, port: config.tlsPort, scheme: "https" });
   }
   return listeners;
 }
 
 /** Why a port cannot be listened on, and what to do, in the words of the `reason` of a fatal line. */
-function listenProblem(err: Error, scheme: "http" | "https", port: number): string {
+function listenProblem(err: Error, scheme: "http" | "https", port: number, host: string | undefined): string {
   const setting = scheme === "http" ? "PORT" : "TLS_PORT";
   const code = errorCode(err);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `HOST ${String(host)} is not an address of this machine: set HOST to one of its addresses (127.0.0.1 for this machine only), or unset it for all interfaces`;
   if (code === "EADDRINUSE")
     return `port ${port} is already in use by another process: stop it, or set ${setting} to a free port`;
   if (code === "EACCES") return `port ${port} needs privileges this process does not have: set ${setting} above 1023`;
@@ -118,14 +131,14 @@ function listenProblem(err: Error, scheme: "http" | "https", port: number): stri
 function listenAll(listeners: readonly Listener[], logger: pino.Logger): Promise<void> {
   return Promise.all(
     listeners.map(
-      ({ server, port, scheme }) =>
+      ({ server, host, port, scheme }) =>
         new Promise<void>((resolve, reject) => {
           server.once("error", (err) => {
-            logger.fatal({ err, scheme, port, reason: listenProblem(err, scheme, port) }, "Listen failed");
+            logger.fatal({ err, scheme, host, port, reason: listenProblem(err, scheme, port, host) }, "Listen failed");
             reject(err);
           });
-          server.listen(port, () => {
-            logger.info({ scheme, port: portOf(server) }, "Listening");
+          server.listen(port, host, () => {
+            logger.info({ scheme, address: addressOf(server), port: portOf(server) }, "Listening");
             resolve();
           });
         }),

@@ -29,6 +29,12 @@ const VARIABLES: [string, string[], string[], string][] = [
     ["verbose", "INFO", "10"],
     "one of fatal, error, warn, info, debug, trace, silent",
   ],
+  [
+    "HOST",
+    ["127.0.0.1", "::1", "0.0.0.0", "::", "localhost", "hooks.example"],
+    ["127.0.0.1:8080", "http://localhost", "[::1]", "my host", "Local_Host"],
+    "an IP address (127.0.0.1, ::1, 0.0.0.0, ::) or a host name",
+  ],
   ["PORT", ["0", "8080", "65535"], ["65536", "-1", "80.5", "0x50", "http", "1e3"], "an integer from 0 to 65535"],
   ["TLS_PORT", ["8443"], ["99999", "8443x"], "an integer from 0 to 65535"],
   ["MAX_CONCURRENT_HOOKS", ["1", "64"], ["0", "-3", "2.5", "lots", "Infinity"], "a positive integer"],
