@@ -256,7 +256,7 @@ function check(spec: GoSpec): void {
   // Rows 20 and 20a: the Go operator has no readiness or liveness probe; ours ask the startup probe's route.
   expect([gc.readinessProbe, gc.livenessProbe]).toEqual([undefined, undefined]);
   for (const probe of [oc.readinessProbe, oc.livenessProbe])
-    expect((probe as Json).httpGet).toEqual({ ...(oc.startupProbe as Json).httpGet });
+    expect((probe as Json).httpGet).toEqual((oc.startupProbe as Json).httpGet);
 
   // Service, PVC, PDB, HPA, Ingress, CA bundle: the specs the table marks "same".
   const gs = find(go, "Service");
