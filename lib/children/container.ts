@@ -5,7 +5,7 @@ import { CONTAINER_NAME, OGX_CONTAINER_NAME, SERVICE_PORT_NAME } from "../names"
 import type { ChildContext } from "./context";
 import { buildEnv } from "./env";
 import { metricsContainerPorts } from "./metrics";
-import { legacyStartupProbe, readinessProbe, startupProbe } from "./probes";
+import { legacyStartupProbe, livenessProbe, readinessProbe, startupProbe } from "./probes";
 import { buildResources } from "./resources";
 import { serverSecurityContext } from "./security-context";
 import { STARTUP_COMMAND } from "./startup-script";
@@ -58,6 +58,7 @@ export function buildContainer(ctx: ChildContext): V1Container {
   container.env = buildEnv(ctx);
   container.volumeMounts = buildVolumeMounts(ctx);
   container.startupProbe = ctx.legacy ? legacyStartupProbe(tls) : startupProbe(tls);
+  container.livenessProbe = livenessProbe(tls);
   container.readinessProbe = readinessProbe(tls);
   container.resources = buildResources(workload);
   container.securityContext = serverSecurityContext();

@@ -9,14 +9,23 @@ export const HEALTH_PATH = "/v1/health";
 
 /**
  * Startup: a server that loads models or connects to remote providers can take minutes before
- * it answers; 30 × 10 s gives it five, after which the kubelet restarts it. No liveness probe:
- * a busy single-worker server that answers slowly must not be killed for it.
+ * it answers; 30 × 10 s gives it five, after which the kubelet restarts it. The kubelet runs
+ * the liveness and readiness probes only once it passed.
  */
 export const STARTUP_PERIOD_SECONDS = 10;
 export const STARTUP_FAILURE_THRESHOLD = 30;
 /** Readiness: out of the Service after 3 missed checks 10 s apart. */
 export const READINESS_PERIOD_SECONDS = 10;
 export const READINESS_FAILURE_THRESHOLD = 3;
+/**
+ * Liveness: restart a server that has not answered for a minute (6 misses 10 s apart). The
+ * route does no work (an async handler returning a constant, unauthenticated on every line), so
+ * it answers while the server's event loop turns, however busy its requests keep it: only a hung
+ * loop or a dead process misses six in a row. Readiness has taken the pod out of the Service
+ * 30 s before; a slower threshold would leave a hung pod running with no one to notice.
+ */
+export const LIVENESS_PERIOD_SECONDS = 10;
+export const LIVENESS_FAILURE_THRESHOLD = 6;
 /** Per-check timeout; the health endpoint does no work, a slow answer means a stuck server. */
 export const PROBE_TIMEOUT_SECONDS = 5;
 
@@ -39,6 +48,15 @@ export function readinessProbe(tls: boolean): V1Probe {
     httpGet: healthCheck(tls),
     periodSeconds: READINESS_PERIOD_SECONDS,
     failureThreshold: READINESS_FAILURE_THRESHOLD,
+    timeoutSeconds: PROBE_TIMEOUT_SECONDS,
+  };
+}
+
+export function livenessProbe(tls: boolean): V1Probe {
+  return {
+    httpGet: healthCheck(tls),
+    periodSeconds: LIVENESS_PERIOD_SECONDS,
+    failureThreshold: LIVENESS_FAILURE_THRESHOLD,
     timeoutSeconds: PROBE_TIMEOUT_SECONDS,
   };
 }

@@ -8,6 +8,14 @@ import { servesHttps, type Observed } from "../sync/observed";
 import { serviceDnsUrl } from "../sync/live-target";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
 import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
+import {
+  heldConfigGeneration,
+  heldConfigMessage,
+  heldResolvedDistribution,
+  type HeldStatus,
+  type PreviousConfigGeneration,
+  type PreviousResolvedConfig,
+} from "./held";
 import { liveStatus, type LiveInput, type LiveStatusParts, type PreviousLive } from "./live";
 import { isReconciling, summaryConditions } from "./summary";
 
@@ -50,9 +58,12 @@ export interface StatusInput {
   readonly observed: Observed;
   readonly previous?: {
     readonly conditions?: readonly Condition[];
-    readonly configGeneration?: { configMapName?: string; generatedAt?: string };
+    readonly configGeneration?: PreviousConfigGeneration;
+    readonly resolvedConfig?: PreviousResolvedConfig;
     readonly live?: PreviousLive;
   };
+  /** `llamastack.io/hold-children` kept the running children instead of this sync's (lib/sync/hold.ts). */
+  readonly held?: HeldStatus;
   /** What the running server contributes (`version`, `distributionConfig`, `HealthCheck`). */
   readonly live: LiveInput;
   /** Read only for a timestamp that changes (a condition flips, a new ConfigMap, a new version). */
@@ -73,6 +84,12 @@ function rollout(input: StatusInput): Rollout {
 }
 
 function configCondition(input: StatusInput): ConditionInput {
+  const c = generatedCondition(input);
+  if (!input.held || c.status !== "True") return c;
+  return { ...c, message: heldConfigMessage(input.held, c.message) };
+}
+
+function generatedCondition(input: StatusInput): ConditionInput {
   const f = input.failure;
   if (f?.type === T.configGenerated)
     return { type: T.configGenerated, status: "False", reason: f.reason, message: formatErrors(f.errors) };
@@ -160,6 +177,9 @@ function liveParts(input: StatusInput, r: Rollout): LiveStatusParts {
 }
 
 function configGeneration(input: StatusInput): { [k: string]: unknown } | undefined {
+  const held = input.held;
+  if (held && !held.mountsDesiredConfig)
+    return heldConfigGeneration(held, input.previous?.configGeneration, (name) => generatedAt(input, name));
   const c = input.config;
   if (!c || c.source === "image-default") return undefined;
   const { configMapName, providerCount } = c;
@@ -176,6 +196,11 @@ function configGeneration(input: StatusInput): { [k: string]: unknown } | undefi
 }
 
 function resolvedDistribution(input: StatusInput): { [k: string]: unknown } | undefined {
+  const desired = resolvedDesired(input);
+  return input.held ? heldResolvedDistribution(input.held, desired, input.previous?.resolvedConfig) : desired;
+}
+
+function resolvedDesired(input: StatusInput): { [k: string]: unknown } | undefined {
   if (!input.image) return undefined;
   const c = input.config;
   const resolved: { [k: string]: unknown } = { image: input.image };
@@ -210,6 +235,7 @@ export function buildStatus(input: StatusInput): { status: Status; retrySoon: bo
     deployment: input.observed.deployment,
     health: live.condition,
     generation: input.generation,
+    held: input.held?.message,
   });
   const conditions = toConditions(
     [configCondition(input), secretsCondition(input), ...rolloutConditions(r), live.condition, ...summary],

@@ -29,6 +29,8 @@ export interface SummaryInput {
   /** The HealthCheck condition of this sync (absent: nobody asked). */
   readonly health?: ConditionInput;
   readonly generation?: number;
+  /** Why `llamastack.io/hold-children` keeps the running children (lib/sync/hold.ts). */
+  readonly held?: string;
 }
 
 /** Where the rollout of the current spec stands, read from the observed Deployment like `kubectl rollout status`. */
@@ -111,8 +113,26 @@ function healthVerdict(health: ConditionInput | undefined, served: string): Verd
   return { ready: true, reason: "Serving", message: served, reconciling: false, stalled: false };
 }
 
+/**
+ * Held on purpose: not Ready for this generation, and Stalled, not Reconciling: nothing is under
+ * way, and nothing changes until someone removes the annotation (docs/gitops.md says why).
+ */
+const heldVerdict = (message: string): Verdict => ({
+  ready: false,
+  reason: HELD_REASON,
+  message,
+  reconciling: false,
+  stalled: true,
+});
+
+export const HELD_REASON = "ChildrenHeld";
+
 export function summaryConditions(input: SummaryInput): ConditionInput[] {
-  const v = input.failure ? failureVerdict(input.failure) : rolloutVerdict(input, rolloutOf(input));
+  const v = input.failure
+    ? failureVerdict(input.failure)
+    : input.held !== undefined
+      ? heldVerdict(input.held)
+      : rolloutVerdict(input, rolloutOf(input));
   const { reconciling, stalled } = SUMMARY_TYPES;
   return [
     { type: SUMMARY_TYPES.ready, status: v.ready ? "True" : "False", reason: v.reason, message: v.message },

@@ -112,7 +112,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const children = childrenOf(ctx, planned, open, apiServer);
   const storage = retainedStorage(ctx.request.parent, ctx.observed, children);
   const desired = withPreviousConfigMap(ctx, [...children, ...storage.children]);
-  const hold = holdOf(ctx, desired);
+  const hold = holdOf(ctx, desired, { config: plan.inUse, legacyContainer: planned.legacy?.containerName });
   const input = statusInput(ctx, planned.base);
   input.externalProviders = withReplaced(planned.external.report, plan.notes);
   input.notes = [
@@ -131,10 +131,8 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   ];
   input.config = plan.inUse;
   input.digest = planned.digest;
-  // Held: the spec wanted is the one running, so Ready follows its pods instead of a rollout that is not coming.
-  input.desiredDeploymentHash = hold
-    ? ctx.observed.deployment?.annotations[DEPLOYMENT_SPEC_HASH_ANNOTATION]
-    : deploymentHashOf(children);
+  if (hold) input.held = hold.status;
+  input.desiredDeploymentHash = deploymentHashOf(children);
   const status = buildStatus(input);
   const phase = status.status.phase;
   const rolling = status.reconciling || phase === "Initializing" || phase === "Pending";

@@ -5,12 +5,15 @@
  */
 import { isPlainObject } from "../conversion/paths";
 import { isCondition, type Condition } from "../status/conditions";
+import type { PreviousConfigGeneration, PreviousResolvedConfig } from "../status/held";
 import { previousLiveOf, type PreviousLive } from "../status/live";
 import type { SyncRequest } from "../wire/metacontroller";
 
 export interface PreviousStatus {
   readonly conditions?: readonly Condition[];
-  readonly configGeneration?: { readonly configMapName?: string; readonly generatedAt?: string };
+  readonly configGeneration?: PreviousConfigGeneration;
+  /** `resolvedDistribution`'s config fields: the source of a config a held CR still runs. */
+  readonly resolvedConfig?: PreviousResolvedConfig;
   readonly live?: PreviousLive;
 }
 
@@ -25,7 +28,14 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 
 function configGenerationOf(value: unknown): PreviousStatus["configGeneration"] {
   if (!isPlainObject(value)) return undefined;
-  return { configMapName: text(value.configMapName), generatedAt: text(value.generatedAt) };
+  const previous: { -readonly [K in keyof PreviousConfigGeneration]: PreviousConfigGeneration[K] } = {
+    configMapName: text(value.configMapName),
+    generatedAt: text(value.generatedAt),
+  };
+  // The counts, for a held CR whose status names the same ConfigMap again (lib/status/held.ts).
+  for (const key of ["providerCount", "resourceCount", "configVersion"] as const)
+    if (typeof value[key] === "number") previous[key] = value[key];
+  return previous;
 }
 
 /** Only what a previous status can contribute (timestamps, the server's last answer), and only in the shape we wrote it. */
@@ -37,6 +47,9 @@ function previousOf(status: unknown): PreviousStatus | undefined {
   const previous: { -readonly [K in keyof PreviousStatus]: PreviousStatus[K] } = {};
   if (Array.isArray(conditions)) previous.conditions = conditions.filter(isCondition);
   if (configGeneration) previous.configGeneration = configGeneration;
+  const resolved = status.resolvedDistribution;
+  if (isPlainObject(resolved))
+    previous.resolvedConfig = { configSource: text(resolved.configSource), configHash: text(resolved.configHash) };
   previous.live = previousLiveOf(status);
   return previous;
 }

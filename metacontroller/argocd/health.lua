@@ -32,6 +32,17 @@ local function said(condition)
   return tostring(condition.reason) .. ": " .. condition.message
 end
 
+-- Held on purpose (the llamastack.io/hold-children annotation): paused, as Argo CD shows a
+-- suspended CronJob, rather than broken; it changes when someone removes the annotation.
+local ready = byType["Ready"]
+local readyBehind = ready ~= nil and ready.observedGeneration ~= nil and generation ~= nil
+  and ready.observedGeneration < generation
+if ready ~= nil and not readyBehind and ready.status == "False" and ready.reason == "ChildrenHeld" then
+  hs.status = "Suspended"
+  hs.message = said(ready)
+  return hs
+end
+
 local stalled = byType["Stalled"]
 if stalled ~= nil and stalled.status == "True" then
   hs.status = "Degraded"
@@ -45,7 +56,6 @@ if reconciling ~= nil and reconciling.status == "True" then
   return hs
 end
 
-local ready = byType["Ready"]
 if ready ~= nil then
   if ready.observedGeneration ~= nil and generation ~= nil and ready.observedGeneration < generation then
     hs.message = "Waiting for the hooks to observe generation " .. tostring(generation)

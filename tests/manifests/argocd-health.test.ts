@@ -155,6 +155,26 @@ it("a sample scaled to zero replicas is Suspended, for kstatus Current", async (
   produced.push(written(applied, answer));
 });
 
+it("a served sample whose edit llamastack.io/hold-children holds is Suspended, for kstatus Failed (held until someone acts)", async () => {
+  const app = appWith(fixtures);
+  const steady = await steadyState(sampleRequest(join(SAMPLES, "minimal.yaml")), (r) => post(app, r));
+  const edit = edited(steady);
+  const held = {
+    ...edit,
+    parent: {
+      ...edit.parent,
+      metadata: { ...edit.parent.metadata, annotations: { "llamastack.io/hold-children": "true" } },
+    },
+  };
+  const parent = written(held, await post(app, held));
+  const ready = conditionOf(parent, "Ready")!;
+  expect(ready).toEqual(expect.objectContaining({ status: "False", reason: "ChildrenHeld" }));
+  const [health] = runHealthScript(SCRIPT, [parent]);
+  expect([health!.status, health!.message]).toEqual(["Suspended", `ChildrenHeld: ${ready.message}`]);
+  expect(kstatus(parent)).toBe("Failed");
+  produced.push(parent);
+});
+
 it("a served sample whose server stops answering the hooks is Degraded, for kstatus still Current", async () => {
   const file = join(SAMPLES, "minimal.yaml");
   const steady = await steadyState(sampleRequest(file), (r) => post(appWith(fixtures), r));
@@ -369,6 +389,11 @@ describe("the script on statuses no sync of these hooks wrote", () => {
     [
       "a Ready condition of an older generation",
       { metadata: { generation: 3 }, status: { conditions: [ready] } },
+      "Progressing",
+    ],
+    [
+      "a hold reported for an older generation",
+      { metadata: { generation: 3 }, status: { conditions: [{ ...ready, status: "False", reason: "ChildrenHeld" }] } },
       "Progressing",
     ],
     ["hooks without the summary conditions, phase Ready", { status: { phase: "Ready" } }, "Healthy"],

@@ -253,6 +253,10 @@ function check(spec: GoSpec): void {
   const { httpGet: _g, ...goProbe } = gc.startupProbe as Json;
   const { httpGet: _o, periodSeconds, ...ourProbe } = oc.startupProbe as Json;
   expect([ourProbe, periodSeconds]).toEqual([goProbe, 10]);
+  // Rows 20 and 20a: the Go operator has no readiness or liveness probe; ours ask the startup probe's route.
+  expect([gc.readinessProbe, gc.livenessProbe]).toEqual([undefined, undefined]);
+  for (const probe of [oc.readinessProbe, oc.livenessProbe])
+    expect((probe as Json).httpGet).toEqual((oc.startupProbe as Json).httpGet);
 
   // Service, PVC, PDB, HPA, Ingress, CA bundle: the specs the table marks "same".
   const gs = find(go, "Service");

@@ -254,15 +254,25 @@ describe("buildDeployment()", () => {
       ["plain", { enabled: false }, "HTTP"],
       ["TLS", { enabled: true, secretName: "srv-tls" }, "HTTPS"],
     ])(
-      "given %s serving, startup and readiness probe /v1/health on port http over %s; no liveness",
+      "given %s serving, startup, readiness and liveness probe /v1/health on port http over %s",
       (_title, tls, scheme) => {
         const c = containerOf(deploymentOf({ spec: { networking: { tls } } }));
-        for (const probe of [c.startupProbe, c.readinessProbe])
+        for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe])
           expect(probe?.httpGet).toEqual({ path: "/v1/health", port: "http", scheme });
-        expect(c.livenessProbe).toBeUndefined();
         expect(c.startupProbe!.periodSeconds! * c.startupProbe!.failureThreshold!).toBeGreaterThanOrEqual(300);
       },
     );
+
+    /** How long a pod may stop answering before the probe acts (consecutive misses × period). */
+    const window = (p: { periodSeconds?: number; failureThreshold?: number } | undefined) =>
+      p!.periodSeconds! * p!.failureThreshold!;
+
+    it("restarts only a server silent for a minute, after it left the Service; each check waits at most its period", () => {
+      const c = containerOf(deploymentOf());
+      expect(window(c.livenessProbe)).toBeGreaterThanOrEqual(60);
+      expect(window(c.livenessProbe)).toBeGreaterThan(window(c.readinessProbe));
+      expect(c.livenessProbe!.timeoutSeconds!).toBeLessThanOrEqual(c.livenessProbe!.periodSeconds!);
+    });
   });
 
   describe("hardening", () => {

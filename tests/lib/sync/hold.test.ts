@@ -48,6 +48,16 @@ function withSortedLastApplied(request: SyncRequest): SyncRequest {
 const names = (children: readonly KubeObject[]): string[] => children.map((c) => `${c.kind} ${c.metadata.name}`);
 const notesOf = (status: object): string[] => (status as { notes?: string[] }).notes ?? [];
 
+type Condition = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
+/** The fields of a status these tests read. */
+type Status = {
+  conditions: Condition[];
+  configGeneration: { configMapName: string };
+  resolvedDistribution: { image: string };
+};
+const conditionOf = (status: object, type: string): Condition | undefined =>
+  (status as Status).conditions.find((c) => c.type === type);
+
 describe(HOLD_ANNOTATION, () => {
   it("keeps every running child as Metacontroller applied it while the sync would change them, and says so", async () => {
     const before = await running();
@@ -61,12 +71,67 @@ describe(HOLD_ANNOTATION, () => {
     expect(answer.resyncAfterSeconds).toBeUndefined();
   });
 
-  it("reports the held CR Ready on its running pods: no rollout is coming", async () => {
+  it("is not Ready while it holds an edit: ChildrenHeld, Stalled (nothing is under way), saying how to release it", async () => {
     const answer = sync(edited(await running(), { [HOLD_ANNOTATION]: "true" }), deps());
-    const ready = (answer.status as { conditions: { type: string; status: string; reason: string }[] }).conditions.find(
-      (c) => c.type === "Ready",
+    const summary = ["Ready", "Reconciling", "Stalled"].map((type) => {
+      const c = conditionOf(answer.status, type)!;
+      return [type, c.status, c.reason];
+    });
+    expect(summary).toEqual([
+      ["Ready", "False", "ChildrenHeld"],
+      ["Reconciling", "False", "Stalled"],
+      ["Stalled", "True", "ChildrenHeld"],
+    ]);
+    const ready = conditionOf(answer.status, "Ready")!;
+    expect(ready.message).toContain(HOLD_ANNOTATION);
+    expect(ready.message).toContain(`kubectl -n team-a annotate llsd demo ${HOLD_ANNOTATION}-`);
+    expect(conditionOf(answer.status, "Stalled")!.message).toBe(ready.message);
+    // The pods that run are ready: the phase (the Go operator's meaning) says so.
+    expect(answer.status.phase).toBe("Ready");
+  });
+
+  it("names the config and image that run, not the ones held back", async () => {
+    const before = await running();
+    const ran = before.parent.status as Status;
+    const answer = sync(edited(before, { [HOLD_ANNOTATION]: "true" }), deps());
+    const held = answer.status as Status;
+    const released = sync(edited(before, {}), deps()).status as Status;
+
+    // The ConfigMap of the steady state, which the kept Deployment mounts and the answer keeps.
+    expect(held.configGeneration).toEqual(ran.configGeneration);
+    expect(names(answer.children)).toContain(`ConfigMap ${ran.configGeneration.configMapName}`);
+    expect(held.resolvedDistribution).toEqual(ran.resolvedDistribution);
+    // The edit's own ConfigMap is another one, created only once the hold is lifted.
+    expect(released.configGeneration.configMapName).not.toBe(ran.configGeneration.configMapName);
+    expect(conditionOf(held, "ConfigGenerated")!.message).toContain(
+      `not applied while ${HOLD_ANNOTATION} holds it: ConfigMap ${ran.configGeneration.configMapName} runs`,
     );
-    expect([answer.status.phase, ready?.status, ready?.reason]).toEqual(["Ready", "True", "Serving"]);
+  });
+
+  it("names the image that runs while an image change is held", async () => {
+    const before = await running();
+    const ran = before.parent.status as Status;
+    const spec = { ...(before.parent.spec as object), distribution: { name: "postgres-demo" } };
+    const parent = annotated({ ...before.parent, spec }, { [HOLD_ANNOTATION]: "true" });
+    const held = sync({ ...before, parent }, deps()).status as Status;
+    const released = sync({ ...before, parent: { ...parent, metadata: before.parent.metadata } }, deps())
+      .status as Status;
+
+    expect(conditionOf(held, "Ready")!.reason).toBe("ChildrenHeld");
+    expect(held.resolvedDistribution.image).toBe(ran.resolvedDistribution.image);
+    expect(released.resolvedDistribution.image).not.toBe(ran.resolvedDistribution.image);
+  });
+
+  it("writes the same status on every resync of the hold: a transition time moves once, when Ready flips", async () => {
+    const held = edited(await running(), { [HOLD_ANNOTATION]: "true" });
+    const first = sync(held, deps(new Date("2026-11-22T11:00:00Z")));
+    const again = sync(
+      { ...held, parent: { ...held.parent, status: first.status } },
+      deps(new Date("2026-11-22T12:00:00Z")),
+    );
+
+    expect(again.status).toEqual(first.status);
+    expect(conditionOf(first.status, "Ready")!.lastTransitionTime).toBe("2026-11-22T11:00:00Z");
   });
 
   it.each([
