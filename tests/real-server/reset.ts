@@ -1,0 +1,30 @@
+/** Each case starts on empty stores: what one server registered must not be listed for the next. */
+import { spawnSync } from "node:child_process";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { POSTGRES_PARTS, postgresBin } from "./stores";
+
+function flushRedis(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write("FLUSHALL\r\n"));
+    socket.setTimeout(5000, () => (socket.destroy(), resolve("Redis did not answer FLUSHALL")));
+    socket.on(
+      "data",
+      (d: Buffer) => (socket.destroy(), resolve(d.toString().startsWith("+OK") ? undefined : d.toString())),
+    );
+    socket.on("error", (e) => resolve(`Redis: ${e.message}`));
+  });
+}
+
+function recreateDatabase(port: number, psql: string): string | undefined {
+  const { db, user } = POSTGRES_PARTS;
+  const sql = [`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`, `CREATE DATABASE ${db} OWNER ${user}`];
+  const args = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-q", ...sql.flatMap((c) => ["-c", c])];
+  const run = spawnSync(psql, args);
+  return run.status === 0 ? undefined : `Postgres: ${String(run.stderr).trim()}`;
+}
+
+export async function resetStore(kind: "redis" | "postgres", port: number): Promise<string | undefined> {
+  if (kind === "redis") return flushRedis(port);
+  return recreateDatabase(port, join(postgresBin() ?? "/usr/bin", "psql"));
+}
