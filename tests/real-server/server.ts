@@ -23,11 +23,24 @@ export interface StartOptions {
   readonly env: { readonly [name: string]: string };
 }
 
+/**
+ * The developer's environment reaches the server only where it says how to run Python: the pod
+ * has none of it, and a stray OPENAI_API_KEY or VLLM_URL would turn providers on.
+ */
+function passedThrough(): { [name: string]: string } {
+  const keep = (name: string): boolean =>
+    ["PATH", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV", "OGX_SRC"].includes(name) ||
+    name.startsWith("OGX_SERVER_");
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => keep(e[0]) && e[1] !== undefined),
+  );
+}
+
 export function startServer(o: StartOptions): { child: ChildProcess; log: string } {
   const log = join(o.stateDir, "server.log");
   const out = openSync(log, "w");
   const env = {
-    ...process.env,
+    ...passedThrough(),
     HOME: o.stateDir,
     SQLITE_STORE_DIR: join(o.stateDir, "store"),
     FILES_STORAGE_DIR: join(o.stateDir, "files"),
