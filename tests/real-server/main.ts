@@ -14,6 +14,7 @@ import { runCase, type Tier, type Verdict } from "./run-case";
 import { POSTGRES_PARTS, startPostgres, startRedis, type Store } from "./stores";
 import { startUpstream } from "./upstream";
 import { resetStore } from "./reset";
+import { killAll } from "./server";
 
 const python = process.env.OGX_SERVER_PYTHON;
 if (!python) {
@@ -56,7 +57,17 @@ function print(label: string, v: Verdict): void {
   console.log(`${v.result} ${label}: ${v.reason}`);
 }
 
+function onInterrupt(): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => {
+      killAll();
+      for (const s of stores.values()) if (typeof s !== "string") s.stop();
+      process.exit(130);
+    });
+}
+
 async function main(): Promise<number> {
+  onInterrupt();
   const root = mkdtempSync(join(tmpdir(), "llsd-server-tier-"));
   const upstream = await startUpstream(PORTS.upstream);
   const parts: { [k: string]: string } = { ...POSTGRES_PARTS, port: String(PORTS.postgres) };

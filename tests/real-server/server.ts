@@ -52,7 +52,21 @@ export function startServer(o: StartOptions): { child: ChildProcess; log: string
   const args = ["-m", "ogx.cli.ogx", "run", o.configPath, "--port", String(o.port), "--insecure"];
   const child = spawn("nice", ["-n", "10", o.python, ...args], { detached: true, env, stdio: ["ignore", out, out] });
   closeSync(out);
+  live.add(child);
+  child.once("exit", () => live.delete(child));
   return { child, log };
+}
+
+/** Servers still running: stopped on Ctrl-C too, since each runs in a process group of its own. */
+const live = new Set<ChildProcess>();
+
+export function killAll(): void {
+  for (const child of live)
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
 }
 
 /** Stops the whole process group (uvicorn workers too): TERM, then KILL after 15 s. */
