@@ -13,7 +13,7 @@ import { docInputs, sampleInputs } from "./inputs";
 import { runCase, type Tier, type Verdict } from "./run-case";
 import { POSTGRES_PARTS, startPostgres, startRedis, type Store } from "./stores";
 import { startUpstream } from "./upstream";
-import { resetStore } from "./reset";
+import { resetStore, storeHolds } from "./reset";
 import { killAll } from "./server";
 
 const python = process.env.OGX_SERVER_PYTHON;
@@ -43,10 +43,7 @@ const stores = new Map<"redis" | "postgres", Store | string>();
 async function store(root: string, kind: "redis" | "postgres"): Promise<string | undefined> {
   let s = stores.get(kind);
   if (s === undefined) {
-    s =
-      kind === "redis"
-        ? await startRedis(PORTS.redis, join(root, "redis"))
-        : startPostgres(PORTS.postgres, join(root, "pg"));
+    s = kind === "redis" ? await startRedis(PORTS.redis, join(root, "redis")) : startPostgres(PORTS.postgres);
     stores.set(kind, s);
   }
   if (typeof s === "string") return s;
@@ -79,6 +76,7 @@ async function main(): Promise<number> {
     bootTimeoutMs: BOOT_TIMEOUT_MS,
     store: (kind) => store(root, kind),
     postgresParts: (key) => parts[key] ?? "",
+    storeHolds: (kind) => storeHolds(kind, kind === "redis" ? PORTS.redis : PORTS.postgres),
   };
   const filters = process.argv.slice(2);
   const cases: Case[] = [...sampleInputs(), ...docInputs()]

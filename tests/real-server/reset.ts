@@ -28,3 +28,25 @@ export async function resetStore(kind: "redis" | "postgres", port: number): Prom
   if (kind === "redis") return flushRedis(port);
   return recreateDatabase(port, join(postgresBin() ?? "/usr/bin", "psql"));
 }
+
+function redisKeys(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write("DBSIZE\r\n"));
+    socket.setTimeout(5000, () => (socket.destroy(), resolve(0)));
+    socket.on("data", (d: Buffer) => (socket.destroy(), resolve(Number(/^:(\d+)/.exec(d.toString())?.[1] ?? 0))));
+    socket.on("error", () => resolve(0));
+  });
+}
+
+function postgresTables(port: number): number {
+  const sql = "select count(*) from information_schema.tables where table_schema = 'public'";
+  const args = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", POSTGRES_PARTS.db, "-tAc", sql];
+  return Number(String(spawnSync(join(postgresBin() ?? "/usr/bin", "psql"), args).stdout).trim()) || 0;
+}
+
+/** How much the server wrote to a store (Redis keys, Postgres tables): a backend it did not use holds nothing. */
+export async function storeHolds(kind: "redis" | "postgres", port: number): Promise<string> {
+  return kind === "redis"
+    ? `Redis holds ${await redisKeys(port)} keys`
+    : `Postgres holds ${postgresTables(port)} tables`;
+}

@@ -25,6 +25,8 @@ export interface Tier {
   /** Starts (once) and empties Redis or Postgres; the reason when it cannot. */
   readonly store: (kind: "redis" | "postgres") => Promise<string | undefined>;
   readonly postgresParts: (key: string) => string;
+  /** What the server wrote to a store it was given: `Redis holds N keys`, `Postgres holds N tables`. */
+  readonly storeHolds: (kind: "redis" | "postgres") => Promise<string>;
 }
 
 /** What this machine lacks for a provider that is on: no S3 here, and pgvector needs its Postgres extension. */
@@ -115,6 +117,10 @@ export async function runCase(c: Runnable, tier: Tier, stateDir: string): Promis
       ...(plan ? { plan } : {}),
       ...(model ? { chatModel: model } : {}),
     });
+    for (const kind of (["redis", "postgres"] as const).filter((k) => l.needs[k])) {
+      const holds = await tier.storeHolds(kind);
+      (/ 0 (keys|tables)$/.test(holds) ? out.failed : out.said).push(holds);
+    }
     if (out.failed.length > 0) return { result: "FAIL", reason: `${boot}; ${out.failed.join("; ")} (log: ${log})` };
     return { result: "PASS", reason: [boot, ...out.said].join("; ") };
   } finally {

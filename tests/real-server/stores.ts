@@ -3,7 +3,8 @@
  * `redis-server` and `postgresql` packages), or the reason they cannot be.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 
@@ -52,22 +53,31 @@ function asOwner(bin: string, args: string[]): { status: number | null; stderr: 
   return { status: run.status, stderr: String(run.stderr ?? "").trim() };
 }
 
-export function startPostgres(port: number, dir: string): Store | string {
+/** Postgres keeps its files in a directory of its own under the system temp dir: run as `postgres`, it must reach them. */
+export function startPostgres(port: number): Store | string {
   const bin = postgresBin();
   if (bin === undefined) return "Postgres is not installed (no /usr/lib/postgresql/*/bin/initdb)";
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), "llsd-server-pg-"));
   if (process.getuid?.() === 0) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"]).stdout), 0);
   const data = join(dir, "data");
   const init = asOwner(join(bin, "initdb"), ["-D", data, "-U", "postgres", "-A", "trust"]);
-  if (init.status !== 0) return `initdb failed: ${init.stderr.split("\n").at(-1)}`;
+  if (init.status !== 0)
+    return (rmSync(dir, { recursive: true, force: true }), `initdb failed: ${init.stderr.split("\n").at(-1)}`);
   const options = `-h 127.0.0.1 -p ${port} -k ${dir}`;
   const start = asOwner(join(bin, "pg_ctl"), ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"]);
-  if (start.status !== 0) return `postgres did not start on 127.0.0.1:${port}: ${start.stderr}`;
+  if (start.status !== 0)
+    return (
+      rmSync(dir, { recursive: true, force: true }),
+      `postgres did not start on 127.0.0.1:${port}: ${start.stderr}`
+    );
   const { db, user, password } = POSTGRES_PARTS;
   const sql = [`CREATE USER ${user} PASSWORD '${password}'`, `CREATE DATABASE ${db} OWNER ${user}`];
   const psql = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-q", ...sql.flatMap((c) => ["-c", c])];
   const made = asOwner(join(bin, "psql"), psql);
-  const stop = (): void => void asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]);
+  const stop = (): void => {
+    asOwner(join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "-w", "stop"]);
+    rmSync(dir, { recursive: true, force: true });
+  };
   if (made.status !== 0) return (stop(), `could not create the database: ${made.stderr}`);
   return { stop };
 }
