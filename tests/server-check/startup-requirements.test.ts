@@ -5,11 +5,13 @@
  * is read as that server reads it (tests/server-check/check.ts), and it must start; the same
  * config without what the hooks added must stop as the fact says, so the check enforces the fact.
  */
+import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import type { AuthInput } from "../../lib/api/auth-types";
 import type { Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import { fixtureFound } from "../external-fixtures";
+import { llsd } from "../cli-helpers";
 import { aConfigMap, aParent, aRequest, deps } from "../sync-builders";
 import { checkServerConfigs } from "./check";
 import { serverCheckOf, tableFor } from "./from-sync";
@@ -116,5 +118,21 @@ describe("an overrideConfig that misses the store", () => {
 
   it("with the store, says nothing", () => {
     expect(notesOf(config("    vector_stores: {backend: sql_default, table_name: vs}\n"))).toEqual([]);
+  });
+});
+
+describe.each(["auth-kubernetes.yaml", "auth-oidc.yaml"])("samples/%s, rendered for 1.3", (file) => {
+  const run = llsd(["render", join(__dirname, "..", "..", "samples", file), "--release", "1.3"]);
+  const configYaml = run.stdout.split(/^---$/m)[0]!;
+
+  it("satisfies every start-up requirement the server check knows, and says what it added", () => {
+    expect(run.code).toBe(0);
+    const [problems, bareProblems] = checkServerConfigs([
+      { configYaml, env: {}, tag: "v1.3.0" },
+      { configYaml: withoutStore(configYaml), env: {}, tag: "v1.3.0" },
+    ]);
+    expect(problems).toEqual([]);
+    expect(bareProblems).toContain(`providers.vector_io faiss: ${POLICY_STOP}`);
+    expect(run.stderr).toContain("storage.stores.vector_stores: added on sql_default");
   });
 });
