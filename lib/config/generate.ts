@@ -27,6 +27,7 @@ import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./r
 import { applyStorage, type PostgresParts } from "./storage";
 import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
 import { applyAuth } from "./auth";
+import { withVectorStoreStartup } from "./vector-store-startup";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
 import { sha256, toConfigYaml } from "./yaml";
 
@@ -148,7 +149,8 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
-  const auth = applyAuth(doc, spec, release);
+  // The access rules and tenancy it writes decide what the vector_io providers need to start.
+  const auth = withVectorStoreStartup(applyAuth(doc, spec, release), doc, release, providers.entries);
   const telemetry = telemetryEnv(spec.providers, name);
   const secretEnv = [...providers.env, ...postgresSecretEnv(storage.postgres), ...auth.env];
   const provided = providedEnv(spec, [...secretEnv, ...telemetry.env]);

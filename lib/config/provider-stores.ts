@@ -67,27 +67,53 @@ export function fillStores(
   }
 }
 
+/** What a store reference needs: `namespace` makes it a KV store, `table_name` a SQL store. */
+type StoreRef = { key: string; backend: string; kind?: "kv" | "sql" };
+
 /** Every `{backend: …}` a store of `config` names, with the config key it sits under. */
-function backendRefs(config: JsonMap, key: string, out: { key: string; backend: string }[]): void {
-  if (typeof config.backend === "string") out.push({ key, backend: config.backend });
+function backendRefs(config: JsonMap, key: string, out: StoreRef[]): void {
+  if (typeof config.backend === "string") {
+    const kind = "table_name" in config ? "sql" : "namespace" in config ? "kv" : undefined;
+    out.push({ key, backend: config.backend, ...(kind ? { kind } : {}) });
+  }
   for (const [sub, value] of Object.entries(config)) if (isMap(value)) backendRefs(value, `${key}.${sub}`, out);
 }
 
-/** A store of a spec entry that names a backend `storage.backends` lacks: the server would stop at startup. */
+/**
+ * A store of a spec entry that names a backend `storage.backends` lacks, or one of the other kind
+ * (a KV store on a `sql_*` backend): the server stops at startup ("Unknown KVStore backend",
+ * "Unknown SQL store backend": each kind is registered apart, `core/stack.py` `_initialize_storage`).
+ */
 export function undefinedBackends(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
   const storage = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
   const defined = Object.keys(storage);
+  const typeOf = (name: string): string => {
+    const b = storage[name];
+    return isMap(b) && typeof b.type === "string" ? b.type : "";
+  };
   return entries.flatMap(({ api, entry, path }) => {
     const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
-    const refs: { key: string; backend: string }[] = [];
+    const refs: StoreRef[] = [];
     for (const [key, value] of Object.entries(final?.config ?? {}))
       if (STORE_KEYS.has(key) && isMap(value)) backendRefs(value, key, refs);
     if (path === undefined || !OGX_APIS.has(api)) return [];
-    return refs.filter((r) => !defined.includes(r.backend)).map((r) => backendError(path, r, defined));
+    return refs.flatMap((r) => {
+      if (!defined.includes(r.backend)) return [backendError(path, r, defined)];
+      const type = typeOf(r.backend);
+      return r.kind && type && !type.startsWith(`${r.kind}_`) ? [kindError(path, r, type, defined)] : [];
+    });
   });
 }
 
-function backendError(path: string, ref: { key: string; backend: string }, defined: readonly string[]): FieldError {
+function kindError(path: string, ref: StoreRef, type: string, defined: readonly string[]): FieldError {
+  const kind = ref.kind === "kv" ? "KV" : "SQL";
+  return fieldError(
+    child(path, "settings"),
+    `${ref.key} is a ${kind} store (${ref.kind === "kv" ? "namespace" : "table_name"}) on backend "${ref.backend}", which is ${type}: the server stops at startup; point settings.${ref.key}.backend at a ${ref.kind}_* backend (it has: ${defined.join(", ")})`,
+  );
+}
+
+function backendError(path: string, ref: StoreRef, defined: readonly string[]): FieldError {
   const fix =
     ref.backend === KV_BACKEND ? "spec.storage.kv" : ref.backend === SQL_BACKEND ? "spec.storage.sql" : undefined;
   const how = fix ? `set ${fix} (the config then defines ${ref.backend}), or ` : "";

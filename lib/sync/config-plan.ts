@@ -9,6 +9,7 @@ import { readBase } from "../config/base";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
+import { overrideVectorStoreNotes } from "../config/vector-store-startup";
 import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
 import type { ConfigDoc } from "../config/doc";
 import { userSecretEnv } from "../config/user-env";
@@ -75,6 +76,7 @@ function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInp
       ...loopbackBackendNotes(base.doc, provided),
     ].map((note) => `ConfigMap ${configMapName}: ${note}`),
     ...overrideLineNotes(configMapName, base.doc, input.release),
+    ...overrideVectorStoreNotes(configMapName, base.doc, input.release),
   ];
 }
 

@@ -17,6 +17,7 @@ import { shown } from "../shown";
 import { EnvVarError, isDict, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";
 import { startupProblems } from "./startup";
 import { pydanticAjv } from "./ajv";
+import { vectorMetadataProblems } from "./vector-metadata";
 
 interface IndexEntry {
   readonly api: string;
@@ -95,6 +96,14 @@ function providerProblems(config: Record<string, unknown>, tag: SchemaTag): stri
   return problems;
 }
 
+/** The vector_io type's config class declares `metadata_store` (its JSON Schema has the property). */
+function declaresMetadataStore(tag: SchemaTag, providerType: string): boolean {
+  const found = modelsOf(tag).index.find((e) => e.api === "vector_io" && e.provider_type === providerType);
+  if (!found) return false;
+  const schema = readJson(tag, "providers", found.schema) as { properties?: object };
+  return Object.hasOwn(schema.properties ?? {}, "metadata_store");
+}
+
 /** Problems of one already-parsed config (the YAML as PyYAML read it); empty when the server would accept it. */
 export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[] {
   let config: unknown;
@@ -109,7 +118,11 @@ export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[]
   if (tag === "v1.3.0") migrateKvStores(config);
   const models = modelsOf(tag);
   if (!models.stack(config)) return describe("", models.stack.errors);
-  return [...providerProblems(config, tag), ...startupProblems(config, models.index)];
+  return [
+    ...providerProblems(config, tag),
+    ...startupProblems(config, models.index),
+    ...vectorMetadataProblems(config, tag, (type) => declaresMetadataStore(tag, type)),
+  ];
 }
 
 /**

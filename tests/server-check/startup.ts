@@ -42,22 +42,30 @@ function resourceProblems(config: Record<string, unknown>): string[] {
   });
 }
 
-/** Every `{backend: name, namespace|table_name: …}` reference, wherever it sits. */
+/**
+ * Every `{backend: name, namespace|table_name: …}` reference names a declared backend of its kind:
+ * the server registers `kv_*` and `sql_*` backends apart (`_initialize_storage`), so a KV store
+ * (`namespace`) on a `sql_*` backend stops it ("Unknown KVStore backend", kvstore.py) and the reverse
+ * too ("Unknown SQL store backend", sqlstore.py), at 0.7.3, 0.8.0 and 1.3.0.
+ */
 function backendProblems(config: Record<string, unknown>): string[] {
   const storage = isDict(config.storage) ? config.storage : {};
-  const backends = isDict(storage.backends) ? Object.keys(storage.backends) : [];
+  const declared = isDict(storage.backends) ? storage.backends : {};
+  const backends = Object.keys(declared);
   const problems: string[] = [];
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
     if (!isDict(value)) return;
-    if (
-      typeof value.backend === "string" &&
-      ("namespace" in value || "table_name" in value) &&
-      !backends.includes(value.backend)
-    ) {
-      problems.push(
-        `${path}.backend: backend "${value.backend}" is not declared in storage.backends (${backends.join(", ") || "none"})`,
-      );
+    const kind = "table_name" in value ? "sql" : "namespace" in value ? "kv" : undefined;
+    if (typeof value.backend === "string" && kind !== undefined) {
+      const backend = declared[value.backend];
+      const type = isDict(backend) ? String(backend.type) : undefined;
+      if (type === undefined)
+        problems.push(
+          `${path}.backend: backend "${value.backend}" is not declared in storage.backends (${backends.join(", ") || "none"})`,
+        );
+      else if (!type.startsWith(`${kind}_`))
+        problems.push(`${path}.backend: a ${kind} store on backend "${value.backend}" of type ${type}`);
     }
     for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
   };
