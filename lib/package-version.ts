@@ -13,12 +13,17 @@ function ourVersion(file: string): string | undefined {
   }
 }
 
-/** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
-export function packageVersion(from: string = __dirname): string | undefined {
+/** The directory of the nearest package.json named llsd-hooks: the checkout, or the image's /app. */
+export function packageRoot(from: string = __dirname): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const file = join(dir, "package.json");
-    const version = existsSync(file) ? ourVersion(file) : undefined;
-    if (version !== undefined) return version;
+    if (existsSync(file) && ourVersion(file) !== undefined) return dir;
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** The `version` of the nearest package.json named llsd-hooks (source and dist layouts differ). */
+export function packageVersion(from: string = __dirname): string | undefined {
+  const root = packageRoot(from);
+  return root === undefined ? undefined : ourVersion(join(root, "package.json"));
 }

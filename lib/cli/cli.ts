@@ -1,5 +1,6 @@
 /** `llsd`: the hooks' code, offline. Returns an exit code; never calls process.exit itself. */
 import { distributionNames, DEFAULT_DISTRIBUTIONS, DEFAULT_RELEASE, RELEASES } from "../distributions/table";
+import { buildCommit } from "../build-commit";
 import { packageVersion } from "../package-version";
 import { meant } from "../suggest";
 import { exactlyOne, firstLine, oneOf, parsed } from "./args";
@@ -155,16 +156,17 @@ ${Object.values(COMMANDS)
   .map((c) => c.help)
   .join("\n")}
 llsd --version
-  The hooks' version and the server lines they support.
+  The hooks' version, the commit it was built from, and the server lines they support.
 
 A FILE of - reads stdin. ${EXIT_CODES}
 `;
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
-/** `llsd --version`: what a bug report needs, the hooks' version and the server lines. */
+/** `llsd --version`: what a bug report needs, the hooks' version, its commit and the server lines. */
 function version(io: CliIo): number {
   io.stdout(`llsd-hooks ${packageVersion() ?? "(unknown version)"}\n`);
+  io.stdout(`commit: ${buildCommit() ?? "unknown (no BUILD_COMMIT, no git)"}\n`);
   io.stdout(
     `server lines: ${RELEASES.join(", ")} (new CRs: ${DEFAULT_RELEASE}; llsd releases says what each covers)\n`,
   );

@@ -12,7 +12,7 @@ import { parse } from "yaml";
 import { serverMonitoringFromEnv } from "../../hooks/sync-settings";
 import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
 import { SERVER_COMPONENT } from "../monitoring/support/promtool";
-import { SERVER_DASHBOARDS } from "../monitoring/support/server";
+import { SERVER_DASHBOARDS, serverDashboards } from "../monitoring/support/server";
 
 const OVERLAYS = [
   "metacontroller",
@@ -74,13 +74,7 @@ describe.each(
     const configMap = find(docs, "ConfigMap", "llsd-server-dashboards");
     expect(configMap.metadata.labels).toEqual({ grafana_dashboard: "1" });
     const shipped = Object.keys(configMap.data ?? {}).sort();
-    expect(shipped).toEqual([
-      "llsd-server-inference-metrics.json",
-      "llsd-server-request-metrics.json",
-      "llsd-server-responses-metrics.json",
-      "llsd-server-tool-runtime-metrics.json",
-      "llsd-server-vector-io-metrics.json",
-    ]);
+    expect(shipped).toEqual(serverDashboards().map((d) => d.file));
     for (const f of shipped)
       expect(JSON.parse(configMap.data![f]!)).toEqual(JSON.parse(readFileSync(join(SERVER_DASHBOARDS, f), "utf8")));
   });

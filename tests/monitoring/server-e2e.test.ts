@@ -84,4 +84,4 @@ it("every query of every dashboard returns data for the LLSD", async () => {
   let left: Awaited<ReturnType<typeof empty>> = [];
   await poll(async () => (left = await empty()).length === 0, 20_000).catch(() => undefined);
   expect(left).toEqual([]);
-});
+}, 30_000);

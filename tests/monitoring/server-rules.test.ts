@@ -2,16 +2,26 @@
  * metacontroller/components/server-monitoring's rules and dashboards, offline: the alert rules
  * run by `promtool test rules` on the scenarios in tests/fixtures/monitoring/server/ (each alert
  * fires for the right LLSD and resolves; 4xx and a single replica down stay quiet), every query
- * parses (promtool), and every metric and label they name is one OGX 1.3.0 defines
- * (tests/fixtures/monitoring/ogx-1.3.0-metrics.json) or one the ServiceMonitor child gives.
+ * parses (promtool), and every metric and label they name is one OGX 1.3.0 serves
+ * (tests/fixtures/monitoring/ogx-1.3.0-metrics.json) or one the ServiceMonitor child gives. The
+ * dashboards are the generator's output (scripts/gen-server-dashboards.ts), the overview linking
+ * to each detail.
  */
-import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { serverDashboardFiles } from "../../scripts/gen-server-dashboards";
 import { panelExprs, variablesIn, BUILTIN_VARIABLES } from "./support/dashboard";
 import { labelsUsed } from "./support/promql";
 import { promtool, requirePrometheus, ruleGroups, rulesDir, SERVER_COMPONENT } from "./support/promtool";
-import { serverDashboards, serverSeries, SERVER_FIXTURES, SERVER_TARGET_LABELS, seriesNames } from "./support/server";
+import {
+  serverDashboards,
+  serverSeries,
+  SERVER_DASHBOARDS,
+  SERVER_FIXTURES,
+  SERVER_TARGET_LABELS,
+  seriesNames,
+} from "./support/server";
 
 const SCENARIO_DIR = join(SERVER_FIXTURES, "server");
 const SCENARIOS = readdirSync(SCENARIO_DIR).filter((f) => f.endsWith(".test.yaml"));
@@ -41,12 +51,20 @@ function unknownIn(expr: string): string[] {
 beforeAll(() => requirePrometheus());
 
 describe("alert rules", () => {
-  it("has the three scenarios (down, error ratio, latency)", () => {
-    expect(SCENARIOS.sort()).toEqual(["server-down.test.yaml", "server-errors.test.yaml", "server-latency.test.yaml"]);
+  it("has a scenario per alert (down, error ratio, latency, first token, tool errors)", () => {
+    expect(SCENARIOS.sort()).toEqual([
+      "server-down.test.yaml",
+      "server-errors.test.yaml",
+      "server-first-token.test.yaml",
+      "server-latency.test.yaml",
+      "server-tool-errors.test.yaml",
+    ]);
     expect(rules.filter((r) => r.alert).map((r) => r.alert)).toEqual([
       "LlsdServerDown",
       "LlsdServerErrors",
       "LlsdServerSlow",
+      "LlsdServerSlowFirstToken",
+      "LlsdServerToolErrors",
     ]);
   });
 
@@ -65,7 +83,7 @@ describe("alert rules", () => {
     for (const r of rules)
       expect({ rule: r.alert ?? r.record, by: r.expr }).toEqual({
         rule: r.alert ?? r.record,
-        by: expect.stringMatching(/by \(namespace, name(, le)?\)|llsd_server:/),
+        by: expect.stringMatching(/by \(namespace, name(, \w+)*\)|llsd_server:/),
       });
   });
 
@@ -88,7 +106,7 @@ describe.each(dashboards.map((d) => [d.file, d.board] as const))("dashboard %s",
     expect(run).toEqual({ status: 0, output: expect.stringContaining(`SUCCESS: ${exprs.length} rules found`) });
   });
 
-  it("every metric and label a query names is one OGX 1.3.0 defines or the ServiceMonitor gives", () => {
+  it("every metric and label a query names is one OGX 1.3.0 serves or the ServiceMonitor gives", () => {
     expect(exprs.map((e) => ({ ...e, unknown: unknownIn(e.expr) }))).toEqual(exprs.map((e) => ({ ...e, unknown: [] })));
   });
 
@@ -104,6 +122,29 @@ describe.each(dashboards.map((d) => [d.file, d.board] as const))("dashboard %s",
     const defined = board.templating.list.map((v) => v.name);
     const used = board.panels.flatMap((p) => (p.targets ?? []).flatMap((t) => variablesIn(t.expr)));
     expect([...new Set(used)].filter((v) => !defined.includes(v) && !(v in BUILTIN_VARIABLES))).toEqual([]);
+  });
+});
+
+describe("the dashboards as a set", () => {
+  it("are what npm run gen:dashboards writes, and nothing else", () => {
+    const written = serverDashboardFiles();
+    expect(dashboards.map((d) => d.file)).toEqual(written.map((w) => w.file).sort());
+    for (const { file, text } of written)
+      expect({ file, text: readFileSync(join(SERVER_DASHBOARDS, file), "utf8") }).toEqual({ file, text });
+  });
+
+  it("each is named after its uid, and the overview links to every other one", () => {
+    for (const { file, board } of dashboards) expect(file).toBe(`${board.uid}.json`);
+    const overview = dashboards.find((d) => d.board.uid === "llsd-server-overview")!.board as unknown as {
+      panels: { fieldConfig?: { defaults: { links: { url: string }[] } } }[];
+    };
+    const linked = new Set(
+      overview.panels.flatMap((p) =>
+        (p.fieldConfig?.defaults.links ?? []).map((l) => /^\/d\/([\w-]+)\?/.exec(l.url)![1]!),
+      ),
+    );
+    const others = dashboards.map((d) => d.board.uid).filter((uid) => uid !== "llsd-server-overview");
+    expect([...linked].sort()).toEqual(others.sort());
   });
 });
 

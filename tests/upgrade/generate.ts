@@ -9,7 +9,8 @@
  */
 import { resolve } from "node:path";
 import { goldenParent, RELEASES_DIR, writeGoldens } from "./releases";
-import { desiredChildren, loadTree, PINNED_CLOCK, sampleInputs, trafficInputs } from "./tree";
+import { phaseAndReason } from "./status";
+import { loadTree, PINNED_CLOCK, sampleInputs, syncAnswer, trafficInputs } from "./tree";
 
 async function main(): Promise<void> {
   const [root, version] = process.argv.slice(2);
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
   const tree = await loadTree(resolve(root));
   const inputs = [...sampleInputs(root, tree), ...trafficInputs(root)];
   const parents = [];
-  for (const input of inputs) parents.push(goldenParent(input, await desiredChildren(tree, input.request)));
+  for (const input of inputs) {
+    const { children, status } = await syncAnswer(tree, input.request);
+    parents.push(goldenParent(input, children, phaseAndReason(status)));
+  }
   const file = writeGoldens(resolve(RELEASES_DIR, version), { release: version, clock: PINNED_CLOCK, parents });
   console.log(`${file}: ${parents.length} parents`);
 }

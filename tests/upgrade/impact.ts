@@ -8,6 +8,7 @@ import { isPlainObject } from "../../lib/conversion/paths";
 import { CA_BUNDLE_HASH_ANNOTATION } from "../../lib/children/ca-bundle";
 import { CONFIG_HASH_ANNOTATION } from "../../lib/names";
 import { differingPaths } from "./diff";
+import type { StatusChange } from "./status";
 
 export interface ChildChange {
   /** `Kind name`. */
@@ -21,6 +22,8 @@ export interface ParentImpact {
   /** Why the running pods would be replaced; empty when they are kept. */
   readonly restarts: readonly string[];
   readonly changes: readonly ChildChange[];
+  /** The parent turns Stalled or Failed (status.ts); undefined when its status needs no attention. */
+  readonly status?: StatusChange;
 }
 
 const TEMPLATE = "spec.template";
@@ -68,7 +71,13 @@ export function restartReasons(change: ChildChange): string[] {
   return [...hashes, ...(others.length > 0 ? [`pod template (${others.join(", ")})`] : [])];
 }
 
-export function parentImpact(id: string, before: readonly unknown[], after: readonly unknown[]): ParentImpact {
+export function parentImpact(
+  id: string,
+  before: readonly unknown[],
+  after: readonly unknown[],
+  status?: StatusChange,
+): ParentImpact {
   const changes = childChanges(before, after);
-  return { id, restarts: changes.flatMap(restartReasons), changes };
+  const impact = { id, restarts: changes.flatMap(restartReasons), changes };
+  return status === undefined ? impact : { ...impact, status };
 }

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { storedPhase, type PhaseAndReason } from "./status";
 import type { UpgradeInput } from "./tree";
 
 export const RELEASES_DIR = join(__dirname, "releases");
@@ -20,6 +21,8 @@ export interface GoldenParent {
   readonly request?: JsonMap;
   readonly traffic?: { readonly line: number; readonly sha256: string };
   readonly children: readonly unknown[];
+  /** The release's own phase for the parent (goldens written since 0.3.0; older ones have none). */
+  readonly status?: PhaseAndReason;
 }
 
 export interface ReleaseGoldens {
@@ -56,10 +59,11 @@ export function previousRelease(version: string, dir: string = RELEASES_DIR): st
 }
 
 /** The input as the goldens keep it: a recorded request by its place in the traffic file, a sample's request whole. */
-export function goldenParent(input: UpgradeInput, children: readonly unknown[]): GoldenParent {
-  return input.traffic
+export function goldenParent(input: UpgradeInput, children: readonly unknown[], status?: PhaseAndReason): GoldenParent {
+  const parent = input.traffic
     ? { id: input.id, traffic: input.traffic, children }
     : { id: input.id, request: input.request, children };
+  return status === undefined ? parent : { ...parent, status };
 }
 
 /** One parent per line, so `zcat … | diff` shows which parents changed; gzip's header carries no time. */
@@ -76,9 +80,11 @@ function goldenParentOf(value: unknown, file: string): GoldenParent {
   if (!isPlainObject(value) || typeof value.id !== "string" || !Array.isArray(value.children))
     throw new Error(`${file}: a parent without id or children`);
   const { id, children, request, traffic } = value;
-  if (isPlainObject(request)) return { id, request, children };
+  const status = storedPhase(value.status);
+  const withStatus = status === undefined ? {} : { status };
+  if (isPlainObject(request)) return { id, request, children, ...withStatus };
   if (isPlainObject(traffic) && typeof traffic.line === "number" && typeof traffic.sha256 === "string")
-    return { id, traffic: { line: traffic.line, sha256: traffic.sha256 }, children };
+    return { id, traffic: { line: traffic.line, sha256: traffic.sha256 }, children, ...withStatus };
   throw new Error(`${file}: parent ${id} has neither a request nor a traffic line`);
 }
 

@@ -1,10 +1,12 @@
 /**
  * The declared upgrade impact, tests/upgrade/releases/<version>/impact.md: a summary by reason
- * (what the CHANGELOG's lines are written from), then every parent whose children change, with
- * the children and fields. The same impact gives the same text, so the test compares the files.
+ * (what the CHANGELOG's lines are written from), then every parent whose pods are replaced, whose
+ * status turns Stalled or Failed (and why), and whose other children change, with the children
+ * and fields. The same impact gives the same text, so the test compares the files.
  */
 import { DEPLOYMENT_SPEC_HASH_ANNOTATION } from "../../lib/names";
 import type { ChildChange, ParentImpact } from "./impact";
+import { showPhase, type StatusChange } from "./status";
 
 /** Deployment fields a "pods replaced" reason already names, or that follow any change of its spec. */
 const explained = (path: string): boolean =>
@@ -45,7 +47,12 @@ function summaryLine(reason: string, ids: readonly string[]): string {
   return `- ${reason}: ${ids.length} parent${ids.length === 1 ? "" : "s"} — ${who}`;
 }
 
-/** Each reason pods are replaced for, and each kind of in-place change (`Kind: field`), with the parents it concerns. */
+function statusLine(id: string, change: StatusChange): string {
+  const before = change.before === undefined ? "(no status recorded)" : showPhase(change.before);
+  return `- \`${id}\`: ${before} → **${showPhase(change.after)}**, children kept`;
+}
+
+/** Each reason pods are replaced for, each status parents turn to, and each kind of in-place change (`Kind: field`), with the parents it concerns. */
 function summary(impacts: readonly ParentImpact[]): string[] {
   const byReason = new Map<string, string[]>();
   const add = (reason: string, id: string): void => {
@@ -54,6 +61,7 @@ function summary(impacts: readonly ParentImpact[]): string[] {
   };
   for (const impact of impacts) {
     for (const reason of impact.restarts) add(`pods replaced: ${reason}`, impact.id);
+    if (impact.status !== undefined) add(`status turns ${showPhase(impact.status.after)}`, impact.id);
     for (const change of impact.changes) {
       const kind = change.child.split(" ")[0] ?? change.child;
       if (change.change !== "changed") add(`${kind} ${change.change}`, impact.id);
@@ -72,6 +80,8 @@ export function renderReport(report: Report): string {
   const changed = report.impacts.filter((i) => i.changes.length > 0);
   const restarting = changed.filter((i) => i.restarts.length > 0);
   const inPlace = changed.filter((i) => i.restarts.length === 0);
+  const stalled = report.impacts.flatMap((i) => (i.status === undefined ? [] : [statusLine(i.id, i.status)]));
+  const noted = report.impacts.filter((i) => i.changes.length > 0 || i.status !== undefined);
   return [
     `# Upgrading from ${report.from} to ${report.to}: what changes`,
     "",
@@ -80,10 +90,11 @@ export function renderReport(report: Report): string {
     `and by the current code. Written by \`npm run upgrade-impact\`; tests/upgrade/impact.test.ts fails while`,
     "this file and the code disagree. docs/releasing.md says how to read it.",
     "",
-    ...section("Summary", summary(changed)),
+    ...section("Summary", summary(noted)),
     ...section("Pods replaced", restarting.map(parentLine)),
+    ...section("Status turns Stalled or Failed", stalled),
     ...section("Children changed, pods kept", inPlace.map(parentLine)),
-    `Unchanged: ${report.impacts.length - changed.length} of ${report.impacts.length} parents.`,
+    `Unchanged: ${report.impacts.length - noted.length} of ${report.impacts.length} parents.`,
     "",
   ].join("\n");
 }

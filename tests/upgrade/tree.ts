@@ -132,13 +132,18 @@ export function trafficInputs(root: string): UpgradeInput[] {
   return [...last.values()];
 }
 
-/** The children the checkout's /sync answers for one request, with the service's settings and the pinned clock. */
-export async function desiredChildren(tree: TreeCode, request: JsonMap): Promise<unknown[]> {
+/** What the checkout's /sync answers for one request (its children and status), with the service's settings and the pinned clock. */
+export async function syncAnswer(tree: TreeCode, request: JsonMap): Promise<{ children: unknown[]; status: unknown }> {
   const deps = tree.syncDeps(tree.syncSettingsFromEnv(ENV));
   const pinned = isPlainObject(deps) ? { ...deps, now: () => new Date(PINNED_CLOCK) } : deps;
   const response = await tree.syncWith(request, pinned, upgradeResolver(request));
   const children: unknown = isPlainObject(response) ? response.children : undefined;
   if (!Array.isArray(children)) throw new Error(`the sync of ${parentId(request)} answered no children list`);
   const list: readonly unknown[] = children;
-  return [...list];
+  return { children: [...list], status: isPlainObject(response) ? response.status : undefined };
+}
+
+/** The children the checkout's /sync answers for one request. */
+export async function desiredChildren(tree: TreeCode, request: JsonMap): Promise<unknown[]> {
+  return (await syncAnswer(tree, request)).children;
 }

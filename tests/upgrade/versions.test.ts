@@ -4,6 +4,7 @@
  * `operatorVersion`, the image the manifests run, the Dockerfile's label and every image tag in
  * the docs, and a CHANGELOG.md section. `npm run set-version -- X.Y.Z` moves them all.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
@@ -17,6 +18,8 @@ import { sampleRequest } from "../sync-builders";
 const ROOT = join(__dirname, "../..");
 const read = (file: string): string => readFileSync(join(ROOT, file), "utf8");
 const VERSION = String((JSON.parse(read("package.json")) as { version: unknown }).version);
+/** The commit of this checkout, which GET /version reports beside the version (lib/build-commit.ts). */
+const HEAD = execFileSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
 
 /** The files under `dir` a user copies an image tag from: Markdown and YAML. */
 function walk(dir: string): string[] {
@@ -55,7 +58,7 @@ describe(`version ${VERSION}`, () => {
 
   it("is what GET /version answers", async () => {
     const res = await request(aTestApp().app).get("/version");
-    expect([res.status, res.body]).toEqual([200, { name: "llsd-hooks", version: VERSION }]);
+    expect([res.status, res.body]).toEqual([200, { name: "llsd-hooks", version: VERSION, commit: HEAD }]);
   });
 
   it("is the status' operatorVersion when OPERATOR_VERSION is not set", async () => {

@@ -33,11 +33,12 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("llsd as a process", () => {
-  it("--version prints the hooks' version and the server lines", () => {
+  it("--version prints the hooks' version, the checkout's commit and the server lines", () => {
     const run = spawnSync(TSX, [MAIN, "--version"], { encoding: "utf8" });
+    const head = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
     expect([run.status, run.stdout, run.stderr]).toEqual([
       0,
-      `llsd-hooks ${String(VERSION)}\nserver lines: ${RELEASES.join(", ")} (new CRs: ${DEFAULT_RELEASE}; llsd releases says what each covers)\n`,
+      `llsd-hooks ${String(VERSION)}\ncommit: ${head}\nserver lines: ${RELEASES.join(", ")} (new CRs: ${DEFAULT_RELEASE}; llsd releases says what each covers)\n`,
       "",
     ]);
   });

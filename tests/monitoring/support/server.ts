@@ -1,6 +1,6 @@
 /**
  * The LLSD servers' side of monitoring (metacontroller/components/server-monitoring): the metric
- * names OGX 1.3.0 defines (tests/fixtures/monitoring/ogx-1.3.0-metrics.json, with its source),
+ * names OGX 1.3.0 serves (tests/fixtures/monitoring/ogx-1.3.0-metrics.json, with their sources),
  * as the series Prometheus stores from a ServiceMonitor child, and the component's dashboards.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,8 +11,20 @@ import { ROOT, SERVER_COMPONENT } from "./promtool";
 
 export const SERVER_FIXTURES = join(ROOT, "tests", "fixtures", "monitoring");
 
-interface MetricsFixture {
-  readonly metrics: { readonly [name: string]: { readonly type: string; readonly labels: readonly string[] } };
+export interface MetricsFixture {
+  readonly commonLabels: readonly string[];
+  readonly metrics: {
+    readonly [name: string]: {
+      readonly type: string;
+      readonly unit: string;
+      readonly labels: readonly string[];
+      readonly source: string;
+    };
+  };
+}
+
+export function metricsFixture(): MetricsFixture {
+  return JSON.parse(readFileSync(join(SERVER_FIXTURES, "ogx-1.3.0-metrics.json"), "utf8")) as MetricsFixture;
 }
 
 /** Labels every series of a server gets from its ServiceMonitor: the target's, plus the LLSD's `name`. */
@@ -20,10 +32,10 @@ export const SERVER_TARGET_LABELS: ReadonlySet<string> = new Set([...TARGET_LABE
 
 /** Every series name the 1.3 scrape endpoint serves, with its labels (a histogram's `_bucket` with `le`). */
 export function serverSeries(): Map<string, ReadonlySet<string>> {
-  const fixture = JSON.parse(readFileSync(join(SERVER_FIXTURES, "ogx-1.3.0-metrics.json"), "utf8")) as MetricsFixture;
+  const fixture = metricsFixture();
   return new Map(
     Object.entries(fixture.metrics).flatMap(([name, { type, labels }]) => {
-      const own = new Set([...labels, ...SERVER_TARGET_LABELS]);
+      const own = new Set([...labels, ...fixture.commonLabels, ...SERVER_TARGET_LABELS]);
       if (type !== "histogram") return [[name, own] as const];
       return [
         [`${name}_bucket`, new Set([...own, "le"])] as const,

@@ -2,7 +2,8 @@
  * A stand-in for an OGX 1.3 server's scrape endpoint: every metric the 1.3 source defines
  * (tests/fixtures/monitoring/ogx-1.3.0-metrics.json), in Prometheus text format, each counter and
  * histogram growing with every scrape. A metric with a `status` label has a success series and an
- * error one (10% of the total, answered 500), so the error-ratio alert has something to see.
+ * error one (10% of the total, answered 500), so the error-ratio alert has something to see; a
+ * request series has a refused one too (10%, 404), which that alert must not count.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,8 +17,8 @@ interface Fixture {
 
 /** A value for each label the 1.3 metrics carry; `status` and `status_code` vary per series. */
 const VALUES: Readonly<Record<string, string>> = {
-  api: "inference",
-  method: "openai_chat_completion",
+  api: "responses",
+  method: "create_openai_response",
   model: "llama-3-8b",
   provider: "vllm",
   stream: "true",
@@ -33,22 +34,38 @@ const VALUES: Readonly<Record<string, string>> = {
 
 const BUCKETS = ["0.1", "1", "10", "+Inf"];
 
-function labelText(labels: readonly string[], status: "success" | "error"): string {
+/** An outcome: its `status`, its `status_code` where the metric has one, and how many per scrape. */
+interface Outcome {
+  readonly status: "success" | "error";
+  readonly code: string;
+  readonly perScrape: number;
+}
+
+const SUCCESS: Outcome = { status: "success", code: "200", perScrape: 9 };
+const FAILED: Outcome = { status: "error", code: "500", perScrape: 1 };
+/** A refused request: the server's `status="error"` with a 4xx, taken out of the successes. */
+const REFUSED: Outcome = { status: "error", code: "404", perScrape: 1 };
+
+function labelText(labels: readonly string[], outcome: Outcome): string {
   const pairs = labels.map((l) => {
-    if (l === "status") return `status="${status}"`;
-    if (l === "status_code") return `status_code="${status === "error" ? "500" : "200"}"`;
+    if (l === "status") return `status="${outcome.status}"`;
+    if (l === "status_code") return `status_code="${outcome.code}"`;
     return `${l}="${VALUES[l] ?? "x"}"`;
   });
   return pairs.join(",");
 }
 
-/** One metric's lines after `scrapes` scrapes: 9 successes and 1 error per scrape. */
+function outcomes(labels: readonly string[]): readonly Outcome[] {
+  if (labels.includes("status_code")) return [{ ...SUCCESS, perScrape: 8 }, REFUSED, FAILED];
+  return labels.includes("status") ? [SUCCESS, FAILED] : [SUCCESS];
+}
+
+/** One metric's lines after `scrapes` scrapes: per scrape 10 calls, 1 of them failed (500) and, with a status code, 1 refused (404). */
 function lines(name: string, type: string, labels: readonly string[], scrapes: number): string[] {
-  const statuses = labels.includes("status") ? (["success", "error"] as const) : (["success"] as const);
   const out = [`# TYPE ${name} ${type}`];
-  for (const status of statuses) {
-    const n = scrapes * (status === "error" ? 1 : 9);
-    const l = labelText(labels, status);
+  for (const outcome of outcomes(labels)) {
+    const n = scrapes * outcome.perScrape;
+    const l = labelText(labels, outcome);
     const sep = l === "" ? "" : ",";
     if (type === "histogram") {
       BUCKETS.forEach((le, i) =>
