@@ -8,10 +8,16 @@
  * A cache's gain (docs/development.md, "Caches"): `--without "sync memo"` runs with that cache
  * off (lib/caches.ts), `--only sync,http` runs only those sections; either prints the table
  * without rewriting BENCHMARKS.md.
+ *
+ * Profiling the service on the recorded traffic: `--only replay --cpu-prof DIR` runs each replayed
+ * service process with node's `--cpu-prof` (profiles in DIR/<endpoint>/), `--endpoint validate,sync`
+ * replays only those endpoints (either leaves the two-replicas figure out), `--pairs N` runs N
+ * process pairs per endpoint instead of PROCESS_PAIRS; `npx tsx bench/profile.ts DIR/validate --from 0.5`
+ * prints the top frames.
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { messageOf } from "../lib/errors";
 import { benchBurst, BURST } from "./burst";
 import { benchCacheGain, type CacheGain } from "./cache-gain";
@@ -36,6 +42,7 @@ import { benchReplicas, CONNECTIONS, ROUNDS, STEADY_ROUNDS, type ReplicaPhase, t
 import { benchStartup, IDLE_SECONDS } from "./startup";
 import type { Timing } from "./stats";
 import { benchSync, benchWithout } from "./sync";
+import { ENDPOINTS, type Endpoint } from "./traffic";
 
 /**
  * Ratios are to the same run's baseline: generate ≤ 0.1× a YAML parse + stringify of the base
@@ -50,7 +57,15 @@ function option(name: string): string[] {
 }
 const WITHOUT = option("--without").filter((n): n is CacheName => Object.hasOwn(CACHE_SHARES, n));
 const ONLY = option("--only").flatMap((list) => list.split(","));
-const comparison = WITHOUT.length > 0 || ONLY.length > 0;
+const CPU_PROF = option("--cpu-prof").map((dir) => resolve(dir))[0];
+const REPLAYED = option("--endpoint")
+  .flatMap((list) => list.split(","))
+  .filter((e): e is Endpoint => (ENDPOINTS as readonly string[]).includes(e));
+const PAIRS = option("--pairs")
+  .map(Number)
+  .find((n) => Number.isInteger(n) && n > 0);
+const comparison =
+  WITHOUT.length > 0 || ONLY.length > 0 || CPU_PROF !== undefined || REPLAYED.length > 0 || PAIRS !== undefined;
 const runs = (name: string): boolean => ONLY.length === 0 || ONLY.includes(name);
 
 interface Row {
@@ -319,8 +334,18 @@ function replicasRow(r: ReplicasBench): Row {
 function replaySection(built: BuildResult): Promise<void> {
   return section(
     "replay",
-    async () => ({ endpoints: await benchReplay(built), replicas: await benchReplicas(built) }),
-    ({ endpoints, replicas }) => [...endpoints.map(replayRow), replicasRow(replicas)],
+    async () => {
+      // A profiling or one-endpoint run is about the replayed endpoints: no two-replicas figure.
+      const partial = CPU_PROF !== undefined || REPLAYED.length > 0;
+      const options = {
+        ...(REPLAYED.length > 0 ? { endpoints: REPLAYED } : {}),
+        ...(PAIRS === undefined ? {} : { pairs: PAIRS }),
+        cpuProfDir: CPU_PROF,
+      };
+      const endpoints = await benchReplay(built, options);
+      return { endpoints, replicas: partial ? undefined : await benchReplicas(built) };
+    },
+    ({ endpoints, replicas }) => [...endpoints.map(replayRow), ...(replicas ? [replicasRow(replicas)] : [])],
   );
 }
 
