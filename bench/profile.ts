@@ -112,6 +112,17 @@ function profilesIn(path: string): string[] {
     .map((f) => join(path, f));
 }
 
+/** The heading of BENCHMARKS.md's section written from these summaries (by hand: a reading, not a figure). */
+export const PROFILE_HEADING = "## Where the time goes";
+
+/** That section of `markdown` (to the next `## ` heading), for a bench run to keep as it rewrites the file; "" when absent. */
+export function profileSection(markdown: string): string {
+  const start = markdown.indexOf(`\n${PROFILE_HEADING}\n`);
+  if (start < 0) return "";
+  const end = markdown.indexOf("\n## ", start + 1 + PROFILE_HEADING.length);
+  return markdown.slice(start + 1, end < 0 ? undefined : end + 1);
+}
+
 function main(argv: readonly string[]): void {
   const flag = (name: string, fallback: number): number => {
     const i = argv.indexOf(name);

@@ -15,7 +15,7 @@
  * process pairs per endpoint instead of PROCESS_PAIRS; `npx tsx bench/profile.ts DIR/validate --from 0.5`
  * prints the top frames.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { messageOf } from "../lib/errors";
@@ -26,6 +26,7 @@ import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
 import { builtCaches } from "./built";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
+import { profileSection } from "./profile";
 import { build, deploymentArgs, MAIN, nodeOf, ROOT, spawnedNodeVersion } from "./service";
 import {
   benchReplay,
@@ -551,6 +552,13 @@ ${cachesFiguresMd()}
 ${processFiguresMd()}`;
 }
 
+/** BENCHMARKS.md's profile section (bench/profile.ts) as it stands: a run keeps it. */
+function keptProfileMd(): string {
+  const path = join(ROOT, "BENCHMARKS.md");
+  const section = existsSync(path) ? profileSection(readFileSync(path, "utf8")) : "";
+  return section === "" ? "" : `\n${section.trimEnd()}\n`;
+}
+
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
   return `# Benchmarks
 
@@ -588,7 +596,7 @@ ${header.join("  \n")}
 ${table.join("\n")}
 
 ${figuresMd()}
-
+${keptProfileMd()}
 ## Cache bounds
 
 Every cache is bounded in bytes, its share of the one budget \`LLSD_CACHE_MB\` (lib/caches.ts):

@@ -3,7 +3,15 @@
  * is read off the tree below (root → main → {parse, recur → recur}, plus idle).
  */
 import { join } from "node:path";
-import { addProfile, emptyTally, fileOf, frameOf, topLines } from "../../bench/profile";
+import {
+  addProfile,
+  emptyTally,
+  fileOf,
+  frameOf,
+  PROFILE_HEADING,
+  profileSection,
+  topLines,
+} from "../../bench/profile";
 
 const ROOT = join(__dirname, "..", "..");
 const frame = (functionName: string, file = "", line = 0) => ({
@@ -70,5 +78,17 @@ describe("bench/profile.ts", () => {
       " 50.0 %  parse node_modules/body-parser/lib/types/json.js:103",
       " 33.3 %  recur dist/lib/walk.js:5",
     ]);
+  });
+
+  it.each([
+    [
+      "between two sections",
+      `# B\n\n${PROFILE_HEADING}\n\ntext\n\n## Cache bounds\n`,
+      `${PROFILE_HEADING}\n\ntext\n\n`,
+    ],
+    ["last in the file", `# B\n\n${PROFILE_HEADING}\n\ntext\n`, `${PROFILE_HEADING}\n\ntext\n`],
+    ["absent", "# B\n\n## Cache bounds\n", ""],
+  ])("keeps BENCHMARKS.md's profile section %s", (_, markdown, section) => {
+    expect(profileSection(markdown)).toBe(section);
   });
 });
