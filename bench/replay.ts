@@ -10,6 +10,7 @@
  * reported beside every pair's ratios.
  */
 import { Agent } from "node:http";
+import { join } from "node:path";
 import { MAX_BODY } from "../hooks/json-body";
 import { build, deploymentArgs, metricOf, send, SERVICE_ENV, spawnReady, type Call, type Spawned } from "./service";
 import { median } from "./stats";
@@ -216,10 +217,13 @@ function summarize(
 }
 
 /** PROCESS_PAIRS fresh pairs, one after another: the pair with the median ratio, a failure in any pair failing it. */
-async function replayEndpoint(endpoint: Endpoint): Promise<EndpointReplay> {
+async function replayEndpoint(
+  endpoint: Endpoint,
+  { profileDir, pairs: count = PROCESS_PAIRS }: { profileDir: string | undefined; pairs?: number },
+): Promise<EndpointReplay> {
   const records = readTraffic(endpoint);
   const pairs: EndpointReplay[] = [];
-  for (let i = 0; i < PROCESS_PAIRS; i++) pairs.push(await replayPair(endpoint, records));
+  for (let i = 0; i < count; i++) pairs.push(await replayPair(endpoint, records, { profileDir }));
   return medianPair(pairs);
 }
 
@@ -241,16 +245,33 @@ export function medianPair(pairs: readonly EndpointReplay[]): EndpointReplay {
   };
 }
 
+/** `--cpu-prof`'s sampling interval in µs for a profiled service (node's default, 1000, gives too few samples per pass). */
+export const PROFILE_INTERVAL_US = 250;
+
+/** Node's arguments that make it write a V8 CPU profile into `dir` when it exits. */
+export const cpuProfArgs = (dir: string): string[] => [
+  "--cpu-prof",
+  `--cpu-prof-dir=${dir}`,
+  `--cpu-prof-interval=${PROFILE_INTERVAL_US}`,
+];
+
 /**
  * Fresh service and echo processes, `passes` passes each. `serviceArgs`: node's arguments for
  * the service, the Deployment's by default (bench/variants.ts gives another tree's build).
+ * `profileDir`: the service runs with `--cpu-prof` and is stopped with SIGINT (it exits at once
+ * and writes its .cpuprofile there); the ratios of a profiled run are not the budgets' figures.
  */
 export async function replayPair(
   endpoint: Endpoint,
   records: readonly TrafficRecord[],
-  { serviceArgs = deploymentArgs(), passes = PASSES }: { serviceArgs?: readonly string[]; passes?: number } = {},
+  {
+    serviceArgs = deploymentArgs(),
+    passes = PASSES,
+    profileDir,
+  }: { serviceArgs?: readonly string[]; passes?: number; profileDir?: string } = {},
 ): Promise<EndpointReplay> {
-  const service = await spawnReady(serviceArgs, SERVICE_ENV);
+  const args = profileDir === undefined ? serviceArgs : [...cpuProfArgs(profileDir), ...serviceArgs];
+  const service = await spawnReady(args, SERVICE_ENV);
   const echo = await spawnReady(["-e", ECHO]).catch(async (err: unknown) => {
     await service.stop();
     throw err;
@@ -259,14 +280,27 @@ export async function replayPair(
     const countMemo = endpoint === "sync";
     return summarize(endpoint, records, await rounds([service, echo], records, { countMemo, passes }));
   } finally {
-    await Promise.all([service.stop(), echo.stop()]);
+    await Promise.all([service.stop(profileDir === undefined ? "SIGKILL" : "SIGINT"), echo.stop()]);
   }
 }
 
-/** Every endpoint in turn. */
-export async function benchReplay(built = build()): Promise<EndpointReplay[]> {
+export interface ReplayOptions {
+  /** The endpoints to replay, in this order (all by default). */
+  readonly endpoints?: readonly Endpoint[];
+  /** Profile the service: each endpoint's profiles in `<cpuProfDir>/<endpoint>/` (bench/profile.ts summarises them). */
+  readonly cpuProfDir?: string;
+  /** Process pairs per endpoint. @default PROCESS_PAIRS */
+  readonly pairs?: number;
+}
+
+/** Every endpoint in turn (or those given), one endpoint per process so a profile holds one endpoint. */
+export async function benchReplay(built = build(), options: ReplayOptions = {}): Promise<EndpointReplay[]> {
   if (!built.ok) throw new Error(built.error);
+  const { endpoints = ENDPOINTS, cpuProfDir, pairs } = options;
   const results: EndpointReplay[] = [];
-  for (const endpoint of ENDPOINTS) results.push(await replayEndpoint(endpoint));
+  for (const endpoint of endpoints) {
+    const profileDir = cpuProfDir === undefined ? undefined : join(cpuProfDir, endpoint);
+    results.push(await replayEndpoint(endpoint, { profileDir, ...(pairs === undefined ? {} : { pairs }) }));
+  }
   return results;
 }

@@ -8,10 +8,16 @@
  * A cache's gain (docs/development.md, "Caches"): `--without "sync memo"` runs with that cache
  * off (lib/caches.ts), `--only sync,http` runs only those sections; either prints the table
  * without rewriting BENCHMARKS.md.
+ *
+ * Profiling the service on the recorded traffic: `--only replay --cpu-prof DIR` runs each replayed
+ * service process with node's `--cpu-prof` (profiles in DIR/<endpoint>/), `--endpoint validate,sync`
+ * replays only those endpoints (either leaves the two-replicas figure out), `--pairs N` runs N
+ * process pairs per endpoint instead of PROCESS_PAIRS; `npx tsx bench/profile.ts DIR/validate --from 0.5`
+ * prints the top frames.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { messageOf } from "../lib/errors";
 import { benchBurst, BURST } from "./burst";
 import { benchCacheGain, type CacheGain } from "./cache-gain";
@@ -20,6 +26,7 @@ import { benchHttp, RESYNC_PARENTS, type HttpScenario } from "./http";
 import { CACHE_BUDGET_MB, CACHE_SHARES, type CacheName } from "../lib/caches";
 import { builtCaches } from "./built";
 import { benchLargeMemory, benchMemory, CACHE_BOUNDS, LARGE_PARENTS, PARENTS } from "./memory";
+import { profileSection } from "./profile";
 import { build, deploymentArgs, MAIN, nodeOf, ROOT, spawnedNodeVersion } from "./service";
 import {
   benchReplay,
@@ -36,6 +43,7 @@ import { benchReplicas, CONNECTIONS, ROUNDS, STEADY_ROUNDS, type ReplicaPhase, t
 import { benchStartup, IDLE_SECONDS } from "./startup";
 import type { Timing } from "./stats";
 import { benchSync, benchWithout } from "./sync";
+import { ENDPOINTS, type Endpoint } from "./traffic";
 
 /**
  * Ratios are to the same run's baseline: generate ≤ 0.1× a YAML parse + stringify of the base
@@ -50,7 +58,15 @@ function option(name: string): string[] {
 }
 const WITHOUT = option("--without").filter((n): n is CacheName => Object.hasOwn(CACHE_SHARES, n));
 const ONLY = option("--only").flatMap((list) => list.split(","));
-const comparison = WITHOUT.length > 0 || ONLY.length > 0;
+const CPU_PROF = option("--cpu-prof").map((dir) => resolve(dir))[0];
+const REPLAYED = option("--endpoint")
+  .flatMap((list) => list.split(","))
+  .filter((e): e is Endpoint => (ENDPOINTS as readonly string[]).includes(e));
+const PAIRS = option("--pairs")
+  .map(Number)
+  .find((n) => Number.isInteger(n) && n > 0);
+const comparison =
+  WITHOUT.length > 0 || ONLY.length > 0 || CPU_PROF !== undefined || REPLAYED.length > 0 || PAIRS !== undefined;
 const runs = (name: string): boolean => ONLY.length === 0 || ONLY.includes(name);
 
 interface Row {
@@ -319,8 +335,18 @@ function replicasRow(r: ReplicasBench): Row {
 function replaySection(built: BuildResult): Promise<void> {
   return section(
     "replay",
-    async () => ({ endpoints: await benchReplay(built), replicas: await benchReplicas(built) }),
-    ({ endpoints, replicas }) => [...endpoints.map(replayRow), replicasRow(replicas)],
+    async () => {
+      // A profiling or one-endpoint run is about the replayed endpoints: no two-replicas figure.
+      const partial = CPU_PROF !== undefined || REPLAYED.length > 0;
+      const options = {
+        ...(REPLAYED.length > 0 ? { endpoints: REPLAYED } : {}),
+        ...(PAIRS === undefined ? {} : { pairs: PAIRS }),
+        cpuProfDir: CPU_PROF,
+      };
+      const endpoints = await benchReplay(built, options);
+      return { endpoints, replicas: partial ? undefined : await benchReplicas(built) };
+    },
+    ({ endpoints, replicas }) => [...endpoints.map(replayRow), ...(replicas ? [replicasRow(replicas)] : [])],
   );
 }
 
@@ -526,6 +552,13 @@ ${cachesFiguresMd()}
 ${processFiguresMd()}`;
 }
 
+/** BENCHMARKS.md's profile section (bench/profile.ts) as it stands: a run keeps it. */
+function keptProfileMd(): string {
+  const path = join(ROOT, "BENCHMARKS.md");
+  const section = existsSync(path) ? profileSection(readFileSync(path, "utf8")) : "";
+  return section === "" ? "" : `\n${section.trimEnd()}\n`;
+}
+
 function benchmarksMd(header: readonly string[], table: readonly string[]): string {
   return `# Benchmarks
 
@@ -563,7 +596,7 @@ ${header.join("  \n")}
 ${table.join("\n")}
 
 ${figuresMd()}
-
+${keptProfileMd()}
 ## Cache bounds
 
 Every cache is bounded in bytes, its share of the one budget \`LLSD_CACHE_MB\` (lib/caches.ts):

@@ -195,7 +195,11 @@ export interface Spawned {
   cpu(): CpuUse;
   /** Its exit code or signal once it exited, else undefined. */
   exitReason(): string | undefined;
-  stop(): Promise<void>;
+  /**
+   * Ends it: SIGKILL by default; another signal lets it exit on its own (a `--cpu-prof` process
+   * writes its profile on exit), SIGKILL after 30 s.
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 function rssOf(pid: number | undefined): { now: number; peak: number } {
@@ -247,9 +251,12 @@ export async function spawnReady(
     cpu: () => cpuOf(child.pid),
     exitReason: () =>
       child.exitCode === null && child.signalCode === null ? undefined : String(child.exitCode ?? child.signalCode),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    stop: async (signal = "SIGKILL") => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const late = signal === "SIGKILL" ? undefined : setTimeout(() => child.kill("SIGKILL"), 30_000);
       await exited;
+      clearTimeout(late);
     },
   };
 }
