@@ -25,6 +25,8 @@ import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
 import { imageStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
+import { settingsErrors } from "./provider-settings";
+import { containerEnv } from "./settings-env";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
@@ -120,8 +122,9 @@ export function checkSchemaValid(
 ): ValidationResult {
   const options = withLine(given, spec);
   const checked = validateCanonical(spec, raw, options);
-  const types = providerTypeErrors(spec, releaseFor(spec, options));
-  const own = withoutRepeats(checked.errors, types);
+  const release = releaseFor(spec, options);
+  const types = providerTypeErrors(spec, release);
+  const own = withoutRepeats(checked.errors, types.concat(settingsErrors(spec, release, containerEnv(spec))));
   const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
   const errors = withoutRepeats(own, refused);
   if (notes.length > 0) return { ...checked, errors, notes };

@@ -22,6 +22,8 @@ import { mergeExternalProviders, type ResolvedExternalProvider } from "./externa
 import { missingRequired, overlayProviders } from "./overlay";
 import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type SecretEnv } from "./providers";
+import { specSettingsErrors } from "./provider-settings";
+import { containerEnv } from "./settings-env";
 import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
@@ -134,7 +136,9 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
 function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const providers = buildProviders(servedProviders(spec, release), {
+  const served = servedProviders(spec, release);
+  const settings = specSettingsErrors(served, release, containerEnv(spec), spec.externalProviders);
+  const providers = buildProviders(served, {
     release,
     mountPath,
     externals: spec.externalProviders,
@@ -169,6 +173,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...dialectErrors(spec, release),
     ...registryRefreshErrors(spec, release),
     ...providers.errors,
+    ...settings,
     ...incomplete,
     ...undefinedBackends(doc, providers.entries),
     ...disabled.errors,
