@@ -67,7 +67,8 @@ function compact(s: unknown, refs: Refs, file: string): Shape {
     out.properties = props;
   }
   if (typeof s.additionalProperties === "boolean") out.additionalProperties = s.additionalProperties;
-  else if (isPlainObject(s.additionalProperties)) out.additionalProperties = compact(s.additionalProperties, refs, file);
+  else if (isPlainObject(s.additionalProperties))
+    out.additionalProperties = compact(s.additionalProperties, refs, file);
   if (s.items !== undefined) out.items = compact(s.items, refs, file);
   const branches = branchesOf(s, file);
   if (branches) out.anyOf = branches.map((b) => compact(b, refs, file));
@@ -85,7 +86,7 @@ function shapeOfFile(path: string, defs: Defs): Shape {
   const names = Object.keys(local).sort();
   for (const name of names) refs[`#/$defs/${name}`] = name;
   // A name another file gave a different class is renamed; refs follow by re-reading until stable.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const name of names) {
       const pooled = defs.add(name, compact(local[name], refs, path));

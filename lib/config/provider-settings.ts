@@ -46,11 +46,14 @@ function declaredKeys(shape: Shape): string[] | undefined {
   return shape.additionalProperties === false ? Object.keys(shape.properties ?? {}) : undefined;
 }
 
-/** A field that no string, number, boolean or null fits (a nested class, a list): a Secret's value never does. */
+/**
+ * A field that no string, number or boolean fits (a nested class, a list): a Secret's value never
+ * does. Nor null: an empty Secret leaves `${env.X}` unset, and the server stops on that instead.
+ */
 function takesNoScalar(field: Shape, shapes: TagShapes): boolean {
   const s = field.$ref !== undefined ? (shapes.defs[field.$ref] ?? {}) : field;
   if (s.anyOf) return s.anyOf.every((b) => takesNoScalar(b, shapes));
-  return s.type === "object" || s.type === "array";
+  return s.type === "object" || s.type === "array" || s.type === "null";
 }
 
 /** Each Secret lands on a key of its own name (`secretRefs`, `{name, key}` fields): that key must be the class's. */

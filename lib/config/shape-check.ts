@@ -94,9 +94,20 @@ function union(s: Shape, value: unknown, ctx: ShapeContext, at: At): ShapeProble
   const branches = s.anyOf ?? [];
   const results = branches.map((b) => resolved(b, value, ctx, at));
   if (results.some((r) => r.length === 0)) return [];
+  const untagged = s.discriminator === undefined ? undefined : missingTag(s.discriminator, branches, value, ctx);
+  if (untagged !== undefined) return [{ steps: at.steps, message: `${where(ctx, at)} ${untagged}` }];
   const picked = branches.flatMap((b, i) => (picks(deref(b, ctx), value, s.discriminator, ctx) ? [i] : []));
   if (picked.length === 1) return results[picked[0]!]!;
   return [wrongKind(s, value, ctx, at)];
+}
+
+/** A discriminated union picks its class by one key: an object without a known value there fits none. */
+function missingTag(key: string, branches: readonly Shape[], value: unknown, ctx: ShapeContext): string | undefined {
+  if (laxValue("object", value) === undefined) return undefined;
+  const tags = branches.map((b) => deref(b, ctx).properties?.[key]?.const);
+  if (tags.includes((value as { [k: string]: unknown })[key] as ShapeValue)) return undefined;
+  const known = tags.filter((t) => t !== undefined).map((t) => JSON.stringify(t));
+  return `needs "${key}" here, one of ${known.join(", ")}: the server picks the class by it`;
 }
 
 /** Does this branch take values of this kind (and this discriminator value)? */

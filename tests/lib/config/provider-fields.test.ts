@@ -35,6 +35,18 @@ function schemaProps(release: Release, api: string, type: string): Props {
 const takesText = (p: Props[string] | undefined): boolean =>
   p !== undefined && [p.type, ...(p.anyOf ?? []).map((b) => b.type)].includes("string");
 
+/** No providers; the two backends the stores a type requires are filled in on. */
+const BARE_BASE = {
+  version: 2,
+  providers: {},
+  storage: {
+    backends: {
+      kv_default: { type: "kv_sqlite", db_path: "/data/kv.db" },
+      sql_default: { type: "sql_sqlite", db_path: "/data/sql.db" },
+    },
+  },
+};
+
 const SECTIONS = (Object.keys(SERVER_API) as ProviderApi[]).filter((s) => s !== "telemetry");
 
 /** Every (line, section, type) a spec can name that has an endpoint or a credential key. */
@@ -60,8 +72,9 @@ describe("provider fields derived from the release's config classes", () => {
     "$release $type: endpoint → $url, apiKey → $key, both keys its schema declares",
     ({ release, section, type, url, key, required }) => {
       const props = schemaProps(release, SERVER_API[section], type);
-      // Other keys the type requires (Vertex AI's project, OCI's wallet) come from settings, as users give them.
-      const others = required.filter((k) => k !== url && k !== key && k !== "persistence");
+      // Other text keys the type requires (Vertex AI's project, OCI's wallet) come from settings, as users
+      // give them; the stores it requires (metadata_store, persistence) are filled in by the hooks.
+      const others = required.filter((k) => k !== url && k !== key && takesText(props[k]));
       const spec = aSpec({
         providers: {
           [section]: {
@@ -73,8 +86,7 @@ describe("provider fields derived from the release's config classes", () => {
           },
         },
       });
-      const config =
-        provider(doc(run(spec, release, { version: 2, providers: {} })), SERVER_API[section], "p1")?.config ?? {};
+      const config = provider(doc(run(spec, release, BARE_BASE)), SERVER_API[section], "p1")?.config ?? {};
       if (key) {
         expect(takesText(props[key])).toBe(true);
         expect(config[key]).toBe("${env.LLSD_P1_API_KEY}");
