@@ -40,41 +40,48 @@ class Defs {
 
 type Refs = { readonly [ref: string]: string };
 
-function branchesOf(s: Schema, file: string): unknown[] | undefined {
-  if (Array.isArray(s.anyOf)) return s.anyOf;
-  if (!Array.isArray(s.oneOf)) return undefined;
+function branchesOf(s: Schema, file: string): Schema[] | undefined {
+  const list = (value: unknown): Schema[] => (Array.isArray(value) ? value.filter(isPlainObject) : []);
+  if (s.anyOf !== undefined) return list(s.anyOf);
+  if (s.oneOf === undefined) return undefined;
   // Read as anyOf: exact only when no value can match two branches, as a discriminator ensures.
   if (!isPlainObject(s.discriminator)) throw new Error(`${file}: oneOf without a discriminator`);
-  return s.oneOf;
+  return list(s.oneOf);
 }
 
 /** The compact shape of `s`, its `$ref`s renamed to the pool's names. */
 function compact(s: unknown, refs: Refs, file: string): Shape {
   if (!isPlainObject(s)) throw new Error(`${file}: expected a schema object`);
-  const out: { [k: string]: unknown } = {};
   if (typeof s.$ref === "string") {
     const name = refs[s.$ref];
     if (name === undefined) throw new Error(`${file}: unresolved $ref ${s.$ref}`);
     return { $ref: name };
   }
+  const out: { [k: string]: unknown } = {};
   for (const k of KEPT) if (k in s) out[k] = s[k];
   // pydantic's URL types: a length bound and `format: uri`; a plain `str` field has neither.
   for (const k of LENGTHS) if (k in s) out[k] = s[k];
   if (s.format === "uri") out.format = "uri";
+  return { ...out, ...nested(s, refs, file) };
+}
+
+/** The parts of a schema that hold schemas: properties, extra keys, items, union branches. */
+function nested(s: Schema, refs: Refs, file: string): Partial<Shape> {
+  const out: { -readonly [K in keyof Shape]: Shape[K] } = {};
   if (isPlainObject(s.properties)) {
     const props: { [k: string]: Shape } = {};
     for (const key of Object.keys(s.properties)) props[key] = compact(s.properties[key], refs, file);
     out.properties = props;
   }
-  if (typeof s.additionalProperties === "boolean") out.additionalProperties = s.additionalProperties;
-  else if (isPlainObject(s.additionalProperties))
-    out.additionalProperties = compact(s.additionalProperties, refs, file);
+  const extra = s.additionalProperties;
+  if (typeof extra === "boolean") out.additionalProperties = extra;
+  else if (isPlainObject(extra)) out.additionalProperties = compact(extra, refs, file);
   if (s.items !== undefined) out.items = compact(s.items, refs, file);
   const branches = branchesOf(s, file);
   if (branches) out.anyOf = branches.map((b) => compact(b, refs, file));
   const d = s.discriminator;
   if (isPlainObject(d) && typeof d.propertyName === "string") out.discriminator = d.propertyName;
-  return out as Shape;
+  return out;
 }
 
 /** One file's root class, its nested classes added to the tag's pool. */

@@ -21,7 +21,7 @@ import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
 import { fillStores, undefinedBackends } from "./provider-stores";
-import { buildProviders, type SecretEnv } from "./providers";
+import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
 import { specSettingsErrors } from "./provider-settings";
 import { containerEnv } from "./settings-env";
 import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
@@ -132,17 +132,19 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
   }));
 }
 
+/** The spec's entries, and what their settings and Secret keys get wrong for their classes. */
+function checkedProviders(spec: CanonicalSpec, release: Release, mountPath: string): ProviderOutcome {
+  const served = servedProviders(spec, release);
+  const built = buildProviders(served, { release, mountPath, externals: spec.externalProviders });
+  const settings = specSettingsErrors(served, release, containerEnv(spec), spec.externalProviders);
+  return settings.length === 0 ? built : { ...built, errors: [...built.errors, ...settings] };
+}
+
 /** Every generation step, in order, on `doc` (changed in place); what each said or refused. */
 function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const served = servedProviders(spec, release);
-  const settings = specSettingsErrors(served, release, containerEnv(spec), spec.externalProviders);
-  const providers = buildProviders(served, {
-    release,
-    mountPath,
-    externals: spec.externalProviders,
-  });
+  const providers = checkedProviders(spec, release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);
@@ -173,7 +175,6 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...dialectErrors(spec, release),
     ...registryRefreshErrors(spec, release),
     ...providers.errors,
-    ...settings,
     ...incomplete,
     ...undefinedBackends(doc, providers.entries),
     ...disabled.errors,

@@ -18,26 +18,23 @@ const FLOAT_TEXT = new RegExp(
 const TRUE_WORDS = new Set(["1", "on", "t", "true", "y", "yes"]);
 const FALSE_WORDS = new Set(["0", "off", "f", "false", "n", "no"]);
 
+const isObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Each type's reading of a value: the value the field ends up with, or undefined when refused. */
+const READERS: { readonly [type: string]: (value: unknown) => unknown } = {
+  string: (value) => (typeof value === "string" ? value : undefined),
+  integer: laxInteger,
+  number: laxNumber,
+  boolean: laxBoolean,
+  null: (value) => (value === null ? null : undefined),
+  object: (value) => (isObject(value) ? value : undefined),
+  array: (value) => (Array.isArray(value) ? value : undefined),
+};
+
 /** The value a field of `type` ends up with (a number for int/float), or undefined when refused. */
 export function laxValue(type: string, value: unknown): unknown {
-  switch (type) {
-    case "string":
-      return typeof value === "string" ? value : undefined;
-    case "integer":
-      return laxInteger(value);
-    case "number":
-      return laxNumber(value);
-    case "boolean":
-      return laxBoolean(value);
-    case "null":
-      return value === null ? null : undefined;
-    case "object":
-      return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
-    case "array":
-      return Array.isArray(value) ? value : undefined;
-    default:
-      return value; // no type: anything
-  }
+  const read = READERS[type];
+  return read === undefined ? value : read(value); // no type: anything
 }
 
 function laxInteger(value: unknown): number | undefined {

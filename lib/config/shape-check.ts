@@ -8,7 +8,8 @@
  */
 import { closestNames, didYouMean } from "../suggest";
 import { listOf } from "../errors";
-import type { Shape, ShapeValue } from "./provider-shapes-types";
+import { isPlainObject } from "../conversion/paths";
+import type { Shape } from "./provider-shapes-types";
 import { laxValue, TYPE_WORDS } from "./lax-values";
 
 export type Step = string | number;
@@ -62,40 +63,47 @@ function resolved(shape: Shape, value: unknown, ctx: ShapeContext, at: At): Shap
   if (s.anyOf) return union(s, value, ctx, at);
   const v = s.type === undefined ? value : laxValue(s.type, value);
   if (v === undefined || !allowed(s, v)) return [wrongKind(s, value, ctx, at)];
-  if (s.type === "object") return objectProblems(s, v as { [k: string]: unknown }, ctx, at);
-  if (s.type === "array" && s.items) {
-    const items = s.items;
-    return (v as unknown[]).flatMap((item, i) => check(items, item, ctx, { steps: [...at.steps, i], partial: false }));
-  }
+  if (s.type === "object" && isPlainObject(v)) return objectProblems(s, v, ctx, at);
+  const items = s.items;
+  if (s.type === "array" && items && Array.isArray(v))
+    return v.flatMap((item: unknown, i) => check(items, item, ctx, { steps: [...at.steps, i], partial: false }));
   return [];
 }
 
 /** Enum, const, bounds, lengths and URLs, on the value the field ends up with. */
 function allowed(s: Shape, v: unknown): boolean {
-  if (s.enum && !s.enum.includes(v as ShapeValue)) return false;
+  if (s.enum && !s.enum.some((e) => e === v)) return false;
   if ("const" in s && s.const !== v) return false;
-  if (typeof v === "number") {
-    if (s.minimum !== undefined && !(v >= s.minimum)) return false;
-    if (s.maximum !== undefined && !(v <= s.maximum)) return false;
-    if (s.exclusiveMinimum !== undefined && !(v > s.exclusiveMinimum)) return false;
-    if (s.exclusiveMaximum !== undefined && !(v < s.exclusiveMaximum)) return false;
-  }
-  if (typeof v === "string") {
-    const length = [...v].length; // Python counts code points
-    if (s.minLength !== undefined && length < s.minLength) return false;
-    if (s.maxLength !== undefined && length > s.maxLength) return false;
-    if (s.format === "uri" && !URL.canParse(v)) return false;
-  }
-  return true;
+  if (typeof v === "number") return numberAllowed(s, v);
+  return typeof v === "string" ? textAllowed(s, v) : true;
+}
+
+function numberAllowed(s: Shape, v: number): boolean {
+  return (
+    (s.minimum === undefined || v >= s.minimum) &&
+    (s.maximum === undefined || v <= s.maximum) &&
+    (s.exclusiveMinimum === undefined || v > s.exclusiveMinimum) &&
+    (s.exclusiveMaximum === undefined || v < s.exclusiveMaximum)
+  );
+}
+
+function textAllowed(s: Shape, v: string): boolean {
+  const length = [...v].length; // Python counts code points
+  return (
+    (s.minLength === undefined || length >= s.minLength) &&
+    (s.maxLength === undefined || length <= s.maxLength) &&
+    (s.format !== "uri" || URL.canParse(v))
+  );
 }
 
 /** `X | Y`: accepted by one branch; else the branch the value's kind (or discriminator) picks says why. */
 function union(s: Shape, value: unknown, ctx: ShapeContext, at: At): ShapeProblem[] {
   const branches = s.anyOf ?? [];
-  const results = branches.map((b) => resolved(b, value, ctx, at));
-  if (results.some((r) => r.length === 0)) return [];
+  // Before any branch is tried: pydantic refuses `{}` even where every branch has a default tag.
   const untagged = s.discriminator === undefined ? undefined : missingTag(s.discriminator, branches, value, ctx);
   if (untagged !== undefined) return [{ steps: at.steps, message: `${where(ctx, at)} ${untagged}` }];
+  const results = branches.map((b) => resolved(b, value, ctx, at));
+  if (results.some((r) => r.length === 0)) return [];
   const picked = branches.flatMap((b, i) => (picks(deref(b, ctx), value, s.discriminator, ctx) ? [i] : []));
   if (picked.length === 1) return results[picked[0]!]!;
   return [wrongKind(s, value, ctx, at)];
@@ -103,9 +111,9 @@ function union(s: Shape, value: unknown, ctx: ShapeContext, at: At): ShapeProble
 
 /** A discriminated union picks its class by one key: an object without a known value there fits none. */
 function missingTag(key: string, branches: readonly Shape[], value: unknown, ctx: ShapeContext): string | undefined {
-  if (laxValue("object", value) === undefined) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const tags = branches.map((b) => deref(b, ctx).properties?.[key]?.const);
-  if (tags.includes((value as { [k: string]: unknown })[key] as ShapeValue)) return undefined;
+  if (tags.some((t) => t !== undefined && t === value[key])) return undefined;
   const known = tags.filter((t) => t !== undefined).map((t) => JSON.stringify(t));
   return `needs "${key}" here, one of ${known.join(", ")}: the server picks the class by it`;
 }
@@ -115,9 +123,8 @@ function picks(branch: Shape, value: unknown, discriminator: string | undefined,
   if (branch.anyOf) return branch.anyOf.some((b) => picks(deref(b, ctx), value, discriminator, ctx));
   if (branch.type !== "object" && branch.type !== "array") return false;
   if (laxValue(branch.type, value) === undefined) return false;
-  if (discriminator === undefined || typeof value !== "object" || value === null) return true;
-  const tag = (value as { [k: string]: unknown })[discriminator];
-  return branch.properties?.[discriminator]?.const === tag;
+  if (discriminator === undefined || !isPlainObject(value)) return true;
+  return branch.properties?.[discriminator]?.const === value[discriminator];
 }
 
 function objectProblems(s: Shape, value: { [k: string]: unknown }, ctx: ShapeContext, at: At): ShapeProblem[] {
@@ -130,11 +137,13 @@ function objectProblems(s: Shape, value: { [k: string]: unknown }, ctx: ShapeCon
     if (field !== undefined) problems.push(...check(field, value[key], ctx, { steps, partial: at.partial }));
     else if (s.additionalProperties === false) problems.push({ steps, message: unknownKey(key, props, ctx, at) });
   }
-  if (!at.partial)
-    for (const key of s.required ?? [])
-      if (!Object.hasOwn(value, key))
-        problems.push({ steps: at.steps, message: `${where(ctx, at)} requires "${key}" here; add it` });
-  return problems;
+  return at.partial ? problems : problems.concat(missingKeys(s, value, ctx, at));
+}
+
+function missingKeys(s: Shape, value: { [k: string]: unknown }, ctx: ShapeContext, at: At): ShapeProblem[] {
+  return (s.required ?? [])
+    .filter((key) => !Object.hasOwn(value, key))
+    .map((key) => ({ steps: at.steps, message: `${where(ctx, at)} requires "${key}" here; add it` }));
 }
 
 function where(ctx: ShapeContext, at: At): string {

@@ -52,10 +52,10 @@ const INDEXES = [
 ];
 
 function indexToServer(value: unknown): unknown {
-  const kinds = isPlainObject(value) ? INDEXES.filter((k) => own(value, k.peer) !== undefined) : [];
-  const kind = kinds.length === 1 ? kinds[0] : undefined;
+  if (!isPlainObject(value) || Object.keys(value).length !== 1) return toSnake(value);
+  const kind = INDEXES.find((k) => own(value, k.peer) !== undefined);
   const params = kind ? own(value, kind.peer) : undefined;
-  if (!kind || !isPlainObject(params) || Object.keys(value as JsonMap).length !== 1) return toSnake(value);
+  if (!kind || !isPlainObject(params)) return toSnake(value);
   const out: JsonMap = { type: kind.type };
   for (const key of Object.keys(params)) {
     const renamed = kind.keys.find(([peer]) => peer === key)?.[1] ?? snakeKey(key);

@@ -12,6 +12,7 @@ import { fieldsOf } from "../../../lib/config/provider-fields";
 import { schemaTagOf } from "../../../lib/config/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { providerFieldsModule, TARGET } from "../../../scripts/provider-fields";
+import { providerShapesModule, SHAPES_TARGET } from "../../../scripts/provider-shapes";
 import { aSecretRef, aSpec } from "../../builders";
 import { doc, ok, provider, run } from "../../config-helpers";
 import { checkServerConfig } from "../../server-check/check";
@@ -62,6 +63,10 @@ const cases = RELEASES.flatMap((release) =>
 describe("provider fields derived from the release's config classes", () => {
   it(`are committed as the generator writes them (npm run gen:provider-fields)`, () => {
     expect(readFileSync(join(__dirname, "..", "..", "..", TARGET), "utf8")).toBe(providerFieldsModule());
+  });
+
+  it(`with the classes at every depth, are committed as the generator writes them (npm run gen:provider-fields)`, () => {
+    expect(readFileSync(join(__dirname, "..", "..", "..", SHAPES_TARGET), "utf8")).toBe(providerShapesModule());
   });
 
   it("cover the types of every section on every line", () => {

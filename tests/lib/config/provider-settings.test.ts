@@ -152,3 +152,36 @@ describe("Secret keys", () => {
     expect(settingsErrors("1.3", "files", s3)).toEqual([]);
   });
 });
+
+describe("a union the server picks by a tag (pgvector's vector_index)", () => {
+  // Read from the real 1.3.0 class: {m: 16} and the peer operator's {hnsw: {m: 16}} stop the
+  // server with "Unable to extract tag using discriminator 'type'"; {type: HNSW, m: 16} loads.
+  it.each<[string, object, string[]]>([
+    ["the tag and its class's keys", { type: "HNSW", m: 16 }, []],
+    ["IVFFlat's keys under its tag", { type: "IVFFlat", lists: 100, probes: 10 }, []],
+    [
+      "no tag, though each class has a default one",
+      { m: 16 },
+      [
+        'settings.vector_index: remote::pgvector on the 1.3 line (vector_index) needs "type" here, one of "HNSW", "IVFFlat": the server picks the class by it',
+      ],
+    ],
+    [
+      "the peer operator's form",
+      { hnsw: { m: 16 } },
+      [
+        'settings.vector_index: remote::pgvector on the 1.3 line (vector_index) needs "type" here, one of "HNSW", "IVFFlat": the server picks the class by it',
+      ],
+    ],
+    [
+      "a key of the other class",
+      { type: "HNSW", lists: 3 },
+      [
+        'settings.vector_index.lists: unknown key "lists" for remote::pgvector on the 1.3 line (vector_index): the server ignores it, so it has no effect; the nearest keys: "m", "type", "ef_search"',
+      ],
+    ],
+  ])("%s", (_title, index, lines) => {
+    const pgvector = { provider: "pgvector", settings: { vector_index: index } };
+    expect(settingsErrors("1.3", "vectorIo", pgvector)).toEqual(lines);
+  });
+});
