@@ -185,3 +185,50 @@ describe("a union the server picks by a tag (pgvector's vector_index)", () => {
     expect(settingsErrors("1.3", "vectorIo", pgvector)).toEqual(lines);
   });
 });
+
+describe("a setting written with ${env.…}, as the server substitutes it", () => {
+  // env-substitution.md (every line): an unset variable's `:=` default is used; the result is
+  // converted (`"4096"` → 4096, `"5"` → 5), so a text field given digits gets an int and refuses it.
+  const vllmWith = (maxTokens: string, env: object[] = []) => ({
+    spec: { workload: { overrides: { env } } },
+    provider: { provider: "vllm", settings: { max_tokens: maxTokens } },
+  });
+  it.each<[string, string, object[], string[]]>([
+    ["an unset variable's integer default", "${env.MAXT:=4096}", [], []],
+    [
+      "an unset variable's word default",
+      "${env.MAXT:=lots}",
+      [],
+      [
+        'settings.max_tokens: remote::vllm on the 1.3 line takes an integer here, not "${env.MAXT:=lots}" ("lots" once substituted)',
+      ],
+    ],
+    [
+      "a variable the pod sets to a word",
+      "${env.MAXT:=4096}",
+      [{ name: "MAXT", value: "lots" }],
+      [
+        'settings.max_tokens: remote::vllm on the 1.3 line takes an integer here, not "${env.MAXT:=4096}" ("lots" once substituted)',
+      ],
+    ],
+    [
+      "a variable read from a Secret (its value is not seen here)",
+      "${env.MAXT}",
+      [{ name: "MAXT", valueFrom: { secretKeyRef: { name: "s", key: "k" } } }],
+      [],
+    ],
+  ])("%s", (_title, written, env, lines) => {
+    const { spec, provider } = vllmWith(written, env);
+    const all = aSpec({ ...spec, providers: { inference: { id: "p1", ...provider } } });
+    const errors = checkSpec(all, { release: "1.3", generation: false }).errors.filter((e) =>
+      e.path.includes("settings"),
+    );
+    expect(errors.map((e) => `${e.path.replace("spec.providers.inference.", "")}: ${e.message}`)).toEqual(lines);
+  });
+
+  it("digits for a text field become an int, which it refuses (S3's region)", () => {
+    const s3 = { id: "p1", provider: "s3", settings: { bucket_name: "b", region: "${env.REGION:=5}" } };
+    const errors = checkSpec(aSpec({ providers: { files: s3 } }), { release: "1.3", generation: false }).errors;
+    expect(errors.map((e) => e.path)).toEqual(["spec.providers.files.settings.region"]);
+  });
+});
