@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_API } from "../../../lib/api/apis";
-import type { ProviderApi } from "../../../lib/api/v1alpha2";
+import type { JsonObject, ProviderApi } from "../../../lib/api/v1alpha2";
 import { checkSpec } from "../../../lib/config/check";
 import { RELEASE_APIS, schemaTagOf } from "../../../lib/config/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
@@ -189,11 +189,11 @@ describe("a union the server picks by a tag (pgvector's vector_index)", () => {
 describe("a setting written with ${env.…}, as the server substitutes it", () => {
   // env-substitution.md (every line): an unset variable's `:=` default is used; the result is
   // converted (`"4096"` → 4096, `"5"` → 5), so a text field given digits gets an int and refuses it.
-  const vllmWith = (maxTokens: string, env: object[] = []) => ({
+  const vllmWith = (maxTokens: string, env: JsonObject[] = []) => ({
     spec: { workload: { overrides: { env } } },
     provider: { provider: "vllm", settings: { max_tokens: maxTokens } },
   });
-  it.each<[string, string, object[], string[]]>([
+  it.each<[string, string, JsonObject[], string[]]>([
     ["an unset variable's integer default", "${env.MAXT:=4096}", [], []],
     [
       "an unset variable's word default",
