@@ -43,7 +43,7 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8"));
 }
 
-function schemaFile(path: string): Schema {
+export function schemaFile(path: string): Schema {
   const schema = readJson(path);
   if (!isPlainObject(schema)) throw new Error(`${path}: expected a JSON Schema object`);
   return schema;
@@ -108,7 +108,7 @@ function keyField(fields: { [k: string]: string }): string | undefined {
 
 export type { TypeFields };
 
-interface IndexEntry {
+export interface IndexEntry {
   readonly api: string;
   readonly provider_type: string;
   readonly api_dependencies: readonly string[];
@@ -127,7 +127,7 @@ function isIndexEntry(value: unknown): value is IndexEntry {
   );
 }
 
-function readIndex(path: string): IndexEntry[] {
+export function readIndex(path: string): IndexEntry[] {
   const index = readJson(path);
   if (!Array.isArray(index) || !index.every(isIndexEntry)) throw new Error(`${path}: expected a list of providers`);
   return index;

@@ -25,6 +25,10 @@ import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
 import { imageStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
+import { settingsErrors } from "./provider-settings";
+import { overrideWarnings } from "./override-settings";
+import type { ConfigMapData } from "./override";
+import { containerEnv } from "./settings-env";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
@@ -43,6 +47,8 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
    * normalizing the spec a second time for it.
    */
   readonly lineOf?: (spec: CanonicalSpec) => Release | undefined;
+  /** ConfigMaps of the CR's namespace, when known: an overrideConfig's providers are checked (warnings). */
+  readonly configMaps?: ConfigMapData;
 }
 
 /** Every spec provider's type, resolved as generation will: removed types and names no type of the line matches are errors. */
@@ -120,12 +126,26 @@ export function checkSchemaValid(
 ): ValidationResult {
   const options = withLine(given, spec);
   const checked = validateCanonical(spec, raw, options);
-  const types = providerTypeErrors(spec, releaseFor(spec, options));
-  const own = withoutRepeats(checked.errors, types);
+  const release = releaseFor(spec, options);
+  const types = providerTypeErrors(spec, release);
+  const own = withoutRepeats(checked.errors, types.concat(settingsErrors(spec, release, containerEnv(spec))));
   const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
   const errors = withoutRepeats(own, refused);
-  if (notes.length > 0) return { ...checked, errors, notes };
-  return errors.length === checked.errors.length ? checked : { ...checked, errors };
+  const warned = withOverrideWarnings(checked, spec, options, release);
+  if (notes.length > 0) return { ...warned, errors, notes };
+  return errors.length === checked.errors.length ? warned : { ...warned, errors };
+}
+
+/** The user's own config file, when the ConfigMap is at hand: what its classes say is a warning. */
+function withOverrideWarnings(
+  checked: ValidationResult,
+  spec: CanonicalSpec,
+  options: CheckOptions,
+  release: Release,
+): ValidationResult {
+  if (!spec.overrideConfig || options.configMaps === undefined) return checked;
+  const more = overrideWarnings(spec, options.configMaps, release);
+  return more.length === 0 ? checked : { ...checked, warnings: [...checked.warnings, ...more] };
 }
 
 /** The options with the line `lineOf` picks, when no release was given. */

@@ -21,7 +21,9 @@ import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
 import { fillStores, undefinedBackends } from "./provider-stores";
-import { buildProviders, type SecretEnv } from "./providers";
+import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
+import { specSettingsErrors } from "./provider-settings";
+import { containerEnv } from "./settings-env";
 import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
@@ -131,15 +133,19 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
   }));
 }
 
+/** The spec's entries, and what their settings and Secret keys get wrong for their classes. */
+function checkedProviders(spec: CanonicalSpec, release: Release, mountPath: string): ProviderOutcome {
+  const served = servedProviders(spec, release);
+  const built = buildProviders(served, { release, mountPath, externals: spec.externalProviders });
+  const settings = specSettingsErrors(served, release, containerEnv(spec), spec.externalProviders);
+  return settings.length === 0 ? built : { ...built, errors: [...built.errors, ...settings] };
+}
+
 /** Every generation step, in order, on `doc` (changed in place); what each said or refused. */
 function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options: GenerateOptions) {
   const name = options.name ?? "llsd";
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
-  const providers = buildProviders(servedProviders(spec, release), {
-    release,
-    mountPath,
-    externals: spec.externalProviders,
-  });
+  const providers = checkedProviders(spec, release, mountPath);
   overlayProviders(doc, providers.entries, providers.notes);
   fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);

@@ -5,7 +5,7 @@
  * (`remote-vllm`) is not ours (`vllm`).
  */
 import { typedIn, type TypedProvider } from "./provider-table";
-import { toSnake } from "./keys";
+import { toSetting } from "./keys";
 import { asList, compact, define, isPlainObject, own, type JsonMap, type Notes } from "./json";
 import { OGX_SECTIONS } from "./schema";
 import type { OgxSection } from "./types";
@@ -28,7 +28,7 @@ export function fromTyped(typed: TypedProvider, entry: JsonMap): JsonMap {
     if (value === undefined) continue;
     if (place === "endpoint" || place === "apiKey") define(out, place, value);
     else if ("secret" in place) define(secretRefs, place.secret, value);
-    else define(settings, place.setting, toSnake(value));
+    else define(settings, place.setting, toSetting(place.setting, value));
   }
   if (Object.keys(secretRefs).length > 0) out.secretRefs = secretRefs;
   if (Object.keys(settings).length > 0) out.settings = settings;

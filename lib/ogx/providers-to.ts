@@ -11,7 +11,7 @@ import { celFailures, structuralErrors } from "../crd/check";
 import { canonicalProvider } from "./provider-canonical";
 import { fromTyped } from "./providers-from";
 import { typedFor, type Place, type TypedProvider } from "./provider-table";
-import { toCamel } from "./keys";
+import { fromSetting, toCamel } from "./keys";
 import { asList, define, isPlainObject, Notes, own, sameJson, type JsonMap } from "./json";
 import { CUSTOM_PROVIDER, PROVIDERS } from "./schema-providers";
 import { OGX_PROVIDER_SECTIONS } from "./schema";
@@ -40,13 +40,17 @@ function valueAt(canonical: JsonMap, place: Place): unknown {
     : own(own(canonical, "settings"), place.setting);
 }
 
+/** A setting as the peer's field holds it (pgvector's index has a shape of its own there). */
+const peerValue = (place: Place, value: unknown): unknown =>
+  typeof place === "object" && "setting" in place ? fromSetting(place.setting, value) : toCamel(value);
+
 /** The typed entry for a canonical provider, when every field has a home and it comes back the same. */
 function toTyped(typed: TypedProvider, canonical: JsonMap): JsonMap | undefined {
   if (!typed.routed && canonical.id !== typed.defaultId) return undefined;
   const entry: JsonMap = typed.routed ? { id: canonical.id } : {};
   for (const [field, place] of Object.entries(typed.fields)) {
     const value = valueAt(canonical, place);
-    if (value !== undefined) define(entry, field, toCamel(value));
+    if (value !== undefined) define(entry, field, peerValue(place, value));
   }
   return fits(typedNode(typed), entry) && sameJson(fromTyped(typed, entry), canonical) ? entry : undefined;
 }

@@ -18,6 +18,36 @@ export const object = (spec: object, name = "demo"): Json => ({
 
 /** [title, spec, the fields reported, in order, and a fragment of the first message] */
 const BAD_SPECS: [string, object, string[], RegExp][] = [
+  // Issue 46's three settings, which every voice called valid while the server ignored or refused them.
+  [
+    "vLLM settings with a fractional max_tokens and an unknown key (config class)",
+    { ...starter, providers: { inference: { ...vllm, settings: { max_tokens: 0.5, bogus_key: 1 } } } },
+    ["spec.providers.inference.settings.max_tokens", "spec.providers.inference.settings.bogus_key"],
+    /remote::vllm on the 1.3 line takes an integer here, not 0.5/,
+  ],
+  [
+    "S3 files settings with an unknown key and a number for the region (config class)",
+    { ...starter, providers: { files: { provider: "s3", settings: { bucket_name: "b", bogus: 1, region: 5.5 } } } },
+    ["spec.providers.files.settings.bogus", "spec.providers.files.settings.region"],
+    /unknown key "bogus" for remote::s3 on the 1.3 line/,
+  ],
+  [
+    "responses settings with a fractional threshold and an unknown key (config class)",
+    {
+      ...starter,
+      providers: {
+        responses: {
+          provider: "builtin",
+          settings: { compaction_config: { default_compact_threshold: 0.8 }, max_tool_calls: "lots" },
+        },
+      },
+    },
+    [
+      "spec.providers.responses.settings.compaction_config.default_compact_threshold",
+      "spec.providers.responses.settings.max_tool_calls",
+    ],
+    /inline::builtin on the 1.3 line takes an integer or null here, not 0.8/,
+  ],
   ["an unknown field (schema)", { ...starter, bogus: 1 }, ["spec"], /unknown field "bogus"/],
   [
     "a value of the wrong type (schema)",

@@ -23,11 +23,11 @@ describe("edge cases", () => {
     );
   });
 
+  // On a type of the user's own: the line has no config class to refuse the unknown key with.
   it("given a secretKeyRef inside settings, passes it through as-is without resolving it", () => {
-    const result = ok(
-      run(aSpec({ providers: { inference: aVllm({ settings: { extra: { secretKeyRef: aSecretRef() } } }) } })),
-    );
-    expect(provider(doc(result), "inference", "vllm")?.config?.extra).toEqual({
+    const custom = { provider: "remote::my-engine", id: "mine", settings: { extra: { secretKeyRef: aSecretRef() } } };
+    const result = ok(run(aSpec({ providers: { inference: custom } })));
+    expect(provider(doc(result), "inference", "mine")?.config?.extra).toEqual({
       secretKeyRef: { name: "creds", key: "token" },
     });
     expect(result.secretEnv).toEqual([]);

@@ -111,12 +111,18 @@ describe("APIs one provider serves", () => {
   it("the base's id overlays it: its stores and settings stay, the spec's settings on top", () => {
     const spec = aSpec({
       providers: {
-        responses: { provider: "builtin", settings: { vector_stores_config: { default_search_mode: "hybrid" } } },
+        responses: {
+          provider: "builtin",
+          settings: { vector_stores_config: { chunk_retrieval_params: { default_search_mode: "hybrid" } } },
+        },
       },
     });
     const config = provider(doc(run(spec, "1.3")), "responses", "builtin")?.config;
     const baseConfig = provider(baseDoc("starter", "1.3"), "responses", "builtin")?.config;
-    expect(config).toEqual({ ...baseConfig, vector_stores_config: { default_search_mode: "hybrid" } });
+    expect(config).toEqual({
+      ...baseConfig,
+      vector_stores_config: { chunk_retrieval_params: { default_search_mode: "hybrid" } },
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import { fieldsOf } from "../../../lib/config/provider-fields";
 import { schemaTagOf } from "../../../lib/config/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { providerFieldsModule, TARGET } from "../../../scripts/provider-fields";
+import { providerShapesModule, SHAPES_TARGET } from "../../../scripts/provider-shapes";
 import { aSecretRef, aSpec } from "../../builders";
 import { doc, ok, provider, run } from "../../config-helpers";
 import { checkServerConfig } from "../../server-check/check";
@@ -35,6 +36,18 @@ function schemaProps(release: Release, api: string, type: string): Props {
 const takesText = (p: Props[string] | undefined): boolean =>
   p !== undefined && [p.type, ...(p.anyOf ?? []).map((b) => b.type)].includes("string");
 
+/** No providers; the two backends the stores a type requires are filled in on. */
+const BARE_BASE = {
+  version: 2,
+  providers: {},
+  storage: {
+    backends: {
+      kv_default: { type: "kv_sqlite", db_path: "/data/kv.db" },
+      sql_default: { type: "sql_sqlite", db_path: "/data/sql.db" },
+    },
+  },
+};
+
 const SECTIONS = (Object.keys(SERVER_API) as ProviderApi[]).filter((s) => s !== "telemetry");
 
 /** Every (line, section, type) a spec can name that has an endpoint or a credential key. */
@@ -52,6 +65,10 @@ describe("provider fields derived from the release's config classes", () => {
     expect(readFileSync(join(__dirname, "..", "..", "..", TARGET), "utf8")).toBe(providerFieldsModule());
   });
 
+  it(`with the classes at every depth, are committed as the generator writes them (npm run gen:provider-fields)`, () => {
+    expect(readFileSync(join(__dirname, "..", "..", "..", SHAPES_TARGET), "utf8")).toBe(providerShapesModule());
+  });
+
   it("cover the types of every section on every line", () => {
     for (const release of RELEASES) expect(cases.filter((c) => c.release === release).length).toBeGreaterThan(30);
   });
@@ -60,8 +77,9 @@ describe("provider fields derived from the release's config classes", () => {
     "$release $type: endpoint → $url, apiKey → $key, both keys its schema declares",
     ({ release, section, type, url, key, required }) => {
       const props = schemaProps(release, SERVER_API[section], type);
-      // Other keys the type requires (Vertex AI's project, OCI's wallet) come from settings, as users give them.
-      const others = required.filter((k) => k !== url && k !== key && k !== "persistence");
+      // Other text keys the type requires (Vertex AI's project, OCI's wallet) come from settings, as users
+      // give them; the stores it requires (metadata_store, persistence) are filled in by the hooks.
+      const others = required.filter((k) => k !== url && k !== key && takesText(props[k]));
       const spec = aSpec({
         providers: {
           [section]: {
@@ -73,8 +91,7 @@ describe("provider fields derived from the release's config classes", () => {
           },
         },
       });
-      const config =
-        provider(doc(run(spec, release, { version: 2, providers: {} })), SERVER_API[section], "p1")?.config ?? {};
+      const config = provider(doc(run(spec, release, BARE_BASE)), SERVER_API[section], "p1")?.config ?? {};
       if (key) {
         expect(takesText(props[key])).toBe(true);
         expect(config[key]).toBe("${env.LLSD_P1_API_KEY}");
