@@ -119,7 +119,7 @@ describe("spec.baseConfig", () => {
     ["0.8", "0.7", "at providers.messages: the 0.7 server line has no messages API"],
     ["0.7", "0.8", "at providers.eval: the 0.8 server line has no eval API"],
     ["0.7", "1.3", "at providers.eval: the 1.3 server line has no eval API"],
-    ["1.3", "1.2", "at providers.inference[19].provider_type: remote::meta is not a provider type of the 1.2 line"],
+    ["1.3", "1.2", "at providers.inference[12].provider_type: remote::meta is not a provider type of the 1.2 line"],
   ])(
     "given the %s starter as the base of a %s CR, fails at spec.baseConfig with the place and the fix",
     (from, line, message) => {
