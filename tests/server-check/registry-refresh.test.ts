@@ -32,8 +32,8 @@ const LINES_WITH = RELEASES.filter(takesRegistryRefresh);
 const LINES_WITHOUT = RELEASES.filter((r) => !takesRegistryRefresh(r));
 
 describe("the lines that have the key", () => {
-  it("are 0.8 and 1.3 (0.7's ServerConfig has none)", () => {
-    expect([LINES_WITH, LINES_WITHOUT]).toEqual([["0.8", "1.3"], ["0.7"]]);
+  it("are 0.8, 1.2 and 1.3 (0.7's ServerConfig has none)", () => {
+    expect([LINES_WITH, LINES_WITHOUT]).toEqual([["0.8", "1.2", "1.3"], ["0.7"]]);
   });
 });
 
