@@ -132,3 +132,31 @@ describe(`valid specs on an OGX ${VERSION} image, its own config as the base (se
     expect(failuresOf(checks).slice(0, 3)).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * The issue's second held-out case: a model on the distribution's `ollama` provider, which
+ * 1.2.2's starter switches on with `${env.OLLAMA_URL:+ollama}`. Both 1.2.2 and 1.3.0 skip a
+ * registered model whose `model_id` resolves to nothing (`RESOURCE_ID_FIELDS`, core/stack.py,
+ * same code at both tags) and stop with "Provider `ollama` not found" for one on the switched-off
+ * provider (`register_resources`, same code). The real 1.2.2 server started on this config with
+ * OLLAMA_URL unset and served chat (tools/ogx-server check.sh, RESULT: PASS).
+ */
+describe("a model on the starter's env-switched ollama provider, on 1.2.2", () => {
+  const spec = {
+    distribution: { name: "starter" },
+    providers: { inference: { provider: "vllm", endpoint: "http://vllm.models.svc:8000/v1" } },
+    resources: {
+      models: [
+        { name: "fake-model", provider: "vllm" },
+        { name: "llama3.2:1b", provider: "ollama" },
+      ],
+    },
+  };
+  const [run] = checksOf([{ label: "ollama model", request: aRequest(aParent(spec), [], []), spec }]);
+
+  it("goes behind the provider's switch, and the 1.2.2 classes and start-up checks accept the config", () => {
+    expect(run!.check?.configYaml).toContain("model_id: ${env.OLLAMA_URL:+llama3.2:1b}");
+    expect(run!.check?.env.OLLAMA_URL).toBeUndefined();
+    expect(failuresOf([run!])).toEqual([]);
+  });
+});
