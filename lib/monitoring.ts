@@ -33,7 +33,7 @@ export interface Monitoring {
 }
 
 /** Server lines whose server has the endpoint (the 1.x line from 1.2.0 on). */
-export const METRICS_LINES: readonly Release[] = Object.freeze(["1.3"] as const);
+export const METRICS_LINES: readonly Release[] = Object.freeze(["1.2", "1.3"] as const);
 
 /** Is the endpoint asked for? `monitoring: {enabled: false}` sets nothing up. */
 export function metricsOn(monitoring: Monitoring | undefined): monitoring is Monitoring {

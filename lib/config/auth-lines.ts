@@ -24,24 +24,24 @@ const PIECES: readonly Piece[] = [
   {
     path: "upstreamHeader.tenantHeader",
     set: (a) => a.upstreamHeader?.tenantHeader !== undefined,
-    since: "1.3",
+    since: "1.2",
     server: "tenant_header",
   },
   {
     path: "upstreamHeader.attributeHeaders",
     set: (a) => a.upstreamHeader?.attributeHeaders !== undefined,
-    since: "1.3",
+    since: "1.2",
     server: "attribute_headers",
   },
   {
     path: "kubernetes.tenantClaim",
     set: (a) => a.kubernetes?.tenantClaim !== undefined,
-    since: "1.3",
+    since: "1.2",
     server: "tenant_claim",
   },
-  { path: "oidc.tenantClaim", set: (a) => a.oidc?.tenantClaim !== undefined, since: "1.3", server: "tenant_claim" },
-  { path: "custom.tenantField", set: (a) => a.custom?.tenantField !== undefined, since: "1.3", server: "tenant_field" },
-  { path: "tenancy", set: (a) => a.tenancy !== undefined, since: "1.3", server: "server.tenancy" },
+  { path: "oidc.tenantClaim", set: (a) => a.oidc?.tenantClaim !== undefined, since: "1.2", server: "tenant_claim" },
+  { path: "custom.tenantField", set: (a) => a.custom?.tenantField !== undefined, since: "1.2", server: "tenant_field" },
+  { path: "tenancy", set: (a) => a.tenancy !== undefined, since: "1.2", server: "server.tenancy" },
 ];
 
 /** Lines in release order, so "since" is an index comparison. */

@@ -19,7 +19,12 @@ import { typeFields, type TypeFields } from "./provider-fields";
 import { linesWithApi, RELEASE_APIS } from "./releases";
 
 /** How each line's `storage.stores.prompts`/`connectors` are written (its `ServerStoresConfig`). */
-const PROMPTS_STORE: { readonly [r in Release]: "kv" | "sql" } = { "0.7": "kv", "0.8": "kv", "1.3": "sql" };
+const PROMPTS_STORE: { readonly [r in Release]: "kv" | "sql" } = {
+  "0.7": "kv",
+  "0.8": "kv",
+  "1.2": "sql",
+  "1.3": "sql",
+};
 
 const linesText = (lines: readonly Release[]): string =>
   `${lines.map((r) => `${r}.x`).join(", ")} line${lines.length > 1 ? "s" : ""}`;

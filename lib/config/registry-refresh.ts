@@ -22,7 +22,8 @@ export function takesRegistryRefresh(release: Release): boolean {
 /** On a line without the key: refused, naming the lines that have it. */
 export function registryRefreshErrors(spec: CanonicalSpec, release: Release): FieldError[] {
   if (spec.registryRefreshIntervalSeconds === undefined || takesRegistryRefresh(release)) return [];
-  const lines = RELEASES.filter(takesRegistryRefresh).join(" and ");
+  const have = RELEASES.filter(takesRegistryRefresh);
+  const lines = `${have.slice(0, -1).join(", ")} and ${have[have.length - 1]}`;
   return [
     fieldError(
       PATH,

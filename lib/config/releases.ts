@@ -11,19 +11,25 @@ const COMMON_APIS = ["inference", "vector_io", "tool_runtime", "files", "batches
 export const RELEASE_APIS: { readonly [r in Release]: readonly string[] } = {
   "0.7": [...COMMON_APIS, "safety", "eval", "datasetio", "scoring"],
   "0.8": [...COMMON_APIS, "safety", "messages", "interactions"],
+  "1.2": [...COMMON_APIS, "messages", "interactions", "skills", "container_runtime", "containers"],
   "1.3": [...COMMON_APIS, "messages", "interactions", "skills", "container_runtime", "containers"],
 };
 
 /** The real server's JSON Schemas a line's configs are checked against (tests). */
-export type SchemaTag = "v0.7.3" | "v0.8.0" | "v1.3.0";
+export type SchemaTag = "v0.7.3" | "v0.8.0" | "v1.2.2" | "v1.3.0";
 
 /** Every tag with schema-derived data (provider-fields.generated.ts). */
-export const SCHEMA_TAGS: readonly SchemaTag[] = Object.freeze(["v0.7.3", "v0.8.0", "v1.3.0"] as const);
+export const SCHEMA_TAGS: readonly SchemaTag[] = Object.freeze(["v0.7.3", "v0.8.0", "v1.2.2", "v1.3.0"] as const);
 
 /** A `Record` over `Release`: a new server line does not compile until it names its models' tag. */
-const SCHEMA_TAG_OF: { readonly [r in Release]: SchemaTag } = { "0.7": "v0.7.3", "0.8": "v0.8.0", "1.3": "v1.3.0" };
+const SCHEMA_TAG_OF: { readonly [r in Release]: SchemaTag } = {
+  "0.7": "v0.7.3",
+  "0.8": "v0.8.0",
+  "1.2": "v1.2.2",
+  "1.3": "v1.3.0",
+};
 
-/** 0.7 → v0.7.3, 0.8 → v0.8.0, every 1.x line → v1.3.0. */
+/** 0.7 → v0.7.3, 0.8 → v0.8.0, 1.2 → v1.2.2, 1.3 → v1.3.0. */
 export function schemaTagOf(release: Release): SchemaTag {
   return SCHEMA_TAG_OF[release];
 }
@@ -33,17 +39,20 @@ export function hasSafety(release: Release): boolean {
   return RELEASE_APIS[release].includes("safety");
 }
 
+/** The 1.x lines: no Safety API, the 1.x config classes. */
+const ONE_X: ReadonlySet<Release> = new Set(["1.2", "1.3"]);
+
 /**
  * `ogx stack run` refuses plain HTTP from 1.2 on unless `server.insecure: true` or `--insecure`
- * (the 1.3+ image entrypoint passes `--insecure`; 1.2's does not).
+ * (the image entrypoint passes `--insecure` from 1.2.1 on; 1.2.0's does not).
  */
 export function refusesPlainHttp(release: Release): boolean {
-  return release === "1.3";
+  return ONE_X.has(release);
 }
 
 /** The responses provider keeps agent state in a KV store (`persistence.agent_state`) up to 0.8; 1.0 removed it. */
 export function keepsAgentState(release: Release): boolean {
-  return release !== "1.3";
+  return !ONE_X.has(release);
 }
 
 /** The lines whose server has `api`, for the error that refuses it on the others. */
@@ -59,6 +68,14 @@ export const SAFETY_ALTERNATIVES =
 export const REMOVED_TYPES: { readonly [r in Release]: ReadonlySet<string> } = {
   "0.7": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
   "0.8": new Set(["remote::tgi", "remote::hf::serverless", "remote::hf::endpoint", "inline::meta-reference"]),
+  // 1.2 still has remote::passthrough (gone in 1.3.0); it lacks 1.3's new types (registry below).
+  "1.2": new Set([
+    "remote::tgi",
+    "remote::hf::serverless",
+    "remote::hf::endpoint",
+    "inline::meta-reference",
+    "inline::transformers",
+  ]),
   "1.3": new Set([
     "remote::tgi",
     "remote::hf::serverless",
@@ -120,6 +137,7 @@ export const LINE_STARTUP: { readonly [r in Release]: LineStartup } = {
     configEnv: "LLAMA_STACK_CONFIG",
   },
   "0.8": { stateDir: ".ogx", configDirEnv: "OGX_CONFIG_DIR", portEnv: "OGX_PORT" },
+  "1.2": { stateDir: ".ogx", configDirEnv: "OGX_CONFIG_DIR", portEnv: "OGX_PORT", workersEnv: "OGX_WORKERS" },
   "1.3": { stateDir: ".ogx", configDirEnv: "OGX_CONFIG_DIR", portEnv: "OGX_PORT", workersEnv: "OGX_WORKERS" },
 };
 
@@ -151,10 +169,10 @@ export const FIPS_APPROVED_CIPHERS: readonly string[] = Object.freeze([
  * server still uses `server.tls_config` when the config sets it, so generated configs do.
  */
 export function takesTlsConfig(release: Release): boolean {
-  return release === "1.3";
+  return ONE_X.has(release);
 }
 
 /** Images of the line carry their config.yaml as OCI labels (`com.ogx.config.*`, published since 1.2). */
 export function carriesConfigLabels(release: Release): boolean {
-  return release === "1.3";
+  return ONE_X.has(release);
 }

@@ -9,13 +9,14 @@ import { parseImageRef, unpinnedReason } from "./image-ref";
 
 /**
  * Supported server lines, oldest first: "0.7" = Llama Stack 0.7.x, "0.8" = OGX 0.8.x,
- * "1.3" = OGX 1.x as of 1.3.0, the newest release whose configuration code is known here.
- * OGX 1.4 and 1.5 run on the 1.3 line (same config format; a note says so), and so do 1.0–1.2,
- * whose images were published before the config labels (lib/distributions/detect.ts).
+ * "1.2" = OGX 1.2.x (1.2.2 is what OpenShift AI 3.5 ships), "1.3" = OGX 1.x as of 1.3.0, the
+ * newest release whose configuration code is known here. OGX 1.4 and 1.5 run on the 1.3 line
+ * (same config format; a note says so), and 1.0 and 1.1 on the 1.2 line, the nearest
+ * (lib/distributions/detect.ts; generating for them is refused, lib/api/validate-server-version.ts).
  */
-export type Release = "0.7" | "0.8" | "1.3";
+export type Release = "0.7" | "0.8" | "1.2" | "1.3";
 
-export const RELEASES: readonly Release[] = Object.freeze(["0.7", "0.8", "1.3"] as const);
+export const RELEASES: readonly Release[] = Object.freeze(["0.7", "0.8", "1.2", "1.3"] as const);
 
 /** The current line: what a new v1alpha2 CR that names a distribution runs. */
 export const DEFAULT_RELEASE: Release = "1.3";
@@ -126,7 +127,7 @@ export function releaseOfImage(ref: string): Release | undefined {
 /** `[v]MAJOR.MINOR[.PATCH][-pre|+build]`, as in git tags and `GET /v1/version`. */
 export const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?$/;
 
-/** "0.7.1" → "0.7", "v0.8.0-rc1" → "0.8", "1.3.2" → "1.3"; versions of no supported line → undefined. */
+/** "0.7.1" → "0.7", "v0.8.0-rc1" → "0.8", "1.2.2" → "1.2", "1.3.2" → "1.3"; versions of no supported line → undefined. */
 export function releaseOfVersion(version: string): Release | undefined {
   const match = VERSION.exec(version);
   if (match === null) return undefined;

@@ -37,8 +37,9 @@ const INSECURE_FLAG_SINCE = "1.2.0";
 
 /**
  * A config of the user's (overrideConfig) or the image's own may not set `server.insecure`, and
- * 1.2's entrypoint does not pass `--insecure` (1.3's does; twice is harmless): without TLS the
- * server then stops with "TLS required". Generated configs set `server.insecure` themselves.
+ * 1.2.0's entrypoint does not pass `--insecure` (1.2.1's and later do; twice is harmless):
+ * without TLS the server then stops with "TLS required". Generated configs set
+ * `server.insecure` themselves.
  */
 function insecureArgs(input: ServerInput, release: Release, image: string | undefined): string[] {
   const { spec, source, labelVersion } = input;

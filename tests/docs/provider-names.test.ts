@@ -26,7 +26,7 @@ function docTable(text: string): { table: string; replaced: (table: string) => s
 }
 
 /** Each line's registered types of the four sections, from its registry, deprecated-to-error ones left out. */
-const TAGS = { "0.7": "v0.7.3", "0.8": "v0.8.0", "1.3": "v1.3.0" } as const;
+const TAGS = { "0.7": "v0.7.3", "0.8": "v0.8.0", "1.2": "v1.2.2", "1.3": "v1.3.0" } as const;
 type Entry = { api: string; provider_type: string; deprecation_error: string | null };
 function registry(release: (typeof RELEASES)[number]): Entry[] {
   const file = join(__dirname, "..", "fixtures", "server-schemas", TAGS[release], "providers", "index.json");

@@ -115,7 +115,7 @@ export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[]
   }
   if (!isDict(config)) return ["config.yaml is not a mapping"];
   if (config.distro_name !== undefined && config.distro_name !== null) config.distro_name = shown(config.distro_name);
-  if (tag === "v1.3.0") migrateKvStores(config);
+  if (tag === "v1.2.2" || tag === "v1.3.0") migrateKvStores(config);
   const models = modelsOf(tag);
   if (!models.stack(config)) return describe("", models.stack.errors);
   return [
@@ -126,7 +126,7 @@ export function checkParsed(parsed: unknown, env: Env, tag: SchemaTag): string[]
 }
 
 /**
- * The one `mode="before"` migration of 1.3.0's StackConfig that a schema cannot show
+ * The one `mode="before"` migration of the 1.x StackConfig (the same class at 1.2.2 and 1.3.0) that a schema cannot show
  * (`StorageConfig._migrate_kv_to_sql`, src/ogx/core/storage/datatypes.py): prompts and
  * connectors written as `{namespace, backend: kv_*}` become `{table_name: namespace,
  * backend: sql_*}` before validation, so the server accepts the older form.

@@ -135,12 +135,13 @@ describe("docs/server-lines.md, 'Where the server keeps its state'", () => {
 
   it("its table of lines is LINE_STARTUP", () => {
     const table = rows("| line | state directory |");
+    // The 1.x lines (1.2, 1.3) share one row, so they must start alike.
+    const expected = RELEASES.map((r) => {
+      const s = LINE_STARTUP[r];
+      return [r.startsWith("1.") ? "1.x" : r, `~/${s.stateDir}`, s.configDirEnv, s.portEnv, s.workersEnv ?? "—"];
+    }).filter((row, i, all) => JSON.stringify(row) !== JSON.stringify(all[i - 1]));
     expect(table.map((r) => r.slice(0, 5))).toEqual(
-      RELEASES.map((r): unknown[] => {
-        const s = LINE_STARTUP[r];
-        const workers: unknown = expect.stringContaining(s.workersEnv ?? "—");
-        return [r === "1.3" ? "1.x" : r, `~/${s.stateDir}`, s.configDirEnv, s.portEnv, workers];
-      }),
+      expected.map((row): unknown[] => [...row.slice(0, 4), expect.stringContaining(row[4]!)]),
     );
   });
 

@@ -116,13 +116,13 @@ describe("spec.auth: refused, with the path and the fix", () => {
       "upstreamHeader on 0.7",
       withAuth({ upstreamHeader: { principalHeader: "x-user" } }),
       "0.7",
-      "spec.auth.upstreamHeader: the 0.7 server line has no upstream_header auth: remove it, or run a line that has it (0.8, 1.3)",
+      "spec.auth.upstreamHeader: the 0.7 server line has no upstream_header auth: remove it, or run a line that has it (0.8, 1.2, 1.3)",
     ],
     [
       "tenancy on 0.8",
       withAuth({ kubernetes: {}, tenancy: { mode: "disabled" } }),
       "0.8",
-      "spec.auth.tenancy: the 0.8 server line has no server.tenancy: remove it, or run a line that has it (1.3)",
+      "spec.auth.tenancy: the 0.8 server line has no server.tenancy: remove it, or run a line that has it (1.2, 1.3)",
     ],
     [
       "a tenant claim on 0.7",

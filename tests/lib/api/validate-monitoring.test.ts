@@ -46,7 +46,7 @@ describe("the spec's own rules", () => {
 });
 
 describe("the server line", () => {
-  const HAVE_IT = /the lines that have it: "1\.3" \(OGX 1\.2\.0 and later\)/;
+  const HAVE_IT = /the lines that have it: "1\.2", "1\.3" \(OGX 1\.2\.0 and later\)/;
 
   it.each<[string, LlsdSpecV1alpha2, Release]>([
     ["Llama Stack 0.7", named({}), "0.7"],
@@ -64,9 +64,9 @@ describe("the server line", () => {
   });
 
   it.each([["docker.io/ogx/distribution-starter:1.0.2"], ["docker.io/ogxai/distribution-starter:1.1.0"]])(
-    "%s runs on the 1.3 line but predates the endpoint: refused",
+    "%s runs on the 1.2 line (the nearest) but predates the endpoint: refused",
     (image) => {
-      const errors = validate(imaged(image), { release: "1.3" }).errors.filter((e) =>
+      const errors = validate(imaged(image), { release: "1.2" }).errors.filter((e) =>
         e.path.startsWith("spec.monitoring"),
       );
       expect(errors).toEqual([{ path: "spec.monitoring.enabled", message: expect.stringMatching(HAVE_IT) }]);
@@ -74,7 +74,7 @@ describe("the server line", () => {
   );
 
   it.each<[string, LlsdSpecV1alpha2, Release]>([
-    ["OGX 1.2.0", imaged("docker.io/ogxai/distribution-starter:1.2.0"), "1.3"],
+    ["OGX 1.2.0", imaged("docker.io/ogxai/distribution-starter:1.2.0"), "1.2"],
     ["OGX 1.3.0 by name", named({}), "1.3"],
     ["monitoring off on 0.8", named({ enabled: false }), "0.8"],
     ["no monitoring on 0.7", { distribution: { name: "starter" } }, "0.7"],

@@ -134,6 +134,6 @@ describe("llsd migrate --release moves the CR, and says what changes", () => {
   it("a line that does not exist is a usage error naming the lines", () => {
     const run = migrated(withVllm, "--release", "2.0");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--release must be one of 0\.7, 0\.8, 1\.3/);
+    expect(run.stderr).toMatch(/--release must be one of 0\.7, 0\.8, 1\.2, 1\.3/);
   });
 });

@@ -82,22 +82,28 @@ describe("a base written for another line", () => {
       "baseConfig.providers.inference[1].provider_type: remote::meta is not a provider type of the 0.8 line",
     ],
     [
+      "remote::meta (1.3 only)",
+      "1.2",
+      META,
+      "baseConfig.providers.inference[1].provider_type: remote::meta is not a provider type of the 1.2 line",
+    ],
+    [
       "batches in a sqlstore (1.x)",
       "0.8",
       BATCHES_SQL,
-      "baseConfig.providers.batches[0].config.sqlstore: inline::reference takes sqlstore on the 1.3.x line, where the 0.8 line's requires kvstore",
+      "baseConfig.providers.batches[0].config.sqlstore: inline::reference takes sqlstore on the 1.2.x, 1.3.x lines, where the 0.8 line's requires kvstore",
     ],
     [
       "batches in a sqlstore (1.x)",
       "0.7",
       BATCHES_SQL,
-      "baseConfig.providers.batches[0].config.sqlstore: inline::reference takes sqlstore on the 1.3.x line, where the 0.7 line's requires kvstore",
+      "baseConfig.providers.batches[0].config.sqlstore: inline::reference takes sqlstore on the 1.2.x, 1.3.x lines, where the 0.7 line's requires kvstore",
     ],
     [
       "prompts in a SQL table (1.x)",
       "0.8",
       PROMPTS_SQL,
-      "baseConfig.storage.stores.prompts: a SQL table (table_name), as the 1.3.x line write it, where the 0.8 line reads {namespace, backend: <a kv_ backend>}",
+      "baseConfig.storage.stores.prompts: a SQL table (table_name), as the 1.2.x, 1.3.x lines write it, where the 0.8 line reads {namespace, backend: <a kv_ backend>}",
     ],
   ])("with %s, on %s, is refused at the place, with the fix", (_what, release, lines, error) => {
     const errors = errorsOf(aBase(lines), release);

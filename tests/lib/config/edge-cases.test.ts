@@ -340,6 +340,10 @@ describe("a provider type an older line does not have", () => {
     ["deepseek", "0.7", /^remote::deepseek does not exist on 0\.7\.x servers \(added in 1\.3\.x\)/],
     ["remote::tgi", "0.8", /^remote::tgi does not exist on 0\.8\.x servers \(removed upstream\)/],
     ["remote::passthrough", "1.3", /^remote::passthrough does not exist on 1\.3\.x servers \(removed upstream\)/],
+    // v1.2.2's registry (tests/fixtures/server-schemas/v1.2.2/providers/index.json) has none of 1.3.0's new types.
+    ["deepseek", "1.2", /^remote::deepseek does not exist on 1\.2\.x servers \(added in 1\.3\.x\); run a 1\.3 image/],
+    ["remote::meta", "1.2", /^remote::meta does not exist on 1\.2\.x servers \(added in 1\.3\.x\)/],
+    ["mistral", "1.2", /^remote::mistral does not exist on 1\.2\.x servers \(added in 1\.3\.x\)/],
   ])("%s on %s: says whether it is new or gone", (provider, release, message) => {
     expect(resolveProviderType("inference", provider, true, release).error).toMatch(message);
   });

@@ -18,10 +18,10 @@ const s3 = {
 
 describe("a section of an API the line lacks", () => {
   it.each<[string, Release, string]>([
-    ["messages", "0.7", "0.8.x, 1.3.x"],
-    ["interactions", "0.7", "0.8.x, 1.3.x"],
-    ["skills", "0.7", "1.3.x"],
-    ["skills", "0.8", "1.3.x"],
+    ["messages", "0.7", "0.8.x, 1.2.x, 1.3.x"],
+    ["interactions", "0.7", "0.8.x, 1.2.x, 1.3.x"],
+    ["skills", "0.7", "1.2.x, 1.3.x"],
+    ["skills", "0.8", "1.2.x, 1.3.x"],
   ])("%s on %s is refused at its path, naming the lines that have it", (section, release, lines) => {
     const spec = aSpec({ providers: { [section]: { provider: "builtin" } } });
     const expected = expect.objectContaining({

@@ -59,6 +59,8 @@ describe("a provider name no type of the line matches", () => {
     ["vllm", { inference: { provider: "vllm", endpoint: "http://v:8000" } }, "0.7"],
     ["sentence-transformers", { inference: { provider: "sentence-transformers" } }, "0.8"],
     ["the old name rag-runtime", { toolRuntime: { provider: "rag-runtime" } }, "1.3"],
+    // Still in v1.2.2's registry, gone at v1.3.0.
+    ["passthrough on 1.2", { inference: { provider: "passthrough", endpoint: "http://p:8000" } }, "1.2"],
   ])("given %s, accepts it", (_name, providers, release) => {
     expect(refusals(aSpec({ providers }), release)).toEqual([]);
   });

@@ -7,6 +7,9 @@ const digest = "sha256:" + "d".repeat(64);
 describe("chooseLine: an image that names a supported line", () => {
   it.each([
     [{ image: "docker.io/ogxai/distribution-starter:1.3.0" }, "1.3"],
+    [{ image: "docker.io/ogxai/distribution-starter:1.2.2" }, "1.2"],
+    [{ image: "docker.io/ogxai/distribution-starter:v1.2.0" }, "1.2"],
+    [{ image: `quay.io/acme/starter@${digest}`, labelVersion: "1.2.2" }, "1.2"],
     [{ image: "docker.io/ogx/distribution-starter:0.8.1" }, "0.8"],
     [{ image: "docker.io/llamastack/distribution-starter:0.7.1" }, "0.7"],
     [{ image: `quay.io/acme/starter@${digest}`, labelVersion: "1.3.0" }, "1.3"],
@@ -21,9 +24,8 @@ describe("chooseLine: a version no line names", () => {
   it.each([
     ["1.5.0", "1.3", "older"],
     ["1.4.2", "1.3", "older"],
-    ["v1.1.3", "1.3", "newer"],
-    ["1.0.0", "1.3", "newer"],
-    ["1.2.2", "1.3", "newer"],
+    ["v1.1.3", "1.2", "newer"],
+    ["1.0.0", "1.2", "newer"],
     ["0.9.0", "0.8", "older"],
     ["2.0.0", "1.3", "older"],
     ["0.6.0", "0.7", "newer"],
@@ -41,7 +43,7 @@ describe("chooseLine: a version no line names", () => {
 
   it("never renders a 1.x image as a 0.x line", () => {
     for (const minor of [0, 1, 2, 4, 5, 9])
-      expect(chooseLine({ image: `quay.io/x/y:1.${minor}.0` }).release).toBe("1.3");
+      expect(chooseLine({ image: `quay.io/x/y:1.${minor}.0` }).release).toMatch(/^1\./);
   });
 
   it("reads a label version before the tag", () => {

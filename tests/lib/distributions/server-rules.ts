@@ -98,6 +98,7 @@ export const PROVIDER_TYPES: Readonly<Record<Release, Readonly<Record<string, re
     messages: ["inline::builtin"],
     interactions: ["inline::builtin"],
   },
+  "1.2": registryOf("v1.2.2"),
   "1.3": registryOf("v1.3.0"),
 };
 
@@ -105,6 +106,7 @@ export const PROVIDER_TYPES: Readonly<Record<Release, Readonly<Record<string, re
 export const ABSENT_APIS: Readonly<Record<Release, readonly string[]>> = {
   "0.7": ["messages", "interactions", "agents", "post_training", "telemetry"],
   "0.8": ["eval", "datasetio", "scoring", "agents", "post_training", "telemetry"],
+  "1.2": ["safety", "shields", "eval", "datasetio", "scoring", "agents", "post_training", "telemetry"],
   "1.3": ["safety", "shields", "eval", "datasetio", "scoring", "agents", "post_training", "telemetry"],
 };
 
@@ -141,5 +143,6 @@ const STORES_0X: Readonly<Record<string, "kv" | "sql">> = {
 export const STORE_KINDS: Readonly<Record<Release, Readonly<Record<string, "kv" | "sql">>>> = {
   "0.7": STORES_0X,
   "0.8": STORES_0X,
+  "1.2": { ...STORES_0X, prompts: "sql", connectors: "sql" },
   "1.3": { ...STORES_0X, prompts: "sql", connectors: "sql" },
 };

@@ -35,7 +35,7 @@ describe("the default distribution table", () => {
   );
 
   it("lists releases oldest first and defaults to the newest, the current one", () => {
-    expect(RELEASES).toEqual(["0.7", "0.8", "1.3"]);
+    expect(RELEASES).toEqual(["0.7", "0.8", "1.2", "1.3"]);
     expect(DEFAULT_RELEASE).toBe(RELEASES[RELEASES.length - 1]);
     for (const entry of DEFAULT_DISTRIBUTIONS) expect(entry.release).toBe(DEFAULT_RELEASE);
   });

@@ -107,6 +107,7 @@ describe("spec.baseConfig", () => {
   const LINE_IMAGES = {
     "0.7": "docker.io/llamastack/distribution-starter:0.7.1",
     "0.8": "docker.io/ogx/distribution-starter:0.8.0",
+    "1.2": "docker.io/ogxai/distribution-starter:1.2.2",
     "1.3": "docker.io/ogxai/distribution-starter:1.3.0",
   } as const;
   const onLine = (line: keyof typeof LINE_IMAGES) =>
@@ -118,6 +119,7 @@ describe("spec.baseConfig", () => {
     ["0.8", "0.7", "at providers.messages: the 0.7 server line has no messages API"],
     ["0.7", "0.8", "at providers.eval: the 0.8 server line has no eval API"],
     ["0.7", "1.3", "at providers.eval: the 1.3 server line has no eval API"],
+    ["1.3", "1.2", "at providers.inference[12].provider_type: remote::meta is not a provider type of the 1.2 line"],
   ])(
     "given the %s starter as the base of a %s CR, fails at spec.baseConfig with the place and the fix",
     (from, line, message) => {
@@ -136,7 +138,9 @@ describe("spec.baseConfig", () => {
   it.each<[Release, Release]>([
     ["0.7", "0.7"],
     ["0.8", "0.8"],
+    ["1.2", "1.2"],
     ["1.3", "1.3"],
+    ["1.2", "1.3"],
     ["0.8", "1.3"],
   ])("given the %s starter as the base of a %s CR, generates", (from, line) => {
     const r = syncOf(onLine(line), [baseMap(bundledBaseConfig("starter", from)!)]);
