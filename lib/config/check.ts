@@ -23,7 +23,7 @@ import { RELEASE_APIS } from "./releases";
 import { SERVER_API } from "../api/apis";
 import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
-import { imageStateErrors } from "./shared-state-errors";
+import { imageStateErrors, volumeStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
@@ -121,7 +121,7 @@ export function checkSchemaValid(
   const options = withLine(given, spec);
   const checked = validateCanonical(spec, raw, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
-  const own = withoutRepeats(checked.errors, types);
+  const own = withoutRepeats(checked.errors, [...types, ...volumeStateErrors(spec)]);
   const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
   const errors = withoutRepeats(own, refused);
   if (notes.length > 0) return { ...checked, errors, notes };

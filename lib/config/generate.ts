@@ -14,6 +14,7 @@ import { loopbackBackendNotes } from "./local-backends";
 import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { generatedStateErrors } from "./shared-state-errors";
+import { containerEnv } from "./container-env";
 import { isMap, type ConfigDoc } from "./doc";
 import { dialectErrors } from "./dialect";
 import { ensureFiles } from "./files-provider";
@@ -175,7 +176,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...resources.errors,
     ...envCheck.errors,
     ...auth.errors,
-    ...generatedStateErrors(spec, doc, release, provided),
+    ...generatedStateErrors(spec, doc, release, containerEnv(spec, [...secretEnv, ...telemetry.env])),
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }
