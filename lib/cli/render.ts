@@ -63,7 +63,8 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
   read.documents.forEach((written, i) => {
     if (i > 0) io.stdout("---\n");
     // What validate, /validate or /sync would refuse is refused here too, before anything is printed.
-    const doc = passes(written, { release, baseConfig }, io) ? asStored(written, args.file, io) : undefined;
+    const verdict = { release, baseConfig, configMaps: read.configMaps };
+    const doc = passes(written, verdict, io) ? asStored(written, args.file, io) : undefined;
     if (doc === undefined) {
       ok = false;
       return;

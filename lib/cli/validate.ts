@@ -24,7 +24,8 @@ function validateFile(file: string, io: CliIo): boolean {
   let ok = true;
   for (const doc of read.documents) {
     const name = `${doc.apiVersion} ${doc.name}`;
-    const verdict = verdictOf(doc);
+    // The file's ConfigMaps are the related objects it was given: judged as /sync judges them.
+    const verdict = verdictOf(doc, { configMaps: read.configMaps });
     for (const w of verdict.warnings) io.stderr(`${file}: ${name}: warning: ${line(w)}\n`);
     for (const n of verdict.notes ?? []) io.stderr(`${file}: ${name}: note: ${n}\n`);
     if (verdict.errors.length === 0) {

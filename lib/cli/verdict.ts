@@ -11,12 +11,15 @@ import { lineOfAdmitted } from "../admission/line";
 import type { Release } from "../distributions/table";
 import type { CrDocument } from "./documents";
 import type { CliIo } from "./io";
+import type { ConfigMapData } from "../config/override";
 
 export interface VerdictOptions {
   /** The server line asked for (`--release`); @default the line the sync hook would pick. */
   readonly release?: Release;
   /** The base config given (`--base-config`); @default the distribution's bundled one. */
   readonly baseConfig?: string;
+  /** The ConfigMaps of the same file: an overrideConfig or baseConfig among them is judged against them, as /sync does. */
+  readonly configMaps?: ConfigMapData;
 }
 
 /** Every problem of one document, as `llsd validate` lists them and /validate denies them. */
@@ -26,6 +29,7 @@ export function verdictOf(doc: CrDocument, options: VerdictOptions = {}): Valida
   const checked = checkObject(doc.object, {
     ...(release ? { release } : {}),
     ...(options.baseConfig !== undefined ? { baseConfig: options.baseConfig } : {}),
+    ...(options.configMaps !== undefined ? { configMaps: options.configMaps } : {}),
   });
   // What only the input shows (no name, a Secret of the input that does not hold the reference) comes first.
   return doc.problems.length === 0 ? checked : { ...checked, errors: [...doc.problems, ...checked.errors] };

@@ -25,12 +25,16 @@ import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
 import { imageStateErrors, volumeStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
+import type { ConfigMapData } from "./override";
+import { atBaseConfig, baseConfigOf, imageUnseen, overrideVerdict } from "./related-check";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
   readonly release?: Release;
   /** Base config text to generate against; @default the named distribution's bundled config. */
   readonly baseConfig?: string;
+  /** ConfigMaps beside the CR (by name → data): an overrideConfig or baseConfig among them is checked; one not given is a warning. */
+  readonly configMaps?: ConfigMapData;
   /**
    * Generate against the base config (true), or stop after the spec's own rules (false). The
    * sync hook passes false on its fast path: it generates anyway, against the image's config.
@@ -60,22 +64,31 @@ export function providerTypeErrors(spec: CanonicalSpec, release: Release): Field
   return errors;
 }
 
-const NOTHING = { errors: [], notes: [] } as const;
+const NOTHING = { errors: [], notes: [], warnings: [] } as const;
+
+export interface GenerationCheck {
+  readonly errors: readonly FieldError[];
+  readonly notes: readonly string[];
+  /** What could not be checked because an object was not given (lib/config/related-check.ts). */
+  readonly warnings: readonly FieldError[];
+}
 
 /** What generation against the base config refuses, and its notes, for a spec that normalized. */
-export function generationCheck(
-  spec: CanonicalSpec,
-  options: CheckOptions = {},
-): { readonly errors: readonly FieldError[]; readonly notes: readonly string[] } {
+export function generationCheck(spec: CanonicalSpec, options: CheckOptions = {}): GenerationCheck {
   const source = configSource(spec);
-  if (source === "override") return NOTHING;
   const release = releaseFor(spec, options);
+  if (source === "override" && spec.overrideConfig)
+    return { ...overrideVerdict(spec, spec.overrideConfig, options.configMaps, release), notes: [] };
   const d = spec.distribution;
-  // A baseConfig's ConfigMap is known only to the sync hook (and to `llsd render` given the file).
-  const base = options.baseConfig ?? (spec.baseConfig ? undefined : bundledConfigOf(d, release));
-  if (base === undefined) return NOTHING;
-  if (source === "image-default") return { errors: imageDefaultErrors(spec, base, release), notes: [] };
-  return generationRefusals(spec, base, release, options);
+  // A baseConfig's ConfigMap is known to the sync hook, and to the CLI when the file holds it.
+  const fromMap = options.baseConfig === undefined && spec.baseConfig ? spec.baseConfig : undefined;
+  const read = fromMap ? baseConfigOf(fromMap, options.configMaps) : undefined;
+  if (read !== undefined && !("text" in read)) return { ...read, notes: [] };
+  const base = options.baseConfig ?? read?.text ?? bundledConfigOf(d, release);
+  if (base === undefined) return d.kind === "image" ? { ...NOTHING, warnings: [imageUnseen(d.image)] } : NOTHING;
+  if (source === "image-default") return { ...NOTHING, errors: imageDefaultErrors(spec, base, release) };
+  const refused = generationRefusals(spec, base, release, options);
+  return { errors: atBaseConfig(fromMap, refused.errors), notes: refused.notes, warnings: [] };
 }
 
 /** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */
@@ -122,10 +135,12 @@ export function checkSchemaValid(
   const checked = validateCanonical(spec, raw, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
   const own = withoutRepeats(checked.errors, [...types, ...volumeStateErrors(spec)]);
-  const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
+  const { errors: refused, notes, warnings: unseen } =
+    options.generation === false ? NOTHING : generationCheck(spec, options);
   const errors = withoutRepeats(own, refused);
-  if (notes.length > 0) return { ...checked, errors, notes };
-  return errors.length === checked.errors.length ? checked : { ...checked, errors };
+  const warnings = unseen.length > 0 ? [...checked.warnings, ...unseen] : checked.warnings;
+  if (notes.length > 0) return { ...checked, errors, warnings, notes };
+  return errors.length === checked.errors.length && unseen.length === 0 ? checked : { ...checked, errors, warnings };
 }
 
 /** The options with the line `lineOf` picks, when no release was given. */

@@ -94,7 +94,8 @@ function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefin
   const ref = spec.overrideConfig ?? { configMapName: "", key: CONFIG_FILE_NAME };
   const key = ref.key === CONFIG_FILE_NAME ? "" : ` key "${ref.key}"`;
   const note = `config.yaml comes from ConfigMap ${ref.configMapName}${key}, mounted as is`;
-  if (configMaps === undefined)
+  // As the verdict (lib/config/related-check.ts): a ConfigMap not given is not checked, not missing.
+  if (configMaps?.[ref.configMapName] === undefined)
     return {
       ok: true,
       source: "override",
