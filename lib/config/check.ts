@@ -26,7 +26,7 @@ import { scaleOut } from "./shared-state";
 import { imageStateErrors, volumeStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 import type { ConfigMapData } from "./override";
-import { atBaseConfig, baseConfigOf, imageUnseen, overrideVerdict } from "./related-check";
+import { atBaseConfig, baseConfigOf, externalUnseen, imageUnseen, overrideVerdict } from "./related-check";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
@@ -135,8 +135,12 @@ export function checkSchemaValid(
   const checked = validateCanonical(spec, raw, options);
   const types = providerTypeErrors(spec, releaseFor(spec, options));
   const own = withoutRepeats(checked.errors, [...types, ...volumeStateErrors(spec)]);
-  const { errors: refused, notes, warnings: unseen } =
-    options.generation === false ? NOTHING : generationCheck(spec, options);
+  const {
+    errors: refused,
+    notes,
+    warnings: related,
+  } = options.generation === false ? NOTHING : generationCheck(spec, options);
+  const unseen = options.generation === false ? related : [...related, ...externalUnseen(spec)];
   const errors = withoutRepeats(own, refused);
   const warnings = unseen.length > 0 ? [...checked.warnings, ...unseen] : checked.warnings;
   if (notes.length > 0) return { ...checked, errors, warnings, notes };

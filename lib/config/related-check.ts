@@ -67,3 +67,16 @@ export const imageUnseen = (image: string): FieldError =>
     "spec.distribution.image",
     `the config labels of image ${image} were not read here: what generating against its config would refuse was not checked; the sync hook reads them and says it in the CR's status (llsd render --base-config FILE checks a copy)`,
   );
+
+/** External providers' images, whose provider spec only the sync hook reads. */
+export function externalUnseen(spec: CanonicalSpec): FieldError[] {
+  const first = spec.externalProviders[0];
+  if (first === undefined) return [];
+  const all = spec.externalProviders.length;
+  return [
+    fieldError(
+      "spec.externalProviders",
+      `the image${all > 1 ? "s" : ""} of ${all} external provider${all > 1 ? "s" : ""} (${first.image}${all > 1 ? ", …" : ""}) were not read here: their provider type, module and config were not checked; the sync hook reads them and says what it refuses in the CR's status`,
+    ),
+  ];
+}

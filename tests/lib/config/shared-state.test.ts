@@ -128,7 +128,9 @@ describe("a provider kept in the pod by what its client does with the config", (
   it.each(PROVIDER_FACTS)("%s (%s): pod-local %s", (_case, type, config, userEnv, local) => {
     const api = type.includes("s3") ? "files" : "vector_io";
     const env = containerEnv(
-      aCanonicalSpec({ workload: { overrides: { env: Object.entries(userEnv).map(([name, value]) => ({ name, value })) } } }),
+      aCanonicalSpec({
+        workload: { overrides: { env: Object.entries(userEnv).map(([name, value]) => ({ name, value })) } },
+      }),
       [],
     );
     expect(podLocalState(docWith(api, type, config), "1.3", env).length).toBe(local ? 1 : 0);
@@ -303,7 +305,11 @@ describe.each(SCALED)("generated config, %s", (_s, workload, scalePath) => {
   });
 
   it("accepts the same config once nothing is kept inside a pod", () => {
-    const spec = aSpec({ distribution: { name: "postgres-demo" }, workload: shared(workload), disabled: UNSHARED_APIS });
+    const spec = aSpec({
+      distribution: { name: "postgres-demo" },
+      workload: shared(workload),
+      disabled: UNSHARED_APIS,
+    });
     expect(checkSpec(spec).errors).toEqual([]);
   });
 
@@ -384,7 +390,9 @@ describe("a config run as it is", () => {
 
   it("an override's env-selected Milvus Lite is refused, and accepted once the env names a server", () => {
     const configMaps = { mine: { "config.yaml": milvusLiteConfig } };
-    const lite = render(aSpec({ overrideConfig: { configMapName: "mine" }, workload: { replicas: 2 } }), { configMaps });
+    const lite = render(aSpec({ overrideConfig: { configMapName: "mine" }, workload: { replicas: 2 } }), {
+      configMaps,
+    });
     expect(lite.ok ? [] : lite.errors.map((e) => e.message)).toEqual([
       expect.stringMatching(/^ConfigMap mine: providers.vector_io.m \(remote::milvus, Milvus Lite inside the process/),
     ]);
