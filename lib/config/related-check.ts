@@ -27,10 +27,6 @@ const unseen = (path: string, what: string): FieldError =>
     `${what} was not checked here (not given); the sync hook reads it and refuses the CR in its status when it is missing or its config is refused. Give it to llsd validate in the same file to check it`,
   );
 
-/** A ConfigMap's data when the caller has it. */
-const known = (ref: ConfigMapKey, configMaps: ConfigMapData | undefined) =>
-  configMaps !== undefined && configMaps[ref.configMapName] !== undefined ? configMaps : undefined;
-
 /** `overrideConfig`: its ConfigMap checked as the sync hook checks it, or a warning. */
 export function overrideVerdict(
   spec: CanonicalSpec,
@@ -38,7 +34,8 @@ export function overrideVerdict(
   configMaps: ConfigMapData | undefined,
   release: Release,
 ): RelatedVerdict {
-  const data = known(ref, configMaps);
+  // Given, the ConfigMaps are all there is (as `related` is for the sync hook): one missing among them is refused.
+  const data = configMaps;
   if (data === undefined) return { errors: [], warnings: [unseen(OVERRIDE_PATH, `ConfigMap ${ref.configMapName}`)] };
   const checked = checkOverrideConfig(ref, data);
   if (!checked.ok) return { errors: [checked.error], warnings: [] };
@@ -50,7 +47,7 @@ export function baseConfigOf(
   ref: ConfigMapKey,
   configMaps: ConfigMapData | undefined,
 ): { readonly text: string } | RelatedVerdict {
-  const data = known(ref, configMaps);
+  const data = configMaps;
   if (data === undefined)
     return { errors: [], warnings: [unseen(`${BASE_CONFIG_PATH}.configMapName`, `ConfigMap ${ref.configMapName}`)] };
   const read = baseConfigText(ref, data);

@@ -94,8 +94,7 @@ function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefin
   const ref = spec.overrideConfig ?? { configMapName: "", key: CONFIG_FILE_NAME };
   const key = ref.key === CONFIG_FILE_NAME ? "" : ` key "${ref.key}"`;
   const note = `config.yaml comes from ConfigMap ${ref.configMapName}${key}, mounted as is`;
-  // As the verdict (lib/config/related-check.ts): a ConfigMap not given is not checked, not missing.
-  if (configMaps?.[ref.configMapName] === undefined)
+  if (configMaps === undefined)
     return {
       ok: true,
       source: "override",
