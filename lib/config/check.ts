@@ -9,7 +9,7 @@
  * the config lacks, a disabled API another one needs…) when that base config is known offline
  * (a named distribution's bundled config, or one given). A problem is reported once per field.
  */
-import type { CanonicalSpec } from "../api/canonical";
+import type { CanonicalSpec, ConfigMapKey } from "../api/canonical";
 import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
@@ -73,22 +73,35 @@ export interface GenerationCheck {
   readonly warnings: readonly FieldError[];
 }
 
+/** The base config text to generate against, or the verdict without one (not given, unreadable, or an image's). */
+function baseOf(
+  spec: CanonicalSpec,
+  options: CheckOptions,
+  release: Release,
+): { readonly text: string; readonly ref?: ConfigMapKey } | GenerationCheck {
+  if (options.baseConfig !== undefined) return { text: options.baseConfig };
+  // A baseConfig's ConfigMap is known to the sync hook, and to the CLI when the file holds it.
+  if (spec.baseConfig) {
+    const read = baseConfigOf(spec.baseConfig, options.configMaps);
+    return "text" in read ? { text: read.text, ref: spec.baseConfig } : { ...read, notes: [] };
+  }
+  const d = spec.distribution;
+  const bundled = bundledConfigOf(d, release);
+  if (bundled !== undefined) return { text: bundled };
+  return d.kind === "image" ? { ...NOTHING, warnings: [imageUnseen(d.image)] } : NOTHING;
+}
+
 /** What generation against the base config refuses, and its notes, for a spec that normalized. */
 export function generationCheck(spec: CanonicalSpec, options: CheckOptions = {}): GenerationCheck {
   const source = configSource(spec);
   const release = releaseFor(spec, options);
   if (source === "override" && spec.overrideConfig)
     return { ...overrideVerdict(spec, spec.overrideConfig, options.configMaps, release), notes: [] };
-  const d = spec.distribution;
-  // A baseConfig's ConfigMap is known to the sync hook, and to the CLI when the file holds it.
-  const fromMap = options.baseConfig === undefined && spec.baseConfig ? spec.baseConfig : undefined;
-  const read = fromMap ? baseConfigOf(fromMap, options.configMaps) : undefined;
-  if (read !== undefined && !("text" in read)) return { ...read, notes: [] };
-  const base = options.baseConfig ?? read?.text ?? bundledConfigOf(d, release);
-  if (base === undefined) return d.kind === "image" ? { ...NOTHING, warnings: [imageUnseen(d.image)] } : NOTHING;
-  if (source === "image-default") return { ...NOTHING, errors: imageDefaultErrors(spec, base, release) };
-  const refused = generationRefusals(spec, base, release, options);
-  return { errors: atBaseConfig(fromMap, refused.errors), notes: refused.notes, warnings: [] };
+  const base = baseOf(spec, options, release);
+  if (!("text" in base)) return base;
+  if (source === "image-default") return { ...NOTHING, errors: imageDefaultErrors(spec, base.text, release) };
+  const refused = generationRefusals(spec, base.text, release, options);
+  return { errors: atBaseConfig(base.ref, refused.errors), notes: refused.notes, warnings: [] };
 }
 
 /** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */

@@ -31,18 +31,23 @@ export function containerEnv(spec: CanonicalSpec, ours: readonly SetVariable[]):
   return env;
 }
 
+/** One reference's text, or undefined when a value not known here decides it. */
+function substituted(got: string | null | undefined, op: string | undefined, expr: string | undefined) {
+  const set = got !== undefined && got !== "";
+  if (op === "+") return set ? (expr ?? "") : "";
+  if (op === "=" && !set) return expr ?? "";
+  // A bare reference to an unset variable stops the server instead of resolving; a Secret's value is unknown.
+  return typeof got === "string" && set ? got : undefined;
+}
+
 /** `value` after the server's substitution; undefined when it is not a string or a value not known here decides it. */
 export function resolvedWith(value: unknown, env: EnvValues): string | undefined {
   if (typeof value !== "string") return undefined;
   if (!value.includes("${env.")) return value;
   let decided = true;
   const text = value.replace(ENV_REF, (_m, name: string, op: string | undefined, expr: string | undefined) => {
-    const got = env.get(name);
-    const set = got !== undefined && got !== "";
-    if (op === "+") return set ? (expr ?? "") : "";
-    if (op === "=" && !set) return expr ?? "";
-    // A bare reference to an unset variable stops the server instead of resolving; a Secret's value is unknown.
-    if (typeof got !== "string" || !set) decided = false;
+    const got = substituted(env.get(name), op, expr);
+    if (got === undefined) decided = false;
     return got ?? "";
   });
   return decided ? text : undefined;

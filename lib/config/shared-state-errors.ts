@@ -69,15 +69,18 @@ export function stateError(items: readonly LocalState[], scale: ScaleOut, at: St
   );
 }
 
+/** The spec field that made a backend pod-local: its sqlite type, or its loopback endpoint. */
+function storagePathOf(s: LocalState, spec: CanonicalSpec): string | undefined {
+  const store = s.kind === "kv" || s.kind === "sql" ? spec.storage?.[s.kind] : undefined;
+  const own = s.id === (s.kind === "kv" ? KV_BACKEND : SQL_BACKEND);
+  if (!own || store === undefined) return undefined;
+  if (store.type === "sqlite") return child(store.path, "type");
+  return store.type === "redis" && store.endpoint !== undefined ? child(store.path, "endpoint") : undefined;
+}
+
 /** The spec field that put a piece of state in the generated config, if one did. */
 function specPathOf(s: LocalState, spec: CanonicalSpec): string | undefined {
-  if (s.kind === "kv" || s.kind === "sql") {
-    const store = spec.storage?.[s.kind];
-    const own = s.id === (s.kind === "kv" ? KV_BACKEND : SQL_BACKEND);
-    if (!own || store === undefined) return undefined;
-    if (store.type === "sqlite") return child(store.path, "type");
-    return store.type === "redis" && store.endpoint !== undefined ? child(store.path, "endpoint") : undefined;
-  }
+  if (s.kind === "kv" || s.kind === "sql") return storagePathOf(s, spec);
   const p = spec.providers.find((q) => SERVER_API[q.api] === s.kind && q.id === s.id);
   if (p === undefined) return undefined;
   // A remote type kept in the pod is so by where it points: the endpoint, else its settings.

@@ -86,23 +86,29 @@ function backendRefs(value: unknown, out: Set<string>): void {
   }
 }
 
+/** One backend, if it is pod-local; `id` its name. */
+function localBackend(id: string, backend: unknown, release: Release, env: EnvValues): LocalState | undefined {
+  if (!isMap(backend)) return undefined;
+  const type = resolvedWith(backend.type, env);
+  const keys = type === undefined ? undefined : fieldsOf(release).backends[type];
+  const place = type !== undefined && keys !== undefined ? backendPlace(backend, keys, env) : undefined;
+  if (type === undefined || place === undefined) return undefined;
+  const at = {
+    kind: type.startsWith("kv_") ? ("kv" as const) : ("sql" as const),
+    id,
+    type,
+    where: `storage.backends.${id}`,
+  };
+  // A file backend's type says where it is; a server's host needs saying.
+  return "db_path" in (keys ?? {}) ? at : { ...at, why: place.why };
+}
+
 function localBackends(doc: ConfigDoc, release: Release, used: ReadonlySet<string>, env: EnvValues): LocalState[] {
   const storage = isMap(doc.storage) ? doc.storage : {};
   const backends = isMap(storage.backends) ? storage.backends : {};
-  const classes = fieldsOf(release).backends;
-  const out: LocalState[] = [];
-  for (const id of Object.keys(backends)) {
-    const backend = backends[id];
-    if (!isMap(backend) || !used.has(id)) continue;
-    const type = resolvedWith(backend.type, env);
-    const keys = type === undefined ? undefined : classes[type];
-    const place = keys && backendPlace(backend, keys, env);
-    if (type === undefined || place === undefined) continue;
-    // A file backend's type says where it is; a server's host needs saying.
-    const why = "db_path" in (keys ?? {}) ? {} : { why: place.why };
-    out.push({ kind: type.startsWith("kv_") ? "kv" : "sql", id, type, where: `storage.backends.${id}`, ...why });
-  }
-  return out;
+  return Object.keys(backends).flatMap((id) =>
+    used.has(id) ? (localBackend(id, backends[id], release, env) ?? []) : [],
+  );
 }
 
 /** A running provider of a data API that keeps its data in the pod, or undefined. */

@@ -80,6 +80,13 @@ const ENDPOINT_DEFAULTS: { readonly [type: string]: { readonly key: string; read
   "remote::neo4j": { key: "uri", default: "bolt://localhost:7687" },
 };
 
+/** The key a type's endpoint is in: the class default's key, else the line's url key (pgvector's spread is `host`). */
+function endpointKey(type: string, urlKey: string | undefined): string | undefined {
+  const known = ENDPOINT_DEFAULTS[type];
+  if (known) return known.key;
+  return urlKey !== undefined && urlKey !== "split-postgres" ? urlKey : undefined;
+}
+
 /**
  * A running `remote::` provider of a data API: where its data is. `urlKey` is the key the line's
  * class takes an endpoint in (provider-fields.generated.ts), when it has one.
@@ -93,10 +100,9 @@ export function remotePlace(
   const c = isMap(config) ? config : {};
   if (type === "remote::milvus") return milvus(c, env);
   if (type === "remote::qdrant") return qdrant(c, env);
-  const known = ENDPOINT_DEFAULTS[type];
-  const key = known?.key ?? (urlKey !== undefined && urlKey !== "split-postgres" ? urlKey : undefined);
+  const key = endpointKey(type, urlKey);
   if (key === undefined) return undefined;
-  const given = typeof c[key] === "string" ? resolvedWith(c[key], env) : known?.default;
+  const given = typeof c[key] === "string" ? resolvedWith(c[key], env) : ENDPOINT_DEFAULTS[type]?.default;
   return given ? atLoopback(given) : undefined;
 }
 

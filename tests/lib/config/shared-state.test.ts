@@ -44,6 +44,9 @@ const NO_ENV = new Map<string, string | null>();
 const docWith = (api: string, type: string, config: JsonMap = {}, id = "p"): ConfigDoc => ({
   providers: { [api]: [{ provider_id: id, provider_type: type, config }] },
 });
+/** A spec whose `workload.overrides.env` sets these variables. */
+const withEnv = (vars: { [name: string]: string }) =>
+  aCanonicalSpec({ workload: { overrides: { env: Object.entries(vars).map(([name, value]) => ({ name, value })) } } });
 const localTypes = (doc: ConfigDoc, env: ReadonlyMap<string, string | null> = NO_ENV, release: Release = "1.3") =>
   podLocalState(doc, release, env).map((s) => s.type);
 
@@ -125,14 +128,10 @@ const PROVIDER_FACTS: [string, string, JsonMap, { [name: string]: string }, bool
 ];
 
 describe("a provider kept in the pod by what its client does with the config", () => {
-  it.each(PROVIDER_FACTS)("%s (%s): pod-local %s", (_case, type, config, userEnv, local) => {
+  const rows = PROVIDER_FACTS.map(([name, type, config, userEnv, local]) => ({ name, type, config, userEnv, local }));
+  it.each(rows)("$name ($type): pod-local $local", ({ type, config, userEnv, local }) => {
     const api = type.includes("s3") ? "files" : "vector_io";
-    const env = containerEnv(
-      aCanonicalSpec({
-        workload: { overrides: { env: Object.entries(userEnv).map(([name, value]) => ({ name, value })) } },
-      }),
-      [],
-    );
+    const env = containerEnv(withEnv(userEnv), []);
     expect(podLocalState(docWith(api, type, config), "1.3", env).length).toBe(local ? 1 : 0);
   });
 
@@ -186,15 +185,12 @@ describe("which storage backends keep state inside the pod", () => {
       false,
     ],
   ];
-  it.each(TAGS.flatMap(([release]) => cases.map((c): [Release, ...typeof c] => [release, ...c])))(
-    "%s %s: pod-local %s",
-    (release, _case, backend, userEnv, local) => {
-      const spec = aCanonicalSpec({
-        workload: { overrides: { env: Object.entries(userEnv).map(([name, value]) => ({ name, value })) } },
-      });
-      expect(podLocalState(storage(backend), release, containerEnv(spec, [])).length).toBe(local ? 1 : 0);
-    },
+  const rows = TAGS.flatMap(([release]) =>
+    cases.map(([name, backend, userEnv, local]) => ({ release, name, backend, userEnv, local })),
   );
+  it.each(rows)("$release $name: pod-local $local", ({ release, backend, userEnv, local }) => {
+    expect(podLocalState(storage(backend), release, containerEnv(withEnv(userEnv), [])).length).toBe(local ? 1 : 0);
+  });
 
   it("counts only a backend something uses", () => {
     expect(podLocalState(storage({ type: "kv_sqlite", db_path: "/x.db" }, false), "1.3", NO_ENV)).toEqual([]);
@@ -332,9 +328,13 @@ describe("one pod keeps all of it", () => {
 
 /** The CRD's `workload.storage`: the fields a user can set on the volume. */
 function storageFields(): string[] {
-  const crd = parse(readFileSync(join(__dirname, "../../../crds/llamastackdistributions.llamastack.io.yaml"), "utf8"));
-  const v2 = crd.spec.versions.find((v: { name: string }) => v.name === "v1alpha2");
-  return Object.keys(v2.schema.openAPIV3Schema.properties.spec.properties.workload.properties.storage.properties);
+  type Props = { properties: { [k: string]: Props } };
+  type Crd = { spec: { versions: { name: string; schema: { openAPIV3Schema: Props } }[] } };
+  const file = join(__dirname, "../../../crds/llamastackdistributions.llamastack.io.yaml");
+  const crd = parse(readFileSync(file, "utf8")) as Crd;
+  const v2 = crd.spec.versions.find((v) => v.name === "v1alpha2");
+  const spec = v2?.schema.openAPIV3Schema.properties.spec;
+  return Object.keys(spec?.properties.workload?.properties.storage?.properties ?? {});
 }
 
 describe("a volume several pods cannot share", () => {
