@@ -95,8 +95,11 @@ function baseOf(
 export function generationCheck(spec: CanonicalSpec, options: CheckOptions = {}): GenerationCheck {
   const source = configSource(spec);
   const release = releaseFor(spec, options);
-  if (source === "override" && spec.overrideConfig)
-    return { ...overrideVerdict(spec, spec.overrideConfig, options.configMaps, release), notes: [] };
+  if (source === "override" && spec.overrideConfig) {
+    // A generated config notes the external providers it could not merge; a ConfigMap's verdict says it here.
+    const verdict = overrideVerdict(spec, spec.overrideConfig, options.configMaps, release);
+    return { ...verdict, warnings: [...verdict.warnings, ...externalUnseen(spec)], notes: [] };
+  }
   const base = baseOf(spec, options, release);
   if (!("text" in base)) return base;
   if (source === "image-default") return { ...NOTHING, errors: imageDefaultErrors(spec, base.text, release) };
@@ -151,9 +154,8 @@ export function checkSchemaValid(
   const {
     errors: refused,
     notes,
-    warnings: related,
+    warnings: unseen,
   } = options.generation === false ? NOTHING : generationCheck(spec, options);
-  const unseen = options.generation === false ? related : [...related, ...externalUnseen(spec)];
   const errors = withoutRepeats(own, refused);
   const warnings = unseen.length > 0 ? [...checked.warnings, ...unseen] : checked.warnings;
   if (notes.length > 0) return { ...checked, errors, warnings, notes };
