@@ -7,7 +7,10 @@
  * `validate()` with the provider types,
  * and what generating config.yaml against the base config would refuse (a model on a provider
  * the config lacks, a disabled API another one needs…) when that base config is known offline
- * (a named distribution's bundled config, or one given). A problem is reported once per field.
+ * (a named distribution's bundled config, one given, or a baseConfig ConfigMap among the
+ * ConfigMaps given), and an overrideConfig's ConfigMap when it is given. What the caller cannot
+ * see (a ConfigMap, an image's labels) is a warning (lib/config/related-check.ts). A problem is
+ * reported once per field.
  */
 import type { CanonicalSpec, ConfigMapKey } from "../api/canonical";
 import { normalize } from "../api/normalize";
