@@ -20,6 +20,10 @@ export interface CrDocument {
 /** ConfigMaps found beside the CRs (by name → data), so an overrideConfig can be checked offline. */
 export type ConfigMaps = { [name: string]: { [key: string]: string } };
 
+/** The file's ConfigMaps as the related objects it gives; none: the CR's references are not given (unchecked, with a warning). */
+export const configMapsOf = (found: ConfigMaps): { configMaps?: ConfigMaps } =>
+  Object.keys(found).length > 0 ? { configMaps: found } : {};
+
 export type ReadDocuments =
   | { ok: true; documents: CrDocument[]; configMaps: ConfigMaps; others: { [k: string]: unknown }[] }
   | { ok: false; errors: FieldError[] };

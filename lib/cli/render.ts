@@ -4,7 +4,7 @@ import { formatErrors } from "../errors";
 import { render, type Rendered } from "../config/render";
 import type { Release } from "../distributions/table";
 import type { Generated } from "../config/generate";
-import { asStored, llsdDocuments, type CrDocument } from "./documents";
+import { asStored, configMapsOf, llsdDocuments, type CrDocument } from "./documents";
 import { readText, type CliIo } from "./io";
 import { passes } from "./verdict";
 
@@ -63,13 +63,14 @@ export function renderCommand(args: RenderArgs, io: CliIo): number {
   read.documents.forEach((written, i) => {
     if (i > 0) io.stdout("---\n");
     // What validate, /validate or /sync would refuse is refused here too, before anything is printed.
-    const doc = passes(written, { release, baseConfig }, io) ? asStored(written, args.file, io) : undefined;
+    const verdict = { release, baseConfig, ...configMapsOf(read.configMaps) };
+    const doc = passes(written, verdict, io) ? asStored(written, args.file, io) : undefined;
     if (doc === undefined) {
       ok = false;
       return;
     }
     // ConfigMaps in the same file are what an overrideConfig can be checked against; none means unchecked.
-    const configMaps = Object.keys(read.configMaps).length > 0 ? { configMaps: read.configMaps } : {};
+    const configMaps = configMapsOf(read.configMaps);
     const input = {
       name: doc.name,
       ...configMaps,

@@ -6,7 +6,7 @@
  */
 import { formatErrors } from "../errors";
 import { isPlainObject, type JsonMap } from "../conversion/paths";
-import { asStored, llsdDocuments } from "./documents";
+import { asStored, configMapsOf, llsdDocuments } from "./documents";
 import { oneOf } from "./args";
 import { readText, UsageError, type CliIo } from "./io";
 import { passes } from "./verdict";
@@ -30,7 +30,7 @@ export function requestCommand(written: string | undefined, file: string | undef
     return 1;
   }
   // Metacontroller never sends a CR the apiserver's admission refused: neither does this.
-  const stored = passes(first, {}, io) ? asStored(first, file, io) : undefined;
+  const stored = passes(first, configMapsOf(read.configMaps), io) ? asStored(first, file, io) : undefined;
   if (stored === undefined) return 1;
   const { parent, namespace } = asParent(stored.object);
   const body = hook === "customize" ? { parent } : { parent, children: {}, related: relatedOf(read.others, namespace) };

@@ -18,7 +18,7 @@ export interface VerdictOptions {
   readonly release?: Release;
   /** The base config given (`--base-config`); @default the distribution's bundled one. */
   readonly baseConfig?: string;
-  /** ConfigMaps given beside the CR: an overrideConfig's providers are checked (warnings). */
+  /** The ConfigMaps of the same file: an overrideConfig or baseConfig among them is judged against them, as /sync does. */
   readonly configMaps?: ConfigMapData;
 }
 

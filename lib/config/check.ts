@@ -7,9 +7,12 @@
  * `validate()` with the provider types,
  * and what generating config.yaml against the base config would refuse (a model on a provider
  * the config lacks, a disabled API another one needs…) when that base config is known offline
- * (a named distribution's bundled config, or one given). A problem is reported once per field.
+ * (a named distribution's bundled config, one given, or a baseConfig ConfigMap among the
+ * ConfigMaps given), and an overrideConfig's ConfigMap when it is given. What the caller cannot
+ * see (a ConfigMap, an image's labels) is a warning (lib/config/related-check.ts). A problem is
+ * reported once per field.
  */
-import type { CanonicalSpec } from "../api/canonical";
+import type { CanonicalSpec, ConfigMapKey } from "../api/canonical";
 import { normalize } from "../api/normalize";
 import { schemaNormalized, validateCanonical, type ValidateContext, type ValidationResult } from "../api/validate";
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
@@ -23,18 +26,21 @@ import { RELEASE_APIS } from "./releases";
 import { SERVER_API } from "../api/apis";
 import { checkedBase } from "./base";
 import { scaleOut } from "./shared-state";
-import { imageStateErrors } from "./shared-state-errors";
+import { imageStateErrors, volumeStateErrors } from "./shared-state-errors";
 import { configSource, releaseFor } from "./source";
 import { settingsErrors } from "./provider-settings";
 import { overrideWarnings } from "./override-settings";
 import type { ConfigMapData } from "./override";
-import { containerEnv } from "./settings-env";
+import { settingsEnv } from "./settings-env";
+import { atBaseConfig, baseConfigOf, externalUnseen, imageUnseen, overrideVerdict } from "./related-check";
 
 export interface CheckOptions extends ValidateContext, GenerateOptions {
   /** Server line; @default from the distribution's image tag, else the table's default. */
   readonly release?: Release;
   /** Base config text to generate against; @default the named distribution's bundled config. */
   readonly baseConfig?: string;
+  /** ConfigMaps beside the CR (by name → data): an overrideConfig or baseConfig among them is checked; one not given is a warning. */
+  readonly configMaps?: ConfigMapData;
   /**
    * Generate against the base config (true), or stop after the spec's own rules (false). The
    * sync hook passes false on its fast path: it generates anyway, against the image's config.
@@ -47,8 +53,6 @@ export interface CheckOptions extends ValidateContext, GenerateOptions {
    * normalizing the spec a second time for it.
    */
   readonly lineOf?: (spec: CanonicalSpec) => Release | undefined;
-  /** ConfigMaps of the CR's namespace, when known: an overrideConfig's providers are checked (warnings). */
-  readonly configMaps?: ConfigMapData;
 }
 
 /** Every spec provider's type, resolved as generation will: removed types and names no type of the line matches are errors. */
@@ -66,22 +70,47 @@ export function providerTypeErrors(spec: CanonicalSpec, release: Release): Field
   return errors;
 }
 
-const NOTHING = { errors: [], notes: [] } as const;
+const NOTHING = { errors: [], notes: [], warnings: [] } as const;
+
+export interface GenerationCheck {
+  readonly errors: readonly FieldError[];
+  readonly notes: readonly string[];
+  /** What could not be checked because an object was not given (lib/config/related-check.ts). */
+  readonly warnings: readonly FieldError[];
+}
+
+/** The base config text to generate against, or the verdict without one (not given, unreadable, or an image's). */
+function baseOf(
+  spec: CanonicalSpec,
+  options: CheckOptions,
+  release: Release,
+): { readonly text: string; readonly ref?: ConfigMapKey } | GenerationCheck {
+  if (options.baseConfig !== undefined) return { text: options.baseConfig };
+  // A baseConfig's ConfigMap is known to the sync hook, and to the CLI when the file holds it.
+  if (spec.baseConfig) {
+    const read = baseConfigOf(spec.baseConfig, options.configMaps);
+    return "text" in read ? { text: read.text, ref: spec.baseConfig } : { ...read, notes: [] };
+  }
+  const d = spec.distribution;
+  const bundled = bundledConfigOf(d, release);
+  if (bundled !== undefined) return { text: bundled };
+  return d.kind === "image" ? { ...NOTHING, warnings: [imageUnseen(d.image)] } : NOTHING;
+}
 
 /** What generation against the base config refuses, and its notes, for a spec that normalized. */
-export function generationCheck(
-  spec: CanonicalSpec,
-  options: CheckOptions = {},
-): { readonly errors: readonly FieldError[]; readonly notes: readonly string[] } {
+export function generationCheck(spec: CanonicalSpec, options: CheckOptions = {}): GenerationCheck {
   const source = configSource(spec);
-  if (source === "override") return NOTHING;
   const release = releaseFor(spec, options);
-  const d = spec.distribution;
-  // A baseConfig's ConfigMap is known only to the sync hook (and to `llsd render` given the file).
-  const base = options.baseConfig ?? (spec.baseConfig ? undefined : bundledConfigOf(d, release));
-  if (base === undefined) return NOTHING;
-  if (source === "image-default") return { errors: imageDefaultErrors(spec, base, release), notes: [] };
-  return generationRefusals(spec, base, release, options);
+  if (source === "override" && spec.overrideConfig) {
+    // A generated config notes the external providers it could not merge; a ConfigMap's verdict says it here.
+    const verdict = overrideVerdict(spec, spec.overrideConfig, options.configMaps, release);
+    return { ...verdict, warnings: [...verdict.warnings, ...externalUnseen(spec)], notes: [] };
+  }
+  const base = baseOf(spec, options, release);
+  if (!("text" in base)) return base;
+  if (source === "image-default") return { ...NOTHING, errors: imageDefaultErrors(spec, base.text, release) };
+  const refused = generationRefusals(spec, base.text, release, options);
+  return { errors: atBaseConfig(base.ref, refused.errors), notes: refused.notes, warnings: [] };
 }
 
 /** The image runs its own config: what it keeps inside each pod, when the workload runs more than one. */
@@ -128,24 +157,24 @@ export function checkSchemaValid(
   const checked = validateCanonical(spec, raw, options);
   const release = releaseFor(spec, options);
   const types = providerTypeErrors(spec, release);
-  const own = withoutRepeats(checked.errors, types.concat(settingsErrors(spec, release, containerEnv(spec))));
-  const { errors: refused, notes } = options.generation === false ? NOTHING : generationCheck(spec, options);
+  const settings = settingsErrors(spec, release, settingsEnv(spec));
+  const own = withoutRepeats(checked.errors, [...types, ...settings, ...volumeStateErrors(spec)]);
+  const {
+    errors: refused,
+    notes,
+    warnings: unseen,
+  } = options.generation === false ? NOTHING : generationCheck(spec, options);
   const errors = withoutRepeats(own, refused);
-  const warned = withOverrideWarnings(checked, spec, options, release);
-  if (notes.length > 0) return { ...warned, errors, notes };
-  return errors.length === checked.errors.length ? warned : { ...warned, errors };
+  const more = [...unseen, ...overrideSettingsWarnings(spec, options, release)];
+  const warnings = more.length > 0 ? [...checked.warnings, ...more] : checked.warnings;
+  if (notes.length > 0) return { ...checked, errors, warnings, notes };
+  return errors.length === checked.errors.length && more.length === 0 ? checked : { ...checked, errors, warnings };
 }
 
 /** The user's own config file, when the ConfigMap is at hand: what its classes say is a warning. */
-function withOverrideWarnings(
-  checked: ValidationResult,
-  spec: CanonicalSpec,
-  options: CheckOptions,
-  release: Release,
-): ValidationResult {
-  if (!spec.overrideConfig || options.configMaps === undefined) return checked;
-  const more = overrideWarnings(spec, options.configMaps, release);
-  return more.length === 0 ? checked : { ...checked, warnings: [...checked.warnings, ...more] };
+function overrideSettingsWarnings(spec: CanonicalSpec, options: CheckOptions, release: Release): FieldError[] {
+  if (!spec.overrideConfig || options.configMaps === undefined) return [];
+  return overrideWarnings(spec, options.configMaps, release);
 }
 
 /** The options with the line `lineOf` picks, when no release was given. */

@@ -14,6 +14,7 @@ import { loopbackBackendNotes } from "./local-backends";
 import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { generatedStateErrors } from "./shared-state-errors";
+import { containerEnv } from "./container-env";
 import { isMap, type ConfigDoc } from "./doc";
 import { dialectErrors } from "./dialect";
 import { ensureFiles } from "./files-provider";
@@ -23,7 +24,7 @@ import { missingRequired, overlayProviders } from "./overlay";
 import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
 import { specSettingsErrors } from "./provider-settings";
-import { containerEnv } from "./settings-env";
+import { settingsEnv } from "./settings-env";
 import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
@@ -137,7 +138,7 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
 function checkedProviders(spec: CanonicalSpec, release: Release, mountPath: string): ProviderOutcome {
   const served = servedProviders(spec, release);
   const built = buildProviders(served, { release, mountPath, externals: spec.externalProviders });
-  const settings = specSettingsErrors(served, release, containerEnv(spec), spec.externalProviders);
+  const settings = specSettingsErrors(served, release, settingsEnv(spec), spec.externalProviders);
   return settings.length === 0 ? built : { ...built, errors: [...built.errors, ...settings] };
 }
 
@@ -183,7 +184,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
     ...resources.errors,
     ...envCheck.errors,
     ...auth.errors,
-    ...generatedStateErrors(spec, doc, release, provided),
+    ...generatedStateErrors(spec, doc, release, containerEnv(spec, [...secretEnv, ...telemetry.env])),
   ];
   return { notes, errors, secretEnv, plainEnv: telemetry.env, postgres: storage.postgres };
 }

@@ -11,7 +11,7 @@ import { isMap } from "./doc";
 import type { JsonMap } from "../conversion/paths";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { configProblems } from "./provider-settings";
-import { containerEnv, substitution, type ContainerEnv } from "./settings-env";
+import { settingsEnv, substitution, type ContainerEnv } from "./settings-env";
 
 const PATH = "spec.overrideConfig.configMapName";
 
@@ -55,5 +55,5 @@ export function overrideWarnings(
   const ref = spec.overrideConfig;
   if (ref === undefined || configMaps?.[ref.configMapName] === undefined) return [];
   const read = checkOverrideConfig(ref, configMaps);
-  return read.ok ? overrideConfigWarnings(ref.configMapName, read.parsed, release, containerEnv(spec)) : [];
+  return read.ok ? overrideConfigWarnings(ref.configMapName, read.parsed, release, settingsEnv(spec)) : [];
 }

@@ -10,6 +10,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { SECRET_ENV_PREFIX } from "../defaults";
+import { containerEnv } from "./container-env";
 import { ENV_REF } from "./env-refs";
 import { convertedKind } from "./env-substitution";
 
@@ -22,18 +23,15 @@ export interface ContainerEnv {
 
 export const NO_ENV: ContainerEnv = { known: new Map(), unknown: new Set() };
 
-/** The variables `workload.overrides.env` sets (an empty value counts as unset, as on the server). */
-export function containerEnv(spec: CanonicalSpec): ContainerEnv {
-  const env = spec.workload.overrides?.env ?? [];
-  if (env.length === 0) return NO_ENV;
+/** The variables `workload.overrides.env` sets (an empty value counts as unset, as on the server), split by what is known. */
+export function settingsEnv(spec: CanonicalSpec): ContainerEnv {
+  const env = containerEnv(spec, []);
+  if (env.size === 0) return NO_ENV;
   const known = new Map<string, string>();
   const unknown = new Set<string>();
-  for (const { name, value, valueFrom } of env) {
-    if (typeof name !== "string") continue;
-    known.delete(name);
-    unknown.delete(name);
-    if (valueFrom !== undefined) unknown.add(name);
-    else if (typeof value === "string" && value !== "") known.set(name, value);
+  for (const [name, value] of env) {
+    if (value === null) unknown.add(name);
+    else known.set(name, value);
   }
   return { known, unknown };
 }

@@ -11,7 +11,7 @@ import { child, fieldError, type FieldError } from "../errors";
 import { readBase } from "./base";
 import type { JsonMap } from "../conversion/paths";
 import type { ConfigDoc } from "./doc";
-import { providedEnv } from "./env-check";
+import { containerEnv, type EnvValues } from "./container-env";
 import { KEPT_IN_POD, podLocalState, scaleOut, type LocalState, type ScaleOut, type StateKind } from "./shared-state";
 
 /** Where an override ConfigMap is named (the refusal of its config is said there). */
@@ -32,7 +32,7 @@ function specFix(kind: StateKind, ids: readonly string[]): string {
     case "files":
       return `files on S3 (spec.providers.files with id ${some} and provider: s3), or files in spec.disabled`;
     case "vector_io":
-      return `a remote vector store under the same id (spec.providers.vectorIo with id ${some} and provider pgvector, qdrant, milvus or chromadb with an endpoint), or vectorIo in spec.disabled`;
+      return `a vector store server every pod reaches, under the same id (spec.providers.vectorIo with id ${some} and provider pgvector, qdrant, milvus or chromadb with an http(s) endpoint that is not the pod's loopback), or vectorIo in spec.disabled`;
   }
 }
 
@@ -42,7 +42,7 @@ const CONFIG_FIX: { readonly [k in StateKind]: string } = {
   sql: "a sql_postgres backend",
   files: "remote::s3 files (or no files API)",
   vector_io:
-    "a remote:: vector_io provider such as remote::pgvector, remote::qdrant, remote::milvus or remote::chromadb (or no vector_io API)",
+    "a vector_io provider on a server every pod reaches, such as remote::pgvector, remote::qdrant with a url, remote::milvus with an http(s) uri or remote::chromadb, at an address other than the pod's loopback (or no vector_io API)",
 };
 
 /** Where the refusal is said, and in whose terms its fix is. */
@@ -61,7 +61,7 @@ function fixesOf(items: readonly LocalState[], fixIn: StateAt["fixIn"]): string 
 }
 
 export function stateError(items: readonly LocalState[], scale: ScaleOut, at: StateAt): FieldError {
-  const listed = items.map((s) => `${s.where} (${s.type})`).join(", ");
+  const listed = items.map((s) => `${s.where} (${s.type}${s.why ? `, ${s.why}` : ""})`).join(", ");
   const verb = items.length === 1 ? "is" : "are";
   return fieldError(
     at.path,
@@ -69,15 +69,24 @@ export function stateError(items: readonly LocalState[], scale: ScaleOut, at: St
   );
 }
 
+/** The spec field that made a backend pod-local: its sqlite type, or its loopback endpoint. */
+function storagePathOf(s: LocalState, spec: CanonicalSpec): string | undefined {
+  const store = s.kind === "kv" || s.kind === "sql" ? spec.storage?.[s.kind] : undefined;
+  const own = s.id === (s.kind === "kv" ? KV_BACKEND : SQL_BACKEND);
+  if (!own || store === undefined) return undefined;
+  if (store.type === "sqlite") return child(store.path, "type");
+  return store.type === "redis" && store.endpoint !== undefined ? child(store.path, "endpoint") : undefined;
+}
+
 /** The spec field that put a piece of state in the generated config, if one did. */
 function specPathOf(s: LocalState, spec: CanonicalSpec): string | undefined {
-  if (s.kind === "kv" || s.kind === "sql") {
-    const store = spec.storage?.[s.kind];
-    const own = s.id === (s.kind === "kv" ? KV_BACKEND : SQL_BACKEND);
-    return own && store?.type === "sqlite" ? child(store.path, "type") : undefined;
-  }
+  if (s.kind === "kv" || s.kind === "sql") return storagePathOf(s, spec);
   const p = spec.providers.find((q) => SERVER_API[q.api] === s.kind && q.id === s.id);
-  return p && child(p.path, "provider");
+  if (p === undefined) return undefined;
+  // A remote type kept in the pod is so by where it points: the endpoint, else its settings.
+  if (s.why === undefined) return child(p.path, "provider");
+  if (p.endpoint !== undefined) return child(p.path, "endpoint");
+  return child(p.path, p.settings !== undefined ? "settings" : "provider");
 }
 
 /** The generated config's pod-local state, refused once per spec field that brought it (the rest at the scale field). */
@@ -85,12 +94,12 @@ export function generatedStateErrors(
   spec: CanonicalSpec,
   doc: ConfigDoc,
   release: Release,
-  provided: ReadonlySet<string>,
+  env: EnvValues,
 ): FieldError[] {
   const scale = scaleOut(spec.workload);
   if (scale === undefined) return [];
   const byPath = new Map<string, LocalState[]>();
-  for (const s of podLocalState(doc, release, provided)) {
+  for (const s of podLocalState(doc, release, env)) {
     const path = specPathOf(s, spec) ?? scale.path;
     byPath.set(path, [...(byPath.get(path) ?? []), s]);
   }
@@ -101,7 +110,7 @@ export function generatedStateErrors(
 export function configStateErrors(spec: CanonicalSpec, doc: ConfigDoc, release: Release, at: StateAt): FieldError[] {
   const scale = scaleOut(spec.workload);
   if (scale === undefined) return [];
-  const items = podLocalState(doc, release, providedEnv(spec, []));
+  const items = podLocalState(doc, release, containerEnv(spec, []));
   return items.length === 0 ? [] : [stateError(items, scale, at)];
 }
 
@@ -126,4 +135,24 @@ export function overrideStateErrors(
   if (!base.ok) return [];
   const at = { path: OVERRIDE_PATH, prefix: `ConfigMap ${configMapName}: `, fixIn: "config" } as const;
   return configStateErrors(spec, base.doc, release, at);
+}
+
+/** Where `workload.storage` is (the volume rule's refusal is said there). */
+const VOLUME_PATH = "spec.workload.storage";
+
+/**
+ * `workload.storage` is one PersistentVolumeClaim, ReadWriteOnce (lib/children/pvc.ts): it
+ * attaches to one node at a time, so a pod scheduled on another node cannot start, and pods on
+ * the same node write the same files from separate processes. The spec has no access mode to ask
+ * for a volume several pods can mount, so more than one pod with it is refused.
+ */
+export function volumeStateErrors(spec: CanonicalSpec): FieldError[] {
+  const scale = scaleOut(spec.workload);
+  if (scale === undefined || spec.workload.storage === undefined) return [];
+  return [
+    fieldError(
+      VOLUME_PATH,
+      `the volume this field creates is ReadWriteOnce, attached to one node at a time: what the server writes there is ${KEPT_IN_POD} (or its node), and ${scale.path} runs ${scale.what}: a pod on another node cannot mount it. To scale out, remove spec.workload.storage and keep the state on stores every pod reaches (spec.storage.kv with type: redis, spec.storage.sql with type: postgres, vector stores on servers, files on S3); or run a single pod`,
+    ),
+  ];
 }

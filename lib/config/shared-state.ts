@@ -2,23 +2,26 @@
  * State that holds with more than one replica. Every pod runs its own server process: state
  * the server keeps inside its pod is not shared, so each pod would answer from its own registry,
  * files and vector stores. When the workload can run more than one pod, the config the server
- * will run (generated, an override, or the image's own) is read for such state. What counts is
- * derived from the line's own config classes (provider-fields.generated.ts), not a hand list:
- * - a storage backend whose class stores at a `db_path` (kv_sqlite, sql_sqlite: a file on the
- *   pod's disk), when a store or a provider uses it; redis, postgres and mongodb are servers
- *   every pod reaches;
- * - an `inline::` provider of `files` or `vector_io`: these two APIs hold data themselves
- *   (localfs writes files to the pod's disk; faiss keeps its index in the process; sqlite-vec,
- *   milvus-lite, inline chromadb and qdrant write a local file). Their `remote::` types are
- *   servers. Other inline providers (responses, batches, messages…) keep their data through a
- *   storage backend (`persistence`, `kvstore`, `sqlstore`), judged as a backend.
+ * will run (generated, an override, or the image's own) is read for such state, with `${env.…}`
+ * evaluated against the container's env as the server will (lib/config/container-env.ts). What
+ * counts is what the server's code does with each entry (lib/config/state-place.ts), not its
+ * type's prefix:
+ * - a storage backend a store or a running provider uses: a `db_path` class (kv_sqlite,
+ *   sql_sqlite) is a file on the pod's disk; a server backend at a loopback host is each pod's own;
+ * - a provider of `files` or `vector_io`, the APIs that hold data themselves: every `inline::`
+ *   type (localfs writes to the pod's disk; faiss keeps its index in the process; sqlite-vec,
+ *   milvus-lite, inline chromadb and qdrant write a local file), and a `remote::` type that runs
+ *   in the process (milvus with a file `uri`, qdrant at `:memory:`) or is reached at the pod's
+ *   loopback. Other providers (responses, batches, messages…) keep their data through a storage
+ *   backend (`persistence`, `kvstore`, `sqlstore`), judged as a backend.
  * A provider switched off by env (`${env.X:+id}` with X unset) does not run, so it holds nothing.
  */
 import type { WorkloadInput } from "../api/v1alpha2";
 import type { Release } from "../distributions/table";
 import { isMap, type ConfigDoc, type ProviderEntry } from "./doc";
-import { resolvedWithout } from "./env-check";
-import { fieldsOf } from "./provider-fields";
+import { resolvedWith, type EnvValues } from "./container-env";
+import { fieldsOf, typeFields } from "./provider-fields";
+import { backendPlace, remotePlace } from "./state-place";
 
 /** Said in every refusal of this rule: the sync hook tells it from the other generation errors by it. */
 export const KEPT_IN_POD = "kept inside each pod";
@@ -46,18 +49,28 @@ export interface LocalState {
   readonly type: string;
   /** Where it is in config.yaml. */
   readonly where: string;
+  /** Why it stays in the pod, when its type does not say it (a `remote::` type, a server backend). */
+  readonly why?: string;
 }
 
 /** APIs whose inline providers hold the data themselves (see the file comment). */
 const DATA_APIS: readonly StateKind[] = ["files", "vector_io"];
 
+interface Running {
+  readonly api: string;
+  readonly id: string;
+  /** The type after substitution; undefined when a value not known here decides it. */
+  readonly type: string | undefined;
+  readonly entry: ProviderEntry;
+}
+
 /** The providers the server will start, with the id each answers to. */
-function running(doc: ConfigDoc, provided: ReadonlySet<string>): { api: string; id: string; entry: ProviderEntry }[] {
+function running(doc: ConfigDoc, env: EnvValues): Running[] {
   return Object.keys(doc.providers).flatMap((api) =>
     (doc.providers[api] ?? []).flatMap((entry) => {
-      const id = resolvedWithout(entry.provider_id, provided);
+      const id = resolvedWith(entry.provider_id, env);
       if (id === "" || id === "__disabled__") return [];
-      return [{ api, id: id ?? String(entry.provider_id), entry }];
+      return [{ api, id: id ?? String(entry.provider_id), type: resolvedWith(entry.provider_type, env), entry }];
     }),
   );
 }
@@ -73,30 +86,47 @@ function backendRefs(value: unknown, out: Set<string>): void {
   }
 }
 
-function localBackends(doc: ConfigDoc, release: Release, used: ReadonlySet<string>, provided: ReadonlySet<string>) {
+/** One backend, if it is pod-local; `id` its name. */
+function localBackend(id: string, backend: unknown, release: Release, env: EnvValues): LocalState | undefined {
+  if (!isMap(backend)) return undefined;
+  const type = resolvedWith(backend.type, env);
+  const keys = type === undefined ? undefined : fieldsOf(release).backends[type];
+  const place = type !== undefined && keys !== undefined ? backendPlace(backend, keys, env) : undefined;
+  if (type === undefined || place === undefined) return undefined;
+  const at = {
+    kind: type.startsWith("kv_") ? ("kv" as const) : ("sql" as const),
+    id,
+    type,
+    where: `storage.backends.${id}`,
+  };
+  // A file backend's type says where it is; a server's host needs saying.
+  return "db_path" in (keys ?? {}) ? at : { ...at, why: place.why };
+}
+
+function localBackends(doc: ConfigDoc, release: Release, used: ReadonlySet<string>, env: EnvValues): LocalState[] {
   const storage = isMap(doc.storage) ? doc.storage : {};
   const backends = isMap(storage.backends) ? storage.backends : {};
-  const classes = fieldsOf(release).backends;
-  const out: LocalState[] = [];
-  for (const id of Object.keys(backends)) {
-    const backend = backends[id];
-    const type = isMap(backend) ? resolvedWithout(backend.type, provided) : undefined;
-    if (type === undefined || !used.has(id) || !("db_path" in (classes[type] ?? {}))) continue;
-    out.push({ kind: type.startsWith("kv_") ? "kv" : "sql", id, type, where: `storage.backends.${id}` });
-  }
-  return out;
+  return Object.keys(backends).flatMap((id) =>
+    used.has(id) ? (localBackend(id, backends[id], release, env) ?? []) : [],
+  );
+}
+
+/** A running provider of a data API that keeps its data in the pod, or undefined. */
+function localProvider(p: Running, release: Release, env: EnvValues): LocalState | undefined {
+  const kind = DATA_APIS.find((k) => k === p.api);
+  if (kind === undefined || p.type === undefined) return undefined;
+  const at = { kind, id: p.id, type: p.type, where: `providers.${p.api}.${p.id}` };
+  if (p.type.startsWith("inline::")) return at;
+  const place = remotePlace(p.type, p.entry.config, typeFields(release, p.api, p.type)?.url, env);
+  return place && { ...at, why: place.why };
 }
 
 /** The pod-local state of a config the server will run, backends first, in config order. */
-export function podLocalState(doc: ConfigDoc, release: Release, provided: ReadonlySet<string>): LocalState[] {
-  const providers = running(doc, provided);
+export function podLocalState(doc: ConfigDoc, release: Release, env: EnvValues): LocalState[] {
+  const providers = running(doc, env);
   const used = new Set<string>();
   backendRefs(isMap(doc.storage) ? doc.storage.stores : undefined, used);
   for (const p of providers) backendRefs(p.entry.config, used);
-  const local = providers.flatMap(({ api, id, entry }): LocalState[] => {
-    const kind = DATA_APIS.find((k) => k === api);
-    if (kind === undefined || !entry.provider_type.startsWith("inline::")) return [];
-    return [{ kind, id, type: entry.provider_type, where: `providers.${api}.${id}` }];
-  });
-  return [...localBackends(doc, release, used, provided), ...local];
+  const local = providers.flatMap((p) => localProvider(p, release, env) ?? []);
+  return [...localBackends(doc, release, used, env), ...local];
 }

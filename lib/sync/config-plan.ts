@@ -11,7 +11,7 @@ import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
 import { overrideVectorStoreNotes } from "../config/vector-store-startup";
 import { overrideConfigWarnings } from "../config/override-settings";
-import { containerEnv } from "../config/settings-env";
+import { settingsEnv } from "../config/settings-env";
 import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
 import type { ConfigDoc } from "../config/doc";
 import { userSecretEnv } from "../config/user-env";
@@ -79,7 +79,7 @@ function overrideEnvNotes(configMapName: string, parsed: JsonMap, input: PlanInp
     ].map((note) => `ConfigMap ${configMapName}: ${note}`),
     ...overrideLineNotes(configMapName, base.doc, input.release),
     ...overrideVectorStoreNotes(configMapName, base.doc, input.release),
-    ...overrideConfigWarnings(configMapName, parsed, input.release, containerEnv(input.spec)).map((w) => w.message),
+    ...overrideConfigWarnings(configMapName, parsed, input.release, settingsEnv(input.spec)).map((w) => w.message),
   ];
 }
 

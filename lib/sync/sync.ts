@@ -15,7 +15,7 @@ import type { SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { failed, type Extra, type Stop, type SyncContext, type SyncDeps } from "./answer";
 import type { BaseOutcome } from "./base-source";
 import { planCaBundle } from "./ca-bundle";
-import { planConfig, type RememberConfig } from "./config-plan";
+import { planConfig, UNSHARED_STATE, type RememberConfig } from "./config-plan";
 import { succeeded, type Planned } from "./desired";
 import { planExternal, type ExternalPlan } from "./external-providers";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
@@ -27,6 +27,7 @@ import { checkRelated } from "./related";
 import { serverChoice } from "./server-line";
 import { shownExtra } from "./shown";
 import { withUnsharedNote } from "./unshared";
+import { isStateError } from "../config/shared-state-errors";
 import { monitoringNotes, monitoringStop } from "./monitoring";
 
 export type { SyncDeps } from "./answer";
@@ -126,7 +127,11 @@ function validSpec(ctx: SyncContext, checked: ValidationResult, extra: Extra): {
           generationErrors(checked.spec, { distributions: ctx.deps.distributions, name: ctx.parent.name }),
         )
       : checked.errors;
-    return { failure: { type: "ConfigGenerated", reason: "InvalidSpec", errors: [...badNames, ...errors] }, extra };
+    const all = [...badNames, ...errors];
+    // Only state that cannot be shared between pods (workload.storage with several): kept running as it is.
+    const reason = all.every(isStateError) ? UNSHARED_STATE : "InvalidSpec";
+    const failure: SyncFailure = { type: "ConfigGenerated", reason, errors: all };
+    return { failure, extra: withUnsharedNote(ctx, failure, extra) };
   }
   if (badNames.length > 0)
     return { failure: { type: "ConfigGenerated", reason: "InvalidName", errors: badNames }, extra };

@@ -42,7 +42,13 @@ describe("OGXServer → LLSD", () => {
     (name, object) => {
       const converted = ok(fromOgxServer(object));
       const run = llsd(["validate", "x.yaml"], { "x.yaml": stringify(converted) });
-      expect(run.stdout).toBe(`x.yaml: llamastack.io/v1alpha2 ${name}: valid\n`);
+      // A volume with several pods is refused (ReadWriteOnce, docs/scaling.md), and nothing else.
+      type Workload = { storage?: object; replicas?: number; autoscaling?: { maxReplicas?: number } };
+      const w = (converted.spec as { workload?: Workload }).workload ?? {};
+      const pods = Math.max(w.replicas ?? 1, w.autoscaling?.maxReplicas ?? 1);
+      const verdict = w.storage && pods > 1 ? "invalid\n  spec.workload.storage: " : "valid\n";
+      expect(run.stdout.startsWith(`x.yaml: llamastack.io/v1alpha2 ${name}: ${verdict}`)).toBe(true);
+      expect(run.stdout.split("\n").filter((l) => l.startsWith("  "))).toHaveLength(verdict === "valid\n" ? 0 : 1);
       expect(bytes(ok(toOgxServer(converted)))).toBe(bytes(object));
     },
   );

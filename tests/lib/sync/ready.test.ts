@@ -9,13 +9,13 @@ import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps, observedFrom } from "../../sync-builders";
 
-// Two pods: on postgres-demo (Postgres stores, a remote vector store) without its local files (docs/scaling.md).
+// Two pods: on postgres-demo (Postgres stores, named by POSTGRES_HOST, a remote vector store) without its local files (docs/scaling.md).
 const spec = {
   distribution: { name: "postgres-demo" },
   providers: { inference: { provider: "vllm", endpoint: "http://vllm:8000", apiKey: { name: "creds", key: "token" } } },
   resources: { models: ["llama3"] },
   disabled: ["files", "responses", "toolRuntime"],
-  workload: { replicas: 2 },
+  workload: { replicas: 2, overrides: { env: [{ name: "POSTGRES_HOST", value: "postgres.db.svc" }] } },
 };
 const secret = aSecret("creds", { token: "t" });
 type Cond = { type: string; status: string; reason: string; message: string };
@@ -149,7 +149,7 @@ describe("Ready, Reconciling and Stalled from the observed Deployment", () => {
         .annotations![DEPLOYMENT_SPEC_HASH_ANNOTATION];
     expect(hash(spec)).toMatch(/^[0-9a-f]{16}$/);
     expect(hash(structuredClone(spec))).toBe(hash(spec));
-    expect(hash({ ...spec, workload: { replicas: 3 } })).not.toBe(hash(spec));
+    expect(hash({ ...spec, workload: { ...spec.workload, replicas: 3 } })).not.toBe(hash(spec));
     expect(hash({ ...spec, resources: { models: ["llama3", "other"] } })).not.toBe(hash(spec));
   });
 });

@@ -312,7 +312,6 @@ describe("the children of a v1alpha1 CR", () => {
         replicas: 2,
         server: {
           ...server(SHARED),
-          storage: {},
           autoscaling: { maxReplicas: 4 },
           podDisruptionBudget: { minAvailable: 1 },
         },
@@ -320,7 +319,10 @@ describe("the children of a v1alpha1 CR", () => {
       }),
       [userConfig],
     );
-    for (const child of r.children) validateChild(child);
+    // The state volume is ReadWriteOnce: one pod (docs/scaling.md).
+    const withVolume = syncOf(v1alpha1({ replicas: 1, server: { ...server(SHARED), storage: {} } }), [userConfig]);
+    expect(withVolume.children.map((c) => c.kind)).toContain("PersistentVolumeClaim");
+    for (const child of [...r.children, ...withVolume.children]) validateChild(child);
     expect(deploymentOf(r).spec!.selector.matchLabels).toEqual({
       app: "llama-stack",
       "app.kubernetes.io/instance": "demo",
