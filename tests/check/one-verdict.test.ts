@@ -18,8 +18,6 @@ import fc from "fast-check";
 import { parseAllDocuments, stringify } from "yaml";
 import { review, type AdmissionRequest } from "../../lib/admission/review";
 import { LLSD_KIND } from "../../lib/config/check-object";
-import { isPlainObject, own } from "../../lib/conversion/paths";
-import { toHub } from "../../lib/conversion/v1alpha1";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import { llsd } from "../cli-helpers";
@@ -27,6 +25,7 @@ import { aConfigMap, aRequest, deps } from "../sync-builders";
 import { aValidSpec } from "../reliability/arbitraries";
 import { relatedFor } from "../reliability/related";
 import { selfSignedCertificate } from "../oci/support/cert";
+import { asStored } from "./stored";
 import { BAD_OBJECTS, object, type Json } from "./bad-crs";
 
 const NS = "team-a";
@@ -55,25 +54,6 @@ interface Verdicts {
 
 const fileOf = (input: Input): string => [input.cr, ...input.related].map((o) => stringify(o)).join("---\n");
 
-/** The CR as the apiserver hands it to the hooks: stored as v1alpha2, in the namespace. */
-function asStored(cr: Json): KubeObject {
-  const converted = cr.apiVersion === "llamastack.io/v1alpha1" ? toHub(cr) : { ok: true as const, object: cr };
-  if (!converted.ok) throw new Error("the v1alpha1 CR does not convert");
-  const { metadata } = converted.object;
-  return {
-    ...converted.object,
-    apiVersion: String(converted.object.apiVersion),
-    kind: LLSD_KIND,
-    metadata: {
-      ...(isPlainObject(metadata) ? metadata : {}),
-      name: String(own(metadata, "name")),
-      namespace: NS,
-      uid: "uid-1",
-      generation: 1,
-    },
-  };
-}
-
 /** As Metacontroller sends it: in the namespace, a Secret's `stringData` stored as base64 `data` (as the apiserver does). */
 function inNamespace(o: KubeObject): KubeObject {
   const placed = { ...o, metadata: { ...o.metadata, namespace: NS } };
@@ -87,7 +67,7 @@ function verdicts(input: Input): Verdicts {
   const file = fileOf(input);
   const validated = llsd(["validate", "cr.yaml"], { "cr.yaml": file });
   const rendered = llsd(["render", "cr.yaml"], { "cr.yaml": file });
-  const stored = asStored(input.cr);
+  const stored = asStored(input.cr, NS);
   const request: AdmissionRequest = {
     uid: "u-1",
     kind: { group: "llamastack.io", version: "v1alpha2", kind: LLSD_KIND },

@@ -9,14 +9,11 @@
  */
 import request from "supertest";
 import { stringify } from "yaml";
-import { LLSD_KIND } from "../../lib/config/check-object";
-import { isPlainObject, own } from "../../lib/conversion/paths";
-import { toHub } from "../../lib/conversion/v1alpha1";
-import type { KubeObject } from "../../lib/wire/metacontroller";
 import { syncWith } from "../../lib/sync/with-io";
 import { aTestApp } from "../hooks/helpers";
 import { llsd } from "../cli-helpers";
 import { aRequest, deps } from "../sync-builders";
+import { asStored } from "./stored";
 import { BAD_OBJECTS, object, starter, vllm, type Json } from "./bad-crs";
 
 /** The `path: message` lines of a command's stderr (notes and warnings start otherwise). */
@@ -38,29 +35,10 @@ function cli(args: string[], cr: Json): { code: number; stdout: string; lines: s
   return { code: run.code, stdout: run.stdout, lines: problemLines(run.stderr) };
 }
 
-/** The object as the apiserver hands it to the hooks: stored as v1alpha2, in a namespace. */
-function asStored(cr: Json): KubeObject {
-  const converted = cr.apiVersion === "llamastack.io/v1alpha1" ? toHub(cr) : { ok: true as const, object: cr };
-  if (!converted.ok) throw new Error("the row's v1alpha1 CR does not convert");
-  const { metadata } = converted.object;
-  return {
-    ...converted.object,
-    apiVersion: String(converted.object.apiVersion),
-    kind: LLSD_KIND,
-    metadata: {
-      ...(isPlainObject(metadata) ? metadata : {}),
-      name: String(own(metadata, "name")),
-      namespace: "team-a",
-      uid: "uid-1",
-      generation: 1,
-    },
-  };
-}
-
 const { app } = aTestApp({ handlers: { sync: (r) => syncWith(r, deps(), undefined) } });
 
 async function admission(cr: Json): Promise<{ allowed: boolean; lines: string[] }> {
-  const stored = asStored(cr);
+  const stored = asStored(cr, "team-a");
   const review = {
     apiVersion: "admission.k8s.io/v1",
     kind: "AdmissionReview",
@@ -87,7 +65,7 @@ async function admission(cr: Json): Promise<{ allowed: boolean; lines: string[] 
 async function syncHook(cr: Json): Promise<{ phase: string; lines: string[] }> {
   const res = await request(app)
     .post("/sync")
-    .send(aRequest(asStored(cr)))
+    .send(aRequest(asStored(cr, "team-a")))
     .expect(200);
   const status = res.body.status as { phase: string; conditions: { type: string; status: string; message: string }[] };
   const failed = status.conditions.find((c) => c.type === "ConfigGenerated" && c.status === "False");
