@@ -189,7 +189,7 @@ describe("TLS_CLIENT_CA_FILE: mutual TLS on Metacontroller's listener only", () 
     expect((await httpsCall({ ...review, body: anAdmissionReview() })).status).toBe(200);
   });
 
-  it("refuses to start when the CA file is not PEM, naming the file", async () => {
+  it("refuses to start when the CA file is not PEM, naming the file", () => {
     writeFileSync(join(dir, "bad-ca.crt"), "not a certificate");
     expect(() =>
       startService(serviceConfigFromEnv({ ...TLS_ENV(), TLS_CLIENT_CA_FILE: join(dir, "bad-ca.crt") }), {

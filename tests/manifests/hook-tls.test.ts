@@ -8,12 +8,15 @@
  * with the Deployment's own env, and `/sync` is called the way Metacontroller calls it — at the
  * CompositeController's URL (its host as the TLS server name), trusting the CA its caBundle
  * names, sending the token its authorization names and, with mTLS, the client certificate its
- * clientTLS names.
+ * clientTLS names. The overlay docs/security.md shows for the plain overlays gets the same
+ * handshake, with a certificate for the name the doc asks for.
  */
 import Ajv from "ajv";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { parseAllDocuments } from "yaml";
 import { tokenSourceFromEnv } from "../../hooks/auth";
 import { createLogger } from "../../hooks/logger";
 import { serviceConfigFromEnv, startService, type Service } from "../../hooks/service";
@@ -62,6 +65,41 @@ const hooksOf = (docs: Doc[]) =>
   find(docs, "CompositeController", "llamastackdistributions.llamastack.io").spec.hooks as Hooks;
 const builds = new Map(BUILDS.map(([o, c]) => [`${o} + ${JSON.stringify(c)}`, buildWithMonitoring(o, c)]));
 const built = (overlay: string, components: string[]) => builds.get(`${overlay} + ${JSON.stringify(components)}`)!;
+
+const ROOT = join(__dirname, "..", "..");
+const DOC_BASE = "../metacontroller/overlays/openshift";
+
+/** The overlay of docs/security.md ("Plain overlays"), its base path the only rewrite. */
+function docOverlay(): Doc[] {
+  const text = readFileSync(join(ROOT, "docs", "security.md"), "utf8");
+  const block = /```yaml\n(# my-hooks-tls\/kustomization\.yaml\n[\s\S]*?)```/.exec(text)?.[1];
+  if (!block?.includes(`  - ${DOC_BASE} `)) throw new Error("docs/security.md: the my-hooks-tls overlay is gone");
+  const dir = mkdtempSync(join(tmpdir(), "llsd-doc-overlay-"));
+  try {
+    const base = relative(dir, join(ROOT, "metacontroller", "overlays", "openshift"));
+    writeFileSync(join(dir, "kustomization.yaml"), block.replace(`  - ${DOC_BASE} `, `  - ${base} `));
+    const out = execFileSync("kubectl", ["kustomize", dir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, KUBECONFIG: join(ROOT, "no-such-kubeconfig") },
+    });
+    return parseAllDocuments(out).map((d) => d.toJS() as Doc);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const DOC_OVERLAY = docOverlay();
+
+it.each(["sync", "customize"])(
+  "docs/security.md's overlay: %s is a valid Metacontroller v4.17.2 hook over https",
+  (hook) => {
+    const validate = new Ajv({ allErrors: true }).compile(HOOK_SCHEMA);
+    const webhook = hooksOf(DOC_OVERLAY)[hook]!;
+    validate(webhook);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(new URL(webhook.webhook.url).protocol).toBe("https:");
+  },
+);
 
 describe.each(BUILDS)("%s + %j: the CompositeController's hooks", (overlay, components) => {
   const hooks = hooksOf(built(overlay, components));
@@ -129,11 +167,29 @@ function secretsFor(docs: Doc[], ca: TestCa, token: string): Map<string, Record<
   return secrets;
 }
 
-describe.each(CERT_MANAGER)("%s + %j: a real handshake as Metacontroller makes it", (overlay, components) => {
-  const docs = built(overlay, components);
-  const TOKEN = "a-token-from-the-secret";
+const TOKEN = "a-token-from-the-secret";
+/** Each build, and the Secrets its install has: cert-manager's, or the ones the doc has you create. */
+const HANDSHAKES: [string, Doc[], (ca: TestCa) => Map<string, Record<string, Buffer>>][] = [
+  ...CERT_MANAGER.map(([overlay, components]): [string, Doc[], (ca: TestCa) => Map<string, Record<string, Buffer>>] => {
+    const docs = built(overlay, components);
+    return [`${overlay} + ${JSON.stringify(components)}`, docs, (ca) => secretsFor(docs, ca, TOKEN)];
+  }),
+  [
+    "docs/security.md's overlay for the plain overlays",
+    DOC_OVERLAY,
+    (ca) => {
+      const serving = ca.issue("llsd-hooks", { dnsNames: ["llsd-hooks.llsd-hooks.svc"], usage: "serverAuth" });
+      return new Map<string, Record<string, Buffer>>([
+        ["llsd-hooks-token", { token: Buffer.from(TOKEN) }],
+        ["llsd-hooks-tls", { "tls.crt": serving.cert, "tls.key": serving.key, "ca.crt": ca.cert }],
+      ]);
+    },
+  ],
+];
+
+describe.each(HANDSHAKES)("%s: a real handshake as Metacontroller makes it", (_label, docs, secretsOf) => {
   const ca = makeCa("llsd-hooks-ca");
-  const secrets = secretsFor(docs, ca, TOKEN);
+  const secrets = secretsOf(ca);
   const sync = hooksOf(docs).sync!.webhook;
   const url = new URL(sync.url);
   let dir: string;
@@ -230,7 +286,7 @@ describe.each(CERT_MANAGER)("%s + %j: a real handshake as Metacontroller makes i
     expect(res.status).toBe(404);
   });
 
-  if (components.includes(MTLS)) {
+  if (sync.clientTLS) {
     it("refuses the handshake without a client certificate", async () => {
       await expect(call({ token: TOKEN, client: false })).rejects.toThrow(/certificate|socket hang up|ECONNRESET/i);
     });
