@@ -189,6 +189,26 @@ describe("TLS_CLIENT_CA_FILE: mutual TLS on Metacontroller's listener only", () 
     expect((await httpsCall({ ...review, body: anAdmissionReview() })).status).toBe(200);
   });
 
+  it("picks up a renewed client CA without a restart", async () => {
+    const caFile = join(dir, "renewed-ca.crt");
+    writeFileSync(caFile, CA.cert);
+    const service = await start({ ...TLS_ENV(), TLS_CLIENT_CA_FILE: caFile });
+    const other = makeCa("renewed-ca");
+    const client = other.issue("metacontroller", { usage: "clientAuth" });
+    await expect(httpsCall({ ...syncCall(service), client })).rejects.toThrow(/certificate|socket hang up|ECONNRESET/i);
+    writeFileSync(caFile, other.cert);
+    const deadline = Date.now() + 10_000;
+    let status: number | string = "refused";
+    while (status !== 200 && Date.now() < deadline) {
+      status = await httpsCall({ ...syncCall(service), client }).then(
+        (r) => r.status,
+        () => "refused",
+      );
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  });
+
   it("refuses to start when the CA file is not PEM, naming the file", () => {
     writeFileSync(join(dir, "bad-ca.crt"), "not a certificate");
     expect(() =>
