@@ -2,11 +2,12 @@
  * The HTTP app: routes, JSON errors, no `listen` (main.ts listens; tests use supertest).
  * Thin: every endpoint parses, calls a handler from `lib/`, and sends what it returned.
  *
- * Two kinds of callers: Metacontroller (`/sync`, `/customize`, plain HTTP inside the cluster)
- * and the kube-apiserver (`/validate`, `/convert`, HTTPS only). With TLS configured, main.ts
- * runs one app per listener (`audience`), so the HTTPS port — which the apiserver reaches from
- * outside any namespace and the NetworkPolicy therefore cannot narrow — serves only the two
- * webhooks: never `/sync`, which reaches registries with the hooks' credentials.
+ * Two kinds of callers: Metacontroller (`/sync`, `/customize`, inside the cluster) and the
+ * kube-apiserver (`/validate`, `/convert`, HTTPS only). With TLS configured, service.ts runs
+ * one app per listener (`audience`), so the apiserver's HTTPS port — which the apiserver
+ * reaches from outside any namespace and the NetworkPolicy therefore cannot narrow — serves
+ * only the two webhooks: never `/sync`, which reaches registries with the hooks' credentials.
+ * Metacontroller has an HTTPS port of its own, which the NetworkPolicy narrows to its namespace.
  *
  * In front of the hook routes: the bearer-token check (`/sync`, `/customize` only: the
  * apiserver sends no token) and the overload guard (concurrency limit and time limit, every
@@ -47,7 +48,8 @@ export interface AppDeps {
   readonly isReady: () => boolean;
   /**
    * Who this app answers: `metacontroller` (`/sync`, `/customize`, `/metrics`), `apiserver`
-   * (`/validate`, `/convert`) or `all`. Health endpoints are always there.
+   * (`/validate`, `/convert`), `observers` (`/metrics` only: the plain port once Metacontroller
+   * calls over HTTPS) or `all`. Health endpoints are always there.
    * @default "all"
    */
   readonly audience?: Audience;
@@ -62,7 +64,7 @@ export interface AppDeps {
   readonly overload?: OverloadGuard;
 }
 
-export type Audience = "all" | "metacontroller" | "apiserver";
+export type Audience = "all" | "metacontroller" | "apiserver" | "observers";
 
 export function createApp(deps: AppDeps): express.Express {
   const { handlers, logger, metrics, isReady, audience = "all", validation, bearerToken } = deps;
@@ -80,10 +82,10 @@ export function createApp(deps: AppDeps): express.Express {
   const routes = new Map<string, express.RequestHandler>();
   const health = healthRouter(isReady);
   for (const path of ["/healthz", "/readyz", "/version"]) routes.set(path, chain(health));
-  if (audience !== "apiserver") {
+  if (audience !== "apiserver") routes.set("/metrics", chain(metricsRouter(metrics.registry)));
+  if (audience === "metacontroller" || audience === "all") {
     // Called by Metacontroller, with a bearer token when one is configured.
     const auth = requireBearer(bearerToken, { logger, metrics });
-    routes.set("/metrics", chain(metricsRouter(metrics.registry)));
     routes.set(
       "/sync",
       chain(
@@ -95,7 +97,7 @@ export function createApp(deps: AppDeps): express.Express {
     const customize = customizeRoute((request) => handlers.customize(request), { logger, metrics });
     routes.set("/customize", chain(auth, guard, customize));
   }
-  if (audience !== "metacontroller") {
+  if (audience === "apiserver" || audience === "all") {
     // Called by the apiserver, which sends no token (TLS and the NetworkPolicy protect them).
     const validate = validateRoute({ logger, metrics, ...(validation ? { context: validation } : {}) });
     routes.set("/validate", chain(guard, validate));

@@ -4,10 +4,16 @@
  * handlers and exit function.
  *
  * Without TLS files one plain-HTTP listener on PORT serves everything (local use, curl). With
- * them PORT stays plain HTTP for Metacontroller (`/sync`, `/customize`, `/metrics`, probes;
- * Metacontroller has no way to trust a private CA) and TLS_PORT serves HTTPS for the apiserver
- * (`/validate`, `/convert`, probes) — see app.ts for why the two are kept apart. Both share one
- * metrics registry and one overload guard (its limit counts every listener).
+ * them three listeners, each for one audience (app.ts says why they are kept apart):
+ * - TLS_PORT: HTTPS for the apiserver (`/validate`, `/convert`, probes), never a client
+ *   certificate (the apiserver sends none);
+ * - SYNC_TLS_PORT: HTTPS for Metacontroller (`/sync`, `/customize`, `/metrics`, probes), which
+ *   trusts the CA through the CompositeController's `caBundle`; with TLS_CLIENT_CA_FILE it also
+ *   requires a client certificate signed by that CA (mutual TLS);
+ * - PORT: plain HTTP, for Metacontroller too while SYNC_PLAIN_HTTP is `true` (the default, so an
+ *   install whose CompositeController still says `http://` keeps working), only the probes and
+ *   `/metrics` when it is `false` — the related Secrets in a `/sync` body then never travel in clear.
+ * All share one metrics registry and one overload guard (its limit counts every listener).
  *
  * Shutdown (`shutdown("SIGTERM")`): readiness turns false at once and every answer from then on
  * carries `Connection: close` (keep-alive clients such as Metacontroller dial again, through the
@@ -20,7 +26,7 @@ import type { Server as HttpsServer } from "node:https";
 import type pino from "pino";
 import { createApp, type AppDeps, type HookHandlers } from "./app";
 import type { TokenSource } from "./auth";
-import { hostSetting, numberSetting, type NumberRule } from "./env-values";
+import { BadSetting, booleanSetting, hostSetting, numberSetting, setting, type NumberRule } from "./env-values";
 import { createMetrics, type HookMetrics } from "./metrics";
 import { createOverloadGuard, overloadOptionsFromEnv, type OverloadOptions } from "./overload";
 import { createTlsServer, tlsFilesFromEnv, type TlsFiles } from "./tls";
@@ -31,7 +37,13 @@ export interface ServiceConfig {
   readonly host?: string;
   readonly port: number;
   readonly tlsPort: number;
+  /** Metacontroller's HTTPS port (with TLS files only). @default 8444 */
+  readonly syncTlsPort: number;
+  /** With TLS files: false → the plain port serves only probes and `/metrics`. @default true */
+  readonly syncPlainHttp: boolean;
   readonly tlsFiles?: TlsFiles;
+  /** CA a client certificate on SYNC_TLS_PORT must chain to (mutual TLS); needs TLS files. */
+  readonly syncClientCaFile?: string;
   readonly overload: OverloadOptions;
   /** SIGTERM → listeners closed this much later. @default 5000 */
   readonly drainDelayMs: number;
@@ -48,11 +60,18 @@ const MILLISECONDS: NumberRule = { integer: true, min: 0, means: "a whole number
 export function serviceConfigFromEnv(env: NodeJS.ProcessEnv): ServiceConfig {
   const tlsFiles = tlsFilesFromEnv(env);
   const host = hostSetting(env, "HOST");
+  const syncClientCaFile = setting(env, "TLS_CLIENT_CA_FILE");
+  // Without a serving certificate there is no HTTPS listener to ask for a client's.
+  if (syncClientCaFile !== undefined && !tlsFiles)
+    throw new BadSetting("TLS_CLIENT_CA_FILE", syncClientCaFile, "unset unless TLS_CERT_FILE and TLS_KEY_FILE are set");
   return {
     ...(host ? { host } : {}),
     port: numberSetting(env, "PORT", PORT, 8080),
     tlsPort: numberSetting(env, "TLS_PORT", PORT, 8443),
+    syncTlsPort: numberSetting(env, "SYNC_TLS_PORT", PORT, 8444),
+    syncPlainHttp: booleanSetting(env, "SYNC_PLAIN_HTTP", true),
     ...(tlsFiles ? { tlsFiles } : {}),
+    ...(syncClientCaFile ? { syncClientCaFile } : {}),
     overload: overloadOptionsFromEnv(env),
     drainDelayMs: numberSetting(env, "SHUTDOWN_DRAIN_DELAY_MS", MILLISECONDS, SHUTDOWN_DEFAULTS.drainDelayMs),
     shutdownTimeoutMs: SHUTDOWN_DEFAULTS.shutdownTimeoutMs,
@@ -71,8 +90,11 @@ export interface ServiceDeps {
 export interface Service {
   /** Resolves once every listener listens; rejects when one cannot. */
   readonly listening: Promise<void>;
-  /** The plain-HTTP port and, with TLS, the HTTPS port actually bound (port 0 picks one). */
-  ports(): { http: number; https?: number };
+  /**
+   * The ports actually bound (port 0 picks one): plain HTTP and, with TLS, the apiserver's
+   * HTTPS port and Metacontroller's.
+   */
+  ports(): { http: number; https?: number; syncHttps?: number };
   isReady(): boolean;
   /** Idempotent. The drain delay applies to SIGTERM only. */
   shutdown(signal: NodeJS.Signals): void;
@@ -87,7 +109,14 @@ function bound(server: HttpServer | HttpsServer, overload: OverloadOptions): voi
   Object.assign(server, { connectionsCheckingInterval: Math.min(1000, overload.timeoutMs) });
 }
 
-type Listener = { server: HttpServer | HttpsServer; host?: string; port: number; scheme: "http" | "https" };
+type Listener = {
+  server: HttpServer | HttpsServer;
+  host?: string;
+  port: number;
+  scheme: "http" | "https";
+  /** The variable that sets `port`, for the listen error. */
+  setting: "PORT" | "TLS_PORT" | "SYNC_TLS_PORT";
+};
 
 /** The port a listening server is bound to (a TCP server's address is always an AddressInfo). */
 export function portOf(server: HttpServer | HttpsServer): number {
@@ -102,23 +131,32 @@ function addressOf(server: HttpServer | HttpsServer): string {
   return address === null || typeof address === "string" ? String(address) : address.address;
 }
 
-/** Plain HTTP on PORT; with TLS files, HTTPS on TLS_PORT for the apiserver too. */
+/** Plain HTTP on PORT; with TLS files, HTTPS on TLS_PORT for the apiserver and on SYNC_TLS_PORT for Metacontroller. */
 function listenersFor(config: ServiceConfig, appDeps: AppDeps, logger: pino.Logger): Listener[] {
-  const plain = createServer(createApp(config.tlsFiles ? { ...appDeps, audience: "metacontroller" } : appDeps));
+  const { tlsFiles } = config;
+  const plainAudience = !tlsFiles ? "all" : config.syncPlainHttp ? "metacontroller" : "observers";
+  const plain = createServer(createApp({ ...appDeps, audience: plainAudience }));
   bound(plain, config.overload);
   const at = config.host === undefined ? {} : { host: config.host };
-  const listeners: Listener[] = [{ server: plain, ...at, port: config.port, scheme: "http" }];
-  if (config.tlsFiles) {
-    const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), config.tlsFiles, { logger });
+  const listeners: Listener[] = [{ server: plain, ...at, port: config.port, scheme: "http", setting: "PORT" }];
+  if (tlsFiles) {
+    // The apiserver presents no client certificate: this listener never asks for one.
+    const apiserverFiles = { certFile: tlsFiles.certFile, keyFile: tlsFiles.keyFile };
+    const tls = createTlsServer(createApp({ ...appDeps, audience: "apiserver" }), apiserverFiles, { logger });
     bound(tls.server, config.overload);
-    listeners.push({ server: tls.server, ...at, port: config.tlsPort, scheme: "https" });
+    listeners.push({ server: tls.server, ...at, port: config.tlsPort, scheme: "https", setting: "TLS_PORT" });
+    const syncFiles = config.syncClientCaFile
+      ? { ...apiserverFiles, clientCaFile: config.syncClientCaFile }
+      : apiserverFiles;
+    const sync = createTlsServer(createApp({ ...appDeps, audience: "metacontroller" }), syncFiles, { logger });
+    bound(sync.server, config.overload);
+    listeners.push({ server: sync.server, ...at, port: config.syncTlsPort, scheme: "https", setting: "SYNC_TLS_PORT" });
   }
   return listeners;
 }
 
 /** Why a port cannot be listened on, and what to do, in the words of the `reason` of a fatal line. */
-function listenProblem(err: Error, scheme: "http" | "https", port: number, host: string | undefined): string {
-  const setting = scheme === "http" ? "PORT" : "TLS_PORT";
+function listenProblem(err: Error, { port, host, setting }: Listener): string {
   const code = errorCode(err);
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN")
     return `HOST ${String(host)} is not an address of this machine: set HOST to one of its addresses (127.0.0.1 for this machine only), or unset it for all interfaces`;
@@ -131,10 +169,11 @@ function listenProblem(err: Error, scheme: "http" | "https", port: number, host:
 function listenAll(listeners: readonly Listener[], logger: pino.Logger): Promise<void> {
   return Promise.all(
     listeners.map(
-      ({ server, host, port, scheme }) =>
+      (listener) =>
         new Promise<void>((resolve, reject) => {
+          const { server, host, port, scheme } = listener;
           server.once("error", (err) => {
-            logger.fatal({ err, scheme, host, port, reason: listenProblem(err, scheme, port, host) }, "Listen failed");
+            logger.fatal({ err, scheme, host, port, reason: listenProblem(err, listener) }, "Listen failed");
             reject(err);
           });
           server.listen(port, host, () => {
@@ -194,8 +233,12 @@ export function startService(config: ServiceConfig, deps: ServiceDeps): Service 
   return {
     listening: listenAll(listeners, logger),
     ports() {
-      const [plain, https] = listeners;
-      return { http: plain ? portOf(plain.server) : 0, ...(https ? { https: portOf(https.server) } : {}) };
+      const [plain, https, sync] = listeners;
+      return {
+        http: plain ? portOf(plain.server) : 0,
+        ...(https ? { https: portOf(https.server) } : {}),
+        ...(sync ? { syncHttps: portOf(sync.server) } : {}),
+      };
     },
     isReady: () => !shuttingDown,
     shutdown(signal) {

@@ -1,6 +1,7 @@
 /**
- * HTTPS for the kube-apiserver's webhooks (`/validate`, `/convert`; docs/security.md), with
- * certificate rotation that needs no restart.
+ * HTTPS for the kube-apiserver's webhooks (`/validate`, `/convert`) and for Metacontroller's
+ * hooks (`/sync`, `/customize`; docs/security.md), with certificate rotation that needs no
+ * restart, and optionally a client CA (mutual TLS, Metacontroller's listener only).
  *
  * `TLS_CERT_FILE` and `TLS_KEY_FILE` name a PEM certificate (chain) and its key — in the
  * cluster, `tls.crt` and `tls.key` of the cert-manager Secret mounted as a volume. cert-manager
@@ -24,11 +25,17 @@ import { messageOf } from "../lib/errors";
 export interface TlsFiles {
   readonly certFile: string;
   readonly keyFile: string;
+  /**
+   * CA certificates a client must present a certificate from (mutual TLS); the listener then
+   * refuses a handshake without one. Re-read with the pair: a renewed CA takes effect too.
+   */
+  readonly clientCaFile?: string;
 }
 
 export interface TlsMaterial {
   readonly cert: Buffer;
   readonly key: Buffer;
+  readonly ca?: Buffer;
 }
 
 /** Applied to the first context and to every reloaded one (setSecureContext replaces all of it). */
@@ -58,6 +65,7 @@ function trimmed(value: string | undefined): string {
 export function readTlsMaterial(files: TlsFiles): TlsMaterial {
   const cert = readFileSync(files.certFile);
   const key = readFileSync(files.keyFile);
+  const ca = files.clientCaFile === undefined ? undefined : readFileSync(files.clientCaFile);
   try {
     createSecureContext({ ...SECURE_OPTIONS, cert, key });
   } catch (err) {
@@ -66,8 +74,25 @@ export function readTlsMaterial(files: TlsFiles): TlsMaterial {
       cause: err,
     });
   }
-  return { cert, key };
+  if (ca) {
+    try {
+      new X509Certificate(ca); // OpenSSL would skip a CA file that is not PEM, and trust nothing
+    } catch (err) {
+      throw new Error(`${String(files.clientCaFile)} is not a usable CA certificate (PEM): ${messageOf(err)}`, {
+        cause: err,
+      });
+    }
+  }
+  return { cert, key, ...(ca ? { ca } : {}) };
 }
+
+/** The secure context of a pair (and client CA): the whole of it, as setSecureContext replaces all. */
+function contextOf(material: TlsMaterial): SecureContextOptions {
+  return { ...SECURE_OPTIONS, cert: material.cert, key: material.key, ...(material.ca ? { ca: material.ca } : {}) };
+}
+
+const same = (a: Buffer | undefined, b: Buffer | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : a.equals(b);
 
 /** What a log line says about a certificate: never the key, never the PEM. */
 export function describeCertificate(cert: Buffer): {
@@ -109,7 +134,10 @@ export interface CertificateWatcher {
  * watch on a replaced file never fires again.
  */
 function watchDirectories(files: TlsFiles, onChange: () => void, logger: pino.Logger): FSWatcher[] {
-  return [...new Set([dirname(files.certFile), dirname(files.keyFile)])].flatMap((dir) => {
+  const dirs = [files.certFile, files.keyFile, ...(files.clientCaFile ? [files.clientCaFile] : [])].map((f) =>
+    dirname(f),
+  );
+  return [...new Set(dirs)].flatMap((dir) => {
     try {
       const watcher = watch(dir, { persistent: false }, onChange);
       watcher.on("error", (err) =>
@@ -160,8 +188,8 @@ export function watchCertificate(
     const next = tryRead(files);
     problem("problem" in next ? next.problem : undefined);
     if ("problem" in next) return false;
-    if (next.cert.equals(current.cert) && next.key.equals(current.key)) return false;
-    server.setSecureContext({ ...SECURE_OPTIONS, cert: next.cert, key: next.key });
+    if (next.cert.equals(current.cert) && next.key.equals(current.key) && same(next.ca, current.ca)) return false;
+    server.setSecureContext(contextOf(next));
     current = next;
     logger.info({ certificate: describeCertificate(next.cert) }, "Reloaded TLS certificate");
     onReload?.(next);
@@ -205,7 +233,9 @@ export interface TlsServer {
  */
 export function createTlsServer(handler: RequestListener, files: TlsFiles, options: WatchOptions): TlsServer {
   const material = readTlsMaterial(files);
-  const server = createServer({ ...SECURE_OPTIONS, cert: material.cert, key: material.key }, handler);
+  // With a client CA: no handshake without a certificate it signed (the apiserver's listener has none).
+  const clients = material.ca ? { requestCert: true, rejectUnauthorized: true } : {};
+  const server = createServer({ ...contextOf(material), ...clients }, handler);
   const watcher = watchCertificate(server, files, material, options);
   server.on("close", () => watcher.close());
   return { server, watcher };

@@ -136,14 +136,24 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
         "ValidatingWebhookConfiguration/llamastackdistributions.llamastack.io",
       ].sort(),
     );
-    const patched = ["Deployment", "Service", "NetworkPolicy"];
+    const patched = ["Deployment", "Service", "NetworkPolicy", "CompositeController"];
     for (const original of base().filter((o) => !patched.includes(o.kind))) {
       expect(one(objects(), original.kind, original.metadata.name)).toEqual(original);
     }
   });
 
-  it("keeps the CompositeController, and so its hook URLs, exactly as in the base", () => {
-    expect(one(objects(), "CompositeController")).toEqual(one(base(), "CompositeController"));
+  it("changes only the CompositeController's hook URLs (to the HTTPS port) and adds their caBundle", () => {
+    type Hooks = Record<string, { webhook: Record<string, unknown> }>;
+    const hooksOf = (o: KubeDoc) => (o as unknown as { spec: { hooks: Hooks } }).spec.hooks;
+    const patched = one(objects(), "CompositeController");
+    const original = one(base(), "CompositeController");
+    const reverted = structuredClone(patched) as unknown as { spec: { hooks: Hooks } };
+    for (const [name, hook] of Object.entries(reverted.spec.hooks)) {
+      hook.webhook.url = hooksOf(original)[name]!.webhook.url;
+      delete hook.webhook.caBundle;
+    }
+    expect(reverted).toEqual(original);
+    expect(Object.values(hooksOf(patched)).map((h) => new URL(h.webhook.url as string).port)).toEqual(["8444", "8444"]);
   });
 
   it("has only objects the Kubernetes schemas accept", () => {
@@ -297,34 +307,44 @@ describe.each(BUILDS)("kubectl kustomize %s", (dir, baseDir) => {
       expect(env.TLS_KEY_FILE).toBe(`${mount!.mountPath}/tls.key`);
     });
 
-    it("serves HTTPS on TLS_PORT, the container port named https, and keeps plain HTTP and the probes on 8080", () => {
+    it("serves HTTPS on TLS_PORT and SYNC_TLS_PORT, and keeps only the probes and /metrics on plain 8080", () => {
       const env = Object.fromEntries((container().env ?? []).map((e) => [e.name, e.value]));
       expect(container().ports).toEqual(
         expect.arrayContaining([
           { name: "https", containerPort: Number(env.TLS_PORT), protocol: "TCP" },
+          { name: "sync-https", containerPort: Number(env.SYNC_TLS_PORT), protocol: "TCP" },
           { name: "http", containerPort: 8080, protocol: "TCP" },
         ]),
       );
-      expect(env.PORT).toBe("8080");
+      expect({ PORT: env.PORT, SYNC_PLAIN_HTTP: env.SYNC_PLAIN_HTTP }).toEqual({
+        PORT: "8080",
+        SYNC_PLAIN_HTTP: "false",
+      });
       expect(container().readinessProbe?.httpGet?.port).toBe("http");
     });
   });
 
-  it("keeps the Service's http port for Metacontroller and adds https", () => {
+  it("keeps the Service's http port for the probes and /metrics and adds https and sync-https", () => {
     expect(service().spec?.ports).toEqual(
       expect.arrayContaining([
         { name: "http", port: 8080, targetPort: "http", protocol: "TCP" },
         { name: "https", port: 8443, targetPort: "https", protocol: "TCP" },
+        { name: "sync-https", port: 8444, targetPort: "sync-https", protocol: "TCP" },
       ]),
     );
   });
 
-  it("keeps the NetworkPolicy's Metacontroller-only rule for 8080 and opens 8443 for the apiserver", () => {
+  it("keeps the NetworkPolicy's Metacontroller-only rule for 8080, opens 8443 for the apiserver and 8444 to Metacontroller only", () => {
     const policy = one<INetworkPolicy & KubeDoc>(objects(), "NetworkPolicy");
     const basePolicy = one<INetworkPolicy & KubeDoc>(base(), "NetworkPolicy");
+    const metacontrollerOnly = basePolicy.spec?.ingress?.[0]?.from;
+    expect(metacontrollerOnly).toEqual([
+      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "metacontroller" } } },
+    ]);
     expect(policy.spec?.ingress).toEqual([
       ...(basePolicy.spec?.ingress ?? []),
       { ports: [{ protocol: "TCP", port: 8443 }] },
+      { from: metacontrollerOnly, ports: [{ protocol: "TCP", port: 8444 }] },
     ]);
   });
 });

@@ -133,3 +133,22 @@ export async function until(condition: () => boolean, timeoutMs = 5000): Promise
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** An AdmissionReview of a valid v1alpha2 CREATE, as the apiserver POSTs it to /validate. */
+export const anAdmissionReview = (): Record<string, unknown> => ({
+  apiVersion: "admission.k8s.io/v1",
+  kind: "AdmissionReview",
+  request: {
+    uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
+    kind: { group: "llamastack.io", version: "v1alpha2", kind: "LlamaStackDistribution" },
+    operation: "CREATE",
+    name: "demo",
+    namespace: "team-a",
+    object: {
+      apiVersion: "llamastack.io/v1alpha2",
+      kind: "LlamaStackDistribution",
+      metadata: { name: "demo", namespace: "team-a" },
+      spec: { distribution: { name: "starter" } },
+    },
+  },
+});

@@ -14,6 +14,8 @@ import { aSyncBody, echoCustomize, echoSync, gate, until } from "./helpers";
 const config = (overrides: Partial<ServiceConfig> = {}): ServiceConfig => ({
   port: 0,
   tlsPort: 0,
+  syncTlsPort: 0,
+  syncPlainHttp: true,
   overload: { maxConcurrent: 8, timeoutMs: 5000, retryAfterSeconds: 1 },
   drainDelayMs: 300,
   shutdownTimeoutMs: 2000,
@@ -102,6 +104,8 @@ describe("serviceConfigFromEnv", () => {
     expect(serviceConfigFromEnv({})).toEqual({
       port: 8080,
       tlsPort: 8443,
+      syncTlsPort: 8444,
+      syncPlainHttp: true,
       overload: { maxConcurrent: 64, timeoutMs: 9000, retryAfterSeconds: 1 },
       drainDelayMs: 5000,
       shutdownTimeoutMs: 10_000,

@@ -37,6 +37,8 @@ const VARIABLES: [string, string[], string[], string][] = [
   ],
   ["PORT", ["0", "8080", "65535"], ["65536", "-1", "80.5", "0x50", "http", "1e3"], "an integer from 0 to 65535"],
   ["TLS_PORT", ["8443"], ["99999", "8443x"], "an integer from 0 to 65535"],
+  ["SYNC_TLS_PORT", ["8444", "0"], ["65536", "https", "8444.0"], "an integer from 0 to 65535"],
+  ["SYNC_PLAIN_HTTP", ["true", "false"], ["no", "False", "0"], BOOLEAN],
   ["MAX_CONCURRENT_HOOKS", ["1", "64"], ["0", "-3", "2.5", "lots", "Infinity"], "a positive integer"],
   ["HOOK_TIMEOUT_MS", ["9000"], ["0", "9s", "1e4"], "a positive integer"],
   ["SHUTDOWN_DRAIN_DELAY_MS", ["0", "5000"], ["-1", "5s", "2.5"], "a whole number of milliseconds"],
@@ -117,5 +119,25 @@ describe("what a refusal shows", () => {
       drainDelayMs: 0,
     });
     expect(startUp({ LOG_LEVEL: "debug" }).level).toBe("debug");
+  });
+});
+
+describe("TLS_CLIENT_CA_FILE", () => {
+  const pair = { TLS_CERT_FILE: "/etc/tls/tls.crt", TLS_KEY_FILE: "/etc/tls/tls.key" };
+
+  it("names the CA a client certificate on SYNC_TLS_PORT must chain to", () => {
+    expect(startUp({ ...pair, TLS_CLIENT_CA_FILE: " /etc/tls/ca.crt " }).service.syncClientCaFile).toBe(
+      "/etc/tls/ca.crt",
+    );
+  });
+
+  it("means no client certificate when blank", () => {
+    expect(startUp({ ...pair, TLS_CLIENT_CA_FILE: " " })).toEqual(startUp(pair));
+  });
+
+  it("is refused without a serving certificate: there is no HTTPS listener to ask for one", () => {
+    expect(() => startUp({ TLS_CLIENT_CA_FILE: "/etc/tls/ca.crt" })).toThrow(
+      'TLS_CLIENT_CA_FILE must be unset unless TLS_CERT_FILE and TLS_KEY_FILE are set, got "/etc/tls/ca.crt"',
+    );
   });
 });
