@@ -34,6 +34,22 @@ function startedEntries(parsed: JsonMap, env: ContainerEnv) {
   return out;
 }
 
+/**
+ * StackConfig's own start-up rule on every line (`validate_distro_name_migration`, core/datatypes.py
+ * at v0.7.3 … v1.3.0): a config with neither `distro_name` nor `image_name` stops the server.
+ */
+function nameProblems(parsed: JsonMap): { path: string; message: string }[] {
+  const named = (key: string) => parsed[key] !== undefined && parsed[key] !== null && parsed[key] !== "";
+  if (named("distro_name") || named("image_name")) return [];
+  return [
+    {
+      path: "distro_name",
+      message:
+        "the server stops at start-up without distro_name (or the older image_name): \"Either 'distro_name' or 'image_name' must be provided\"; add distro_name: <a name for this server>",
+    },
+  ];
+}
+
 /** What the line's classes say of the override's providers, as warnings on the overrideConfig field. */
 export function overrideConfigWarnings(
   configMapName: string,
@@ -41,7 +57,7 @@ export function overrideConfigWarnings(
   release: Release,
   env: ContainerEnv,
 ): FieldError[] {
-  return configProblems(startedEntries(parsed, env), release, env).map((e) =>
+  return [...nameProblems(parsed), ...configProblems(startedEntries(parsed, env), release, env)].map((e) =>
     fieldError(PATH, `ConfigMap ${configMapName} (mounted as is; change it there): ${e.path}: ${e.message}`),
   );
 }
