@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { isPlainObject, own } from "../../lib/conversion/paths";
 import { asStored, llsdDocuments, type CrDocument } from "../../lib/cli/documents";
 import type { CliIo } from "../../lib/cli/io";
-import { passes } from "../../lib/cli/verdict";
+import { passes, verdictOf } from "../../lib/cli/verdict";
 import { lineOfAdmitted } from "../../lib/admission/line";
 import { normalizedSpec } from "../../lib/api/validate";
 import { bundledConfigOf } from "../../lib/distributions/bundled";
@@ -78,6 +78,10 @@ function caseOf(
   if (!rendered.ok)
     return input.mustRender ? { label, fail: `llsd render refuses it: ${rendered.errors[0]?.message}` } : undefined;
   const userEnv = overrideEnv(spec, read.secrets);
+  // A doc example that shows the hooks' warning about a user's own config file is not meant to start.
+  const warned = verdictOf(doc, { release, configMaps: read.configMaps }).warnings[0];
+  if (rendered.source === "override" && !input.mustRender && warned)
+    return { label, skip: `the example shows the hooks' warning about its ConfigMap: ${warned.message}` };
   if (rendered.source === "override")
     return rendered.configYaml === undefined
       ? { label, skip: "its overrideConfig ConfigMap is not in the file" }
