@@ -166,22 +166,21 @@ describe("provider fields derived from the release's config classes", () => {
   it.each(RELEASES)(
     "on %s, give inline vector stores the file location their config requires, and the server starts",
     (release) => {
+      // 1.x's inline chromadb never starts (it reads a metadata_store its class lacks), so it is refused there.
+      const chroma = release.startsWith("0.") ? [{ provider: "chromadb", id: "chroma" }] : [];
       const spec = aSpec({
         providers: {
-          vectorIo: [
-            { provider: "chromadb", id: "chroma" },
-            { provider: "qdrant", id: "qd" },
-            { provider: "sqlite-vec", id: "sv" },
-          ],
+          vectorIo: [...chroma, { provider: "qdrant", id: "qd" }, { provider: "sqlite-vec", id: "sv" }],
         },
       });
       const config = doc(run(spec, release));
-      expect(provider(config, "vector_io", "chroma")).toEqual(
-        expect.objectContaining({
-          provider_type: "inline::chromadb",
-          config: expect.objectContaining({ db_path: "/.llama/chroma.db" }),
-        }),
-      );
+      if (chroma.length > 0)
+        expect(provider(config, "vector_io", "chroma")).toEqual(
+          expect.objectContaining({
+            provider_type: "inline::chromadb",
+            config: expect.objectContaining({ db_path: "/.llama/chroma.db" }),
+          }),
+        );
       expect(provider(config, "vector_io", "qd")).toEqual(
         expect.objectContaining({
           provider_type: "inline::qdrant",
