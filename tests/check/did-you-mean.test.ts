@@ -115,7 +115,7 @@ describe("a misspelled command or flag", () => {
     [["convert", "--too", "v1alpha2", "x.yaml"], 'unknown option "--too": did you mean "--to"?', "llsd convert --help"],
     [
       ["render", "--release", "0.9", "x.yaml"],
-      '--release must be one of 0.7, 0.8, 1.3, got "0.9"',
+      '--release must be one of 0.7, 0.8, 1.2, 1.3, got "0.9"',
       "llsd render --help",
     ],
   ])("llsd %j names what it meant, or what is allowed", (args, message, help) => {

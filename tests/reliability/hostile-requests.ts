@@ -67,7 +67,12 @@ export function hostileRequest(kind: HostileKind, i: number): SyncRequest {
   const name = `${kind.toLowerCase()}-${i}`;
   const base = { distribution: { name: "starter" } };
   if (kind === "settings") {
-    const spec = { ...base, providers: { inference: { ...vllm, settings: { notes: uniqueText(i, SETTINGS_BYTES) } } } };
+    const spec = {
+      ...base,
+      providers: {
+        inference: { ...vllm, settings: { network: { headers: { "x-notes": uniqueText(i, SETTINGS_BYTES) } } } },
+      },
+    };
     return aRequest(parentOf(name, spec), [], [creds()]);
   }
   if (kind === "override") {
