@@ -54,7 +54,7 @@ describe("sync with spec.monitoring", () => {
         type: "ConfigGenerated",
         reason: "MetricsUnsupported",
         message: expect.stringMatching(
-          /spec\.monitoring\.enabled: the 0\.8 server line has no metrics endpoint; the lines that have it: "1\.3"/,
+          /spec\.monitoring\.enabled: the 0\.8 server line has no metrics endpoint; the lines that have it: "1\.2", "1\.3"/,
         ),
       }),
     );
