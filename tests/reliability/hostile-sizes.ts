@@ -54,7 +54,8 @@ function problemOf(kind: HostileKind, i: number, answer: Parsed): string | undef
   if (!child(answer, "Deployment", name)) return "no Deployment";
   if (kind === "settings") {
     const yaml = data(child(answer, "ConfigMap", `${name}-config-`), "config.yaml");
-    if (!yaml.includes(`x-notes: "${uniqueText(i, SETTINGS_BYTES)}"`)) return "config.yaml lacks the provider's settings";
+    if (!yaml.includes(`x-notes: "${uniqueText(i, SETTINGS_BYTES)}"`))
+      return "config.yaml lacks the provider's settings";
   }
   if (kind === "override" && generated.reason !== "UsingOverrideConfig") return `config source ${generated.reason}`;
   if (kind === "caBundle") {
