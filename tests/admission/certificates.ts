@@ -17,35 +17,33 @@ export interface TestCertificate {
   readonly fingerprint256: string;
 }
 
+function openssl(args: readonly string[]): void {
+  execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
+}
+
+const EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+
 /** A fresh EC P-256 certificate and key, CN = `commonName`. */
 export function makeCertificate(commonName: string): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), "llsd-cert-"));
   try {
     const certFile = join(dir, "tls.crt");
     const keyFile = join(dir, "tls.key");
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-keyout",
-        keyFile,
-        "-out",
-        certFile,
-        "-days",
-        "1",
-        "-subj",
-        `/CN=${commonName}`,
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-      ],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
+    openssl([
+      "req",
+      "-x509",
+      ...EC_KEY,
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${commonName}`,
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ]);
     const cert = readFileSync(certFile);
     return { cert, key: readFileSync(keyFile), fingerprint256: new X509Certificate(cert).fingerprint256 };
   } finally {
@@ -60,12 +58,6 @@ export interface TestCa extends TestCertificate {
     options: { dnsNames?: readonly string[]; usage: "serverAuth" | "clientAuth" },
   ): TestCertificate;
 }
-
-function openssl(args: readonly string[]): void {
-  execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
-}
-
-const EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
 /** A fresh EC P-256 CA (basicConstraints CA:TRUE, keyCertSign) that issues leaf certificates. */
 export function makeCa(commonName: string): TestCa {

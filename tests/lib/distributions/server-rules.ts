@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Release } from "../../../lib/distributions/table";
 
-/** 1.x: the provider registry of OGX 1.3.0, as its providers/index.json lists it (copied from upstream, unchanged). */
+/** 1.x: a tag's provider registry, as tests/fixtures/server-schemas/<tag>/providers/index.json lists it (dumped from the tag's registry; that README says how). */
 function registryOf(tag: string): Record<string, string[]> {
   const file = join(__dirname, "..", "..", "fixtures", "server-schemas", tag, "providers", "index.json");
   const entries = JSON.parse(readFileSync(file, "utf8")) as { api: string; provider_type: string }[];
