@@ -76,10 +76,17 @@ function isBlock(value: unknown): value is object {
 
 /**
  * Frozen subtrees (a cached base config's untouched parts) always emit the same text at the
- * same indent and lead, so their text is kept: one string appended instead of a walk.
- * Mutable objects are never memoized.
+ * same indent, lead and key order, so their text is kept: one string appended instead of a
+ * walk. The kept texts are per key order (a sorted emit never gets an unsorted text); mutable
+ * objects are never memoized.
  */
-const memo = new WeakMap<object, Map<string, string>>();
+const memos = new WeakMap<KeyOrder, WeakMap<object, Map<string, string>>>();
+
+function memoFor(order: KeyOrder): WeakMap<object, Map<string, string>> {
+  let memo = memos.get(order);
+  if (!memo) memos.set(order, (memo = new WeakMap()));
+  return memo;
+}
 
 /**
  * Collects the text's pieces and joins them once: one flat string, which the content hash
@@ -88,8 +95,11 @@ const memo = new WeakMap<object, Map<string, string>>();
  */
 class Emitter {
   private readonly out: string[] = [];
+  private readonly memo: WeakMap<object, Map<string, string>>;
 
-  constructor(private readonly order: KeyOrder) {}
+  constructor(private readonly order: KeyOrder) {
+    this.memo = memoFor(order);
+  }
 
   text(): string {
     return this.out.join("");
@@ -100,8 +110,9 @@ class Emitter {
       this.emit(value, indent, lead, top);
       return;
     }
-    const key = lead === indent ? indent : `${lead}\n${indent}`;
-    let texts = memo.get(value);
+    // `top` orders the root map's keys its own way; only the root is emitted with it.
+    const key = `${top ? "^" : ""}${lead === indent ? indent : `${lead}\n${indent}`}`;
+    let texts = this.memo.get(value);
     const hit = texts?.get(key);
     if (hit !== undefined) {
       this.out.push(hit);
@@ -111,7 +122,7 @@ class Emitter {
     this.emit(value, indent, lead, top);
     const text = this.out.splice(start).join("");
     this.out.push(text);
-    if (!texts) memo.set(value, (texts = new Map<string, string>()));
+    if (!texts) this.memo.set(value, (texts = new Map<string, string>()));
     texts.set(key, text);
   }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { parse } from "yaml";
-import { emitYaml, scalarText } from "../../../lib/config/yaml-emit";
+import { emitYaml, scalarText, type KeyOrder } from "../../../lib/config/yaml-emit";
 import { deepFreeze } from "../../../lib/json-copy";
 import { pyyamlLoadAll } from "../../pyyaml";
 
@@ -123,6 +123,25 @@ describe("emitYaml()", () => {
         expect(emitYaml(places(frozen))).toBe(expected); // from the kept text
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("writes a frozen value with each key order as the same value unfrozen with that order", () => {
+    const sorted: KeyOrder = (keys) => [...keys].sort();
+    const reversed: KeyOrder = (keys, top) => (top ? keys : [...keys].reverse());
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (value) => {
+        const mutable: unknown = JSON.parse(JSON.stringify(value));
+        const frozen: unknown = JSON.parse(JSON.stringify(value));
+        deepFreeze(frozen);
+        const places = (v: unknown): unknown => ({ list: [v], key: { v } });
+        // Each order after the others: a text kept for one order must not answer another.
+        for (const order of [undefined, sorted, reversed, sorted, undefined]) {
+          expect(emitYaml(places(frozen), order)).toBe(emitYaml(places(mutable), order));
+          expect(emitYaml(frozen, order)).toBe(emitYaml(mutable, order));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
