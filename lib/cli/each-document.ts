@@ -12,12 +12,22 @@ import { isList, yamlDocuments } from "./yaml-input";
 
 export type Transform = (object: JsonMap, io: CliIo) => object | undefined;
 
-/** Every document of FILE, each LLSD through `transform`; 1 when the file is not YAML or a transform failed. */
+/** A kind the file must hold, and what to say (the fix) when it holds none: the command has nothing to do. */
+export interface Required {
+  readonly kind: string;
+  readonly missing: string;
+}
+
+/**
+ * Every document of FILE, each of `kinds` through `transform`; 1 when the file is not YAML, a
+ * transform failed, or it holds no `required` kind (then nothing is printed on stdout).
+ */
 export function eachDocument(
   file: string,
   io: CliIo,
   transform: Transform,
   kinds: readonly string[] = [LLSD_KIND],
+  required?: Required,
 ): number {
   const read = yamlDocuments(readText(io, file), file);
   if (!read.ok) {
@@ -26,7 +36,9 @@ export function eachDocument(
   }
   const out: string[] = [];
   let failed = false;
+  let found = required === undefined;
   const each = (value: unknown): unknown => {
+    if (isPlainObject(value) && value.kind === required?.kind) found = true;
     const result = isPlainObject(value) && kinds.some((k) => k === value.kind) ? transform(value, io) : value;
     if (result === undefined) failed = true;
     return result;
@@ -37,6 +49,10 @@ export function eachDocument(
       ? { ...value, items: value.items.map(each).filter((i) => i !== undefined) }
       : each(value);
     if (result !== undefined) out.push(stringify(result, { lineWidth: 0 }));
+  }
+  if (!found) {
+    io.stderr(`error: ${required?.missing ?? ""}\n`);
+    return 1;
   }
   io.stdout(out.join("---\n"));
   return failed ? 1 : 0;

@@ -24,6 +24,21 @@ export const OGX_WATCH_LABEL = "ogx.io/watch";
 
 const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** What the printed `kubectl -n` gets when the object names no namespace: the shell refuses it as written. */
+export const NAMESPACE_PLACEHOLDER = "<namespace>";
+
+/**
+ * The namespace every printed kubectl command carries (`-n`): the object's, else the placeholder
+ * and a first step that says to replace it (kubectl's current namespace may not be the object's).
+ */
+export function stepsNamespace(namespace: unknown): { readonly ns: string; readonly note?: string } {
+  if (typeof namespace === "string" && namespace !== "") return { ns: namespace };
+  return {
+    ns: NAMESPACE_PLACEHOLDER,
+    note: `metadata.namespace is not set: replace ${NAMESPACE_PLACEHOLDER} in the commands below with the namespace the server runs in`,
+  };
+}
+
 export interface AdoptOptions {
   /** The OGXServer's name; @default `<old>-ogx`. */
   readonly name?: string;
@@ -49,16 +64,20 @@ export function referencedObjects(spec: unknown): { configMaps: string[]; secret
 }
 const CONFIG_MAP_FIELDS = new Set(["baseConfig", "overrideConfig", "caCertificates"]);
 
-function steps(old: string, name: string, spec: unknown): string[] {
-  const { configMaps, secrets } = referencedObjects(spec);
+function steps(old: string, name: string, ogx: JsonMap): string[] {
+  const { configMaps, secrets } = referencedObjects(ogx.spec);
+  const { ns, note } = stepsNamespace(own(ogx.metadata, "namespace"));
   return [
-    ...(secrets.length > 0 ? [`kubectl label secret ${secrets.join(" ")} ${OGX_WATCH_LABEL}=true`] : []),
-    ...(configMaps.length > 0 ? [`kubectl label configmap ${configMaps.join(" ")} ${OGX_WATCH_LABEL}=true`] : []),
-    `kubectl delete llsd ${old} --cascade=orphan`,
-    `kubectl apply -f ${name}.yaml`,
-    `kubectl wait ogxserver/${name} --for=jsonpath='{.status.phase}'=Ready --timeout=15m`,
-    `kubectl delete deployment/${old} networkpolicy/${names.networkPolicy(old)} --ignore-not-found`,
-    `kubectl delete configmap,horizontalpodautoscaler,poddisruptionbudget -l app.kubernetes.io/instance=${old},app.kubernetes.io/managed-by=llsd-hooks --ignore-not-found`,
+    ...(note === undefined ? [] : [note]),
+    ...(secrets.length > 0 ? [`kubectl label secret ${secrets.join(" ")} -n ${ns} ${OGX_WATCH_LABEL}=true`] : []),
+    ...(configMaps.length > 0
+      ? [`kubectl label configmap ${configMaps.join(" ")} -n ${ns} ${OGX_WATCH_LABEL}=true`]
+      : []),
+    `kubectl delete llsd ${old} -n ${ns} --cascade=orphan`,
+    `kubectl apply -n ${ns} -f ${name}.yaml`,
+    `kubectl wait ogxserver/${name} -n ${ns} --for=jsonpath='{.status.phase}'=Ready --timeout=15m`,
+    `kubectl delete deployment/${old} networkpolicy/${names.networkPolicy(old)} -n ${ns} --ignore-not-found`,
+    `kubectl delete configmap,horizontalpodautoscaler,poddisruptionbudget -n ${ns} -l app.kubernetes.io/instance=${old},app.kubernetes.io/managed-by=llsd-hooks --ignore-not-found`,
   ];
 }
 
@@ -98,5 +117,5 @@ export function adoptionOf(ogx: JsonMap, options: AdoptOptions = {}): Adoption {
   // A new object: what the apiserver set on the old one goes, and so does the status.
   const { status: _status, ...rest } = ogx;
   const object = { ...rest, metadata: { ...kept, name, annotations: adopted } };
-  return { ok: true, object, steps: steps(old, name, ogx.spec) };
+  return { ok: true, object, steps: steps(old, name, ogx) };
 }
