@@ -13,6 +13,7 @@ import { adoptionOf, type AdoptOptions } from "../ogx/adopt";
 import { fromOgxServer, ogxServerErrors, toOgxServer } from "../ogx/convert";
 import { isPlainObject } from "../ogx/json";
 import { OGX_KIND } from "../ogx/schema";
+import { ogxDistributionErrors } from "../ogx/schema-errors";
 import { lossesFromOgx, lossesToOgx } from "../ogx/weaker";
 import { hubOf, nameOf, refusedUnnamed } from "./hub";
 import { eachDocument } from "./each-document";
@@ -34,7 +35,8 @@ export const warn = (io: CliIo, name: string, warnings: readonly FieldError[]): 
  */
 export function fromOgx(object: JsonMap, io: CliIo, options: WeakerOptions): Conversion<object> | undefined {
   const refused = ogxServerErrors(object);
-  if (refused.length > 0) return { ok: false, errors: refused };
+  const unknown = refused.length > 0 ? [] : ogxDistributionErrors(object);
+  if (refused.length + unknown.length > 0) return { ok: false, errors: [...refused, ...unknown] };
   const converted = fromOgxServer(object);
   if (!converted.ok) return converted;
   const name = nameOf(object);
