@@ -68,6 +68,7 @@ function toOgx(object: JsonMap, options: ToOgxOptions, io: CliIo): object | unde
   const lost = lossesToOgx(specOf({ ...hub.object }), specOf(converted.object));
   warn(io, name, warningsBeside(converted.warnings, lost));
   if (!weakerAllowed(io, name, lost, OGX_KIND, options)) return undefined;
+  if ("note" in adopted) io.stderr(`note: ${name}: ${adopted.note}\n`);
   if ("steps" in adopted) adopted.steps.forEach((step, i) => io.stderr(`step ${i + 1}: ${name}: ${step}\n`));
   return adopted.object;
 }

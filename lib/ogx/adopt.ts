@@ -45,7 +45,13 @@ export interface AdoptOptions {
 }
 
 export type Adoption =
-  | { readonly ok: true; readonly object: JsonMap; readonly steps: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly object: JsonMap;
+      readonly steps: readonly string[];
+      /** What to replace in the steps: the namespace placeholder, when the object names none. */
+      readonly note?: string;
+    }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Names of the ConfigMaps (`baseConfig`, `overrideConfig`, CA certificates) and Secrets (every other `{name, key}`) the spec refers to. */
@@ -64,11 +70,9 @@ export function referencedObjects(spec: unknown): { configMaps: string[]; secret
 }
 const CONFIG_MAP_FIELDS = new Set(["baseConfig", "overrideConfig", "caCertificates"]);
 
-function steps(old: string, name: string, ogx: JsonMap): string[] {
+function steps(old: string, name: string, ogx: JsonMap, ns: string): string[] {
   const { configMaps, secrets } = referencedObjects(ogx.spec);
-  const { ns, note } = stepsNamespace(own(ogx.metadata, "namespace"));
   return [
-    ...(note === undefined ? [] : [note]),
     ...(secrets.length > 0 ? [`kubectl label secret ${secrets.join(" ")} -n ${ns} ${OGX_WATCH_LABEL}=true`] : []),
     ...(configMaps.length > 0
       ? [`kubectl label configmap ${configMaps.join(" ")} -n ${ns} ${OGX_WATCH_LABEL}=true`]
@@ -117,5 +121,6 @@ export function adoptionOf(ogx: JsonMap, options: AdoptOptions = {}): Adoption {
   // A new object: what the apiserver set on the old one goes, and so does the status.
   const { status: _status, ...rest } = ogx;
   const object = { ...rest, metadata: { ...kept, name, annotations: adopted } };
-  return { ok: true, object, steps: steps(old, name, ogx) };
+  const { ns, note } = stepsNamespace(own(metadata, "namespace"));
+  return { ok: true, object, steps: steps(old, name, ogx, ns), ...(note === undefined ? {} : { note }) };
 }
