@@ -42,7 +42,7 @@ export function fromOgx(object: JsonMap, io: CliIo, options: WeakerOptions): Con
   const name = nameOf(object);
   const lost = lossesFromOgx(specOf(object), specOf(converted.object));
   warn(io, name, warningsBeside(converted.warnings, lost));
-  return weakerAllowed(io, name, lost, LLSD_KIND, options) ? converted : undefined;
+  return weakerAllowed(io, { name, lost, target: LLSD_KIND }, options) ? converted : undefined;
 }
 
 export interface ToOgxOptions extends WeakerOptions {
@@ -50,27 +50,51 @@ export interface ToOgxOptions extends WeakerOptions {
   readonly adopt?: AdoptOptions;
 }
 
-/** One LLSD as an OGXServer (adopting when asked), or undefined after printing why not. */
-function toOgx(object: JsonMap, options: ToOgxOptions, io: CliIo): object | undefined {
+/** The LLSD as an OGXServer, checked against the peer's API; undefined after printing why not. */
+function convertedToOgx(
+  object: JsonMap,
+  io: CliIo,
+): { hub: JsonMap; converted: JsonMap; warnings: readonly FieldError[] } | undefined {
   const name = nameOf(object);
   const hub = hubOf(object);
   const converted = hub.ok ? toOgxServer(hub.object) : hub;
-  const refused = converted.ok ? ogxServerErrors(converted.object) : [];
+  if (!converted.ok) {
+    io.stderr(`error: ${name}:\n${formatErrors(converted.errors)}\n`);
+    return undefined;
+  }
+  const refused = ogxServerErrors(converted.object);
   if (refused.length > 0) {
     io.stderr(`error: ${name}: the peer's API would refuse the OGXServer:\n${formatErrors(refused)}\n`);
     return undefined;
   }
-  const adopted = converted.ok && options.adopt ? adoptionOf(converted.object, options.adopt) : converted;
-  if (!hub.ok || !converted.ok || !adopted.ok) {
-    io.stderr(`error: ${name}:\n${formatErrors(adopted.ok ? [] : adopted.errors)}\n`);
+  return { hub: hub.ok ? { ...hub.object } : {}, converted: converted.object, warnings: converted.warnings };
+}
+
+/** One LLSD as an OGXServer (adopting when asked), or undefined after printing why not. */
+function toOgx(object: JsonMap, options: ToOgxOptions, io: CliIo): object | undefined {
+  const name = nameOf(object);
+  const done = convertedToOgx(object, io);
+  if (done === undefined) return undefined;
+  const adopted = options.adopt ? adoptionOf(done.converted, options.adopt) : undefined;
+  if (adopted?.ok === false) {
+    io.stderr(`error: ${name}:\n${formatErrors(adopted.errors)}\n`);
     return undefined;
   }
-  const lost = lossesToOgx(specOf({ ...hub.object }), specOf(converted.object));
-  warn(io, name, warningsBeside(converted.warnings, lost));
-  if (!weakerAllowed(io, name, lost, OGX_KIND, options)) return undefined;
-  if ("note" in adopted) io.stderr(`note: ${name}: ${adopted.note}\n`);
-  if ("steps" in adopted) adopted.steps.forEach((step, i) => io.stderr(`step ${i + 1}: ${name}: ${step}\n`));
+  const lost = lossesToOgx(specOf(done.hub), specOf(done.converted));
+  warn(io, name, warningsBeside(done.warnings, lost));
+  if (!weakerAllowed(io, { name, lost, target: OGX_KIND }, options)) return undefined;
+  if (adopted === undefined) return done.converted;
+  printSteps(io, name, adopted);
   return adopted.object;
+}
+
+function printSteps(
+  io: CliIo,
+  name: string,
+  adopted: { readonly steps: readonly string[]; readonly note?: string },
+): void {
+  if (adopted.note !== undefined) io.stderr(`note: ${name}: ${adopted.note}\n`);
+  adopted.steps.forEach((step, i) => io.stderr(`step ${i + 1}: ${name}: ${step}\n`));
 }
 
 export function convertToOgxCommand(file: string, options: ToOgxOptions, io: CliIo): number {
@@ -78,5 +102,5 @@ export function convertToOgxCommand(file: string, options: ToOgxOptions, io: Cli
     if (object.kind === OGX_KIND) return object;
     return refusedUnnamed(object, OGX_KIND, io) ? undefined : toOgx(object, options, io);
   };
-  return eachDocument(file, io, each, [LLSD_KIND, OGX_KIND]);
+  return eachDocument(file, io, each, { kinds: [LLSD_KIND, OGX_KIND] });
 }

@@ -30,7 +30,7 @@ export function convertCommand(to: "v1alpha1" | "v1alpha2", file: string, option
     io.stderr(`error: ${nameOf(object)}:\n${formatErrors(converted.errors)}\n`);
     return undefined;
   };
-  return eachDocument(file, io, each, [LLSD_KIND, OGX_KIND]);
+  return eachDocument(file, io, each, { kinds: [LLSD_KIND, OGX_KIND] });
 }
 
 /** `llsd migrate` without `--from` reads LLSDs only: an OGXServer gets the command that reads it. */
@@ -54,5 +54,5 @@ export function migrateCommand(file: string, options: MigrateOptions, io: CliIo)
     }
     return migratedObject({ ...hub.object }, spec, options, io);
   };
-  return eachDocument(file, io, each, [LLSD_KIND, OGX_KIND]);
+  return eachDocument(file, io, each, { kinds: [LLSD_KIND, OGX_KIND] });
 }

@@ -18,6 +18,16 @@ export interface Required {
   readonly missing: string;
 }
 
+/** Which documents go through the transform, and a kind the file must hold. */
+export interface Selection {
+  readonly kinds: readonly string[];
+  readonly required?: Required;
+}
+
+/** Whether any document (or List item) is of `kind`. */
+const holds = (values: readonly unknown[], kind: string): boolean =>
+  values.some((v) => (isList(v) ? holds(v.items, kind) : isPlainObject(v) && v.kind === kind));
+
 /**
  * Every document of FILE, each of `kinds` through `transform`; 1 when the file is not YAML, a
  * transform failed, or it holds no `required` kind (then nothing is printed on stdout).
@@ -26,19 +36,26 @@ export function eachDocument(
   file: string,
   io: CliIo,
   transform: Transform,
-  kinds: readonly string[] = [LLSD_KIND],
-  required?: Required,
+  { kinds, required }: Selection = { kinds: [LLSD_KIND] },
 ): number {
   const read = yamlDocuments(readText(io, file), file);
   if (!read.ok) {
     io.stderr(`error: ${formatErrors(read.errors)}\n`);
     return 1;
   }
+  if (
+    required &&
+    !holds(
+      read.values.map((v) => v.value),
+      required.kind,
+    )
+  ) {
+    io.stderr(`error: ${required.missing}\n`);
+    return 1;
+  }
   const out: string[] = [];
   let failed = false;
-  let found = required === undefined;
   const each = (value: unknown): unknown => {
-    if (isPlainObject(value) && value.kind === required?.kind) found = true;
     const result = isPlainObject(value) && kinds.some((k) => k === value.kind) ? transform(value, io) : value;
     if (result === undefined) failed = true;
     return result;
@@ -49,10 +66,6 @@ export function eachDocument(
       ? { ...value, items: value.items.map(each).filter((i) => i !== undefined) }
       : each(value);
     if (result !== undefined) out.push(stringify(result, { lineWidth: 0 }));
-  }
-  if (!found) {
-    io.stderr(`error: ${required?.missing ?? ""}\n`);
-    return 1;
   }
   io.stdout(out.join("---\n"));
   return failed ? 1 : 0;

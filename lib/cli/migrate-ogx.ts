@@ -52,5 +52,5 @@ const NO_OGXSERVER = {
 export function migrateFromOgxCommand(file: string, options: WeakerOptions, io: CliIo): number {
   const each = (object: JsonMap): object | undefined =>
     object.kind === OGX_KIND ? takeoverLlsd(object, options, io) : object;
-  return eachDocument(file, io, each, [LLSD_KIND, OGX_KIND], NO_OGXSERVER);
+  return eachDocument(file, io, each, { kinds: [LLSD_KIND, OGX_KIND], required: NO_OGXSERVER });
 }

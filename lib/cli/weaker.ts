@@ -19,9 +19,7 @@ export const ALLOW_WEAKER_HELP = `--allow-weaker converts even when the result w
 /** True when the conversion may go on: no losses, or losses allowed (then printed as warnings). */
 export function weakerAllowed(
   io: CliIo,
-  name: string,
-  lost: readonly FieldError[],
-  target: Side,
+  { name, lost, target }: { readonly name: string; readonly lost: readonly FieldError[]; readonly target: Side },
   options: WeakerOptions,
 ): boolean {
   if (lost.length === 0) return true;

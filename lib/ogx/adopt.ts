@@ -85,31 +85,29 @@ function steps(old: string, name: string, ogx: JsonMap, ns: string): string[] {
   ];
 }
 
+/** The name adopted from and the OGXServer's new one, or why the peer would refuse them. */
+function namesOf(metadata: JsonMap, options: AdoptOptions): { old: string; name: string } | FieldError {
+  const old = own(metadata, "name");
+  if (typeof old !== "string" || !DNS_LABEL.test(old))
+    return fieldError(
+      "metadata.name",
+      "the peer adopts only from a name that is an RFC 1123 label (lower case, at most 63 characters)",
+    );
+  const name = options.name ?? `${old}-ogx`;
+  if (name === old || !DNS_LABEL.test(name))
+    return fieldError(
+      "metadata.name",
+      `the OGXServer needs a new name (an RFC 1123 label other than ${old}): the peer refuses adoption under the same name`,
+    );
+  return { old, name };
+}
+
 /** The converted OGXServer under a new name, with the peer's adoption annotations, and the steps in order. */
 export function adoptionOf(ogx: JsonMap, options: AdoptOptions = {}): Adoption {
   const metadata = isPlainObject(ogx.metadata) ? ogx.metadata : {};
-  const old = own(metadata, "name");
-  if (typeof old !== "string" || !DNS_LABEL.test(old))
-    return {
-      ok: false,
-      errors: [
-        fieldError(
-          "metadata.name",
-          "the peer adopts only from a name that is an RFC 1123 label (lower case, at most 63 characters)",
-        ),
-      ],
-    };
-  const name = options.name ?? `${old}-ogx`;
-  if (name === old || !DNS_LABEL.test(name))
-    return {
-      ok: false,
-      errors: [
-        fieldError(
-          "metadata.name",
-          `the OGXServer needs a new name (an RFC 1123 label other than ${old}): the peer refuses adoption under the same name`,
-        ),
-      ],
-    };
+  const names = namesOf(metadata, options);
+  if ("path" in names) return { ok: false, errors: [names] };
+  const { old, name } = names;
   const annotations = isPlainObject(metadata.annotations) ? metadata.annotations : {};
   const hasStorage = own(own(ogx.spec, "workload"), "storage") !== undefined;
   const adopted = {
