@@ -25,7 +25,7 @@ const specOf = (object: JsonMap): JsonMap => {
   return isPlainObject(spec) ? spec : {};
 };
 
-export const warn = (io: CliIo, name: string, warnings: readonly FieldError[]): void => {
+const warn = (io: CliIo, name: string, warnings: readonly FieldError[]): void => {
   for (const w of warnings) io.stderr(`warning: ${name}: ${w.path}: ${w.message}\n`);
 };
 
