@@ -84,7 +84,8 @@ export function toFieldPath(instancePath: string, prefix = ""): string {
   return path;
 }
 
-function describeError(e: ErrorObject): string {
+/** One ajv error in our words: the allowed values, the field it is a typo of (schemas compiled with `verbose`). */
+export function describeError(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties":
       return unknownField(e);

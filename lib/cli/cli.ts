@@ -7,12 +7,14 @@ import { exactlyOne, firstLine, oneOf, parsed } from "./args";
 import { releaseLines } from "./releases";
 import { UsageError, type CliIo } from "./io";
 import { renderCommand } from "./render";
-import { convertCommand, convertToOgxCommand, migrateCommand } from "./convert";
+import { convertCommand, migrateCommand } from "./convert";
+import { convertToOgxCommand } from "./convert-ogx";
 import { migrateFromOgxCommand } from "./migrate-ogx";
 import { OGX_API_VERSION } from "../ogx/schema";
 import type { AdoptOptions } from "../ogx/adopt";
 import { requestCommand } from "./request";
 import { validateCommand } from "./validate";
+import { ALLOW_WEAKER_HELP } from "./weaker";
 
 interface Command {
   /** The synopsis and what it does, as `llsd <command> --help` prints it. */
@@ -45,24 +47,31 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (args, io) => validateCommand(parsed("validate", args).positionals, io),
   },
   convert: {
-    help: `llsd convert --to v1alpha1|v1alpha2 FILE
+    help: `llsd convert --to v1alpha1|v1alpha2 [--allow-weaker] FILE
   Convert with the conversion webhook's code (lossless: fields the target
   cannot hold ride in an annotation). Other kinds pass through.
   --to v1alpha2 (or llamastack.io/v1alpha2) also reads OGXServer objects.
-llsd convert --to ogx.io/v1beta1 [--adopt [--name NAME]] FILE
+llsd convert --to ogx.io/v1beta1 [--adopt [--name NAME]] [--allow-weaker] FILE
   Turn each LlamaStackDistribution into the peer operator's OGXServer
   (lossless both ways; every difference in behaviour is a warning on stderr).
   --adopt gives it a new name (NAME, or <name>-ogx) and the peer's adoption
-  annotations, and prints the steps that hand over the PVC and Service.`,
+  annotations, and prints the steps that hand over the PVC and Service.
+  ${ALLOW_WEAKER_HELP}`,
     run: (args, io) => {
-      const options = { to: { type: "string" }, adopt: { type: "boolean" }, name: { type: "string" } } as const;
+      const options = {
+        to: { type: "string" },
+        adopt: { type: "boolean" },
+        name: { type: "string" },
+        "allow-weaker": { type: "boolean" },
+      } as const;
       const { values, flags, positionals } = parsed("convert", args, options);
       if (values.to === undefined) throw new UsageError(`convert needs --to ${TARGETS.join(", ")}`);
       const to = oneOf("--to", values.to, TARGETS);
       const file = exactlyOne("convert", positionals);
       const adopt = adoptOptions(to, flags.has("adopt"), values.name);
-      if (to === OGX_API_VERSION) return convertToOgxCommand(file, adopt ? { adopt } : {}, io);
-      return convertCommand(to.endsWith("v1alpha1") ? "v1alpha1" : "v1alpha2", file, io);
+      const weaker = { allowWeaker: flags.has("allow-weaker") };
+      if (to === OGX_API_VERSION) return convertToOgxCommand(file, adopt ? { adopt, ...weaker } : weaker, io);
+      return convertCommand(to.endsWith("v1alpha1") ? "v1alpha1" : "v1alpha2", file, weaker, io);
     },
   },
   migrate: {
@@ -73,19 +82,25 @@ llsd convert --to ogx.io/v1beta1 [--adopt [--name NAME]] FILE
   server line it runs (a note names the image and line; the image is pinned
   when a v1alpha2 CR would start another one). --release moves it to that
   line instead and says what changes: APIs, provider types, state.
-llsd migrate --from ogxserver FILE
+llsd migrate --from ogxserver [--allow-weaker] FILE
   Turn each OGXServer (ogx.io/v1beta1) into the LLSD of the same name that
   takes over its running children, its data kept; stderr has the warnings,
-  the steps in order, what the first sync changes, and the rollback.`,
+  the steps in order, what the first sync changes, and the rollback.
+  ${ALLOW_WEAKER_HELP}`,
     run: (args, io) => {
-      const options = { release: { type: "string" }, from: { type: "string" } } as const;
-      const { values, positionals } = parsed("migrate", args, options);
+      const options = {
+        release: { type: "string" },
+        from: { type: "string" },
+        "allow-weaker": { type: "boolean" },
+      } as const;
+      const { values, flags, positionals } = parsed("migrate", args, options);
       const file = exactlyOne("migrate", positionals);
       if (values.from !== undefined) {
         oneOf("--from", values.from, ["ogxserver"]);
         if (values.release !== undefined) throw new UsageError("migrate --from ogxserver takes no --release");
-        return migrateFromOgxCommand(file, io);
+        return migrateFromOgxCommand(file, { allowWeaker: flags.has("allow-weaker") }, io);
       }
+      if (flags.has("allow-weaker")) throw new UsageError("--allow-weaker goes with --from ogxserver");
       const release = values.release === undefined ? undefined : oneOf("--release", values.release, RELEASES);
       return migrateCommand(file, release ? { release } : {}, io);
     },

@@ -66,7 +66,7 @@ function sortObject({ where, value }: YamlObject, found: Found): string | undefi
 function crDocument(where: string, object: JsonMap): CrDocument {
   const name = scalarText(own(object.metadata, "name"), "");
   const generated = scalarText(own(object.metadata, "generateName"), "");
-  const named = name !== "" || generated !== "";
+  const named = isNamed(object);
   return {
     where,
     apiVersion: scalarText(object.apiVersion, ""),
@@ -76,11 +76,20 @@ function crDocument(where: string, object: JsonMap): CrDocument {
   };
 }
 
-/** The apiserver refuses an object without a name; so does every command that reads one. */
-const UNNAMED = fieldError(
-  "metadata.name",
-  "required: every LlamaStackDistribution needs a name; add metadata: {name: my-llsd} (lower-case letters, digits and '-')",
-);
+/** The apiserver refuses an object without a name; so does every command that reads or writes one. */
+export const unnamed = (kind = LLSD_KIND): FieldError =>
+  fieldError(
+    "metadata.name",
+    `required: every ${kind} needs a name; add metadata: {name: ${kind === LLSD_KIND ? "my-llsd" : "my-server"}} (lower-case letters, digits and '-')`,
+  );
+const UNNAMED = unnamed();
+
+/** Whether the object has a name, or a `generateName` the apiserver makes one of. */
+export function isNamed(object: JsonMap): boolean {
+  return (
+    scalarText(own(object.metadata, "name"), "") !== "" || scalarText(own(object.metadata, "generateName"), "") !== ""
+  );
+}
 
 function addConfigMap(object: JsonMap, configMaps: ConfigMaps): void {
   const name = own(object.metadata, "name");

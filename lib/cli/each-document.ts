@@ -12,16 +12,45 @@ import { isList, yamlDocuments } from "./yaml-input";
 
 export type Transform = (object: JsonMap, io: CliIo) => object | undefined;
 
-/** Every document of FILE, each LLSD through `transform`; 1 when the file is not YAML or a transform failed. */
+/** A kind the file must hold, and what to say (the fix) when it holds none: the command has nothing to do. */
+export interface Required {
+  readonly kind: string;
+  readonly missing: string;
+}
+
+/** Which documents go through the transform, and a kind the file must hold. */
+export interface Selection {
+  readonly kinds: readonly string[];
+  readonly required?: Required;
+}
+
+/** Whether any document (or List item) is of `kind`. */
+const holds = (values: readonly unknown[], kind: string): boolean =>
+  values.some((v) => (isList(v) ? holds(v.items, kind) : isPlainObject(v) && v.kind === kind));
+
+/**
+ * Every document of FILE, each of `kinds` through `transform`; 1 when the file is not YAML, a
+ * transform failed, or it holds no `required` kind (then nothing is printed on stdout).
+ */
 export function eachDocument(
   file: string,
   io: CliIo,
   transform: Transform,
-  kinds: readonly string[] = [LLSD_KIND],
+  { kinds, required }: Selection = { kinds: [LLSD_KIND] },
 ): number {
   const read = yamlDocuments(readText(io, file), file);
   if (!read.ok) {
     io.stderr(`error: ${formatErrors(read.errors)}\n`);
+    return 1;
+  }
+  if (
+    required &&
+    !holds(
+      read.values.map((v) => v.value),
+      required.kind,
+    )
+  ) {
+    io.stderr(`error: ${required.missing}\n`);
     return 1;
   }
   const out: string[] = [];

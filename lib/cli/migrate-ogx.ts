@@ -1,26 +1,31 @@
 /**
  * `llsd migrate --from ogxserver FILE`: the road in from the OGX operator. Each OGXServer
- * becomes an LLSD of the same name (lib/ogx/, its warnings on stderr), checked as `llsd validate`
- * checks it, and stderr gets the steps that hand the running server's children to it, with its
- * data kept (lib/migrate/ogxserver-steps.ts, docs/migrating-from-ogxserver.md). Other
- * documents pass through unchanged.
+ * becomes an LLSD of the same name (lib/ogx/, its warnings on stderr; refused when it would
+ * enforce less, unless `--allow-weaker`), checked as `llsd validate` checks it, and stderr gets
+ * the steps that hand the running server's children to it, with its data kept
+ * (lib/migrate/ogxserver-steps.ts, docs/migrating-from-ogxserver.md). Other documents pass
+ * through unchanged; a file with no OGXServer is an error.
  */
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
 import type { JsonMap } from "../conversion/paths";
 import { factsOfOgxServer } from "../migrate/ogxserver-facts";
 import { ogxServerSteps, renderOgxTakeover } from "../migrate/ogxserver-steps";
-import { OGX_KIND } from "../ogx/schema";
+import { OGX_API_VERSION, OGX_KIND } from "../ogx/schema";
 import { isKubeObject } from "../wire/metacontroller";
-import { fromOgx, nameOf } from "./convert";
+import { fromOgx } from "./convert-ogx";
+import { nameOf, refusedUnnamed } from "./hub";
 import { eachDocument } from "./each-document";
 import type { CliIo } from "./io";
 import { verdictOf } from "./verdict";
+import type { WeakerOptions } from "./weaker";
 
 /** One OGXServer as the LLSD that takes over its children, or undefined after printing why not. */
-function takeoverLlsd(ogx: JsonMap, io: CliIo): object | undefined {
+function takeoverLlsd(ogx: JsonMap, options: WeakerOptions, io: CliIo): object | undefined {
   const name = nameOf(ogx);
-  const converted = fromOgx(ogx, io);
+  if (refusedUnnamed(ogx, OGX_KIND, io)) return undefined;
+  const converted = fromOgx(ogx, io, options);
+  if (converted === undefined) return undefined;
   if (!converted.ok || !isKubeObject(converted.object)) {
     io.stderr(`error: ${name}:\n${formatErrors(converted.ok ? [] : converted.errors)}\n`);
     return undefined;
@@ -39,9 +44,13 @@ function takeoverLlsd(ogx: JsonMap, io: CliIo): object | undefined {
   return llsd;
 }
 
-export function migrateFromOgxCommand(file: string, io: CliIo): number {
-  return eachDocument(file, io, (object) => (object.kind === OGX_KIND ? takeoverLlsd(object, io) : object), [
-    LLSD_KIND,
-    OGX_KIND,
-  ]);
+const NO_OGXSERVER = {
+  kind: OGX_KIND,
+  missing: `the file holds no ${OGX_KIND} (kind: ${OGX_KIND}, apiVersion: ${OGX_API_VERSION}): migrate --from ogxserver reads those; for a LlamaStackDistribution run llsd migrate FILE without --from`,
+};
+
+export function migrateFromOgxCommand(file: string, options: WeakerOptions, io: CliIo): number {
+  const each = (object: JsonMap): object | undefined =>
+    object.kind === OGX_KIND ? takeoverLlsd(object, options, io) : object;
+  return eachDocument(file, io, each, { kinds: [LLSD_KIND, OGX_KIND], required: NO_OGXSERVER });
 }

@@ -15,19 +15,35 @@ export interface DisabledOutcome {
   readonly errors: FieldError[];
 }
 
-/** Why `api` cannot go while `remaining` stay: the first dependent found, or undefined. */
-function dependent(doc: ConfigDoc, api: string, remaining: readonly string[], release: Release): string | undefined {
+/** Why `other` needs `api`: the API itself, or one of its providers; undefined when it does not. */
+function needs(doc: ConfigDoc, other: string, api: string, release: Release): string | undefined {
   // The release's registry says what each provider type needs (eval and scoring need datasetio on 0.7).
-  const needs = (other: string, type: string): readonly string[] => [
+  const typeNeeds = (type: string): readonly string[] => [
     ...(PROVIDER_DEPENDENCIES[type] ?? []),
     ...(typeFields(release, other, type)?.needs ?? []),
   ];
-  for (const other of remaining) {
-    if ((API_DEPENDENCIES[other] ?? []).includes(api)) return `the ${other} API`;
-    const provider = (doc.providers[other] ?? []).find((p) => needs(other, p.provider_type).includes(api));
-    if (provider) return `the ${other} provider ${effectiveId(provider.provider_id)} (${provider.provider_type})`;
-  }
-  return undefined;
+  if ((API_DEPENDENCIES[other] ?? []).includes(api)) return `the ${other} API`;
+  const provider = (doc.providers[other] ?? []).find((p) => typeNeeds(p.provider_type).includes(api));
+  return provider && `the ${other} provider ${effectiveId(provider.provider_id)} (${provider.provider_type})`;
+}
+
+/**
+ * Why `api` cannot go while `remaining` stay (the first dependent found), and every remaining API
+ * that would have to go with it, through dependents of dependents: the whole set in one message.
+ */
+function dependents(doc: ConfigDoc, api: string, remaining: readonly string[], release: Release) {
+  const all: string[] = [];
+  let first: string | undefined;
+  const queue = [api];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift())
+    for (const other of remaining.filter((o) => !all.includes(o))) {
+      const by = needs(doc, other, next, release);
+      if (by === undefined) continue;
+      first ??= by;
+      all.push(other);
+      queue.push(other);
+    }
+  return first === undefined ? undefined : { first, all: all.sort() };
 }
 
 /** The default shield goes with the shield it names. */
@@ -100,10 +116,13 @@ export function applyDisabled(doc: ConfigDoc, disabled: readonly DisabledApi[], 
   const removed = new Set(targets.map((d) => d.api));
   const remaining = [...present].filter((api) => !removed.has(api));
   for (const d of targets) {
-    const by = dependent(doc, d.api, remaining, release);
+    const by = dependents(doc, d.api, remaining, release);
     if (by)
       out.errors.push(
-        fieldError(d.path, `cannot disable ${d.api}: ${by} needs it; disable that too, or keep ${d.api}`),
+        fieldError(
+          d.path,
+          `cannot disable ${d.api}: ${by.first} needs it; disable ${by.all.join(", ")} too (each needs ${d.api} or another of them), or keep ${d.api}`,
+        ),
       );
   }
   if (out.errors.length > 0) return out;

@@ -6,6 +6,7 @@
  * ogxserver` prints it next to the converted object.
  */
 import { own } from "../conversion/paths";
+import { stepsNamespace } from "../ogx/adopt";
 import { names, OGX_APP, OGX_CONTAINER_NAME } from "../names";
 import type { KubeObject } from "../wire/metacontroller";
 import type { OgxServerFacts } from "./ogxserver-facts";
@@ -62,9 +63,13 @@ function portOf(llsd: KubeObject): number {
 
 export function ogxServerSteps(llsd: KubeObject, facts: OgxServerFacts): OgxTakeoverPlan {
   const name = llsd.metadata.name;
-  const ns = llsd.metadata.namespace ?? "default";
+  const { ns, note } = stepsNamespace(llsd.metadata.namespace);
   return {
-    steps: [...handOver(name, ns, facts), ...afterwards(name, ns, facts)],
+    steps: [
+      ...(note === undefined ? [] : [{ what: note }]),
+      ...handOver(name, ns, facts),
+      ...afterwards(name, ns, facts),
+    ],
     changes: changesOf(name, portOf(llsd), facts),
     kept: keptOf(name, facts),
     rollback: rollbackOf(name, ns),

@@ -19,7 +19,8 @@ import { toHub } from "../conversion/v1alpha1";
 import { copyJson } from "../json-copy";
 import { applyChanges, changesBetween, readChanges } from "./changes";
 import { isPlainObject, own, type JsonMap } from "./json";
-import { OGX_API_VERSION, OGX_KIND, ogxServerProblems } from "./schema";
+import { OGX_API_VERSION, OGX_KIND } from "./schema";
+import { ogxSchemaErrors } from "./schema-errors";
 import { specFromOgx } from "./spec-from";
 import { specToOgx } from "./spec-to";
 
@@ -98,12 +99,6 @@ function envelopeErrors(object: JsonMap, kind: string): FieldError[] {
   ];
 }
 
-const problemsAsErrors = (problems: readonly string[]): FieldError[] =>
-  problems.map((p) => {
-    const at = p.indexOf(": ");
-    return fieldError(p.slice(0, at).replace(/^\//, "").replace(/\//g, ".") || "(root)", p.slice(at + 2));
-  });
-
 /**
  * A LlamaStackDistribution (v1alpha1 or v1alpha2) → an OGXServer of the same name. Not a
  * validator (as lib/conversion/v1alpha1.ts): the CLI checks the source against its schema first.
@@ -138,5 +133,5 @@ export function fromOgxServer(object: unknown): OgxConversion {
 
 /** What the peer's API refuses in an OGXServer (lib/ogx/schema.ts), as field errors: the CLI's check on both sides. */
 export function ogxServerErrors(object: unknown): FieldError[] {
-  return problemsAsErrors(ogxServerProblems(object));
+  return ogxSchemaErrors(object);
 }

@@ -26,11 +26,12 @@ describe("llsd convert --to ogx.io/v1beta1", () => {
       "a.yaml": file(anLlsd({ workload: { overrides: { args: [""] } } })),
     });
     expect([run.code, run.stdout]).toEqual([1, ""]);
-    expect(run.stderr).toContain("spec.workload.overrides.args.0: must NOT have fewer than 1 characters");
+    expect(run.stderr).toContain("spec.workload.overrides.args[0]: must NOT have fewer than 1 characters");
   });
 
   it("--adopt renames the OGXServer, writes the adoption annotations and prints the steps", () => {
     const llsdWithStorage = anLlsd({ workload: { storage: { size: "5Gi" } } }, "chat");
+    Object.assign(llsdWithStorage.metadata as object, { namespace: "team-a" });
     const run = llsd(["convert", "--to", "ogx.io/v1beta1", "--adopt", "--name", "chat-v2", "a.yaml"], {
       "a.yaml": file(llsdWithStorage),
     });
@@ -41,11 +42,11 @@ describe("llsd convert --to ogx.io/v1beta1", () => {
       metadata.annotations["ogx.io/adopt-networking"],
     ]).toEqual(["chat-v2", "chat", "chat"]);
     expect(run.stderr.split("\n").filter((l) => l.startsWith("step"))).toEqual([
-      "step 1: chat: kubectl delete llsd chat --cascade=orphan",
-      "step 2: chat: kubectl apply -f chat-v2.yaml",
-      "step 3: chat: kubectl wait ogxserver/chat-v2 --for=jsonpath='{.status.phase}'=Ready --timeout=15m",
-      "step 4: chat: kubectl delete deployment/chat networkpolicy/chat-network-policy --ignore-not-found",
-      "step 5: chat: kubectl delete configmap,horizontalpodautoscaler,poddisruptionbudget -l app.kubernetes.io/instance=chat,app.kubernetes.io/managed-by=llsd-hooks --ignore-not-found",
+      "step 1: chat: kubectl delete llsd chat -n team-a --cascade=orphan",
+      "step 2: chat: kubectl apply -n team-a -f chat-v2.yaml",
+      "step 3: chat: kubectl wait ogxserver/chat-v2 -n team-a --for=jsonpath='{.status.phase}'=Ready --timeout=15m",
+      "step 4: chat: kubectl delete deployment/chat networkpolicy/chat-network-policy -n team-a --ignore-not-found",
+      "step 5: chat: kubectl delete configmap,horizontalpodautoscaler,poddisruptionbudget -n team-a -l app.kubernetes.io/instance=chat,app.kubernetes.io/managed-by=llsd-hooks --ignore-not-found",
     ]);
   });
 

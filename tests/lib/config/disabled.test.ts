@@ -16,15 +16,31 @@ describe("disabled", () => {
     expect(config.safety).toBeUndefined();
   });
 
-  it("given an API another enabled API needs, fails naming the dependency", () => {
+  it("given an API another enabled API needs, fails naming the dependency and the whole set to disable with it", () => {
     const result = run(aSpec({ disabled: ["files"] }));
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors[0]).toEqual({
       path: "spec.disabled[0]",
       message: expect.stringMatching(
-        /^cannot disable files: the (batches|file_processors|responses) API needs it; disable that too, or keep files$/,
+        /^cannot disable files: the (batches|file_processors|responses) API needs it; disable batches, eval, file_processors, responses, tool_runtime too \(each needs files or another of them\), or keep files$/,
       ),
     });
+  });
+
+  /** The set the message lists: what follows "disable " up to " too". */
+  const listed = (message: string): string[] => /; disable (.*) too \(/.exec(message)?.[1]?.split(", ") ?? [];
+
+  it.each([
+    ["0.7", ["files"]],
+    ["0.7", ["inference"]],
+    ["0.8", ["vectorIo"]],
+    ["0.8", ["files"]],
+    ["0.8", ["files", "batches"]],
+  ] as const)("on %s, given %j, lists the whole set at once: disabling it too passes", (release, disabled) => {
+    const first = run(aSpec({ disabled: [...disabled] }), release);
+    const set = !first.ok ? listed(first.errors[0]?.message ?? "") : [];
+    expect(set.length).toBeGreaterThan(0);
+    expect(run(aSpec({ disabled: [...disabled, ...set] as never }), release).ok).toBe(true);
   });
 
   it("given the dependent too, disables both", () => {
