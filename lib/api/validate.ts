@@ -24,6 +24,8 @@ import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
+import type { ExposeWith } from "./expose-types";
+import { exposeRules, exposeWarnings } from "./validate-expose";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -39,6 +41,8 @@ export interface ValidateContext {
    * leaves it out; generation reports them, for the line the running server really has.
    */
   readonly release?: Release;
+  /** What carries an exposed server (the hooks' LLSD_EXPOSE_WITH). @default ingress */
+  readonly exposeWith?: ExposeWith;
 }
 
 export interface ValidationResult {
@@ -180,12 +184,14 @@ export function validateCanonical(
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
     authRules(spec),
     ctx.release ? authLineErrors(spec, ctx.release) : [],
+    exposeRules(spec, ctx.exposeWith ?? "ingress"),
   );
   const warnings = disabledConflicts(spec).concat(
     redisPasswordNote(spec),
     lowPortNote(spec),
     networkPolicyWarnings(spec),
     exposedWithoutAuth(spec),
+    exposeWarnings(spec, ctx.exposeWith ?? "ingress"),
   );
   return { errors, warnings, spec };
 }
