@@ -68,9 +68,12 @@ export interface AppDeps {
 
 export type Audience = "all" | "metacontroller" | "apiserver" | "observers";
 
+/** The app's own validation context, else the one the handlers judge with (hooks/handlers.ts). */
+const validationOf = (deps: AppDeps): ValidateContext | undefined => deps.validation ?? deps.handlers.validation;
+
 export function createApp(deps: AppDeps): express.Express {
   const { handlers, logger, metrics, isReady, audience = "all", bearerToken } = deps;
-  const validation = deps.validation ?? handlers.validation;
+  const validation = validationOf(deps);
   const guard = (deps.overload ?? createOverloadGuard()).middleware({ logger, metrics });
   const app = express();
   app.disable("x-powered-by");

@@ -51,4 +51,3 @@ export interface ExposeEdgeInput {
 /** Where exposed servers go: the hooks' `LLSD_EXPOSE_WITH` setting (one per install: each is a child type). */
 export type ExposeWith = "ingress" | "route" | "gateway";
 export const EXPOSE_WITH = ["ingress", "route", "gateway"] as const satisfies readonly ExposeWith[];
-

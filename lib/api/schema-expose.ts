@@ -20,13 +20,16 @@ const issuer = obj(
   ["name"],
 );
 
-const edgeTls = obj("TLS at the edge (Ingress): a Secret, or a cert-manager issuer that writes one. Needs `hostname`.", {
-  secretName: str(
-    "A kubernetes.io/tls Secret of the CR's namespace; with `issuer`, the one cert-manager writes. Defaults to `<name>-ingress-tls` with an issuer.",
-    { minLength: 1 },
-  ),
-  issuer,
-});
+const edgeTls = obj(
+  "TLS at the edge (Ingress): a Secret, or a cert-manager issuer that writes one. Needs `hostname`.",
+  {
+    secretName: str(
+      "A kubernetes.io/tls Secret of the CR's namespace; with `issuer`, the one cert-manager writes. Defaults to `<name>-ingress-tls` with an issuer.",
+      { minLength: 1 },
+    ),
+    issuer,
+  },
+);
 
 const parentRef = obj(
   "A Gateway the HTTPRoute attaches to.",

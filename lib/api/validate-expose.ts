@@ -5,7 +5,7 @@
  * that checks bearer tokens, exposed through an Ingress without TLS, is warned about.
  */
 import { child, fieldError, type FieldError } from "../errors";
-import type { CanonicalSpec } from "./canonical";
+import type { CanonicalSpec, Expose } from "./canonical";
 import type { ExposeWith } from "./expose-types";
 import { isLabelKey } from "./validate-allowed-from";
 
@@ -14,38 +14,49 @@ const TLS_PATH = `${EXPOSE_PATH}.tls`;
 
 export function exposeRules(spec: CanonicalSpec, exposeWith: ExposeWith): FieldError[] {
   const expose = spec.networking.expose;
-  const errors: FieldError[] = [];
+  return tlsRules(expose).concat(annotationRules(expose), gatewayRules(expose, exposeWith));
+}
+
+function tlsRules(expose: Expose): FieldError[] {
   const tls = expose.tls;
-  if (tls !== undefined && tls.secretName === undefined && tls.issuer === undefined)
+  if (tls === undefined) return [];
+  const errors: FieldError[] = [];
+  if (tls.secretName === undefined && tls.issuer === undefined)
     errors.push(
       fieldError(
         TLS_PATH,
         "name the certificate: set secretName (a kubernetes.io/tls Secret) or issuer (a cert-manager Issuer or ClusterIssuer that writes it), or remove tls",
       ),
     );
-  if (tls !== undefined && expose.hostname === undefined)
+  if (expose.hostname === undefined)
     errors.push(
       fieldError(
         TLS_PATH,
         `TLS at the edge needs the host name the certificate is for: set ${EXPOSE_PATH}.hostname (e.g. llama.example.com), or remove tls`,
       ),
     );
-  for (const key of Object.keys(expose.annotations ?? {}))
-    if (!isLabelKey(key))
-      errors.push(
-        fieldError(
-          child(`${EXPOSE_PATH}.annotations`, key),
-          `${JSON.stringify(key)} is not an annotation key the apiserver takes: write [prefix/]name, e.g. "example.com/timeout"`,
-        ),
-      );
-  if (exposeWith === "gateway" && expose.enabled && expose.parentRefs === undefined)
-    errors.push(
+  return errors;
+}
+
+function annotationRules(expose: Expose): FieldError[] {
+  return Object.keys(expose.annotations ?? {})
+    .filter((key) => !isLabelKey(key))
+    .map((key) =>
       fieldError(
-        `${EXPOSE_PATH}.parentRefs`,
-        "the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}]",
+        child(`${EXPOSE_PATH}.annotations`, key),
+        `${JSON.stringify(key)} is not an annotation key the apiserver takes: write [prefix/]name, e.g. "example.com/timeout"`,
       ),
     );
-  return errors;
+}
+
+function gatewayRules(expose: Expose, exposeWith: ExposeWith): FieldError[] {
+  if (exposeWith !== "gateway" || !expose.enabled || expose.parentRefs !== undefined) return [];
+  return [
+    fieldError(
+      `${EXPOSE_PATH}.parentRefs`,
+      "the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}]",
+    ),
+  ];
 }
 
 /** Bearer tokens over a plain Ingress: a warning, not an error (servers ran that way before TLS could be set here). */

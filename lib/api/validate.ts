@@ -141,21 +141,19 @@ function tlsRules(spec: CanonicalSpec): FieldError[] {
   return [];
 }
 
+/** The inference provider ids models may name: the spec's and the base config's, when the base is known. */
+function inferenceIdsOf(spec: CanonicalSpec, baseIds: readonly string[] | undefined): string[] | undefined {
+  if (baseIds === undefined) return undefined;
+  return [...new Set([...spec.providers.filter((p) => p.api === "inference").map((p) => p.id), ...baseIds])];
+}
+
 /** Semantic rules on a normalized spec. */
 export function validateCanonical(
   spec: CanonicalSpec,
   raw: LlsdSpecV1alpha2,
   ctx: ValidateContext = {},
 ): ValidationResult {
-  const inferenceIds =
-    ctx.baseInferenceIds === undefined
-      ? undefined
-      : [
-          ...new Set([
-            ...spec.providers.filter((p) => p.api === "inference").map((p) => p.id),
-            ...ctx.baseInferenceIds,
-          ]),
-        ];
+  const inferenceIds = inferenceIdsOf(spec, ctx.baseInferenceIds);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(
     overrideExclusivity(spec),

@@ -22,7 +22,11 @@ function issuerAnnotation(issuer: ExposeIssuerInput): Annotations {
  * ours), then the issuer's, which its own field names in so many words. `withIssuer` is false
  * where cert-manager does not read it (Route, HTTPRoute). Undefined when there are none.
  */
-export function edgeAnnotations(expose: Expose, own: Annotations | undefined, withIssuer: boolean): Annotations | undefined {
+export function edgeAnnotations(
+  expose: Expose,
+  own: Annotations | undefined,
+  withIssuer: boolean,
+): Annotations | undefined {
   const issuer = withIssuer ? expose.tls?.issuer : undefined;
   if (expose.annotations === undefined && issuer === undefined) return own;
   const all = { ...own, ...expose.annotations, ...(issuer ? issuerAnnotation(issuer) : {}) };

@@ -18,13 +18,19 @@ const UNREAD: { readonly [K in ExposeWith]: readonly (readonly [keyof Expose, st
   ],
   route: [
     ["className", "a Route has no class"],
-    ["tls", "the Route terminates TLS with the router's certificate (edge), or passes it to the server (passthrough, with networking.tls)"],
+    [
+      "tls",
+      "the Route terminates TLS with the router's certificate (edge), or passes it to the server (passthrough, with networking.tls)",
+    ],
     ["parentRefs", "they name Gateways, and these hooks expose through an OpenShift Route"],
     ["backendTLS", "it configures a Gateway, and these hooks expose through an OpenShift Route"],
   ],
   gateway: [
     ["className", "an HTTPRoute has no class: its parentRefs choose the Gateway"],
-    ["tls", "TLS at the edge is the Gateway listener's (protocol HTTPS with certificateRefs; cert-manager annotates the Gateway)"],
+    [
+      "tls",
+      "TLS at the edge is the Gateway listener's (protocol HTTPS with certificateRefs; cert-manager annotates the Gateway)",
+    ],
   ],
 };
 

@@ -43,7 +43,11 @@ export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "Ingress",
-    metadata: childMeta(ctx, names.ingress(ctx.name), edgeAnnotations(expose, tls.enabled ? NGINX_BACKEND_HTTPS : undefined, true)),
+    metadata: childMeta(
+      ctx,
+      names.ingress(ctx.name),
+      edgeAnnotations(expose, tls.enabled ? NGINX_BACKEND_HTTPS : undefined, true),
+    ),
     spec: ingressSpec(expose, rule, ctx.name),
   };
 }
@@ -55,8 +59,7 @@ function ingressSpec(expose: Expose, rule: V1IngressRule, parent: string): V1Ing
   const spec: V1IngressSpec = {};
   if (expose.className !== undefined) spec.ingressClassName = expose.className;
   // validate-expose.ts refuses TLS without a hostname: the certificate needs a name.
-  if (secretName !== undefined && expose.hostname !== undefined)
-    spec.tls = [{ hosts: [expose.hostname], secretName }];
+  if (secretName !== undefined && expose.hostname !== undefined) spec.tls = [{ hosts: [expose.hostname], secretName }];
   spec.rules = [rule];
   return spec;
 }

@@ -12,7 +12,11 @@ import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
 import { aParent, aRequest, aSecret, deps } from "../sync-builders";
 
 const OVERLAYS = ["metacontroller", "metacontroller/overlays/cert-manager"];
-const ALL_OVERLAYS = [...OVERLAYS, "metacontroller/overlays/openshift", "metacontroller/overlays/openshift-cert-manager"];
+const ALL_OVERLAYS = [
+  ...OVERLAYS,
+  "metacontroller/overlays/openshift",
+  "metacontroller/overlays/openshift-cert-manager",
+];
 const GATEWAY = "metacontroller/components/gateway-api";
 const GATEWAY_API = "gateway.networking.k8s.io/v1";
 

@@ -19,11 +19,32 @@ describe("networking.expose: accepted", () => {
   it.each<[string, ExposeObject, ExposeWith]>([
     ["a class and annotations", { className: "nginx", annotations: { "example.com/timeout": "60" } }, "ingress"],
     ["TLS from a Secret", { hostname: HOST, tls: { secretName: "llama-tls" } }, "ingress"],
-    ["TLS from a ClusterIssuer", { hostname: HOST, tls: { issuer: { name: "letsencrypt", kind: "ClusterIssuer" } } }, "ingress"],
-    ["TLS from an Issuer into a named Secret", { hostname: HOST, tls: { secretName: "s", issuer: { name: "ca" } } }, "ingress"],
+    [
+      "TLS from a ClusterIssuer",
+      { hostname: HOST, tls: { issuer: { name: "letsencrypt", kind: "ClusterIssuer" } } },
+      "ingress",
+    ],
+    [
+      "TLS from an Issuer into a named Secret",
+      { hostname: HOST, tls: { secretName: "s", issuer: { name: "ca" } } },
+      "ingress",
+    ],
     ["a Gateway", { parentRefs: [{ name: "edge", namespace: "gateways", sectionName: "https" }] }, "gateway"],
-    ["a Gateway's listener by port, twice", { parentRefs: [{ name: "edge", port: 443 }, { name: "edge", port: 8443 }] }, "gateway"],
-    ["backend TLS with a CA", { parentRefs: [{ name: "edge" }], backendTLS: { hostname: HOST, caConfigMapName: "ca" } }, "gateway"],
+    [
+      "a Gateway's listener by port, twice",
+      {
+        parentRefs: [
+          { name: "edge", port: 443 },
+          { name: "edge", port: 8443 },
+        ],
+      },
+      "gateway",
+    ],
+    [
+      "backend TLS with a CA",
+      { parentRefs: [{ name: "edge" }], backendTLS: { hostname: HOST, caConfigMapName: "ca" } },
+      "gateway",
+    ],
     ["parentRefs the Ingress does not read", { parentRefs: [{ name: "edge" }] }, "ingress"],
   ])("%s", (_title, expose, exposeWith) => {
     expect(lines(judged(specWith(expose), exposeWith).errors)).toEqual([]);
@@ -65,12 +86,24 @@ describe("networking.expose: refused, with the path and the fix", () => {
   });
 
   it.each<[string, unknown, string]>([
-    ["an unknown issuer kind", { hostname: HOST, tls: { issuer: { name: "x", kind: "Certificate" } } }, "spec.networking.expose.tls.issuer.kind"],
-    ["an issuer without a name", { hostname: HOST, tls: { issuer: { kind: "Issuer" } } }, "spec.networking.expose.tls.issuer"],
+    [
+      "an unknown issuer kind",
+      { hostname: HOST, tls: { issuer: { name: "x", kind: "Certificate" } } },
+      "spec.networking.expose.tls.issuer.kind",
+    ],
+    [
+      "an issuer without a name",
+      { hostname: HOST, tls: { issuer: { kind: "Issuer" } } },
+      "spec.networking.expose.tls.issuer",
+    ],
     ["an annotation that is not a string", { annotations: { "a/b": 1 } }, "spec.networking.expose.annotations.a/b"],
     ["an empty parentRefs", { parentRefs: [] }, "spec.networking.expose.parentRefs"],
     ["a parentRef without a name", { parentRefs: [{ namespace: "gateways" }] }, "spec.networking.expose.parentRefs[0]"],
-    ["a parentRef port out of range", { parentRefs: [{ name: "g", port: 70000 }] }, "spec.networking.expose.parentRefs[0].port"],
+    [
+      "a parentRef port out of range",
+      { parentRefs: [{ name: "g", port: 70000 }] },
+      "spec.networking.expose.parentRefs[0].port",
+    ],
     ["an unknown field", { hostname: HOST, ingressClassName: "nginx" }, "spec.networking.expose"],
   ])("the schema refuses %s", (_title, expose, path) => {
     const { errors } = judged(specWith(expose as ExposeObject));
@@ -82,15 +115,26 @@ describe("networking.expose: bearer tokens over a plain Ingress", () => {
   const WARNING =
     "spec.networking.expose: spec.auth is set but the Ingress has no TLS: bearer tokens cross the cluster edge in clear text; set hostname and tls (secretName, or issuer for cert-manager) (docs/security.md)";
 
-  it.each<[string, ExposeObject | boolean, object, ExposeWith, string[]]>([
-    ["auth, an Ingress without TLS", { hostname: HOST }, KUBERNETES_AUTH, "ingress", [WARNING]],
-    ["auth, exposed with true", true, KUBERNETES_AUTH, "ingress", [WARNING]],
-    ["auth, an Ingress with TLS", { hostname: HOST, tls: { secretName: "t" } }, KUBERNETES_AUTH, "ingress", []],
-    ["auth, a Route (it terminates TLS itself)", true, KUBERNETES_AUTH, "route", []],
-    ["auth, a Gateway (its listener decides; a status note says so)", { parentRefs: [{ name: "g" }] }, KUBERNETES_AUTH, "gateway", []],
-    ["auth, not exposed", false, KUBERNETES_AUTH, "ingress", []],
-  ])("%s", (_title, expose, extra, exposeWith, expected) => {
-    const { warnings } = judged(specWith(expose, extra), exposeWith);
+  it.each<[string, object, ExposeWith, string[]]>([
+    ["auth, an Ingress without TLS", specWith({ hostname: HOST }, KUBERNETES_AUTH), "ingress", [WARNING]],
+    ["auth, exposed with true", specWith(true, KUBERNETES_AUTH), "ingress", [WARNING]],
+    [
+      "auth, an Ingress with TLS",
+      specWith({ hostname: HOST, tls: { secretName: "t" } }, KUBERNETES_AUTH),
+      "ingress",
+      [],
+    ],
+    ["auth, a Route (it terminates TLS itself)", specWith(true, KUBERNETES_AUTH), "route", []],
+    [
+      "auth, a Gateway (its listener decides; a status note says so)",
+      specWith({ parentRefs: [{ name: "g" }] }, KUBERNETES_AUTH),
+      "gateway",
+      [],
+    ],
+    ["auth, not exposed", specWith(false, KUBERNETES_AUTH), "ingress", []],
+    ["no auth (the exposed-without-auth warning's case)", specWith({ hostname: HOST }), "ingress", []],
+  ])("%s", (_title, spec, exposeWith, expected) => {
+    const { warnings } = judged(spec, exposeWith);
     expect(lines(warnings).filter((w) => w.includes("TLS"))).toEqual(expected);
   });
 });

@@ -78,9 +78,17 @@ describe("buildHttpRoute()", () => {
     ],
     [
       "two listeners and no hostname",
-      { parentRefs: [{ name: "edge", port: 443 }, { name: "edge", port: 8443 }] },
       {
-        parentRefs: [{ name: "edge", port: 443 }, { name: "edge", port: 8443 }],
+        parentRefs: [
+          { name: "edge", port: 443 },
+          { name: "edge", port: 8443 },
+        ],
+      },
+      {
+        parentRefs: [
+          { name: "edge", port: 443 },
+          { name: "edge", port: 8443 },
+        ],
         rules: [{ backendRefs: [{ name: "demo-service", port: 8321 }] }],
       },
     ],
@@ -135,7 +143,10 @@ describe("the Gateway API schemas", () => {
   // An honest check: the child process does refuse what the CRDs refuse.
   it("refuse a route whose hostname the Gateway API does not take", () => {
     const route = buildHttpRoute(
-      aContext({ exposeWith: "gateway", spec: { networking: { expose: { hostname: "Bad_Host", parentRefs: GATEWAY } } } }),
+      aContext({
+        exposeWith: "gateway",
+        spec: { networking: { expose: { hostname: "Bad_Host", parentRefs: GATEWAY } } },
+      }),
     );
     expect(gatewayApiErrors([asObject(route)])[0]).toMatch(/hostnames\/0 must match pattern/);
   });

@@ -67,10 +67,9 @@ const anExpose = some({
     issuer: some({ name: nonEmpty, kind: fc.constantFrom("Issuer", "ClusterIssuer") }, ["name"]),
   }),
   parentRefs: fc.array(
-    some(
-      { name: nonEmpty, namespace: nonEmpty, sectionName: nonEmpty, port: fc.integer({ min: 1, max: 65535 }) },
-      ["name"],
-    ),
+    some({ name: nonEmpty, namespace: nonEmpty, sectionName: nonEmpty, port: fc.integer({ min: 1, max: 65535 }) }, [
+      "name",
+    ]),
     { minLength: 1, maxLength: 2 },
   ),
   backendTLS: some({ hostname: nonEmpty, caConfigMapName: nonEmpty }),
