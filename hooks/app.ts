@@ -38,6 +38,8 @@ export interface HookHandlers {
   /** A serialized answer is sent as is (the sync memo, lib/sync/memo.ts). */
   sync(request: SyncRequest): Promise<SyncResponse | SerializedAnswer>;
   customize(request: CustomizeRequest): Promise<CustomizeResponse>;
+  /** How `/validate` judges as `/sync` does (the exposure kind the sync hook uses), when `AppDeps.validation` is not given. */
+  readonly validation?: ValidateContext;
 }
 
 export interface AppDeps {
@@ -66,8 +68,12 @@ export interface AppDeps {
 
 export type Audience = "all" | "metacontroller" | "apiserver" | "observers";
 
+/** The app's own validation context, else the one the handlers judge with (hooks/handlers.ts). */
+const validationOf = (deps: AppDeps): ValidateContext | undefined => deps.validation ?? deps.handlers.validation;
+
 export function createApp(deps: AppDeps): express.Express {
-  const { handlers, logger, metrics, isReady, audience = "all", validation, bearerToken } = deps;
+  const { handlers, logger, metrics, isReady, audience = "all", bearerToken } = deps;
+  const validation = validationOf(deps);
   const guard = (deps.overload ?? createOverloadGuard()).middleware({ logger, metrics });
   const app = express();
   app.disable("x-powered-by");

@@ -18,10 +18,12 @@ import { syncSettingsFromEnv } from "./sync-settings";
  * it. `metrics` counts the image reads (the service's /metrics).
  */
 export function productionHandlers(logger: pino.Logger, env: NodeJS.ProcessEnv, metrics?: HookMetrics): HookHandlers {
+  const settings = syncSettingsFromEnv(env);
   const sync = createSyncHook(
-    syncSettingsFromEnv(env),
+    settings,
     (level, message, fields) => logger[level](fields, message),
     metrics && ((read, result) => metrics.imageRead(read, result)),
   );
-  return { sync, customize: customizeHook };
+  // Admission judges the exposure the sync hook will build (lib/api/validate-expose.ts).
+  return { sync, customize: customizeHook, validation: { exposeWith: settings.exposeWith } };
 }

@@ -5,7 +5,7 @@
  * naming the variable, the value and what is allowed, and the service refuses to start.
  *
  *   HOOKS_NAMESPACE            the hooks pod's namespace (downward API; llsd-hooks)
- *   LLSD_EXPOSE_WITH           `ingress` (default) or `route` for OpenShift Routes
+ *   LLSD_EXPOSE_WITH           `ingress` (default), `route` for OpenShift Routes, `gateway` for Gateway API HTTPRoutes
  *   OPERATOR_VERSION           reported in status (default: the package version)
  *   LLSD_READ_IMAGE_LABELS     `true` (default) or `false`: bundled base configs only, no registry calls
  *   REGISTRY_AUTH_FILE         a dockerconfigjson file with cluster-wide pull credentials
@@ -22,6 +22,7 @@
  *                              (SYNC_MEMO_MB, its predecessor, is refused with a pointer to it)
  */
 import { readFileSync } from "node:fs";
+import { EXPOSE_WITH } from "../lib/api/expose-types";
 import { LIVE_DEFAULTS } from "../lib/live";
 import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "../lib/oci";
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
@@ -92,7 +93,7 @@ export function syncSettingsFromEnv(env: Env): SyncSettings {
   const imageOverridesFile = setting(env, FILE_VARIABLE);
   return {
     hooksNamespace: namespaceSetting(env, "HOOKS_NAMESPACE", "llsd-hooks"),
-    exposeWith: enumSetting(env, "LLSD_EXPOSE_WITH", ["ingress", "route"] as const, "ingress"),
+    exposeWith: enumSetting(env, "LLSD_EXPOSE_WITH", EXPOSE_WITH, "ingress"),
     ...(operatorVersion ? { operatorVersion } : {}),
     ...(registry ? { registry } : {}),
     ...(live ? { live } : {}),

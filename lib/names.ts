@@ -36,7 +36,12 @@ export const names = {
   pvc: (parent: string): string => `${parent}-pvc`,
   networkPolicy: (parent: string): string => `${parent}-network-policy`,
   ingress: (parent: string): string => `${parent}-ingress`,
+  /** The OpenShift Route, or the Gateway API HTTPRoute (one exposure kind per install). */
   route: (parent: string): string => `${parent}-route`,
+  /** The Secret cert-manager writes for the Ingress when `expose.tls` names only an issuer. */
+  ingressTls: (parent: string): string => `${parent}-ingress-tls`,
+  /** The BackendTLSPolicy a Gateway exposure of a TLS server needs. */
+  backendTls: (parent: string): string => `${parent}-backend-tls`,
   hpa: (parent: string): string => `${parent}-hpa`,
   pdb: (parent: string): string => `${parent}-pdb`,
   caBundle: (parent: string): string => `${parent}-ca-bundle`,
@@ -141,6 +146,8 @@ const NAME_RULES: { readonly [K in keyof typeof names]: DerivedName } = {
   networkPolicy: { what: "NetworkPolicy", format: "DNS-1123 subdomain", of: names.networkPolicy },
   ingress: { what: "Ingress", format: "DNS-1123 subdomain", of: names.ingress },
   route: { what: "Route", format: "DNS-1123 subdomain", of: names.route },
+  ingressTls: { what: "edge TLS Secret", format: "DNS-1123 subdomain", of: names.ingressTls },
+  backendTls: { what: "BackendTLSPolicy", format: "DNS-1123 subdomain", of: names.backendTls },
   hpa: { what: "HorizontalPodAutoscaler", format: "DNS-1123 subdomain", of: names.hpa },
   pdb: { what: "PodDisruptionBudget", format: "DNS-1123 subdomain", of: names.pdb },
   caBundle: { what: "CA bundle ConfigMap", format: "DNS-1123 subdomain", of: names.caBundle },

@@ -14,6 +14,7 @@ import type {
 import type { Monitoring } from "../monitoring";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 import type { AuthInput, AuthProviderName } from "./auth-types";
+import type { ExposeEdgeInput } from "./expose-types";
 
 export interface SecretRef {
   readonly name: string;
@@ -79,7 +80,8 @@ export interface DisabledApi {
   readonly path: string;
 }
 
-export interface Expose {
+/** The edge fields as written; each absent when unset (unset changes no child). */
+export interface Expose extends ExposeEdgeInput {
   readonly enabled: boolean;
   readonly hostname?: string;
 }

@@ -83,6 +83,12 @@ export function normalizeExpose(expose: boolean | ExposeObject | undefined): C.E
   if (expose === undefined || typeof expose === "boolean") return { enabled: expose === true };
   const out: Writable<C.Expose> = { enabled: expose.enabled ?? true };
   if (expose.hostname !== undefined) out.hostname = expose.hostname;
+  // The edge fields as written, each only when set (unset changes no child).
+  if (expose.className !== undefined) out.className = expose.className;
+  if (expose.annotations !== undefined) out.annotations = expose.annotations;
+  if (expose.tls !== undefined) out.tls = expose.tls;
+  if (expose.parentRefs !== undefined) out.parentRefs = expose.parentRefs;
+  if (expose.backendTLS !== undefined) out.backendTLS = expose.backendTLS;
   return out;
 }
 

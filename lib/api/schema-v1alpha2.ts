@@ -23,6 +23,7 @@ import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
 import { MONITORING_SCHEMA } from "./schema-monitoring";
 import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
 import { authSchema } from "./schema-auth";
+import { EXPOSE_SCHEMA } from "./schema-expose";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
@@ -265,16 +266,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
         secretName: str("A kubernetes.io/tls Secret.", { minLength: 1 }),
         caBundle: caBundles,
       }),
-      expose: {
-        description: "Expose outside the cluster: `true`, `{}` or `{enabled, hostname}`.",
-        oneOf: [
-          { type: "boolean" },
-          obj("Exposure settings.", {
-            enabled: bool("Whether to expose. Defaults to true."),
-            hostname: str("Host name for the Ingress/Route.", { minLength: 1 }),
-          }),
-        ],
-      },
+      expose: EXPOSE_SCHEMA,
       allowedFrom: obj("Who may reach the server (NetworkPolicy).", {
         namespaces: strList("Namespace names; `*` means all."),
         labels: strList("Namespace label keys (matched with Exists)."),

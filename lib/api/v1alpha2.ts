@@ -8,6 +8,7 @@
 import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 import type { AuthInput } from "./auth-types";
+import type { ExposeEdgeInput } from "./expose-types";
 
 /** Spec sections by name (the list itself is in apis.ts). */
 export type { ProviderApi };
@@ -85,7 +86,7 @@ export interface StorageInput {
   readonly sql?: SqlStorageInput;
 }
 
-export interface ExposeObject {
+export interface ExposeObject extends ExposeEdgeInput {
   /** @default true */
   readonly enabled?: boolean;
   readonly hostname?: string;
@@ -119,7 +120,7 @@ export interface NetworkingInput {
   /** @default 8321 */
   readonly port?: number;
   readonly tls?: TlsInput;
-  /** `true`/`false`, `{}` (≡ true), or `{enabled, hostname}`. */
+  /** `true`/`false`, `{}` (≡ true), or `{enabled, hostname, className, tls, annotations, parentRefs, backendTLS}`. */
   readonly expose?: boolean | ExposeObject;
   readonly allowedFrom?: AllowedFromInput;
   /** The server's NetworkPolicy: off, or extended with native rules. */

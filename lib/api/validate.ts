@@ -24,6 +24,8 @@ import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
+import type { ExposeWith } from "./expose-types";
+import { exposeRules, exposeWarnings } from "./validate-expose";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -39,6 +41,8 @@ export interface ValidateContext {
    * leaves it out; generation reports them, for the line the running server really has.
    */
   readonly release?: Release;
+  /** What carries an exposed server (the hooks' LLSD_EXPOSE_WITH). @default ingress */
+  readonly exposeWith?: ExposeWith;
 }
 
 export interface ValidationResult {
@@ -137,21 +141,19 @@ function tlsRules(spec: CanonicalSpec): FieldError[] {
   return [];
 }
 
+/** The inference provider ids models may name: the spec's and the base config's, when the base is known. */
+function inferenceIdsOf(spec: CanonicalSpec, baseIds: readonly string[] | undefined): string[] | undefined {
+  if (baseIds === undefined) return undefined;
+  return [...new Set([...spec.providers.filter((p) => p.api === "inference").map((p) => p.id), ...baseIds])];
+}
+
 /** Semantic rules on a normalized spec. */
 export function validateCanonical(
   spec: CanonicalSpec,
   raw: LlsdSpecV1alpha2,
   ctx: ValidateContext = {},
 ): ValidationResult {
-  const inferenceIds =
-    ctx.baseInferenceIds === undefined
-      ? undefined
-      : [
-          ...new Set([
-            ...spec.providers.filter((p) => p.api === "inference").map((p) => p.id),
-            ...ctx.baseInferenceIds,
-          ]),
-        ];
+  const inferenceIds = inferenceIdsOf(spec, ctx.baseInferenceIds);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(
     overrideExclusivity(spec),
@@ -180,12 +182,14 @@ export function validateCanonical(
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
     authRules(spec),
     ctx.release ? authLineErrors(spec, ctx.release) : [],
+    exposeRules(spec, ctx.exposeWith ?? "ingress"),
   );
   const warnings = disabledConflicts(spec).concat(
     redisPasswordNote(spec),
     lowPortNote(spec),
     networkPolicyWarnings(spec),
     exposedWithoutAuth(spec),
+    exposeWarnings(spec, ctx.exposeWith ?? "ingress"),
   );
   return { errors, warnings, spec };
 }

@@ -2,6 +2,7 @@
  * Everything a child builder may read: the parent's identity, the canonical spec and what the
  * sync pipeline decided (image, config, env). Builders are pure functions of this context.
  */
+import type { ExposeWith } from "../api/expose-types";
 import type { CanonicalSpec } from "../api/canonical";
 import type { PostgresPart } from "../config/env-names";
 import type { ResolvedExternalProvider } from "../config/external-providers";
@@ -61,8 +62,8 @@ export interface ChildContext {
   readonly postgres?: { readonly secretName: string; readonly parts: { readonly [part in PostgresPart]: string } };
   /** Namespace of the hooks and Metacontroller: the NetworkPolicy admits it. */
   readonly hooksNamespace: string;
-  /** Expose through an OpenShift Route instead of an Ingress (the OpenShift overlay sets this). */
-  readonly exposeWith: "ingress" | "route";
+  /** What carries an exposed server: an Ingress, an OpenShift Route (the OpenShift overlay) or a Gateway API HTTPRoute (the gateway component). */
+  readonly exposeWith: ExposeWith;
   /** Extra CAs the server trusts (networking.tls.caBundle and the namespace's ODH bundle). */
   readonly caBundle?: CaBundleMount;
   /** Set for a v1alpha1 CR. */

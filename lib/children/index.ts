@@ -4,11 +4,13 @@
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import type { KubeObject } from "../wire/metacontroller";
+import { buildBackendTlsPolicy } from "./backend-tls-policy";
 import { buildCaBundle } from "./ca-bundle";
 import { buildConfigMap } from "./config-map";
 import type { ChildContext } from "./context";
 import { buildDeployment } from "./deployment";
 import { buildHpa } from "./hpa";
+import { buildHttpRoute } from "./http-route";
 import { buildIngress } from "./ingress";
 import { buildNetworkPolicy } from "./network-policy";
 import { buildPdb } from "./pdb";
@@ -20,7 +22,7 @@ import { buildServiceMonitor } from "./service-monitor";
 
 export type { CaBundleMount, ChildContext, LegacyProfile, MountedConfig } from "./context";
 
-/** What every builder returns: a client-node object (or our Route), whose type fields are optional. */
+/** What every builder returns: a client-node object (or our Route, HTTPRoute, BackendTLSPolicy), whose type fields are optional. */
 interface BuiltChild {
   readonly apiVersion?: string;
   readonly kind?: string;
@@ -28,10 +30,12 @@ interface BuiltChild {
 }
 
 const BUILDERS: readonly ((ctx: ChildContext) => BuiltChild | undefined)[] = [
+  buildBackendTlsPolicy,
   buildCaBundle,
   buildConfigMap,
   buildDeployment,
   buildHpa,
+  buildHttpRoute,
   buildIngress,
   buildNetworkPolicy,
   buildPdb,

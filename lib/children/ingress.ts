@@ -1,11 +1,15 @@
 /**
  * Ingress `<name>-ingress` when `networking.expose` is on and the cluster uses Ingress (the
- * OpenShift overlay uses a Route instead). No class: the cluster's default IngressClass serves it.
+ * OpenShift overlay uses a Route instead, the gateway component an HTTPRoute). Without
+ * `className` the cluster's default IngressClass serves it; `tls` adds the edge certificate
+ * (a Secret, or the one a cert-manager issuer writes for the annotation it gets).
  */
-import type { V1Ingress } from "@kubernetes/client-node";
+import type { V1Ingress, V1IngressRule, V1IngressSpec } from "@kubernetes/client-node";
+import type { Expose } from "../api/canonical";
 import { names, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { edgeAnnotations, edgeTlsSecret } from "./expose-edge";
 
 /**
  * Under `networking.tls` the server speaks only HTTPS; ingress-nginx must be told so or every
@@ -34,11 +38,28 @@ export function buildIngress(ctx: ChildContext): V1Ingress | undefined {
       },
     ],
   };
+  // Two literals, not `{ ...(host ? { host } : {}), http }`: V8 adds a field to a spread copy very slowly.
+  const rule = expose.hostname !== undefined ? { host: expose.hostname, http } : { http };
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "Ingress",
-    metadata: childMeta(ctx, names.ingress(ctx.name), tls.enabled ? NGINX_BACKEND_HTTPS : undefined),
-    // Two literals, not `{ ...(host ? { host } : {}), http }`: V8 adds a field to a spread copy very slowly.
-    spec: { rules: [expose.hostname !== undefined ? { host: expose.hostname, http } : { http }] },
+    metadata: childMeta(
+      ctx,
+      names.ingress(ctx.name),
+      edgeAnnotations(expose, tls.enabled ? NGINX_BACKEND_HTTPS : undefined, true),
+    ),
+    spec: ingressSpec(expose, rule, ctx.name),
   };
+}
+
+/** `{rules}` alone unless the class or TLS is set (the spec of every Ingress made before them). */
+function ingressSpec(expose: Expose, rule: V1IngressRule, parent: string): V1IngressSpec {
+  const secretName = edgeTlsSecret(expose, parent);
+  if (expose.className === undefined && secretName === undefined) return { rules: [rule] };
+  const spec: V1IngressSpec = {};
+  if (expose.className !== undefined) spec.ingressClassName = expose.className;
+  // validate-expose.ts refuses TLS without a hostname: the certificate needs a name.
+  if (secretName !== undefined && expose.hostname !== undefined) spec.tls = [{ hosts: [expose.hostname], secretName }];
+  spec.rules = [rule];
+  return spec;
 }

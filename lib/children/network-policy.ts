@@ -76,7 +76,7 @@ function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
 }
 
 /**
- * An exposed server must be reachable from whatever carries the Route or Ingress traffic:
+ * An exposed server must be reachable from whatever carries the Route, Ingress or HTTPRoute traffic:
  * the OpenShift router (host network, matched by its namespace's policy group; a pod
  * selector inside would not match, Go operator PR #227) or ingress-nginx's namespace.
  * A v1alpha1 CR admits the router whenever it set `spec.network`, as the Go operator did.
@@ -86,6 +86,9 @@ function exposurePeers(ctx: ChildContext, peers: Peers): void {
   if (exposed || ctx.legacy?.networkSet)
     peers.add("router", { namespaceSelector: { matchLabels: { ...OPENSHIFT_INGRESS_POLICY_GROUP } } });
   if (exposed) peers.namespace(INGRESS_NGINX_NAMESPACE);
+  // Many Gateway implementations run the proxy beside its Gateway (a parentRef without a namespace is the CR's own).
+  if (exposed && ctx.exposeWith === "gateway")
+    for (const ref of ctx.spec.networking.expose.parentRefs ?? []) if (ref.namespace) peers.namespace(ref.namespace);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { V1ObjectMeta } from "@kubernetes/client-node";
 import { names, SERVICE_PORT_NAME } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
+import { edgeAnnotations } from "./expose-edge";
 
 /** `route.openshift.io/v1` Route, only the fields this builder sets (client-node has no type for it). */
 export interface Route {
@@ -39,7 +40,8 @@ export function buildRoute(ctx: ChildContext): Route | undefined {
   return {
     apiVersion: "route.openshift.io/v1",
     kind: "Route",
-    metadata: childMeta(ctx, names.route(ctx.name)),
+    // cert-manager's ingress-shim reads no Route: the issuer annotation is the Ingress's alone.
+    metadata: childMeta(ctx, names.route(ctx.name), edgeAnnotations(expose, undefined, false)),
     // Two literals, not `{ ...(host ? { host } : {}), to, … }`: V8 adds fields to a spread copy very slowly.
     spec:
       expose.hostname !== undefined ? { host: expose.hostname, to, port, tls: routeTls } : { to, port, tls: routeTls },

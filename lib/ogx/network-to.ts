@@ -7,6 +7,8 @@
 import { asList, compactOrNone, isPlainObject, own, type JsonMap, type Notes } from "./json";
 
 const DEFAULT_CA_KEY = "ca-bundle.crt";
+/** networking.expose's edge fields (lib/api/expose-types.ts): the peer has none of them. */
+const EDGE_FIELDS = ["className", "annotations", "tls", "parentRefs", "backendTLS"] as const;
 
 function caCertificates(caBundle: unknown): JsonMap[] {
   return asList(caBundle).flatMap((bundle) => {
@@ -41,6 +43,12 @@ function externalAccess(expose: unknown, notes: Notes): JsonMap | undefined {
       "spec.networking.expose.hostname",
       "written, but the peer's operator ignores it (its Ingress rule has no host)",
     );
+  for (const field of EDGE_FIELDS)
+    if (own(expose, field) !== undefined)
+      notes.warn(
+        `spec.networking.expose.${field}`,
+        "not converted (kept in the annotation): the peer's externalAccess has no such field (its Ingress has no class, TLS or annotations, and it makes no HTTPRoute)",
+      );
   return compactOrNone([
     ["enabled", enabled],
     ["hostname", hostname],

@@ -271,7 +271,7 @@ function addUrls(status: Status, input: StatusInput): void {
   setDefined(status, "routeURL", routeURL(input.observed));
 }
 
-/** http(s)://<host> from the observed Route (its host, then the admitted one) or Ingress (load balancer first, then the rule's host). */
+/** http(s)://<host> from the observed Route (its host, then the admitted one) or Ingress (load balancer first, then the rule's host; https with a `tls` entry). */
 function routeURL(observed: Observed): string | undefined {
   const { route, ingress } = observed;
   if (route) {
@@ -280,5 +280,5 @@ function routeURL(observed: Observed): string | undefined {
   }
   if (!ingress) return undefined;
   const host = ingress.loadBalancerHostname ?? ingress.loadBalancerIp ?? ingress.ruleHost;
-  return host ? `http://${host}` : "";
+  return host ? `${ingress.tls ? "https" : "http"}://${host}` : "";
 }

@@ -3,6 +3,7 @@
  * sync that stops — every observed child kept as it is (docs/failure-policy.md), the status
  * saying what to fix, first-time failures creating nothing.
  */
+import type { ExposeWith } from "../api/expose-types";
 import type { ServerMonitoringSettings } from "../monitoring";
 import type { DistributionTable } from "../distributions/table";
 import { buildStatus, type StatusInput, type SyncFailure } from "../status/status";
@@ -17,7 +18,7 @@ export interface SyncDeps {
   readonly distributions: DistributionTable;
   /** Namespace of the hooks and Metacontroller, admitted by every NetworkPolicy. */
   readonly hooksNamespace: string;
-  readonly exposeWith: "ingress" | "route";
+  readonly exposeWith: ExposeWith;
   /** `status.version.operatorVersion` (OPERATOR_VERSION or the package version). */
   readonly operatorVersion?: string;
   /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */

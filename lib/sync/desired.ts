@@ -18,6 +18,7 @@ import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { ogxTakenOver, ogxTakeoverNote } from "./ogx-takeover";
 import { networkPolicyNotes } from "../children/network-policy-notes";
+import { exposeNotes } from "../children/expose-notes";
 import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
 import type { ServerMonitoringSettings } from "../monitoring";
@@ -127,6 +128,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
       postgres: plan.postgres,
       ...(apiServer ? { apiServer } : {}),
     }),
+    ...exposeNotes({ spec: planned.spec, exposeWith: ctx.deps.exposeWith, keptOpen: open }),
     ...(hold ? [hold.note] : []),
   ];
   input.config = plan.inUse;

@@ -4,6 +4,7 @@
  * file, the running servers, the memo). The I/O itself, before the pure `sync()` and bounded in
  * time, is in with-io.ts.
  */
+import type { ExposeWith } from "../api/expose-types";
 import type { ServerMonitoringSettings } from "../monitoring";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
@@ -48,7 +49,7 @@ export interface SyncSettings {
   /** The hooks pod's namespace, allowed through each server's NetworkPolicy. */
   readonly hooksNamespace: string;
   /** Which exposure kind the overlay chose. */
-  readonly exposeWith: "ingress" | "route";
+  readonly exposeWith: ExposeWith;
   readonly operatorVersion?: string;
   /** Absent: bundled base configs only, no registry calls. */
   readonly registry?: RegistrySettings;

@@ -60,6 +60,8 @@ export interface ObservedIngress {
   readonly loadBalancerIp?: string;
   /** `spec.rules[0].host`. */
   readonly ruleHost?: string;
+  /** Set when `spec.tls` has an entry: the URL is https. */
+  readonly tls?: true;
 }
 
 export interface Observed {
@@ -156,11 +158,12 @@ function routeOf(object: unknown): ObservedRoute | undefined {
 function ingressOf(object: unknown): ObservedIngress | undefined {
   if (!isPlainObject(object)) return undefined;
   const lb = listAt(object, "status", "loadBalancer", "ingress")[0];
-  return {
+  const ingress = {
     loadBalancerHostname: text(at(lb, "hostname")),
     loadBalancerIp: text(at(lb, "ip")),
     ruleHost: text(at(listAt(object, "spec", "rules")[0], "host")),
   };
+  return listAt(object, "spec", "tls").length > 0 ? { ...ingress, tls: true } : ingress;
 }
 
 /** A child kept raw, as long as it is an object at all (the request's shape was checked in hooks/request-shape.ts). */

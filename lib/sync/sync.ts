@@ -48,7 +48,11 @@ export interface SyncInputs {
 
 /** The spec's own rules (lib/config/check.ts); generation runs later, against the base config the I/O found. */
 export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationResult {
-  return checkSpec(hubSpec(request.parent), { distributions: deps.distributions, generation: false });
+  return checkSpec(hubSpec(request.parent), {
+    distributions: deps.distributions,
+    generation: false,
+    exposeWith: deps.exposeWith,
+  });
 }
 
 /** `found` is the base config read from the image before this pure step; `live` what the running server answered. */

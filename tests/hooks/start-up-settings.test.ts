@@ -22,7 +22,12 @@ const REGISTRIES = "a comma-separated list of host[:port] or *.suffix entries";
 const VARIABLES: [string, string[], string[], string][] = [
   ["LLSD_READ_IMAGE_LABELS", ["true", "false"], ["maybe", "False", "1", "0", "yes", "no", "off"], BOOLEAN],
   ["LLSD_LIVE_STATUS", ["true", "false"], ["maybe", "TRUE", "1", "no"], BOOLEAN],
-  ["LLSD_EXPOSE_WITH", ["ingress", "route"], ["gateway", "Route", "routes", "none"], "one of ingress, route"],
+  [
+    "LLSD_EXPOSE_WITH",
+    ["ingress", "route", "gateway"],
+    ["Gateway", "Route", "routes", "none"],
+    "one of ingress, route, gateway",
+  ],
   [
     "LOG_LEVEL",
     ["fatal", "error", "warn", "info", "debug", "trace", "silent"],

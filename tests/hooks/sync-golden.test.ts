@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import request from "supertest";
 import { createApp } from "../../hooks/app";
+import type { ExposeWith } from "../../lib/api/expose-types";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { compile, schemaErrors } from "../../lib/api/schema";
@@ -27,10 +28,14 @@ const samples = readdirSync(SAMPLES)
   .filter((f) => f.endsWith(".yaml") && !f.startsWith("v1alpha1"))
   .sort();
 
+/** Samples written for an install whose component exposes servers another way (by the CR's name). */
+const EXPOSED_WITH: { readonly [parent: string]: ExposeWith } = { "llsd-gw": "gateway" };
+const depsFor = (r: SyncRequest) => ({ ...deps(), exposeWith: EXPOSED_WITH[r.parent.metadata.name] ?? "ingress" });
+
 const app = createApp({
   // External providers' metadata comes from their images; here, from fixtures (tests/external-fixtures.ts).
   handlers: {
-    sync: (r) => Promise.resolve(sync(r, deps(), fixtureFound((r.parent as { spec?: unknown }).spec))),
+    sync: (r) => Promise.resolve(sync(r, depsFor(r), fixtureFound((r.parent as { spec?: unknown }).spec))),
     customize: (r) => Promise.resolve(customize(r)),
   },
   logger: createLogger({ level: "silent", destination: { write: () => undefined } }),

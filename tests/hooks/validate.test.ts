@@ -76,6 +76,29 @@ describe("POST /validate", () => {
     });
   });
 
+  it.each([
+    ["ingress (no validation context: the default)", {}, true, 1],
+    [
+      "gateway (the handlers' context, as productionHandlers sets it)",
+      { validation: { exposeWith: "gateway" as const } },
+      false,
+      0,
+    ],
+    ["route", { validation: { exposeWith: "route" as const } }, true, 0],
+  ])("judges an exposure as the sync hook builds it: %s", async (_title, handlers, allowed, warnings) => {
+    const { app } = aTestApp({ handlers });
+    const spec = { distribution: { name: "starter" }, networking: { expose: true }, auth: { kubernetes: {} } };
+    const response = await request(app)
+      .post("/validate")
+      .send(aReview({}, anLlsd(spec)));
+    const answer = (
+      response.body as { response: { allowed: boolean; status?: { message: string }; warnings?: string[] } }
+    ).response;
+    expect(answer.allowed).toBe(allowed);
+    if (!allowed) expect(answer.status?.message).toContain("spec.networking.expose.parentRefs: ");
+    expect((answer.warnings ?? []).filter((w) => w.includes("the Ingress has no TLS"))).toHaveLength(warnings);
+  });
+
   it("denies an invalid object with every field-path message and a cause per field", async () => {
     const { app } = aTestApp();
     const response = await request(app)

@@ -10,6 +10,7 @@ import { Secret } from "kubernetes-models/v1/Secret";
 import { Service } from "kubernetes-models/v1/Service";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { serviceMonitorErrors } from "../../service-monitor-crd";
+import { validateGatewayApi } from "../../gateway-api-models";
 
 type Validator = (obj: KubeObject) => void;
 const data = (obj: KubeObject): never => structuredClone(obj) as never;
@@ -33,9 +34,11 @@ function validateServiceMonitor(obj: KubeObject): void {
 }
 
 export const VALIDATORS: { readonly [kind: string]: Validator } = {
+  BackendTLSPolicy: validateGatewayApi,
   ConfigMap: (o) => new ConfigMap(data(o)).validate(),
   Deployment: (o) => new Deployment(data(o)).validate(),
   HorizontalPodAutoscaler: (o) => new HorizontalPodAutoscaler(data(o)).validate(),
+  HTTPRoute: validateGatewayApi,
   Ingress: (o) => new Ingress(data(o)).validate(),
   NetworkPolicy: (o) => new NetworkPolicy(data(o)).validate(),
   PersistentVolumeClaim: (o) => new PersistentVolumeClaim(data(o)).validate(),

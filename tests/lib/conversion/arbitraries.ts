@@ -56,6 +56,24 @@ const env = fc.oneof(
 );
 const pdb = some({ minAvailable: intOrString, maxUnavailable: intOrString });
 const allowedFrom = some({ namespaces: strList, labels: strList });
+/** networking.expose's object form, every edge field drawn (the schema's shapes; the cross-field rules are not the conversion's). */
+const anExpose = some({
+  enabled: fc.boolean(),
+  hostname: nonEmpty,
+  className: nonEmpty,
+  annotations: fc.dictionary(fc.constantFrom("a", "example.com/b"), str, { maxKeys: 2 }),
+  tls: some({
+    secretName: nonEmpty,
+    issuer: some({ name: nonEmpty, kind: fc.constantFrom("Issuer", "ClusterIssuer") }, ["name"]),
+  }),
+  parentRefs: fc.array(
+    some({ name: nonEmpty, namespace: nonEmpty, sectionName: nonEmpty, port: fc.integer({ min: 1, max: 65535 }) }, [
+      "name",
+    ]),
+    { minLength: 1, maxLength: 2 },
+  ),
+  backendTLS: some({ hostname: nonEmpty, caConfigMapName: nonEmpty }),
+});
 const condition = some(
   {
     type: fc.constantFrom("DeploymentReady", "HealthCheck", "ConfigGenerated", "example.com/Custom-1"),
@@ -248,7 +266,7 @@ const v2Spec = some(
         secretName: nonEmpty,
         caBundle: fc.oneof(caBundle, fc.array(caBundle, { minLength: 1, maxLength: 3 })),
       }),
-      expose: fc.oneof(fc.boolean(), some({ enabled: fc.boolean(), hostname: nonEmpty })),
+      expose: fc.oneof(fc.boolean(), anExpose),
       allowedFrom,
       policy: aNetworkPolicy,
     }),

@@ -101,6 +101,26 @@ describe("status", () => {
   });
 
   it.each([
+    ["a plain Ingress", spec.networking.expose, "http://llama.example.com"],
+    [
+      "an Ingress with TLS at the edge",
+      { ...spec.networking.expose, tls: { secretName: "edge" } },
+      "https://llama.example.com",
+    ],
+  ])("gives routeURL in the scheme the observed Ingress serves: %s", (_title, expose, url) => {
+    const s = { ...spec, networking: { expose } };
+    const observed = observedFrom(sync(aRequest(aParent(s), [], [secret]), deps()).children);
+    expect(sync(aRequest(aParent(s), observed, [secret]), deps()).status.routeURL).toBe(url);
+  });
+
+  it("fails a Gateway exposure that names no Gateway, with the fix, and lists no HTTPRoute", () => {
+    const response = sync(aRequest(aParent(spec), [], [secret]), { ...deps(), exposeWith: "gateway" });
+    expect(response.status.phase).toBe("Failed");
+    expect(JSON.stringify(response.status.conditions)).toContain("spec.networking.expose.parentRefs: ");
+    expect(response.children.filter((c) => c.kind === "HTTPRoute")).toEqual([]);
+  });
+
+  it.each([
     ["a good sync", spec, [secret]],
     ["a failed sync", spec, []],
     ["an invalid spec", { distribution: {} }, []],
