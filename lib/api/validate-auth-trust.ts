@@ -22,9 +22,13 @@ export function trustsHeaders(spec: CanonicalSpec): boolean {
   return spec.auth?.input.upstreamHeader !== undefined;
 }
 
-function reason(spec: CanonicalSpec): string {
-  const header = spec.auth?.input.upstreamHeader?.principalHeader ?? "";
-  return `with spec.auth.upstreamHeader the server believes the ${header} header without any check, so whoever reaches it names their own identity`;
+/** Why the server must be reached by the gateway only, naming who configured the header and which header it is. */
+export function forgeable(source: string, header: string): string {
+  return `${source} the server believes the ${header} header without any check, so whoever reaches it names their own identity`;
+}
+
+function reasonOf(spec: CanonicalSpec): string {
+  return forgeable("with spec.auth.upstreamHeader", spec.auth?.input.upstreamHeader?.principalHeader ?? "");
 }
 
 /** A rule that covers the server's own port (the metrics port serves no API). */
@@ -45,7 +49,7 @@ function everyone(peer: NetworkPolicyPeerInput): boolean {
   return anyNamespace || (peer.ipBlock?.cidr.endsWith("/0") ?? false);
 }
 
-function ingressErrors(spec: CanonicalSpec): FieldError[] {
+function ingressErrors(spec: CanonicalSpec, reason: string): FieldError[] {
   const rules = spec.networking.policy?.ingress ?? [];
   return rules.flatMap((rule, i) => {
     const at = `${NETWORKING}.policy.ingress[${i}]`;
@@ -54,7 +58,7 @@ function ingressErrors(spec: CanonicalSpec): FieldError[] {
       return [
         fieldError(
           at,
-          `a rule without from admits every source to the server's port; ${reason(spec)}: select the gateway's pods or namespace in from`,
+          `a rule without from admits every source to the server's port; ${reason}: select the gateway's pods or namespace in from`,
         ),
       ];
     return rule.from.flatMap((peer, j) =>
@@ -62,7 +66,7 @@ function ingressErrors(spec: CanonicalSpec): FieldError[] {
         ? [
             fieldError(
               child(`${at}.from`, j),
-              `this peer admits every namespace; ${reason(spec)}: select the gateway's namespace by its labels`,
+              `this peer admits every namespace; ${reason}: select the gateway's namespace by its labels`,
             ),
           ]
         : [],
@@ -70,23 +74,22 @@ function ingressErrors(spec: CanonicalSpec): FieldError[] {
   });
 }
 
-/** Who besides the gateway would reach the server: expose, no policy, every namespace, or nobody at all. */
-export function upstreamHeaderExposure(spec: CanonicalSpec): FieldError[] {
-  if (!trustsHeaders(spec)) return [];
+/** Who besides the gateway would reach the server: exposure, no policy, every namespace or source. */
+export function gatewayBypasses(spec: CanonicalSpec, reason: string): FieldError[] {
   const { expose, policy, allowedFrom } = spec.networking;
   const errors: FieldError[] = [];
   if (expose.enabled)
     errors.push(
       fieldError(
         `${NETWORKING}.expose`,
-        `${reason(spec)}, and exposing the server lets anyone outside the cluster send it: expose the gateway that sets the headers, not the server (remove expose), and ${GATEWAY_FIX}`,
+        `${reason}, and exposing the server lets anyone outside the cluster send it: expose the gateway that sets the headers, not the server (remove expose), and ${GATEWAY_FIX}`,
       ),
     );
   if (policy?.enabled === false)
     errors.push(
       fieldError(
         `${NETWORKING}.policy.enabled`,
-        `${reason(spec)}, and without a NetworkPolicy every pod of the cluster reaches it: remove enabled: false, and ${GATEWAY_FIX}`,
+        `${reason}, and without a NetworkPolicy every pod of the cluster reaches it: remove enabled: false, and ${GATEWAY_FIX}`,
       ),
     );
   (allowedFrom?.namespaces ?? []).forEach((ns, i) => {
@@ -94,11 +97,17 @@ export function upstreamHeaderExposure(spec: CanonicalSpec): FieldError[] {
       errors.push(
         fieldError(
           `${ALLOWED_FROM}.namespaces[${i}]`,
-          `"*" admits every namespace; ${reason(spec)}: list only the gateway's namespace`,
+          `"*" admits every namespace; ${reason}: list only the gateway's namespace`,
         ),
       );
   });
-  return errors.concat(policy?.enabled === false ? [] : ingressErrors(spec), nobodyErrors(spec));
+  return policy?.enabled === false ? errors : errors.concat(ingressErrors(spec, reason));
+}
+
+/** Who besides the gateway would reach a spec.auth.upstreamHeader server, or that nobody could. */
+export function upstreamHeaderExposure(spec: CanonicalSpec): FieldError[] {
+  if (!trustsHeaders(spec)) return [];
+  return gatewayBypasses(spec, reasonOf(spec)).concat(nobodyErrors(spec));
 }
 
 /** With the policy on and no peer named, only the hooks reach the server: nobody could call it. */

@@ -12,7 +12,7 @@ import type { Release } from "../distributions/table";
 import { BASE_CONFIG_PATH, baseConfigErrors, baseConfigText } from "./base-configmap";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { overrideStateErrors } from "./shared-state-errors";
-import { overrideAuthUnseen, overrideExposedWithoutAuth } from "./override-auth";
+import { overrideAuthUnseen, overrideExposedWithoutAuth, overrideForgeable } from "./override-auth";
 
 export interface RelatedVerdict {
   readonly errors: readonly FieldError[];
@@ -48,7 +48,10 @@ export function overrideVerdict(
   const checked = checkOverrideConfig(ref, data);
   if (!checked.ok) return { errors: [checked.error], warnings: [] };
   return {
-    errors: overrideStateErrors(spec, ref.configMapName, checked.parsed, release),
+    errors: [
+      ...overrideForgeable(spec, ref.configMapName, checked.parsed),
+      ...overrideStateErrors(spec, ref.configMapName, checked.parsed, release),
+    ],
     warnings: overrideExposedWithoutAuth(spec, ref.configMapName, checked.parsed),
   };
 }

@@ -11,7 +11,7 @@ import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
 import { overrideVectorStoreNotes } from "../config/vector-store-startup";
 import { overrideConfigWarnings } from "../config/override-settings";
-import { overrideExposedWithoutAuth } from "../config/override-auth";
+import { overrideExposedWithoutAuth, overrideForgeable } from "../config/override-auth";
 import { settingsEnv } from "../config/settings-env";
 import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
 import type { ConfigDoc } from "../config/doc";
@@ -51,6 +51,8 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
       : "OverrideConfigInvalid";
     return fail("ConfigGenerated", reason, [checked.error]);
   }
+  const forgeable = overrideForgeable(input.spec, configMapName, checked.parsed);
+  if (forgeable.length > 0) return fail("ConfigGenerated", FORGEABLE_IDENTITY, forgeable);
   const unshared = overrideStateErrors(input.spec, configMapName, checked.parsed, input.release);
   if (unshared.length > 0) return fail("ConfigGenerated", UNSHARED_STATE, unshared);
   // Said like a generated server's `exposedWithoutAuth` warning (`path: message`), whichever config is mounted.
@@ -70,6 +72,9 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
     notes: [...auth, ...overrideEnvNotes(configMapName, checked.parsed, input)],
   };
 }
+
+/** Refused when the override's server believes a gateway's headers and others than the gateway reach it. */
+export const FORGEABLE_IDENTITY = "ForgeableIdentity";
 
 /** Refused when the workload runs more than one pod: state kept inside each pod (lib/config/shared-state.ts). */
 export const UNSHARED_STATE = "UnsharedState";

@@ -6,7 +6,8 @@
  */
 import type { AuthInput } from "../../../lib/api/auth-types";
 import { validate } from "../../../lib/api/validate";
-import { aSpec } from "../../builders";
+import { overrideForgeable } from "../../../lib/config/override-auth";
+import { aCanonicalSpec, aSpec } from "../../builders";
 
 const HEADER = { upstreamHeader: { principalHeader: "x-auth-user" } };
 const GATEWAY = { allowedFrom: { namespaces: ["gateway"] } };
@@ -157,5 +158,31 @@ describe("plain-http auth URLs: refused unless allowInsecureHttp says so next to
       "spec.auth.oidc.introspection", // jwks and introspection together (the server takes one)
       "spec.auth.oidc.jwks.uri",
     ]);
+  });
+});
+
+describe("an overrideConfig whose server believes a gateway's headers: refused where a spec's would be", () => {
+  const parsed = { server: { auth: { provider_config: { type: "upstream_header", principal_header: "x-user" } } } };
+  const of = (networking: object) =>
+    overrideForgeable(aCanonicalSpec({ overrideConfig: { configMapName: "mine" }, networking }), "mine", parsed).map(
+      (e) => `${e.path}: ${e.message}`,
+    );
+
+  it.each<[string, object, string[]]>([
+    ["exposed", { expose: true }, ["spec.networking.expose"]],
+    ["no policy", { policy: { enabled: false } }, ["spec.networking.policy.enabled"]],
+    ["every namespace", { allowedFrom: { namespaces: ["*"] } }, ["spec.networking.allowedFrom.namespaces[0]"]],
+    ["behind the policy", {}, []],
+  ])("%s", (_t, networking, paths) => {
+    const errors = of(networking);
+    expect(errors.map((e) => e.split(": ")[0])).toEqual(paths);
+    for (const e of errors)
+      expect(e).toContain("with upstream_header auth in ConfigMap mine the server believes the x-user header");
+  });
+
+  it("another provider in the ConfigMap: nothing", () => {
+    const kubernetes = { server: { auth: { provider_config: { type: "kubernetes" } } } };
+    const spec = aCanonicalSpec({ overrideConfig: { configMapName: "mine" }, networking: { expose: true } });
+    expect(overrideForgeable(spec, "mine", kubernetes)).toEqual([]);
   });
 });
