@@ -75,7 +75,8 @@ describe("an exposed server that asks nobody who they are: the same warning at e
   ])("%s", (_t, spec, config, expected) => {
     const related = config === undefined ? [] : [aConfigMap("mine", { "config.yaml": config })];
     const lines = said(spec, related);
-    const one = (text: string | undefined) => (text === undefined ? [] : [expect.stringContaining(text)]);
+    const one = (text: string | undefined): unknown[] =>
+      text === undefined ? [] : [expect.stringContaining(text) as unknown];
     expect(lines).toEqual({ status: one(expected.status), cli: one(expected.cli), admission: one(expected.admission) });
   });
 });
