@@ -8,7 +8,16 @@ import type { SecretRefInput } from "./secret-ref-input";
 /** Claim (or user-info field) → attribute name the access rules test (`groups: roles`). */
 export type ClaimsMapping = { readonly [claim: string]: string };
 
-export interface KubernetesAuthInput {
+/**
+ * Set next to an auth URL to let it be plain `http://`: tokens (and the introspection client
+ * secret) then travel unencrypted, so the hooks refuse such a URL unless this says so.
+ */
+export interface PlainHttpConsent {
+  /** @default false */
+  readonly allowInsecureHttp?: boolean;
+}
+
+export interface KubernetesAuthInput extends PlainHttpConsent {
   /** @default https://kubernetes.default.svc */
   readonly apiServerUrl?: string;
   readonly claimsMapping?: ClaimsMapping;
@@ -16,7 +25,7 @@ export interface KubernetesAuthInput {
   readonly tenantClaim?: string;
 }
 
-export interface OidcIntrospectionInput {
+export interface OidcIntrospectionInput extends PlainHttpConsent {
   readonly url: string;
   readonly clientId: string;
   /** Reaches the server through an environment variable, never the ConfigMap. */
@@ -29,7 +38,7 @@ export interface OidcAuthInput {
   readonly issuer?: string;
   /** @default the server's (`ogx`; `llama-stack` on 0.7) */
   readonly audience?: string;
-  readonly jwks?: { readonly uri: string; readonly keyRecheckPeriodSeconds?: number };
+  readonly jwks?: { readonly uri: string; readonly keyRecheckPeriodSeconds?: number } & PlainHttpConsent;
   readonly introspection?: OidcIntrospectionInput;
   readonly claimsMapping?: ClaimsMapping;
   /** Token claim whose value is the caller's tenant (OGX 1.3+). */
@@ -46,7 +55,7 @@ export interface UpstreamHeaderAuthInput {
   readonly tenantHeader?: string;
 }
 
-export interface CustomAuthInput {
+export interface CustomAuthInput extends PlainHttpConsent {
   readonly endpoint: string;
   /** Field of the endpoint's answer that holds the caller's tenant (OGX 1.3+). */
   readonly tenantField?: string;

@@ -63,6 +63,12 @@ const routeRule = obj("One rule, in the server's `route_policy` format: `permit`
   ...ruleTail,
 });
 
+/** Next to each URL the server calls: the one way to let it be plain `http://` (validate-auth-urls.ts). */
+const allowInsecureHttp = (url: string, what: string): Schema =>
+  bool(
+    `\`true\` lets ${url} be plain \`http://\`: ${what} then cross the network unencrypted. Without it an \`http://\` URL is refused.`,
+  );
+
 const tenantOf = (what: string): Schema =>
   str(`${what} whose value is the caller's tenant (OGX 1.3+).`, { minLength: 1 });
 
@@ -76,6 +82,7 @@ const kubernetesSchema = obj(
         pattern: "^https?://[^/\\s]+",
       },
     ),
+    allowInsecureHttp: allowInsecureHttp("apiServerUrl", "callers' tokens"),
     claimsMapping,
     tenantClaim: tenantOf("User-info field"),
   },
@@ -102,6 +109,7 @@ const customSchema = obj(
   "Callers send a token your endpoint checks: the server POSTs it there and reads the attributes from the answer.",
   {
     endpoint: str("URL of your authentication endpoint.", { minLength: 1 }),
+    allowInsecureHttp: allowInsecureHttp("endpoint", "callers' tokens"),
     tenantField: tenantOf("Field of the endpoint's answer"),
   },
   ["endpoint"],
@@ -133,6 +141,7 @@ function oidcSchema(secretRef: (description: string) => Schema): Schema {
             minLength: 1,
           }),
           keyRecheckPeriodSeconds: int("How often the keys are read again. Defaults to 3600.", { minimum: 1 }),
+          allowInsecureHttp: allowInsecureHttp("uri", "the signing keys (which anyone on the path could replace)"),
         },
         ["uri"],
       ),
@@ -143,6 +152,7 @@ function oidcSchema(secretRef: (description: string) => Schema): Schema {
           clientId: str("Client id the server introspects as.", { minLength: 1 }),
           clientSecret: secretRef("Client secret, a Secret key; reaches the server as an environment variable."),
           sendSecretInBody: bool("Send the client credentials in the form body instead of HTTP basic auth."),
+          allowInsecureHttp: allowInsecureHttp("url", "callers' tokens and the client secret"),
         },
         ["url", "clientId", "clientSecret"],
       ),

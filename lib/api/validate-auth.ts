@@ -1,12 +1,15 @@
 /**
  * `spec.auth` rules the schema cannot say (docs/auth.md): exactly one provider, the server's
  * own checks on its rules (permit or forbid, when or unless, conditions it parses), and what
- * tenancy needs. Same checks for `/validate`, `llsd validate` and `/sync`.
+ * tenancy needs, plain-http URLs (validate-auth-urls.ts) and who may reach a server that trusts
+ * a gateway's headers (validate-auth-trust.ts). Same checks for `/validate`, `llsd validate` and `/sync`.
  */
 import { child, fieldError, type FieldError } from "../errors";
 import { AUTH_PROVIDERS, type AccessRuleInput, type AuthInput, type RouteRuleInput } from "./auth-types";
 import type { CanonicalSpec } from "./canonical";
 import { AUTH_PATH } from "./normalize-auth";
+import { upstreamHeaderExposure } from "./validate-auth-trust";
+import { plainHttpAuthErrors } from "./validate-auth-urls";
 
 const PROVIDER_LIST = AUTH_PROVIDERS.join(", ");
 
@@ -122,16 +125,21 @@ export function authRules(spec: CanonicalSpec): FieldError[] {
         ),
       ]
     : [];
-  return override.concat(providerErrors(auth), oidcErrors(auth), policyErrors(auth), tenancyErrors(auth));
+  return override.concat(
+    providerErrors(auth),
+    oidcErrors(auth),
+    policyErrors(auth),
+    tenancyErrors(auth),
+    plainHttpAuthErrors(auth),
+    upstreamHeaderExposure(spec),
+  );
 }
+
+/** Said of every exposed server without an auth provider, generated or mounted as is (lib/config/override-auth.ts). */
+export const EXPOSED_WITHOUT_AUTH = "the server is reachable from outside the cluster and asks nobody who they are";
 
 /** An exposed server that asks nobody who they are: a warning, not an error (it ran that way before). */
 export function exposedWithoutAuth(spec: CanonicalSpec): FieldError[] {
   if (!spec.networking.expose.enabled || spec.auth !== undefined || spec.overrideConfig) return [];
-  return [
-    fieldError(
-      "spec.networking.expose",
-      "the server is reachable from outside the cluster and asks nobody who they are: set spec.auth (docs/auth.md)",
-    ),
-  ];
+  return [fieldError("spec.networking.expose", `${EXPOSED_WITHOUT_AUTH}: set spec.auth (docs/auth.md)`)];
 }

@@ -19,6 +19,8 @@ import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
 import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
 import { egressRules, type EgressRule } from "./network-policy-egress";
+import { trustsHeaders } from "../api/validate-auth-trust";
+import type { AllowedFromInput } from "../api/v1alpha2";
 
 /**
  * The rules in their wire shape (client-node names the ingress rule's `from` field `_from`, a
@@ -62,17 +64,24 @@ class Peers {
 function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
   const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
+  // upstreamHeader: the server believes whoever sends its headers, so only the gateway (allowedFrom) may.
+  const gatewayOnly = trustsHeaders(ctx.spec);
   const peers = new Peers();
   // Same namespace: the apps deployed next to the server (Go operator PR #267).
-  peers.add("same namespace", { podSelector: {} });
-  // The hooks' namespace: Metacontroller and the hooks read /v1/health and /v1/providers.
+  if (!gatewayOnly) peers.add("same namespace", { podSelector: {} });
+  // The hooks' namespace: the hooks read /v1/health and /v1/version for the status (kept with
+  // upstreamHeader: whoever runs pods there already controls every server's Deployment).
   peers.namespace(ctx.hooksNamespace);
+  allowedPeers(allowedFrom, peers);
+  if (!gatewayOnly) exposurePeers(ctx, peers);
+  return peers.list;
+}
+
+function allowedPeers(allowedFrom: AllowedFromInput | undefined, peers: Peers): void {
   for (const namespace of allowedFrom?.namespaces ?? []) peers.namespace(namespace);
   // `labels` are namespace label KEYS (the Go operator's README example `team=frontend` misled users).
   for (const key of allowedFrom?.labels ?? [])
     peers.add(`label ${key}`, { namespaceSelector: { matchExpressions: [{ key, operator: "Exists" }] } });
-  exposurePeers(ctx, peers);
-  return peers.list;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Release } from "../distributions/table";
 import { BASE_CONFIG_PATH, baseConfigErrors, baseConfigText } from "./base-configmap";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { overrideStateErrors } from "./shared-state-errors";
+import { overrideAuthUnseen, overrideExposedWithoutAuth, overrideForgeable } from "./override-auth";
 
 export interface RelatedVerdict {
   readonly errors: readonly FieldError[];
@@ -36,10 +37,23 @@ export function overrideVerdict(
 ): RelatedVerdict {
   // Given, the ConfigMaps are all there is (as `related` is for the sync hook): one missing among them is refused.
   const data = configMaps;
-  if (data === undefined) return { errors: [], warnings: [unseen(OVERRIDE_PATH, `ConfigMap ${ref.configMapName}`)] };
+  if (data === undefined)
+    return {
+      errors: [],
+      warnings: [
+        unseen(OVERRIDE_PATH, `ConfigMap ${ref.configMapName}`),
+        ...overrideAuthUnseen(spec, ref.configMapName),
+      ],
+    };
   const checked = checkOverrideConfig(ref, data);
   if (!checked.ok) return { errors: [checked.error], warnings: [] };
-  return { errors: overrideStateErrors(spec, ref.configMapName, checked.parsed, release), warnings: [] };
+  return {
+    errors: [
+      ...overrideForgeable(spec, ref.configMapName, checked.parsed),
+      ...overrideStateErrors(spec, ref.configMapName, checked.parsed, release),
+    ],
+    warnings: overrideExposedWithoutAuth(spec, ref.configMapName, checked.parsed),
+  };
 }
 
 /** `baseConfig`: the text to generate against, or a warning that it was not seen, or why it cannot be read. */

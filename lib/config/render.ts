@@ -14,6 +14,7 @@ import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { configSource, lineFor } from "./source";
 import { overrideStateErrors } from "./shared-state-errors";
+import { overrideForgeable } from "./override-auth";
 
 export { configSource, lineFor, releaseFor, type ConfigSource } from "./source";
 
@@ -104,8 +105,11 @@ function renderOverride(spec: CanonicalSpec, configMaps: ConfigMapData | undefin
     };
   const checked = checkOverrideConfig(ref, configMaps);
   if (!checked.ok) return { ok: false, errors: [checked.error], warnings, notes: [...lineNotes] };
-  const unshared = overrideStateErrors(spec, ref.configMapName, checked.parsed, release);
-  if (unshared.length > 0) return { ok: false, errors: unshared, warnings, notes: [...lineNotes] };
+  const refused = [
+    ...overrideForgeable(spec, ref.configMapName, checked.parsed),
+    ...overrideStateErrors(spec, ref.configMapName, checked.parsed, release),
+  ];
+  if (refused.length > 0) return { ok: false, errors: refused, warnings, notes: [...lineNotes] };
   return {
     ok: true,
     source: "override",

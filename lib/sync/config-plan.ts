@@ -11,6 +11,7 @@ import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
 import { overrideVectorStoreNotes } from "../config/vector-store-startup";
 import { overrideConfigWarnings } from "../config/override-settings";
+import { overrideExposedWithoutAuth, overrideForgeable } from "../config/override-auth";
 import { settingsEnv } from "../config/settings-env";
 import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
 import type { ConfigDoc } from "../config/doc";
@@ -50,19 +51,30 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
       : "OverrideConfigInvalid";
     return fail("ConfigGenerated", reason, [checked.error]);
   }
+  const forgeable = overrideForgeable(input.spec, configMapName, checked.parsed);
+  if (forgeable.length > 0) return fail("ConfigGenerated", FORGEABLE_IDENTITY, forgeable);
   const unshared = overrideStateErrors(input.spec, configMapName, checked.parsed, input.release);
   if (unshared.length > 0) return fail("ConfigGenerated", UNSHARED_STATE, unshared);
-  if (input.externalProviders && input.externalProviders.length > 0)
-    return overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
+  // Said like a generated server's `exposedWithoutAuth` warning (`path: message`), whichever config is mounted.
+  const auth = overrideExposedWithoutAuth(input.spec, configMapName, checked.parsed).map(
+    (w) => `${w.path}: ${w.message}`,
+  );
+  if (input.externalProviders && input.externalProviders.length > 0) {
+    const merged = overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
+    return "failure" in merged ? merged : { ...merged, notes: [...auth, ...merged.notes] };
+  }
   const hash = sha256(checked.configYaml);
   return {
     mounted: { source: "override", configMapName, hash, key: ref.key },
     inUse: { source: "override", configMapName, hash },
     secretEnv: [],
     plainEnv: [],
-    notes: overrideEnvNotes(configMapName, checked.parsed, input),
+    notes: [...auth, ...overrideEnvNotes(configMapName, checked.parsed, input)],
   };
 }
+
+/** Refused when the override's server believes a gateway's headers and others than the gateway reach it. */
+export const FORGEABLE_IDENTITY = "ForgeableIdentity";
 
 /** Refused when the workload runs more than one pod: state kept inside each pod (lib/config/shared-state.ts). */
 export const UNSHARED_STATE = "UnsharedState";

@@ -19,6 +19,7 @@ import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { ogxTakenOver, ogxTakeoverNote } from "./ogx-takeover";
 import { networkPolicyNotes } from "../children/network-policy-notes";
 import { exposeNotes } from "../children/expose-notes";
+import { trustsHeaders } from "../api/validate-auth-trust";
 import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
 import type { ServerMonitoringSettings } from "../monitoring";
@@ -107,7 +108,8 @@ function takeoverNotes(ctx: SyncContext, open: boolean): string[] {
 
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
-  const open = keptOpen(ctx.request.parent, ctx.observed);
+  // A server that believes a gateway's headers is never left open: adding upstreamHeader opts in (docs/auth.md).
+  const open = keptOpen(ctx.request.parent, ctx.observed) && !trustsHeaders(planned.spec);
   // Read once: the policy's egress and its notes see the same endpoints.
   const apiServer = apiServerEgressOf(ctx.request.related);
   const children = childrenOf(ctx, planned, open, apiServer);
@@ -125,6 +127,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
     ...networkPolicyNotes({
       spec: planned.spec,
       exposeWith: ctx.deps.exposeWith,
+      hooksNamespace: ctx.deps.hooksNamespace,
       postgres: plan.postgres,
       ...(apiServer ? { apiServer } : {}),
     }),

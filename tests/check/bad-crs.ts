@@ -196,6 +196,34 @@ const BAD_SPECS: [string, object, string[], RegExp][] = [
     ["spec.providers.inference.provider"],
     /remote::tgi does not exist/,
   ],
+  // Issue 48: identity that cannot be forged.
+  [
+    "upstreamHeader on an exposed server, with no gateway named (semantic)",
+    { ...starter, auth: { upstreamHeader: { principalHeader: "x-auth-user" } }, networking: { expose: true } },
+    ["spec.networking.expose", "spec.networking.allowedFrom"],
+    /believes the x-auth-user header without any check.*expose the gateway that sets the headers, not the server/,
+  ],
+  [
+    "upstreamHeader with the NetworkPolicy off (semantic)",
+    {
+      ...starter,
+      auth: { upstreamHeader: { principalHeader: "x-auth-user" } },
+      networking: { policy: { enabled: false }, allowedFrom: { namespaces: ["gateway"] } },
+    },
+    ["spec.networking.policy.enabled"],
+    /every pod of the cluster reaches it/,
+  ],
+  [
+    "an http introspection URL, which receives the client secret (semantic)",
+    {
+      ...starter,
+      auth: {
+        oidc: { introspection: { url: "http://idp/introspect", clientId: "c", clientSecret: { name: "s", key: "k" } } },
+      },
+    },
+    ["spec.auth.oidc.introspection.url"],
+    /plain http: every caller's token and the client secret would cross the network unencrypted/,
+  ],
 ];
 
 export interface BadObject {

@@ -150,6 +150,8 @@ const ONE_VLLM_BASE =
 const LOCALFS =
   "version: 2\napis: [files]\nproviders:\n  files:\n  - provider_id: f\n    provider_type: inline::localfs\n    config: {storage_dir: /d}\n";
 
+const UPSTREAM_HEADER = `${LOCALFS}distro_name: mine\nserver:\n  auth:\n    provider_config: {type: upstream_header, principal_header: x-auth-user}\n`;
+
 /** [title, spec, the ConfigMap it names, accepted once the ConfigMap is given]. */
 const WITH_CONFIGMAP: [string, object, KubeObject, boolean][] = [
   [
@@ -194,6 +196,18 @@ const WITH_CONFIGMAP: [string, object, KubeObject, boolean][] = [
     "the same override on one pod",
     { distribution: { name: "starter" }, overrideConfig: { configMapName: "mine" } },
     aConfigMap("mine", { "config.yaml": LOCALFS }),
+    true,
+  ],
+  [
+    "an exposed override whose server believes a gateway's headers (upstream_header)",
+    { distribution: { name: "starter" }, overrideConfig: { configMapName: "mine" }, networking: { expose: true } },
+    aConfigMap("mine", { "config.yaml": UPSTREAM_HEADER }),
+    false,
+  ],
+  [
+    "the same override, not exposed",
+    { distribution: { name: "starter" }, overrideConfig: { configMapName: "mine" } },
+    aConfigMap("mine", { "config.yaml": UPSTREAM_HEADER }),
     true,
   ],
   [

@@ -293,6 +293,12 @@ const SPEC_AROUND: { readonly [path: string]: (self: unknown) => unknown } = {
     distribution: starter,
     networking: { policy: { egress: [{ to: [self] }] } },
   }),
+  // upstreamHeader needs its gateway named (lib/api/validate-auth-trust.ts); the other providers do not mind.
+  "spec.auth": (self) => ({
+    distribution: starter,
+    networking: { allowedFrom: { namespaces: ["gateway"] } },
+    auth: self,
+  }),
   "spec.storage.sql.connectionString": (self) => ({
     distribution: starter,
     storage: { sql: { type: "postgres", connectionString: self } },

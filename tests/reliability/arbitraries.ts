@@ -214,8 +214,22 @@ const auth = fc.constantFrom(
     accessPolicy: [{ permit: { actions: ["read"] }, when: "user with admin in roles" }],
   },
   { upstreamHeader: { principalHeader: "X-Forwarded-User" } },
-  { custom: { endpoint: "http://authz.security.svc:8080/check" } },
+  { custom: { endpoint: "http://authz.security.svc:8080/check", allowInsecureHttp: true } },
+  { custom: { endpoint: "https://authz.security.svc:8443/check" } },
 );
+
+/**
+ * upstreamHeader is valid only behind its gateway (lib/api/validate-auth-trust.ts): not exposed,
+ * the policy on, the gateway's namespace named and not every namespace.
+ */
+function behindGateway<T extends { auth?: Obj; networking?: Obj }>(spec: T): T {
+  if (spec.auth?.upstreamHeader === undefined) return spec;
+  const { expose: _expose, policy, allowedFrom, ...networking } = spec.networking ?? {};
+  const from = (allowedFrom ?? {}) as { namespaces?: string[]; labels?: string[] };
+  const namespaces = [...(from.namespaces ?? []).filter((n) => n !== "*"), "gateway"];
+  const kept = policy === undefined || (policy as Obj).enabled === false ? {} : { policy };
+  return { ...spec, networking: { ...networking, ...kept, allowedFrom: { ...from, namespaces } } };
+}
 const monitoring = fc.constantFrom(
   { enabled: true },
   { port: 9464, allowedFrom: { namespaces: ["openshift-user-workload-monitoring"] } },
@@ -298,6 +312,7 @@ const generated = fc
     { requiredKeys: ["distribution"] },
   )
   .map(withOgxSections)
+  .map(behindGateway)
   .chain((spec) => {
     // Models and shields that name providers that exist.
     const providers = (spec.providers ?? {}) as Obj;

@@ -89,7 +89,8 @@ function syncAuth(
   auth: AuthInput,
   release: Release,
 ): SyncResponse & { related: ReturnType<typeof aRequest>["related"] } {
-  const spec = { distribution: { name: "starter" }, auth };
+  // upstreamHeader is accepted only with its gateway named (docs/auth.md); the other providers do not mind.
+  const spec = { distribution: { name: "starter" }, auth, networking: { allowedFrom: { namespaces: ["gateway"] } } };
   const request = aRequest(aParent(spec), [], [aSecret("idp", { secret: CLIENT_SECRET })]);
   const answer = sync(request, { ...deps(), distributions: tableFor(release) }, fixtureFound(spec));
   return { ...answer, related: request.related };

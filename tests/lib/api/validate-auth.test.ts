@@ -10,6 +10,8 @@ import { aSpec } from "../../builders";
 
 const jwks = { uri: "https://idp.example.com/certs" };
 const withAuth = (auth: AuthInput, extra: object = {}) => aSpec({ auth, ...extra });
+/** upstreamHeader needs its gateway named (validate-auth-trust.test.ts). */
+const BEHIND_GATEWAY = { networking: { allowedFrom: { namespaces: ["gateway"] } } };
 const errorsOf = (spec: object, release?: Release) =>
   validate(spec, release ? { release } : {}).errors.map((e) => `${e.path}: ${e.message}`);
 
@@ -34,7 +36,7 @@ describe("spec.auth: accepted", () => {
       { upstreamHeader: { principalHeader: "x-user", tenantHeader: "x-tenant" }, tenancy: { mode: "multi" } },
     ],
   ])("%s", (_name, auth) => {
-    expect(errorsOf(withAuth(auth), "1.3")).toEqual([]);
+    expect(errorsOf(withAuth(auth, BEHIND_GATEWAY), "1.3")).toEqual([]);
   });
 });
 
@@ -114,7 +116,7 @@ describe("spec.auth: refused, with the path and the fix", () => {
     ],
     [
       "upstreamHeader on 0.7",
-      withAuth({ upstreamHeader: { principalHeader: "x-user" } }),
+      withAuth({ upstreamHeader: { principalHeader: "x-user" } }, BEHIND_GATEWAY),
       "0.7",
       "spec.auth.upstreamHeader: the 0.7 server line has no upstream_header auth: remove it, or run a line that has it (0.8, 1.2, 1.3)",
     ],

@@ -101,13 +101,14 @@ describe("networkPolicyNotes()", () => {
     networkPolicyNotes({
       spec: spec({ ...PROVIDERS, networking: { policy } }),
       exposeWith: "ingress",
+      hooksNamespace: "llsd-system",
       ...(postgres
         ? { postgres: { secretName: "x", parts: { ...postgres, db: "d", user: "u", password: "s3cr3t" } } }
         : {}),
     });
 
   it("unset, or without egress: none", () => {
-    expect(networkPolicyNotes({ spec: spec(PROVIDERS), exposeWith: "ingress" })).toEqual([]);
+    expect(networkPolicyNotes({ spec: spec(PROVIDERS), exposeWith: "ingress", hooksNamespace: "h" })).toEqual([]);
     expect(notes({ ingress: [{}] })).toEqual([]);
   });
 

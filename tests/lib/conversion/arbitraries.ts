@@ -219,15 +219,25 @@ const routeScope = some({ paths: oneOrMany(nonEmpty) }, ["paths"]);
 const auth = some({
   kubernetes: some({
     apiServerUrl: fc.constantFrom("https://kubernetes.default.svc", "https://api.example.com:6443"),
+    allowInsecureHttp: fc.boolean(),
     claimsMapping: nameMap,
     tenantClaim: nonEmpty,
   }),
   oidc: some({
     issuer: nonEmpty,
     audience: nonEmpty,
-    jwks: some({ uri: nonEmpty, keyRecheckPeriodSeconds: fc.integer({ min: 1, max: 86400 }) }, ["uri"]),
+    jwks: some(
+      { uri: nonEmpty, keyRecheckPeriodSeconds: fc.integer({ min: 1, max: 86400 }), allowInsecureHttp: fc.boolean() },
+      ["uri"],
+    ),
     introspection: some(
-      { url: nonEmpty, clientId: nonEmpty, clientSecret: secretRef, sendSecretInBody: fc.boolean() },
+      {
+        url: nonEmpty,
+        clientId: nonEmpty,
+        clientSecret: secretRef,
+        sendSecretInBody: fc.boolean(),
+        allowInsecureHttp: fc.boolean(),
+      },
       ["url", "clientId", "clientSecret"],
     ),
     claimsMapping: nameMap,
@@ -237,7 +247,7 @@ const auth = some({
     { principalHeader: nonEmpty, attributesHeader: nonEmpty, attributeHeaders: nameMap, tenantHeader: nonEmpty },
     ["principalHeader"],
   ),
-  custom: some({ endpoint: nonEmpty, tenantField: nonEmpty }, ["endpoint"]),
+  custom: some({ endpoint: nonEmpty, tenantField: nonEmpty, allowInsecureHttp: fc.boolean() }, ["endpoint"]),
   accessPolicy: fc.array(some({ permit: accessScope, forbid: accessScope, ...ruleTail }), { maxLength: 2 }),
   routePolicy: fc.array(some({ permit: routeScope, forbid: routeScope, ...ruleTail }), { maxLength: 2 }),
   tenancy: some(
