@@ -24,6 +24,7 @@ import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
+import { redisPasswordRule } from "./validate-redis-password";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -39,6 +40,11 @@ export interface ValidateContext {
    * leaves it out; generation reports them, for the line the running server really has.
    */
   readonly release?: Release;
+  /**
+   * The CR already runs with `storage.kv.password` (lib/api/validate-redis-password.ts): kept
+   * with a warning, where a new CR is refused.
+   */
+  readonly keepsRedisPassword?: boolean;
 }
 
 export interface ValidationResult {
@@ -152,6 +158,7 @@ export function validateCanonical(
             ...ctx.baseInferenceIds,
           ]),
         ];
+  const redisPassword = redisPasswordRule(spec, ctx.keepsRedisPassword);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(
     overrideExclusivity(spec),
@@ -180,9 +187,10 @@ export function validateCanonical(
     ctx.release ? monitoringLineErrors(spec, ctx.release, imageEvidence(spec)) : [],
     authRules(spec),
     ctx.release ? authLineErrors(spec, ctx.release) : [],
+    redisPassword.errors,
   );
   const warnings = disabledConflicts(spec).concat(
-    redisPasswordNote(spec),
+    redisPassword.warnings,
     lowPortNote(spec),
     networkPolicyWarnings(spec),
     exposedWithoutAuth(spec),
@@ -203,17 +211,6 @@ function lowPortNote(spec: CanonicalSpec): FieldError[] {
     fieldError(
       "spec.networking.port",
       `${port} is below ${MIN_SERVER_PORT}, where the server cannot listen: the Service serves port ${port} and forwards to the server on ${listenPort(port)}`,
-    ),
-  ];
-}
-
-function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
-  const kv = spec.storage?.kv;
-  if (kv?.type !== "redis" || !kv.password) return [];
-  return [
-    fieldError(
-      kv.password.path,
-      "the server's redis store has no password field: the Secret is checked but not used; use a Redis without AUTH or a NetworkPolicy",
     ),
   ];
 }

@@ -17,5 +17,5 @@ export function networkPolicyNotes(
   const needs = platformNeeds(ctx.spec, ctx.apiServer);
   const egress = egressRules(ctx, needs);
   if (!egress) return [];
-  return [...coverageNotes(egress, specEndpoints(ctx.spec, ctx.postgres?.parts)), ...platformNotes(needs)];
+  return [...coverageNotes(egress, specEndpoints(ctx.spec, ctx.postgres)), ...platformNotes(needs)];
 }

@@ -19,7 +19,7 @@ import { planConfig, UNSHARED_STATE, type RememberConfig } from "./config-plan";
 import { succeeded, type Planned } from "./desired";
 import { planExternal, type ExternalPlan } from "./external-providers";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
-import { observedOf, type Observed } from "./observed";
+import { observedOf, runsAlready, type Observed } from "./observed";
 import { parentOf } from "./parent";
 import { hubParent, hubSpec, spokeStatus } from "./parent-version";
 import { referencesOf, type References } from "./references";
@@ -48,7 +48,11 @@ export interface SyncInputs {
 
 /** The spec's own rules (lib/config/check.ts); generation runs later, against the base config the I/O found. */
 export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationResult {
-  return checkSpec(hubSpec(request.parent), { distributions: deps.distributions, generation: false });
+  return checkSpec(hubSpec(request.parent), {
+    distributions: deps.distributions,
+    generation: false,
+    keepsRedisPassword: runsAlready(request),
+  });
 }
 
 /** `found` is the base config read from the image before this pure step; `live` what the running server answered. */

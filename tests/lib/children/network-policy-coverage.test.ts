@@ -12,6 +12,8 @@ import {
   platformNotes,
 } from "../../../lib/children/network-policy-egress";
 import { networkPolicyNotes, POLICY_DISABLED_NOTE } from "../../../lib/children/network-policy-notes";
+import type { DerivedPostgres } from "../../../lib/config/postgres-stores";
+import { derivedPostgres } from "./context-builder";
 import type { NetworkPolicyEgressRuleInput as Rule } from "../../../lib/api/v1alpha2-network-policy";
 
 const at = (host: string, port?: number): Endpoint =>
@@ -84,9 +86,13 @@ const PROVIDERS: Partial<LlsdSpecV1alpha2> = {
   },
 };
 
+/** The derived Secret of one DSN (the SQL store's), at `host:port`. */
+const pg = (at: { host: string; port: string }): DerivedPostgres =>
+  derivedPostgres("x", [{ parts: { ...at, db: "d", user: "u", password: "s3cr3t" } }]);
+
 describe("specEndpoints()", () => {
   it("lists provider and storage endpoints; the Postgres host only with the Secret's parts, never shown", () => {
-    expect(specEndpoints(spec(PROVIDERS), { host: "pg.db", port: "5432" })).toEqual([
+    expect(specEndpoints(spec(PROVIDERS), pg({ host: "pg.db", port: "5432" }))).toEqual([
       { path: "spec.providers.inference[0].endpoint", host: "10.20.0.7", port: 8000 },
       { path: "spec.providers.inference[1].endpoint", host: "api.openai.com", port: 443 },
       { path: "spec.storage.kv.endpoint", host: "redis.cache", port: 6379 },
@@ -101,9 +107,7 @@ describe("networkPolicyNotes()", () => {
     networkPolicyNotes({
       spec: spec({ ...PROVIDERS, networking: { policy } }),
       exposeWith: "ingress",
-      ...(postgres
-        ? { postgres: { secretName: "x", parts: { ...postgres, db: "d", user: "u", password: "s3cr3t" } } }
-        : {}),
+      ...(postgres ? { postgres: pg(postgres) } : {}),
     });
 
   it("unset, or without egress: none", () => {
