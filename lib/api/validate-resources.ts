@@ -74,7 +74,9 @@ function postgresRules(store: { readonly connectionString?: unknown; readonly pa
 function strayFields(kv: KvStorage, raw: RawStorage["kv"]): FieldError[] {
   const redisOnly = raw?.endpoint !== undefined || raw?.password !== undefined;
   if (kv.type !== "redis" && redisOnly)
-    return [fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them")];
+    return [
+      fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them"),
+    ];
   if (kv.type !== "postgres" && raw?.connectionString !== undefined)
     return [fieldError(kv.path, "connectionString is only used with type: postgres; set type: postgres or remove it")];
   return [];

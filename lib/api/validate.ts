@@ -143,21 +143,20 @@ function tlsRules(spec: CanonicalSpec): FieldError[] {
   return [];
 }
 
+/** The inference provider ids a model may name: the spec's and the base's, when the base's are known. */
+function inferenceIdsOf(spec: CanonicalSpec, ctx: ValidateContext): string[] | undefined {
+  if (ctx.baseInferenceIds === undefined) return undefined;
+  const own = spec.providers.filter((p) => p.api === "inference").map((p) => p.id);
+  return [...new Set([...own, ...ctx.baseInferenceIds])];
+}
+
 /** Semantic rules on a normalized spec. */
 export function validateCanonical(
   spec: CanonicalSpec,
   raw: LlsdSpecV1alpha2,
   ctx: ValidateContext = {},
 ): ValidationResult {
-  const inferenceIds =
-    ctx.baseInferenceIds === undefined
-      ? undefined
-      : [
-          ...new Set([
-            ...spec.providers.filter((p) => p.api === "inference").map((p) => p.id),
-            ...ctx.baseInferenceIds,
-          ]),
-        ];
+  const inferenceIds = inferenceIdsOf(spec, ctx);
   const redisPassword = redisPasswordRule(spec, ctx.keepsRedisPassword);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(

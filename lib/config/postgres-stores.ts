@@ -40,7 +40,8 @@ export interface DerivedPostgres {
 
 type Store = "kv" | "sql";
 
-const sameKey = (a: DsnSource, b: DsnSource | undefined): boolean => b !== undefined && a.name === b.name && a.key === b.key;
+const sameKey = (a: DsnSource, b: DsnSource | undefined): boolean =>
+  b !== undefined && a.name === b.name && a.key === b.key;
 
 /** The DSN each store on Postgres names, the SQL store's first; undefined when neither is on Postgres. */
 function dsnsOf(storage: Storage): { store: Store; secret: DsnSource }[] {
@@ -88,7 +89,9 @@ export function postgresNote(store: Store, storage: Storage, secretName: string)
 
 /** The derived Secret's data, key → value, in the order the keys are written. */
 export function derivedData(postgres: DerivedPostgres): [string, string][] {
-  return postgres.dsns.flatMap((d) => POSTGRES_PARTS.map((part): [string, string] => [`${d.prefix}${part}`, d.parts[part]]));
+  return postgres.dsns.flatMap((d) =>
+    POSTGRES_PARTS.map((part): [string, string] => [`${d.prefix}${part}`, d.parts[part]]),
+  );
 }
 
 /** The DSN a key of the derived Secret came from, and which part it is. */

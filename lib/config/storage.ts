@@ -59,11 +59,15 @@ export function applyStorage(
   if (!kv && !sql) return out;
   const postgres = postgresParts(storage, postgresSecretName);
   if (postgres) out.postgres = postgres;
+  setBackends(doc, { kv, sql }, mountPath);
+  return out;
+}
+
+/** The spec's backends in place of the base's; a base without storage gets both (the server's default stores name both). */
+function setBackends(doc: ConfigDoc, spec: { kv?: JsonMap; sql?: JsonMap }, mountPath: string): void {
   const current = isMap(doc.storage) ? doc.storage : {};
   const backends: JsonMap = isMap(current.backends) ? { ...current.backends } : {};
-  // A base without storage gets both backends: the server's default stores name both.
-  backends[KV_BACKEND] = kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
-  backends[SQL_BACKEND] = sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
+  backends[KV_BACKEND] = spec.kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
+  backends[SQL_BACKEND] = spec.sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
   doc.storage = { ...current, backends };
-  return out;
 }

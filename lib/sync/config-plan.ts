@@ -23,7 +23,6 @@ import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
 import { bundledConfigOf } from "../distributions/bundled";
-import type { ChildContext } from "../children/context";
 import type { ConfigInUse, SyncFailure } from "../status/status";
 import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
@@ -212,7 +211,9 @@ function misreadValues(input: PlanInput, g: Generated, postgres: DerivedPostgres
     g.secretTargets,
     (e) => {
       const found = partOf(e);
-      return found ? found.dsn.parts[found.part] : secretValue(input.related, input.namespace, e.secretName, e.secretKey);
+      return found
+        ? found.dsn.parts[found.part]
+        : secretValue(input.related, input.namespace, e.secretName, e.secretKey);
     },
     (e) => {
       const found = partOf(e);

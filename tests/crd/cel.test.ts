@@ -119,7 +119,10 @@ const CASES: { [rule: string]: Cases } = {
     invalid: [{ type: "postgres" }],
   },
   "v1alpha2 spec.storage.kv: connectionString is only valid when type is postgres": {
-    valid: [{ type: "postgres", connectionString: kubeRef }, { type: "redis", endpoint: "redis:6379" }],
+    valid: [
+      { type: "postgres", connectionString: kubeRef },
+      { type: "redis", endpoint: "redis:6379" },
+    ],
     invalid: [
       { type: "sqlite", connectionString: ref },
       { type: "redis", endpoint: "redis:6379", connectionString: ref },
