@@ -100,6 +100,21 @@ describe("specEndpoints()", () => {
     ]);
     expect(specEndpoints(spec(PROVIDERS))).toHaveLength(3);
   });
+
+  it("a KV store on a DSN of its own is an endpoint too; on the sql store's DSN, the same one", () => {
+    const kv = { type: "postgres" as const, connectionString: { name: "pg", key: "kv-dsn" } };
+    const parts = (host: string) => ({ host, port: "5432", db: "d", user: "u", password: "s3cr3t" });
+    const split = derivedPostgres("x", [
+      { parts: parts("pg.db") },
+      { parts: parts("kv.db"), prefix: "kv-", key: "kv-dsn", path: "spec.storage.kv.connectionString" },
+    ]);
+    const storage = { ...PROVIDERS.storage, kv };
+    expect(specEndpoints(spec({ ...PROVIDERS, storage }), split).filter((e) => e.secret)).toEqual([
+      { path: "spec.storage.sql.connectionString", host: "pg.db", port: 5432, secret: true },
+      { path: "spec.storage.kv.connectionString", host: "kv.db", port: 5432, secret: true },
+    ]);
+    expect(specEndpoints(spec({ ...PROVIDERS, storage }), pg({ host: "pg.db", port: "5432" }))).toHaveLength(3);
+  });
 });
 
 describe("networkPolicyNotes()", () => {
