@@ -18,6 +18,7 @@
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
+import { specHasRedisPassword } from "../api/validate-redis-password";
 import { lineOfSpec } from "./line";
 import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
@@ -94,7 +95,14 @@ export function problemsOf(
   // Only v1alpha2 is checked here (the apiserver converts first), so the object is as stored.
   const lineOf = (spec: CanonicalSpec): Release | undefined =>
     isPlainObject(object) ? lineOfSpec(object, spec, ctx, oldObject?.status) : undefined;
-  const { errors, warnings, notes } = checkObject(object, { ...ctx, lineOf, apiVersions: [`${GROUP}/${VERSION}`] });
+  // An UPDATE of a CR stored with a Redis password keeps it (lib/api/validate-redis-password.ts); a CREATE is refused.
+  const keepsRedisPassword = oldObject !== undefined && specHasRedisPassword(oldObject.spec);
+  const { errors, warnings, notes } = checkObject(object, {
+    ...ctx,
+    lineOf,
+    apiVersions: [`${GROUP}/${VERSION}`],
+    keepsRedisPassword,
+  });
   return { errors, warnings, notes: notes ?? [] };
 }
 

@@ -63,7 +63,8 @@ export interface Resources {
 
 export type KvStorage =
   | { readonly type: "sqlite"; readonly path: string }
-  | { readonly type: "redis"; readonly endpoint?: string; readonly password?: SecretRef; readonly path: string };
+  | { readonly type: "redis"; readonly endpoint?: string; readonly password?: SecretRef; readonly path: string }
+  | { readonly type: "postgres"; readonly connectionString?: SecretRef; readonly path: string };
 export type SqlStorage =
   | { readonly type: "sqlite"; readonly path: string }
   | { readonly type: "postgres"; readonly connectionString?: SecretRef; readonly path: string };

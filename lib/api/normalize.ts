@@ -21,6 +21,7 @@ import type {
   ModelInput,
   MonitoringInput,
   NetworkingInput,
+  SecretRefInput,
   SqlStorageInput,
   TlsInput,
 } from "./v1alpha2";
@@ -54,6 +55,7 @@ function resources(spec: LlsdSpecV1alpha2): C.Resources {
 
 function kvStorage(kv: KvStorageInput): C.KvStorage {
   const path = "spec.storage.kv";
+  if (kv.type === "postgres") return postgresStore(kv, path);
   if (kv.type !== "redis") return { type: "sqlite", path };
   // Required keys in the literal, optional ones assigned: no spreads in a literal on every sync.
   const out: Writable<C.KvStorage & { type: "redis" }> = { type: "redis", path };
@@ -62,11 +64,19 @@ function kvStorage(kv: KvStorageInput): C.KvStorage {
   return out;
 }
 
+/** A store on Postgres (kv or sql): its DSN's Secret key. */
+function postgresStore(
+  store: { readonly connectionString?: SecretRefInput },
+  path: string,
+): { type: "postgres"; connectionString?: C.SecretRef; path: string } {
+  if (!store.connectionString) return { type: "postgres", path };
+  return { type: "postgres", connectionString: toSecretRef(store.connectionString, `${path}.connectionString`), path };
+}
+
 function sqlStorage(sql: SqlStorageInput): C.SqlStorage {
   const path = "spec.storage.sql";
   if (sql.type !== "postgres") return { type: "sqlite", path };
-  if (!sql.connectionString) return { type: "postgres", path };
-  return { type: "postgres", connectionString: toSecretRef(sql.connectionString, `${path}.connectionString`), path };
+  return postgresStore(sql, path);
 }
 
 function storage(spec: LlsdSpecV1alpha2): C.Storage | undefined {

@@ -241,9 +241,14 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
     }),
     storage: obj("State storage; absent keeps the distribution's defaults.", {
       kv: obj("Key-value store.", {
-        type: str("Backend type.", { enum: ["sqlite", "redis"], default: "sqlite" }),
+        type: str("Backend type.", { enum: ["sqlite", "redis", "postgres"], default: "sqlite" }),
         endpoint: str("Redis endpoint, `redis://host:port` or `host:port`."),
-        password: secretRef("Redis password (the server cannot use it; accepted for compatibility)."),
+        password: secretRef(
+          "Redis password: the server's redis store has no password field, so it is refused on new CRs (kept with a warning on running ones); use type postgres for a store behind a password.",
+        ),
+        connectionString: secretRef(
+          "Postgres DSN `postgresql://user:password@host:port/db` (type postgres); may be the sql store's.",
+        ),
       }),
       sql: obj("SQL store.", {
         type: str("Backend type.", { enum: ["sqlite", "postgres"], default: "sqlite" }),

@@ -69,11 +69,13 @@ export interface ResourcesInput {
 
 export interface KvStorageInput {
   /** @default sqlite */
-  readonly type?: "sqlite" | "redis";
+  readonly type?: "sqlite" | "redis" | "postgres";
   /** `redis://host:port` or `host:port` (redis only). */
   readonly endpoint?: string;
-  /** Accepted for compatibility; the real server's kv_redis has no password field. */
+  /** Refused on new CRs, kept on running ones: the real server's kv_redis has no password field. */
   readonly password?: SecretRefInput;
+  /** A `postgresql://user:password@host:port/db` DSN in a Secret (postgres only). */
+  readonly connectionString?: SecretRefInput;
 }
 export interface SqlStorageInput {
   /** @default sqlite */

@@ -45,9 +45,9 @@ export function modelRules(spec: CanonicalSpec, inferenceIds: readonly string[] 
   return errors;
 }
 
-/** What the user wrote under `storage`: the canonical form drops the fields a sqlite store ignores. */
+/** What the user wrote under `storage`: the canonical form drops the fields a store of another type ignores. */
 interface RawStorage {
-  readonly kv?: { readonly endpoint?: string; readonly password?: unknown };
+  readonly kv?: { readonly endpoint?: string; readonly password?: unknown; readonly connectionString?: unknown };
   readonly sql?: { readonly connectionString?: unknown };
 }
 
@@ -59,24 +59,39 @@ function redisRules(kv: KvStorage & { readonly type: "redis" }): FieldError[] {
   return [];
 }
 
-function kvRules(kv: KvStorage | undefined, raw: RawStorage["kv"]): FieldError[] {
-  if (kv?.type === "redis") return redisRules(kv);
-  if (kv?.type === "sqlite" && (raw?.endpoint !== undefined || raw?.password !== undefined))
+/** A Postgres store (kv or sql) needs its DSN. */
+function postgresRules(store: { readonly connectionString?: unknown; readonly path: string }): FieldError[] {
+  if (store.connectionString !== undefined) return [];
+  return [
+    fieldError(
+      `${store.path}.connectionString`,
+      "required for type postgres: a Secret key holding postgresql://user:password@host:port/db",
+    ),
+  ];
+}
+
+/** The fields of the other store types, written beside `type` (the CRD's CEL refuses them too). */
+function strayFields(kv: KvStorage, raw: RawStorage["kv"]): FieldError[] {
+  const redisOnly = raw?.endpoint !== undefined || raw?.password !== undefined;
+  if (kv.type !== "redis" && redisOnly)
     return [
       fieldError(kv.path, "endpoint and password are only used with type: redis; set type: redis or remove them"),
     ];
+  if (kv.type !== "postgres" && raw?.connectionString !== undefined)
+    return [fieldError(kv.path, "connectionString is only used with type: postgres; set type: postgres or remove it")];
   return [];
 }
 
+function kvRules(kv: KvStorage | undefined, raw: RawStorage["kv"]): FieldError[] {
+  if (kv === undefined) return [];
+  const stray = strayFields(kv, raw);
+  if (stray.length > 0) return stray;
+  if (kv.type === "redis") return redisRules(kv);
+  return kv.type === "postgres" ? postgresRules(kv) : [];
+}
+
 function sqlRules(sql: SqlStorage | undefined, raw: RawStorage["sql"]): FieldError[] {
-  if (sql?.type === "postgres" && sql.connectionString === undefined) {
-    return [
-      fieldError(
-        `${sql.path}.connectionString`,
-        "required for type postgres: a Secret key holding postgresql://user:password@host:port/db",
-      ),
-    ];
-  }
+  if (sql?.type === "postgres") return postgresRules(sql);
   if (sql?.type === "sqlite" && raw?.connectionString !== undefined)
     return [fieldError(sql.path, "connectionString is only used with type: postgres; set type: postgres or remove it")];
   return [];

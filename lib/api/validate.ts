@@ -26,6 +26,7 @@ import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
 import type { ExposeWith } from "./expose-types";
 import { exposeRules, exposeWarnings } from "./validate-expose";
+import { redisPasswordRule } from "./validate-redis-password";
 
 export interface ValidateContext {
   /** Named distributions users may ask for. @default the bundled table */
@@ -43,6 +44,11 @@ export interface ValidateContext {
   readonly release?: Release;
   /** What carries an exposed server (the hooks' LLSD_EXPOSE_WITH). @default ingress */
   readonly exposeWith?: ExposeWith;
+  /**
+   * The CR already runs with `storage.kv.password` (lib/api/validate-redis-password.ts): kept
+   * with a warning, where a new CR is refused.
+   */
+  readonly keepsRedisPassword?: boolean;
 }
 
 export interface ValidationResult {
@@ -154,6 +160,7 @@ export function validateCanonical(
   ctx: ValidateContext = {},
 ): ValidationResult {
   const inferenceIds = inferenceIdsOf(spec, ctx.baseInferenceIds);
+  const redisPassword = redisPasswordRule(spec, ctx.keepsRedisPassword);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(
     overrideExclusivity(spec),
@@ -183,9 +190,10 @@ export function validateCanonical(
     authRules(spec),
     ctx.release ? authLineErrors(spec, ctx.release) : [],
     exposeRules(spec, ctx.exposeWith ?? "ingress"),
+    redisPassword.errors,
   );
   const warnings = disabledConflicts(spec).concat(
-    redisPasswordNote(spec),
+    redisPassword.warnings,
     lowPortNote(spec),
     networkPolicyWarnings(spec),
     exposedWithoutAuth(spec),
@@ -207,17 +215,6 @@ function lowPortNote(spec: CanonicalSpec): FieldError[] {
     fieldError(
       "spec.networking.port",
       `${port} is below ${MIN_SERVER_PORT}, where the server cannot listen: the Service serves port ${port} and forwards to the server on ${listenPort(port)}`,
-    ),
-  ];
-}
-
-function redisPasswordNote(spec: CanonicalSpec): FieldError[] {
-  const kv = spec.storage?.kv;
-  if (kv?.type !== "redis" || !kv.password) return [];
-  return [
-    fieldError(
-      kv.password.path,
-      "the server's redis store has no password field: the Secret is checked but not used; use a Redis without AUTH or a NetworkPolicy",
     ),
   ];
 }

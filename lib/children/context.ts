@@ -4,7 +4,7 @@
  */
 import type { ExposeWith } from "../api/expose-types";
 import type { CanonicalSpec } from "../api/canonical";
-import type { PostgresPart } from "../config/env-names";
+import type { DerivedPostgres } from "../config/postgres-stores";
 import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
@@ -58,8 +58,8 @@ export interface ChildContext {
   readonly secretEnv: readonly SecretEnv[];
   /** Plain env the config needs (OpenTelemetry). */
   readonly plainEnv: readonly PlainEnv[];
-  /** Parts of the user's Postgres DSN, read from the related Secret by the sync hook. */
-  readonly postgres?: { readonly secretName: string; readonly parts: { readonly [part in PostgresPart]: string } };
+  /** Parts of the user's Postgres DSNs, read from the related Secrets by the sync hook (lib/config/postgres-stores.ts). */
+  readonly postgres?: DerivedPostgres;
   /** Namespace of the hooks and Metacontroller: the NetworkPolicy admits it. */
   readonly hooksNamespace: string;
   /** What carries an exposed server: an Ingress, an OpenShift Route (the OpenShift overlay) or a Gateway API HTTPRoute (the gateway component). */

@@ -10,6 +10,7 @@ import type { CanonicalSpec } from "../api/canonical";
 import { inCidr, ipFamily } from "../api/cidr";
 import type { IpBlock, NetworkPolicyPeerInput, NetworkPolicyPortInput } from "../api/v1alpha2-network-policy";
 import { parseRedisEndpoint } from "../api/validate-resources";
+import type { DerivedPostgres } from "../config/postgres-stores";
 import type { EgressRule } from "./network-policy-egress";
 
 /** An address the server connects to, and the spec field it came from. */
@@ -41,8 +42,8 @@ export function parseEndpoint(path: string, endpoint: string): Endpoint | undefi
   return port === undefined ? { path, host } : { path, host, port };
 }
 
-/** Every endpoint the spec names; `postgres`: the host and port read from the DSN's Secret. */
-export function specEndpoints(spec: CanonicalSpec, postgres?: { host: string; port: string }): Endpoint[] {
+/** Every endpoint the spec names; `postgres`: the hosts and ports read from the DSNs' Secrets. */
+export function specEndpoints(spec: CanonicalSpec, postgres?: DerivedPostgres): Endpoint[] {
   const found: (Endpoint | undefined)[] = spec.providers.map((p) =>
     p.endpoint === undefined ? undefined : parseEndpoint(`${p.path}.endpoint`, p.endpoint),
   );
@@ -51,14 +52,9 @@ export function specEndpoints(spec: CanonicalSpec, postgres?: { host: string; po
     const redis = parseRedisEndpoint(kv.endpoint);
     if (redis) found.push({ path: `${kv.path}.endpoint`, host: redis.host, port: redis.port });
   }
-  const sql = spec.storage?.sql;
-  if (sql?.type === "postgres" && postgres)
-    found.push({
-      path: `${sql.path}.connectionString`,
-      host: postgres.host,
-      port: Number(postgres.port),
-      secret: true,
-    });
+  // One endpoint per DSN: a KV store on the SQL store's DSN is reached at the same address.
+  for (const { secret, parts } of postgres?.dsns ?? [])
+    found.push({ path: secret.path, host: parts.host, port: Number(parts.port), secret: true });
   return found.filter((e): e is Endpoint => e !== undefined);
 }
 

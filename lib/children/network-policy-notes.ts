@@ -35,5 +35,5 @@ export function networkPolicyNotes(
   const needs = platformNeeds(ctx.spec, ctx.apiServer);
   const egress = egressRules(ctx, needs);
   if (!egress) return gateway;
-  return [...gateway, ...coverageNotes(egress, specEndpoints(ctx.spec, ctx.postgres?.parts)), ...platformNotes(needs)];
+  return [...gateway, ...coverageNotes(egress, specEndpoints(ctx.spec, ctx.postgres)), ...platformNotes(needs)];
 }

@@ -1,9 +1,10 @@
 /**
- * The derived Secret with the discrete parts of the user's Postgres DSN (the server takes
- * host/port/db/user/password, not a DSN). The only child that carries secret values.
+ * The derived Secret with the discrete parts of the user's Postgres DSNs (the server takes
+ * host/port/db/user/password, not a DSN; lib/config/postgres-stores.ts says which keys hold
+ * which store's). The only child that carries secret values.
  */
 import type { V1Secret } from "@kubernetes/client-node";
-import { POSTGRES_PARTS } from "../config/env-names";
+import { derivedData } from "../config/postgres-stores";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
 
@@ -21,7 +22,7 @@ export function buildPostgresSecret(ctx: ChildContext): V1Secret | undefined {
   // `data`, not `stringData`: the apiserver never returns stringData, so Metacontroller would
   // see a difference on every sync and re-apply the Secret forever.
   const data: { [key: string]: string } = {};
-  for (const part of POSTGRES_PARTS) data[part] = base64(postgres.parts[part]);
+  for (const [key, value] of derivedData(postgres)) data[key] = base64(value);
   return {
     apiVersion: "v1",
     kind: "Secret",

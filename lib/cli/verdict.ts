@@ -12,6 +12,8 @@ import type { Release } from "../distributions/table";
 import type { CrDocument } from "./documents";
 import type { CliIo } from "./io";
 import type { ConfigMapData } from "../config/override";
+import { own } from "../conversion/paths";
+import { specHasRedisPassword } from "../api/validate-redis-password";
 
 export interface VerdictOptions {
   /** The server line asked for (`--release`); @default the line the sync hook would pick. */
@@ -22,6 +24,16 @@ export interface VerdictOptions {
   readonly configMaps?: ConfigMapData;
 }
 
+/**
+ * A document read back from a cluster (`kubectl get -o yaml`): only the apiserver writes a uid
+ * and a resourceVersion. Such a CR already exists, so what only new CRs are refused is kept (a
+ * file written by hand is judged as a new CR, as /validate judges a CREATE).
+ */
+function readBack(object: unknown): boolean {
+  const metadata = own(object, "metadata");
+  return typeof own(metadata, "uid") === "string" && typeof own(metadata, "resourceVersion") === "string";
+}
+
 /** Every problem of one document, as `llsd validate` lists them and /validate denies them. */
 export function verdictOf(doc: CrDocument, options: VerdictOptions = {}): ValidationResult {
   // The line the sync hook would pick for this object (a new CR: the current default; v1alpha1: the Go operator's).
@@ -30,6 +42,7 @@ export function verdictOf(doc: CrDocument, options: VerdictOptions = {}): Valida
     ...(release ? { release } : {}),
     ...(options.baseConfig !== undefined ? { baseConfig: options.baseConfig } : {}),
     ...(options.configMaps !== undefined ? { configMaps: options.configMaps } : {}),
+    ...(readBack(doc.object) ? { keepsRedisPassword: specHasRedisPassword(own(doc.object, "spec")) } : {}),
   });
   // What only the input shows (no name, a Secret of the input that does not hold the reference) comes first.
   return doc.problems.length === 0 ? checked : { ...checked, errors: [...doc.problems, ...checked.errors] };

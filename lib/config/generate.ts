@@ -130,7 +130,7 @@ function postgresSecretEnv(postgres: PostgresParts | undefined): SecretEnv[] {
     name: e.name,
     secretName: postgres.secretName,
     secretKey: e.key,
-    path: postgres.sourceSecret.path,
+    path: e.path,
   }));
 }
 

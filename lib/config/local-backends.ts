@@ -17,7 +17,7 @@ function variableOf(host: string): string | undefined {
 
 function fixFor(type: string, variable: string | undefined): string {
   const spec = type.startsWith("kv_")
-    ? "spec.storage.kv (sqlite on the volume, or redis with its endpoint)"
+    ? "spec.storage.kv (sqlite on the volume, postgres with a connectionString Secret, or redis with its endpoint)"
     : "spec.storage.sql (sqlite on the volume, or postgres with a connectionString Secret)";
   return variable === undefined ? `set ${spec}` : `set ${spec}, or ${variable} in ${USER_ENV_PATH}`;
 }

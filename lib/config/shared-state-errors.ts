@@ -23,7 +23,7 @@ function specFix(kind: StateKind, ids: readonly string[]): string {
   switch (kind) {
     case "kv":
       return ids.every((id) => id === KV_BACKEND)
-        ? "spec.storage.kv with type: redis and its endpoint"
+        ? "spec.storage.kv with type: postgres and a connectionString Secret (or type: redis and its endpoint)"
         : `kv_redis or kv_postgres for ${some} in an overrideConfig (only ${KV_BACKEND} follows spec.storage.kv)`;
     case "sql":
       return ids.every((id) => id === SQL_BACKEND)
@@ -152,7 +152,7 @@ export function volumeStateErrors(spec: CanonicalSpec): FieldError[] {
   return [
     fieldError(
       VOLUME_PATH,
-      `the volume this field creates is ReadWriteOnce, attached to one node at a time: what the server writes there is ${KEPT_IN_POD} (or its node), and ${scale.path} runs ${scale.what}: a pod on another node cannot mount it. To scale out, remove spec.workload.storage and keep the state on stores every pod reaches (spec.storage.kv with type: redis, spec.storage.sql with type: postgres, vector stores on servers, files on S3); or run a single pod`,
+      `the volume this field creates is ReadWriteOnce, attached to one node at a time: what the server writes there is ${KEPT_IN_POD} (or its node), and ${scale.path} runs ${scale.what}: a pod on another node cannot mount it. To scale out, remove spec.workload.storage and keep the state on stores every pod reaches (spec.storage.kv with type: postgres or redis, spec.storage.sql with type: postgres, vector stores on servers, files on S3); or run a single pod`,
     ),
   ];
 }

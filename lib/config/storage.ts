@@ -7,15 +7,9 @@ import type { Storage } from "../api/canonical";
 import { DEFAULT_REDIS_PORT, KV_BACKEND, SQL_BACKEND } from "../defaults";
 import { parseRedisEndpoint } from "../api/validate-resources";
 import { isMap, type ConfigDoc, type JsonMap } from "./doc";
-import { envRef, POSTGRES_PARTS, storageSecretEnv } from "./env-names";
+import { postgresBackend, postgresNote, postgresParts, type PostgresParts } from "./postgres-stores";
 
-/** The derived Secret that holds the parts of the user's Postgres DSN (built by the sync hook). */
-export interface PostgresParts {
-  readonly sourceSecret: { readonly name: string; readonly key: string; readonly path: string };
-  readonly secretName: string;
-  /** Env var name per DSN part, each read from `secretName` under the part's name. */
-  readonly env: { readonly name: string; readonly key: string }[];
-}
+export type { PostgresParts } from "./postgres-stores";
 
 export interface StorageOutcome {
   readonly notes: string[];
@@ -28,16 +22,20 @@ function sqliteBackend(kind: "kv" | "sql", mountPath: string): JsonMap {
     : { type: "sql_sqlite", db_path: `${mountPath}/sql_store.db` };
 }
 
-function kvBackend(storage: Storage, mountPath: string, out: StorageOutcome): JsonMap | undefined {
+/** A store on Postgres: its backend from the derived Secret's variables, and the note that says so. */
+function onPostgres(kind: "kv" | "sql", storage: Storage, secretName: string, out: StorageOutcome): JsonMap {
+  const note = postgresNote(kind, storage, secretName);
+  if (note !== undefined) out.notes.push(note);
+  return postgresBackend(kind);
+}
+
+function kvBackend(storage: Storage, mountPath: string, secretName: string, out: StorageOutcome): JsonMap | undefined {
   const kv = storage.kv;
   if (kv === undefined) return undefined;
-  if (kv.type === "sqlite") return sqliteBackend("kv", mountPath);
+  if (kv.type === "sqlite" || (kv.type === "postgres" && !kv.connectionString)) return sqliteBackend("kv", mountPath);
+  if (kv.type === "postgres") return onPostgres("kv", storage, secretName, out);
+  // The server's kv_redis has no password field: a password is refused, or kept with a warning (lib/api/validate-redis-password.ts).
   const parsed = parseRedisEndpoint(kv.endpoint ?? "") ?? { host: "localhost", port: DEFAULT_REDIS_PORT };
-  if (kv.password) {
-    out.notes.push(
-      `${kv.password.path}: the server's redis store has no password field; the password is not passed to the server`,
-    );
-  }
   return { type: "kv_redis", host: parsed.host, port: parsed.port };
 }
 
@@ -45,14 +43,7 @@ function sqlBackend(storage: Storage, mountPath: string, secretName: string, out
   const sql = storage.sql;
   if (sql === undefined) return undefined;
   if (sql.type === "sqlite" || !sql.connectionString) return sqliteBackend("sql", mountPath);
-  const env = POSTGRES_PARTS.map((part) => ({ name: storageSecretEnv("sql", part), key: part }));
-  out.postgres = { sourceSecret: sql.connectionString, secretName, env };
-  out.notes.push(
-    `${sql.connectionString.path}: the server takes host/port/db/user/password, not a DSN; the DSN is split into Secret ${secretName}`,
-  );
-  const backend: JsonMap = { type: "sql_postgres" };
-  for (const { name, key } of env) backend[key] = envRef(name);
-  return backend;
+  return onPostgres("sql", storage, secretName, out);
 }
 
 export function applyStorage(
@@ -63,14 +54,20 @@ export function applyStorage(
 ): StorageOutcome {
   const out: StorageOutcome = { notes: [] };
   if (storage === undefined) return out;
-  const kv = kvBackend(storage, mountPath, out);
   const sql = sqlBackend(storage, mountPath, postgresSecretName, out);
+  const kv = kvBackend(storage, mountPath, postgresSecretName, out);
   if (!kv && !sql) return out;
+  const postgres = postgresParts(storage, postgresSecretName);
+  if (postgres) out.postgres = postgres;
+  setBackends(doc, { kv, sql }, mountPath);
+  return out;
+}
+
+/** The spec's backends in place of the base's; a base without storage gets both (the server's default stores name both). */
+function setBackends(doc: ConfigDoc, spec: { kv?: JsonMap; sql?: JsonMap }, mountPath: string): void {
   const current = isMap(doc.storage) ? doc.storage : {};
   const backends: JsonMap = isMap(current.backends) ? { ...current.backends } : {};
-  // A base without storage gets both backends: the server's default stores name both.
-  backends[KV_BACKEND] = kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
-  backends[SQL_BACKEND] = sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
+  backends[KV_BACKEND] = spec.kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
+  backends[SQL_BACKEND] = spec.sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
   doc.storage = { ...current, backends };
-  return out;
 }

@@ -35,6 +35,21 @@ const tlsEnabled = "has(self.enabled) && self.enabled";
 
 /** The port the server listens on (lib/defaults.ts listenPort): below 1024 only the Service serves it. */
 const serverPort = `(has(self.networking) && has(self.networking.port) && self.networking.port >= ${MIN_SERVER_PORT} ? self.networking.port : ${DEFAULT_PORT})`;
+/** A store on Postgres (kv or sql) names its DSN's Secret key, and only such a store does. */
+const POSTGRES_DSN: readonly ValidationRule[] = [
+  {
+    rule: `!(${isPostgres}) || has(self.connectionString)`,
+    message: "connectionString is required when type is postgres",
+    fieldPath: ".connectionString",
+    reason: "FieldValueRequired",
+  },
+  {
+    rule: `!has(self.connectionString) || (${isPostgres})`,
+    message: "connectionString is only valid when type is postgres",
+    fieldPath: ".connectionString",
+    reason: "FieldValueForbidden",
+  },
+];
 const metricsOn = "has(self.monitoring) && (!has(self.monitoring.enabled) || self.monitoring.enabled)";
 
 /** The metrics endpoint needs a port of its own (lib/api/validate-monitoring.ts). */
@@ -140,21 +155,9 @@ export const V1ALPHA2_RULES: RuleTable = {
       fieldPath: ".password",
       reason: "FieldValueForbidden",
     },
+    ...POSTGRES_DSN,
   ],
-  "spec.storage.sql": [
-    {
-      rule: `!(${isPostgres}) || has(self.connectionString)`,
-      message: "connectionString is required when type is postgres",
-      fieldPath: ".connectionString",
-      reason: "FieldValueRequired",
-    },
-    {
-      rule: `!has(self.connectionString) || (${isPostgres})`,
-      message: "connectionString is only valid when type is postgres",
-      fieldPath: ".connectionString",
-      reason: "FieldValueForbidden",
-    },
-  ],
+  "spec.storage.sql": POSTGRES_DSN,
   "spec.networking.tls": [
     {
       rule: `!(${tlsEnabled}) || has(self.secretName)`,

@@ -73,7 +73,7 @@ function storageFromOgx(storage: unknown, notes: Notes): unknown {
   if (own(own(storage, "kv"), "password") !== undefined)
     notes.warn(
       "spec.storage.kv.password",
-      "the peer passes the Redis password to the server; llsd-hooks does not (its server's kv_redis has no password field)",
+      "the peer passes the Redis password to the server, which has no such field; llsd-hooks refuses it on a new LLSD: set storage.kv type postgres with a connectionString for a store behind a password, or remove password",
     );
   if (own(own(storage, "sql"), "type") === "postgres")
     notes.warn(

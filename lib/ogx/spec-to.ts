@@ -82,17 +82,24 @@ function storageToOgx(storage: unknown, notes: Notes): JsonMap | undefined {
   if (own(kv, "password") !== undefined)
     notes.warn(
       "spec.storage.kv.password",
-      "the peer passes the Redis password to the server; llsd-hooks accepts it but does not pass it",
+      "the peer passes the Redis password to the server, which has no such field; llsd-hooks never passes it (refused on new CRs, kept with a warning on running ones)",
     );
   if (own(sql, "type") === "postgres")
     notes.warn(
       "spec.storage.sql.connectionString",
       "the peer passes the DSN as connection_string; llsd-hooks splits it into host, port, db, user and password",
     );
+  // The peer's kv store is sqlite or redis only: a Postgres one rides the annotation.
+  const kvOnPostgres = own(kv, "type") === "postgres";
+  if (kvOnPostgres)
+    notes.warn(
+      "spec.storage.kv",
+      "not converted (kept in the annotation): the peer has no Postgres key-value store (its storage.kv type is sqlite or redis), so the peer's server would keep kv state in sqlite",
+    );
   return compactOrNone([
     [
       "kv",
-      isPlainObject(kv)
+      isPlainObject(kv) && !kvOnPostgres
         ? compact([
             ["type", kv.type],
             ["endpoint", kv.endpoint],

@@ -17,14 +17,13 @@ import { imageStateErrors, isStateError, overrideStateErrors } from "../config/s
 import type { ConfigDoc } from "../config/doc";
 import { userSecretEnv } from "../config/user-env";
 import { generate, type GenerateResult, type Generated } from "../config/generate";
-import { POSTGRES_PARTS, type PostgresPart } from "../config/env-names";
+import { partOfKey, type DerivedPostgres, type SplitDsn } from "../config/postgres-stores";
 import type { SecretEnv } from "../config/providers";
 import type { JsonMap } from "../conversion/paths";
 import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";
 import { bundledConfigOf } from "../distributions/bundled";
-import type { ChildContext } from "../children/context";
 import type { ConfigInUse, SyncFailure } from "../status/status";
 import { names } from "../names";
 import { parsePostgresDsn } from "./postgres-dsn";
@@ -147,16 +146,20 @@ function baseText(input: PlanInput): ConfigMapBase | Failed {
   ]);
 }
 
-/** The Postgres connection string's parts, for the derived Secret (absent: no Postgres store). */
-function postgresOf(input: PlanInput, g: Generated): { postgres?: ChildContext["postgres"] } | Failed {
+/** The Postgres connection strings' parts, for the derived Secret (absent: no Postgres store). */
+function postgresOf(input: PlanInput, g: Generated): { postgres?: DerivedPostgres } | Failed {
   if (!g.postgres) return {};
-  const src = g.postgres.sourceSecret;
-  const parsed = parsePostgresDsn(secretValue(input.related, input.namespace, src.name, src.key) ?? "");
-  if (!parsed.ok)
-    return fail("SecretsResolved", "InvalidConnectionString", [
-      fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`),
-    ]);
-  return { postgres: { secretName: g.postgres.secretName, parts: parsed.parts } };
+  const dsns: SplitDsn[] = [];
+  for (const source of g.postgres.sources) {
+    const src = source.secret;
+    const parsed = parsePostgresDsn(secretValue(input.related, input.namespace, src.name, src.key) ?? "");
+    if (!parsed.ok)
+      return fail("SecretsResolved", "InvalidConnectionString", [
+        fieldError(src.path, `the value of Secret ${src.name} key "${src.key}" ${parsed.reason}`),
+      ]);
+    dsns.push({ ...source, parts: parsed.parts });
+  }
+  return { postgres: { secretName: g.postgres.secretName, dsns } };
 }
 
 function generated(input: PlanInput, base: ConfigMapBase): Generated | Failed {
@@ -211,33 +214,26 @@ function generatedPlan(input: PlanInput): ConfigPlan | Failed {
   };
 }
 
-const postgresPart = (key: string): PostgresPart | undefined => POSTGRES_PARTS.find((part) => part === key);
-
 /** Secret values the server would misread (lib/sync/secret-values.ts); the Postgres parts as the derived Secret holds them. */
-function misreadValues(input: PlanInput, g: Generated, postgres: ChildContext["postgres"]): FieldError[] {
-  const source = g.postgres?.sourceSecret;
+function misreadValues(input: PlanInput, g: Generated, postgres: DerivedPostgres | undefined): FieldError[] {
+  const partOf = (e: SecretEnv) =>
+    postgres !== undefined && e.secretName === postgres.secretName ? partOfKey(postgres, e.secretKey) : undefined;
   return misreadSecrets(
     [...g.secretEnv, ...userSecretEnv(input.spec)],
     g.secretTargets,
-    (e) =>
-      isPart(e, postgres)
-        ? partValue(e, postgres)
-        : secretValue(input.related, input.namespace, e.secretName, e.secretKey),
-    (e) =>
-      isPart(e, postgres) && source
-        ? `the ${e.secretKey} in the connection string of Secret ${source.name} key "${source.key}"`
-        : `the value of Secret ${e.secretName} key "${e.secretKey}"`,
+    (e) => {
+      const found = partOf(e);
+      return found
+        ? found.dsn.parts[found.part]
+        : secretValue(input.related, input.namespace, e.secretName, e.secretKey);
+    },
+    (e) => {
+      const found = partOf(e);
+      return found
+        ? `the ${found.part} in the connection string of Secret ${found.dsn.secret.name} key "${found.dsn.secret.key}"`
+        : `the value of Secret ${e.secretName} key "${e.secretKey}"`;
+    },
   );
-}
-
-/** A variable read from the derived Postgres Secret. */
-function isPart(e: SecretEnv, postgres: ChildContext["postgres"]): boolean {
-  return postgres !== undefined && e.secretName === postgres.secretName;
-}
-
-function partValue(e: SecretEnv, postgres: ChildContext["postgres"]): string | undefined {
-  const part = postgresPart(e.secretKey);
-  return part !== undefined ? postgres?.parts[part] : undefined;
 }
 
 export function planConfig(input: PlanInput): ConfigPlan | { failure: SyncFailure } {

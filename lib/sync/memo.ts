@@ -22,6 +22,7 @@ import type { ObjectMap, SyncRequest } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
 import type { GenerationInputs } from "./plan-types";
 import type { SyncDeps } from "./sync";
+import { runsAlready } from "./observed";
 
 export interface MemoOptions {
   /** Answers and validated specs kept, in bytes. 0 keeps nothing. */
@@ -137,7 +138,8 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
   const problems = (deps.imageOverrideProblems ?? []).join("\n");
   const m = deps.serverMonitoring;
   const monitoring = m ? `${m.serviceMonitors}|${m.scraperNamespace}` : "";
-  return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
+  // Whether a Deployment runs decides the spec's verdict too (checkedSpec): a checked spec is kept per that.
+  return `${version}\n${runsAlready(request) ? "running" : "new"}|${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
 }
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {

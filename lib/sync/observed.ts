@@ -203,3 +203,12 @@ export function observedOf(request: SyncRequest): Observed {
   const m = request.parent.metadata;
   return observedChildren(request.children, m.name, m.namespace ?? "default");
 }
+
+/**
+ * The CR's Deployment is observed: a server runs, so what is refused only on new CRs is kept
+ * (lib/api/validate-redis-password.ts). Cheaper than `observedOf`: the spec check runs first.
+ */
+export function runsAlready(request: SyncRequest): boolean {
+  const m = request.parent.metadata;
+  return lookup(request.children, KEYS.deployment, m.namespace ?? "default", names.deployment(m.name)) !== undefined;
+}

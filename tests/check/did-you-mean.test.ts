@@ -49,7 +49,7 @@ describe("a misspelled name in a spec", () => {
     [
       "an enum value",
       { ...starter, storage: { kv: { type: "sqlit" } } },
-      'spec.storage.kv.type: must be one of: sqlite, redis; did you mean "sqlite"?',
+      'spec.storage.kv.type: must be one of: sqlite, redis, postgres; did you mean "sqlite"?',
     ],
     [
       "a tool",

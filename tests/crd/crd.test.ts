@@ -282,7 +282,10 @@ describe("the v1alpha2 schema", () => {
 
   it("keeps enums, defaults and bounds", () => {
     expect(at(schema, "spec").required).toEqual(["distribution"]);
-    expect(at(schema, "spec.storage.kv.type")).toMatchObject({ enum: ["sqlite", "redis"], default: "sqlite" });
+    expect(at(schema, "spec.storage.kv.type")).toMatchObject({
+      enum: ["sqlite", "redis", "postgres"],
+      default: "sqlite",
+    });
     expect(at(schema, "spec.storage.sql.type")).toMatchObject({ enum: ["sqlite", "postgres"], default: "sqlite" });
     expect(at(schema, "spec.networking.port")).toMatchObject({ default: 8321, minimum: 1, maximum: 65535 });
     expect(at(schema, "spec.workload.autoscaling.targetCPUUtilizationPercentage")).toMatchObject({

@@ -80,6 +80,13 @@ describe("LLSD → OGXServer writes out what the peer's defaults would change", 
       "spec.storage.kv.password",
     ],
     [
+      "a Postgres key-value store (the peer has none: it rides the annotation)",
+      { storage: { kv: { type: "postgres", connectionString: { name: "pg", key: "dsn" } } } },
+      "storage.kv",
+      undefined,
+      "spec.storage.kv",
+    ],
+    [
       "the Postgres DSN",
       { storage: { sql: { type: "postgres", connectionString: { secretKeyRef: { name: "pg", key: "dsn" } } } } },
       "storage.sql.connectionString",

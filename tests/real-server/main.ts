@@ -75,7 +75,8 @@ async function main(): Promise<number> {
     local: { upstream: upstream.url, redisPort: PORTS.redis, postgresPort: PORTS.postgres, tls: makeCert(root) },
     bootTimeoutMs: BOOT_TIMEOUT_MS,
     store: (kind) => store(root, kind),
-    postgresParts: (key) => parts[key] ?? "",
+    // A KV store on a DSN of its own reads `kv-host`…: the same local Postgres.
+    postgresParts: (key) => parts[key.replace(/^kv-/, "")] ?? "",
     storeHolds: (kind) => storeHolds(kind, kind === "redis" ? PORTS.redis : PORTS.postgres),
   };
   const filters = process.argv.slice(2);

@@ -60,7 +60,8 @@ function localBackends(config: { [k: string]: unknown }, local: Local): { redis:
   const needs = { redis: false, postgres: false };
   for (const b of Object.values(backends)) {
     if (!isPlainObject(b)) continue;
-    const port = b.type === "kv_redis" ? local.redisPort : b.type === "sql_postgres" ? local.postgresPort : undefined;
+    const onPostgres = b.type === "sql_postgres" || b.type === "kv_postgres";
+    const port = b.type === "kv_redis" ? local.redisPort : onPostgres ? local.postgresPort : undefined;
     if (port === undefined) continue;
     if (b.type === "kv_redis") needs.redis = true;
     else needs.postgres = true;

@@ -240,7 +240,12 @@ const baseConfig = fc.constantFrom({ configMapName: "my-base" }, { configMapName
 
 const storage = fc.record(
   {
-    kv: fc.oneof(fc.constant({ type: "sqlite" }), fc.constant({ type: "redis", endpoint: "redis.cache.svc:6379" })),
+    kv: fc.oneof(
+      fc.constant({ type: "sqlite" }),
+      fc.constant({ type: "redis", endpoint: "redis.cache.svc:6379" }),
+      // Key "dsn" of a drawn name: sometimes the sql store's Secret key too (one DSN, one copy of its parts).
+      secretName.map((name) => ({ type: "postgres", connectionString: { name, key: "dsn" } })),
+    ),
     sql: fc.oneof(
       fc.constant({ type: "sqlite" }),
       fc.tuple(secretName, fc.boolean()).map(([name, nested]) => ({

@@ -6,6 +6,7 @@
 import { normalize } from "../../../lib/api/normalize";
 import type { LlsdSpecV1alpha2 } from "../../../lib/api/v1alpha2";
 import type { ChildContext, MountedConfig } from "../../../lib/children/context";
+import type { DerivedPostgres, SplitDsn } from "../../../lib/config/postgres-stores";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export type ContextOverrides = Partial<Mutable<Omit<ChildContext, "spec">>> & {
@@ -19,6 +20,21 @@ export const IMAGE = "docker.io/llamastack/distribution-starter@sha256:" + "a".r
 export const HASH = "0123456789abcdef".repeat(4);
 
 /** Secret values planted in the full context: no child but the postgres Secret may carry them. */
+/** The derived Secret's DSNs as the sync hook splits them; by default each the SQL store's (prefix ""). */
+export function derivedPostgres(
+  secretName: string,
+  dsns: readonly { parts: SplitDsn["parts"]; prefix?: SplitDsn["prefix"]; path?: string; key?: string }[],
+): DerivedPostgres {
+  return {
+    secretName,
+    dsns: dsns.map((d) => ({
+      secret: { name: "pg", key: d.key ?? "dsn", path: d.path ?? "spec.storage.sql.connectionString" },
+      prefix: d.prefix ?? "",
+      parts: d.parts,
+    })),
+  };
+}
+
 export const POSTGRES_PARTS = {
   host: "pg-7f3a.db.svc",
   port: "57341",
@@ -120,7 +136,7 @@ export function aFullContext(overrides: ContextOverrides = {}): ChildContext {
       { name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: "http://otel.observability:4318" },
       { name: "OTEL_SERVICE_NAME", value: NAME },
     ],
-    postgres: { secretName: `${NAME}-postgres`, parts: { ...POSTGRES_PARTS } },
+    postgres: derivedPostgres(`${NAME}-postgres`, [{ parts: { ...POSTGRES_PARTS } }]),
     ...overrides,
   });
 }

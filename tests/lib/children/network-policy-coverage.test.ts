@@ -12,6 +12,8 @@ import {
   platformNotes,
 } from "../../../lib/children/network-policy-egress";
 import { networkPolicyNotes, POLICY_DISABLED_NOTE } from "../../../lib/children/network-policy-notes";
+import type { DerivedPostgres } from "../../../lib/config/postgres-stores";
+import { derivedPostgres } from "./context-builder";
 import type { NetworkPolicyEgressRuleInput as Rule } from "../../../lib/api/v1alpha2-network-policy";
 
 const at = (host: string, port?: number): Endpoint =>
@@ -84,15 +86,34 @@ const PROVIDERS: Partial<LlsdSpecV1alpha2> = {
   },
 };
 
+/** The derived Secret of one DSN (the SQL store's), at `host:port`. */
+const pg = (at: { host: string; port: string }): DerivedPostgres =>
+  derivedPostgres("x", [{ parts: { ...at, db: "d", user: "u", password: "s3cr3t" } }]);
+
 describe("specEndpoints()", () => {
   it("lists provider and storage endpoints; the Postgres host only with the Secret's parts, never shown", () => {
-    expect(specEndpoints(spec(PROVIDERS), { host: "pg.db", port: "5432" })).toEqual([
+    expect(specEndpoints(spec(PROVIDERS), pg({ host: "pg.db", port: "5432" }))).toEqual([
       { path: "spec.providers.inference[0].endpoint", host: "10.20.0.7", port: 8000 },
       { path: "spec.providers.inference[1].endpoint", host: "api.openai.com", port: 443 },
       { path: "spec.storage.kv.endpoint", host: "redis.cache", port: 6379 },
       { path: "spec.storage.sql.connectionString", host: "pg.db", port: 5432, secret: true },
     ]);
     expect(specEndpoints(spec(PROVIDERS))).toHaveLength(3);
+  });
+
+  it("a KV store on a DSN of its own is an endpoint too; on the sql store's DSN, the same one", () => {
+    const kv = { type: "postgres" as const, connectionString: { name: "pg", key: "kv-dsn" } };
+    const parts = (host: string) => ({ host, port: "5432", db: "d", user: "u", password: "s3cr3t" });
+    const split = derivedPostgres("x", [
+      { parts: parts("pg.db") },
+      { parts: parts("kv.db"), prefix: "kv-", key: "kv-dsn", path: "spec.storage.kv.connectionString" },
+    ]);
+    const storage = { ...PROVIDERS.storage, kv };
+    expect(specEndpoints(spec({ ...PROVIDERS, storage }), split).filter((e) => e.secret)).toEqual([
+      { path: "spec.storage.sql.connectionString", host: "pg.db", port: 5432, secret: true },
+      { path: "spec.storage.kv.connectionString", host: "kv.db", port: 5432, secret: true },
+    ]);
+    expect(specEndpoints(spec({ ...PROVIDERS, storage }), pg({ host: "pg.db", port: "5432" }))).toHaveLength(3);
   });
 });
 
@@ -102,9 +123,7 @@ describe("networkPolicyNotes()", () => {
       spec: spec({ ...PROVIDERS, networking: { policy } }),
       exposeWith: "ingress",
       hooksNamespace: "llsd-system",
-      ...(postgres
-        ? { postgres: { secretName: "x", parts: { ...postgres, db: "d", user: "u", password: "s3cr3t" } } }
-        : {}),
+      ...(postgres ? { postgres: pg(postgres) } : {}),
     });
 
   it("unset, or without egress: none", () => {

@@ -246,7 +246,12 @@ const shared = (workload: LlsdSpecV1alpha2["workload"]): LlsdSpecV1alpha2["workl
 
 /** A spec on postgres-demo with one pod-local piece; where it is refused. */
 const KINDS: [string, Partial<LlsdSpecV1alpha2>, string | undefined, RegExp][] = [
-  ["kv sqlite", { storage: { kv: { type: "sqlite" } } }, "spec.storage.kv.type", /spec.storage.kv with type: redis/],
+  [
+    "kv sqlite",
+    { storage: { kv: { type: "sqlite" } } },
+    "spec.storage.kv.type",
+    /spec.storage.kv with type: postgres and a connectionString Secret \(or type: redis and its endpoint\)/,
+  ],
   ["sql sqlite", { storage: { sql: { type: "sqlite" } } }, "spec.storage.sql.type", /type: postgres/],
   [
     "kv redis on the pod's loopback",

@@ -126,7 +126,7 @@ describe("User story 4: state storage", () => {
     expect(result.postgres).toEqual(
       expect.objectContaining({
         secretName: "demo-postgres",
-        sourceSecret: expect.objectContaining({ name: "pg", key: "url" }),
+        sources: [{ secret: expect.objectContaining({ name: "pg", key: "url" }), prefix: "" }],
       }),
     );
     expect(result.secretEnv.map((e) => `${e.name}<-${e.secretName}/${e.secretKey}`)).toEqual([

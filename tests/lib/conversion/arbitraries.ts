@@ -265,7 +265,12 @@ const v2Spec = some(
     providers: some(Object.fromEntries(PROVIDER_APIS.map((api) => [api, providerList]))),
     resources: some({ models: fc.array(model, { maxLength: 2 }), tools: strList, shields: strList }),
     storage: some({
-      kv: some({ type: fc.constantFrom("sqlite", "redis"), endpoint: str, password: secretRef }),
+      kv: some({
+        type: fc.constantFrom("sqlite", "redis", "postgres"),
+        endpoint: str,
+        password: secretRef,
+        connectionString: secretRef,
+      }),
       sql: some({ type: fc.constantFrom("sqlite", "postgres"), connectionString: secretRef }),
     }),
     disabled: fc.subarray([...DISABLE_NAMES], { maxLength: 3 }),

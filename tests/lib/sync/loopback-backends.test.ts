@@ -21,7 +21,7 @@ describe("storage on the loopback address", () => {
     ["postgres-demo, generated with a provider", { ...demo, providers: vllm, resources: { models: ["m"] } }, []],
   ])("%s: the Postgres backends at localhost are named with the fix", (_title, spec, related) => {
     expect(loopbackNotes(spec, related)).toEqual([
-      "storage.backends.kv_default: the server looks for its kv_postgres store at localhost, inside its own pod, where nothing listens, and cannot start without it; set spec.storage.kv (sqlite on the volume, or redis with its endpoint), or POSTGRES_HOST in spec.workload.overrides.env",
+      "storage.backends.kv_default: the server looks for its kv_postgres store at localhost, inside its own pod, where nothing listens, and cannot start without it; set spec.storage.kv (sqlite on the volume, postgres with a connectionString Secret, or redis with its endpoint), or POSTGRES_HOST in spec.workload.overrides.env",
       "storage.backends.sql_default: the server looks for its sql_postgres store at localhost, inside its own pod, where nothing listens, and cannot start without it; set spec.storage.sql (sqlite on the volume, or postgres with a connectionString Secret), or POSTGRES_HOST in spec.workload.overrides.env",
     ]);
   });
