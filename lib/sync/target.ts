@@ -107,8 +107,10 @@ export function targetImage(input: TargetInput): TargetImage {
  */
 function keptImage(input: TargetInput, name: string, tableImage: string): TargetImage | undefined {
   const running = runningImage(input, name);
-  const go = input.legacyContainer?.() === undefined ? undefined : findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
-  if (go !== undefined && (running === undefined || running === go.image) && go.image !== tableImage) {
+  const go = findDistribution(name, GO_OPERATOR_DISTRIBUTIONS);
+  const goWouldRun = go !== undefined && (running === undefined || running === go.image) && go.image !== tableImage;
+  // Asked last, only when it decides: telling a v1alpha1 CR converts its whole spec back.
+  if (goWouldRun && input.legacyContainer?.() !== undefined) {
     return {
       image: go.image,
       notes: [
