@@ -79,6 +79,17 @@ export interface DisabledApi {
   readonly path: string;
 }
 
+/**
+ * A `replace[]` entry: an API (`name` its server API name) or a kind of registered resources
+ * (`name` its `registered_resources` key), as written and where.
+ */
+export interface Replaced {
+  readonly kind: "api" | "resources";
+  readonly name: string;
+  readonly written: string;
+  readonly path: string;
+}
+
 export interface Expose {
   readonly enabled: boolean;
   readonly hostname?: string;
@@ -132,6 +143,7 @@ export interface CanonicalSpec {
   /** Absent when the spec has no `storage`: the base config's storage is then untouched. */
   readonly storage?: Storage;
   readonly disabled: readonly DisabledApi[];
+  readonly replace: readonly Replaced[];
   readonly networking: Networking;
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
@@ -150,6 +162,7 @@ export interface CanonicalSpec {
     readonly resources: boolean;
     readonly storage: boolean;
     readonly disabled: boolean;
+    readonly replace: boolean;
   };
 }
 
