@@ -328,7 +328,7 @@ const generated = fc
     );
     // Only the sections the spec lists providers for can be replaced (validate() refuses the others).
     const sections = Object.keys(providers).filter((api) => api !== "telemetry");
-    const replaceArb = fc.subarray([...sections, "models"], { maxLength: 3 });
+    const replaceArb = fc.subarray([...sections, "models"], { maxLength: Math.min(3, sections.length + 1) });
     return fc.tuple(resourcesArb, replaceArb).map(([resourcesValue, replace]) => {
       const withResources =
         inferenceIds.length > 0 && Object.keys(resourcesValue).length > 0
