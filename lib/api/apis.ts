@@ -68,6 +68,43 @@ export const DISABLE_NAMES = [
 ] as const;
 export type DisableName = (typeof DISABLE_NAMES)[number];
 
+/**
+ * Names accepted in `replace[]`, camelCase or snake_case: the API sections that take providers
+ * (telemetry has no server provider) and the kinds of `registered_resources` the lines' base
+ * configs carry (`tool_groups` is left out: the hooks never write it).
+ */
+export const REPLACE_API_NAMES = [
+  "inference",
+  "safety",
+  "vectorIo",
+  "vector_io",
+  "toolRuntime",
+  "tool_runtime",
+  "files",
+  "batches",
+  "responses",
+  "fileProcessors",
+  "file_processors",
+  "messages",
+  "interactions",
+  "skills",
+] as const;
+export const REPLACE_RESOURCE_NAMES = [
+  "models",
+  "shields",
+  "vectorStores",
+  "vector_stores",
+  "datasets",
+  "scoringFns",
+  "scoring_fns",
+  "benchmarks",
+] as const;
+export const REPLACE_NAMES = [...REPLACE_API_NAMES, ...REPLACE_RESOURCE_NAMES] as const;
+export type ReplaceName = (typeof REPLACE_NAMES)[number];
+
+/** True for a `replace[]` name that is a kind of registered resource, not an API. */
+export const isResourceKind = (written: string): boolean => REPLACE_RESOURCE_NAMES.some((n) => n === written);
+
 /** The server API a `spec.providers.<api>` section configures (`telemetry` has none: OTel env). */
 export const SERVER_API: { readonly [api in ProviderApi]: string } = {
   inference: "inference",

@@ -81,6 +81,17 @@ export interface DisabledApi {
   readonly path: string;
 }
 
+/**
+ * A `replace[]` entry: an API (`name` its server API name) or a kind of registered resources
+ * (`name` its `registered_resources` key), as written and where.
+ */
+export interface Replaced {
+  readonly kind: "api" | "resources";
+  readonly name: string;
+  readonly written: string;
+  readonly path: string;
+}
+
 /** The edge fields as written; each absent when unset (unset changes no child). */
 export interface Expose extends ExposeEdgeInput {
   readonly enabled: boolean;
@@ -135,6 +146,7 @@ export interface CanonicalSpec {
   /** Absent when the spec has no `storage`: the base config's storage is then untouched. */
   readonly storage?: Storage;
   readonly disabled: readonly DisabledApi[];
+  readonly replace: readonly Replaced[];
   readonly networking: Networking;
   readonly workload: WorkloadInput;
   readonly externalProviders: readonly ExternalProvider[];
@@ -153,6 +165,7 @@ export interface CanonicalSpec {
     readonly resources: boolean;
     readonly storage: boolean;
     readonly disabled: boolean;
+    readonly replace: boolean;
   };
 }
 

@@ -9,7 +9,7 @@
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
 import { DEFAULT_METRICS_PORT, type Monitoring } from "../monitoring";
-import { EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { EXTERNAL_PROVIDER_APIS, isResourceKind, serverApiName } from "./apis";
 import type * as C from "./canonical";
 import { caBundles, configMapKey } from "./normalize-config-maps";
 import { providersOf, toSecretRef } from "./normalize-providers";
@@ -142,6 +142,15 @@ function disabled(spec: LlsdSpecV1alpha2): C.DisabledApi[] {
   return out;
 }
 
+function replaced(spec: LlsdSpecV1alpha2): C.Replaced[] {
+  return (spec.replace ?? []).map((written, i) => ({
+    kind: isResourceKind(written) ? "resources" : "api",
+    name: serverApiName(written),
+    written,
+    path: child("spec.replace", i),
+  }));
+}
+
 /** Sections in the schema's order (not the map's, which the apiserver does not keep), then list order. */
 function externalProviders(spec: LlsdSpecV1alpha2): C.ExternalProvider[] {
   const sections = spec.externalProviders ?? {};
@@ -160,6 +169,7 @@ function present(spec: LlsdSpecV1alpha2): C.CanonicalSpec["present"] {
     resources: spec.resources !== undefined,
     storage: spec.storage !== undefined,
     disabled: (spec.disabled ?? []).length > 0,
+    replace: (spec.replace ?? []).length > 0,
   };
 }
 
@@ -170,6 +180,7 @@ export function normalize(spec: LlsdSpecV1alpha2): C.CanonicalSpec {
     providers: providersOf(spec.providers),
     resources: resources(spec),
     disabled: disabled(spec),
+    replace: replaced(spec),
     networking: networking(spec.networking ?? {}),
     workload: spec.workload ?? {},
     externalProviders: externalProviders(spec),

@@ -19,14 +19,14 @@ import {
   type Schema,
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
-import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, serverApiName } from "./apis";
+import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, REPLACE_NAMES, serverApiName } from "./apis";
 import { MONITORING_SCHEMA } from "./schema-monitoring";
 import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
 import { authSchema } from "./schema-auth";
 import { EXPOSE_SCHEMA } from "./schema-expose";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
-export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS };
+export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, REPLACE_NAMES };
 
 const flatRef = obj(
   "A key of a Secret in the CR's namespace.",
@@ -259,6 +259,12 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       type: "array",
       description: "APIs to remove from the config.",
       items: { type: "string", enum: DISABLE_NAMES },
+    },
+    replace: {
+      type: "array",
+      description:
+        "APIs that run exactly the providers spec.providers lists for them (the base config's other providers of those APIs are dropped), and kinds of registered resources (`models`, `shields`, `vectorStores`, `datasets`, `scoringFns`, `benchmarks`) that keep only the spec's. Names camelCase or snake_case. Unset: spec providers and models are laid over the base's by id.",
+      items: { type: "string", enum: REPLACE_NAMES },
     },
     registryRefreshIntervalSeconds: int(
       "Seconds between the server's refreshes of the models its providers list: server.registry_refresh_interval_seconds in config.yaml, on the 0.8 and 1.x lines (0.7 has no such setting). Unset, the server refreshes every 300 seconds. Setting it generates a config.yaml; with overrideConfig, write the key in that config instead.",

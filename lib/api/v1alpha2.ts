@@ -5,7 +5,7 @@
  * their full schema, the hooks pass them through. The JSON Schema (schema-v1alpha2.ts) is what
  * the apiserver enforces; tests/lib/api/types-schemas.test.ts checks these types agree with it.
  */
-import type { DisableName, ExternalProviderApi, ProviderApi } from "./apis";
+import type { DisableName, ExternalProviderApi, ProviderApi, ReplaceName } from "./apis";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 import type { AuthInput } from "./auth-types";
 import type { ExposeEdgeInput } from "./expose-types";
@@ -224,6 +224,12 @@ export interface LlsdSpecV1alpha2 {
   readonly storage?: StorageInput;
   /** API names, camelCase or snake_case. */
   readonly disabled?: readonly DisableName[];
+  /**
+   * APIs whose providers are exactly the spec's (the base config's others are dropped), and
+   * kinds of registered resources (`models`, `shields`…) that keep only the spec's. Unset: the
+   * spec's providers and resources are laid over the base's by id.
+   */
+  readonly replace?: readonly ReplaceName[];
   /** → `server.registry_refresh_interval_seconds` (0.8 and 1.x lines). */
   readonly registryRefreshIntervalSeconds?: number;
   readonly networking?: NetworkingInput;

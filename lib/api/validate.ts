@@ -14,6 +14,7 @@ import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "./schema";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { badEndpoints, duplicateIds, envCollisions, missingIds, telemetryRules } from "./validate-providers";
 import { disabledSections, singleProviderSections } from "./validate-sections";
+import { replaceRules } from "./validate-replace";
 import { disabledConflicts, externalProviderRules, modelRules, storageRules, unknownTools } from "./validate-resources";
 import { allowedFromRules } from "./validate-allowed-from";
 import { networkPolicyRules, networkPolicyWarnings } from "./validate-network-policy";
@@ -81,7 +82,9 @@ function distributionRules(spec: CanonicalSpec, table: DistributionTable): Field
 /** overrideConfig replaces generation, so the generation inputs (and a base to generate from) cannot be set beside it. */
 function overrideExclusivity(spec: CanonicalSpec): FieldError[] {
   if (!spec.overrideConfig) return [];
-  const clashing = (["providers", "resources", "storage", "disabled"] as const).filter((k) => spec.present[k]);
+  const clashing = (["providers", "resources", "storage", "disabled", "replace"] as const).filter(
+    (k) => spec.present[k],
+  );
   const errors = clashing.map((k) =>
     fieldError(
       `spec.${k}`,
@@ -169,7 +172,7 @@ export function validateCanonical(
     badEndpoints(spec.providers),
     telemetryRules(spec.providers),
     singleProviderSections(spec.providers),
-    disabledSections(spec),
+    [...disabledSections(spec), ...replaceRules(spec)],
     modelRules(spec, inferenceIds),
     unknownTools(spec),
     storageRules(spec, raw.storage),

@@ -21,6 +21,7 @@ import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
 import { missingRequired, overlayProviders } from "./overlay";
+import { replaceProviders, replaceResources, repointVectorDefaults } from "./replace";
 import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
 import { specSettingsErrors } from "./provider-settings";
@@ -147,12 +148,14 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const name = options.name ?? "llsd";
   const mountPath = spec.workload.storage?.mountPath ?? DEFAULT_MOUNT_PATH;
   const providers = checkedProviders(spec, release, mountPath);
+  const replaced = replaceProviders(doc, spec.replace, providers.entries);
   overlayProviders(doc, providers.entries, providers.notes);
   fillStores(doc, providers.entries, { release, mountPath });
   const incomplete = missingRequired(doc, providers.entries);
   const external = externalNotes(doc, spec, options.externalProviders);
   const disabled = applyDisabled(doc, spec.disabled, release);
   const files = disabled.errors.length > 0 ? [] : ensureFiles(doc, mountPath);
+  replaced.push(...repointVectorDefaults(doc, spec.replace), ...replaceResources(doc, spec.replace));
   const storage = applyStorage(doc, spec.storage, mountPath, postgresSecretName(name));
   const resources = applyResources(doc, spec, release);
   applyServer(doc, spec, release);
@@ -165,6 +168,7 @@ function runSteps(doc: ConfigDoc, spec: CanonicalSpec, release: Release, options
   const notes = [
     ...external,
     ...providers.notes,
+    ...replaced,
     ...disabled.notes,
     ...files,
     ...storage.notes,

@@ -32,7 +32,7 @@ function specFix(kind: StateKind, ids: readonly string[]): string {
     case "files":
       return `files on S3 (spec.providers.files with id ${some} and provider: s3), or files in spec.disabled`;
     case "vector_io":
-      return `a vector store server every pod reaches, under the same id (spec.providers.vectorIo with id ${some} and provider pgvector, qdrant, milvus or chromadb with an http(s) endpoint that is not the pod's loopback), or vectorIo in spec.disabled`;
+      return `a vector store server every pod reaches (spec.providers.vectorIo with provider pgvector, qdrant, milvus or chromadb with an http(s) endpoint that is not the pod's loopback) with vectorIo in spec.replace, which drops the base's others (or under the same id: ${some}), or vectorIo in spec.disabled`;
   }
 }
 

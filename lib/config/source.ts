@@ -27,7 +27,7 @@ function needsGenerated(spec: CanonicalSpec): boolean {
 export function configSource(spec: CanonicalSpec): ConfigSource {
   if (spec.overrideConfig) return "override";
   const p = spec.present;
-  const generated = p.providers || p.resources || p.storage || p.disabled || needsGenerated(spec);
+  const generated = p.providers || p.resources || p.storage || p.disabled || p.replace || needsGenerated(spec);
   return generated ? "generated" : "image-default";
 }
 

@@ -27,7 +27,7 @@ export const V1ALPHA1_RULES: RuleTable = {
 };
 
 /** Fields that generate config.yaml; an override ConfigMap is used as is, so they (and baseConfig) cannot sit beside it. */
-const GENERATION_INPUTS = ["providers", "resources", "storage", "disabled"] as const;
+const GENERATION_INPUTS = ["providers", "resources", "storage", "disabled", "replace"] as const;
 
 const isRedis = "has(self.type) && self.type == 'redis'";
 const isPostgres = "has(self.type) && self.type == 'postgres'";

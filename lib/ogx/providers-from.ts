@@ -66,17 +66,17 @@ function fromBucket(section: OgxSection, bucket: (typeof BUCKETS)[number], value
   return [...typed, ...custom];
 }
 
-/** Our `spec.providers`, or undefined when the peer's has none. */
+/**
+ * Our `spec.providers`, or undefined when the peer's has none. The peer replaces the base
+ * config's whole provider block of each API it is given providers for: the caller lists those
+ * sections in `spec.replace` (spec-from.ts), so the base's other providers go here too.
+ */
 export function providersFromOgx(providers: unknown, notes: Notes): JsonMap | undefined {
   if (!isPlainObject(providers)) return undefined;
   const out: JsonMap = {};
   for (const section of OGX_SECTIONS) {
     const api = own(providers, section);
     if (api === undefined) continue;
-    notes.warn(
-      `spec.providers.${section}`,
-      "the peer replaces the base config's whole provider block of this API with these providers; llsd-hooks overlays them on the base by provider id (the base's other providers stay)",
-    );
     const list = BUCKETS.flatMap((bucket) => fromBucket(section, bucket, own(api, bucket), notes));
     if (list.length > 0) out[section] = list;
   }

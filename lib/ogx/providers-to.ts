@@ -117,8 +117,15 @@ function addTo(api: JsonMap, placed: Placed): boolean {
   return true;
 }
 
-/** The OGXServer's `spec.providers`, or undefined when none of ours can go there. */
-export function providersToOgx(providers: unknown, notes: Notes): JsonMap | undefined {
+/**
+ * The OGXServer's `spec.providers`, or undefined when none of ours can go there. `replaced`: the
+ * server APIs the spec lists in `replace`, whose meaning the peer's per-API replace keeps.
+ */
+export function providersToOgx(
+  providers: unknown,
+  notes: Notes,
+  replaced: readonly string[] = [],
+): JsonMap | undefined {
   if (!isPlainObject(providers)) return undefined;
   const out: JsonMap = {};
   for (const section of Object.keys(providers)) {
@@ -140,13 +147,13 @@ export function providersToOgx(providers: unknown, notes: Notes): JsonMap | unde
     });
     if (Object.keys(api).length > 0) {
       out[section] = api;
-      notes.warn(`spec.providers.${section}`, REPLACED);
+      if (!replaced.includes(SERVER_API[section])) notes.warn(`spec.providers.${section}`, REPLACED);
     }
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
 const REPLACED =
-  "llsd-hooks overlays these providers on the base config by provider id; the peer replaces the base's whole provider block of this API with them (the base's other providers of this API are gone)";
+  "llsd-hooks overlays these providers on the base config by provider id; the peer replaces the base's whole provider block of this API with them (the base's other providers of this API are gone); list the API in spec.replace to mean the same";
 
 export type { ProviderApi };

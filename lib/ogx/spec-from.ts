@@ -61,10 +61,6 @@ function modelFromOgx(model: unknown, i: number, fallback: string | undefined, n
 function resourcesFromOgx(resources: unknown, providers: JsonMap | undefined, notes: Notes): JsonMap | undefined {
   const models = asList(own(resources, "models"));
   if (models.length === 0) return undefined;
-  notes.warn(
-    "spec.resources.models",
-    "the peer replaces the base config's models with these; llsd-hooks adds them to the base's (by model id)",
-  );
   const fallback = peerDefaultProvider(providers);
   return { models: models.map((m, i) => modelFromOgx(m, i, fallback, notes)) };
 }
@@ -83,6 +79,15 @@ function storageFromOgx(storage: unknown, notes: Notes): unknown {
   return storage;
 }
 
+/**
+ * What the peer replaces in the base config (pkg/config/merge.go, generator.go): the whole
+ * provider block of each API it is given providers for, and the models when it lists some.
+ */
+export function replaceFromOgx(providers: JsonMap | undefined, resources: JsonMap | undefined): string[] | undefined {
+  const out = [...Object.keys(providers ?? {}), ...(resources?.models !== undefined ? ["models"] : [])];
+  return out.length > 0 ? out : undefined;
+}
+
 const isDisableName = (name: unknown): name is DisableName => DISABLE_NAMES.some((n) => n === name);
 
 const configRef = (ref: unknown): JsonMap | undefined => {
@@ -94,12 +99,14 @@ export function specFromOgx(spec: JsonMap): { spec: JsonMap; warnings: Notes["wa
   const notes = new Notes();
   const providers = providersFromOgx(spec.providers, notes);
   const disabled = asList(spec.disabledAPIs).filter(isDisableName);
+  const resources = resourcesFromOgx(spec.resources, providers, notes);
   const out = compact([
     ["distribution", distributionFromOgx(spec.distribution, notes)],
     ["providers", providers],
-    ["resources", resourcesFromOgx(spec.resources, providers, notes)],
+    ["resources", resources],
     ["storage", storageFromOgx(spec.storage, notes)],
     ["disabled", disabled.length > 0 ? disabled : undefined],
+    ["replace", replaceFromOgx(providers, resources)],
     ["registryRefreshIntervalSeconds", spec.registryRefreshIntervalSeconds],
     ["networking", networkFromOgx(spec, notes)],
     ["workload", workloadFromOgx(spec.workload, notes)],

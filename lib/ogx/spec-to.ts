@@ -5,9 +5,20 @@
  * it in its annotation (convert.ts), so coming back gives the same spec.
  */
 import { serverApiName } from "../api/apis";
-import { asList, compact, compactOrNone, flatSecretRef, isPlainObject, own, type JsonMap, Notes } from "./json";
+import {
+  asList,
+  compact,
+  compactOrNone,
+  flatSecretRef,
+  isPlainObject,
+  objectOr,
+  own,
+  type JsonMap,
+  Notes,
+} from "./json";
 import { monitoringToOgx, networkToOgx } from "./network-to";
 import { providersToOgx } from "./providers-to";
+import { replaceFromOgx } from "./spec-from";
 import { OGX_DISABLED_APIS, OGX_PROVIDER_SECTIONS } from "./schema";
 import { workloadToOgx } from "./workload";
 
@@ -57,6 +68,22 @@ function modelToOgx(model: unknown, i: number, fallback: string | undefined, not
   ]);
 }
 
+/** The server names `spec.replace` lists (`vectorIo` → `vector_io`). */
+const replacedNames = (spec: JsonMap): string[] =>
+  asList(spec.replace).flatMap((name) => (typeof name === "string" ? [serverApiName(name)] : []));
+
+/** A `replace` entry the peer's own replace would not give back: it replaces only the blocks it is given and the models it lists. */
+function replaceToOgx(spec: JsonMap, out: JsonMap, notes: Notes): void {
+  const back = (replaceFromOgx(objectOr(out.providers), objectOr(out.resources)) ?? []).map(serverApiName);
+  asList(spec.replace).forEach((name, i) => {
+    if (typeof name === "string" && !back.includes(serverApiName(name)))
+      notes.warn(
+        `spec.replace[${i}]`,
+        `not converted (kept in the annotation): the peer replaces only the provider blocks it is given and the base's models when it lists some, not ${name}`,
+      );
+  });
+}
+
 function resourcesToOgx(spec: JsonMap, notes: Notes): JsonMap | undefined {
   const resources = own(spec, "resources");
   if (own(resources, "shields") !== undefined)
@@ -68,10 +95,11 @@ function resourcesToOgx(spec: JsonMap, notes: Notes): JsonMap | undefined {
     notes.warn("spec.resources.tools", "not converted (kept in the annotation): OGXServer has no tools list");
   const models = asList(own(resources, "models"));
   if (models.length === 0) return undefined;
-  notes.warn(
-    "spec.resources.models",
-    "llsd-hooks adds these models to the base config's (by model id); the peer replaces the base's models with them",
-  );
+  if (!replacedNames(spec).includes("models"))
+    notes.warn(
+      "spec.resources.models",
+      "llsd-hooks adds these models to the base config's (by model id); the peer replaces the base's models with them; list models in spec.replace to mean the same",
+    );
   const fallback = defaultModelProvider(spec);
   return { models: models.map((m, i) => modelToOgx(m, i, fallback, notes)) };
 }
@@ -158,7 +186,7 @@ function unsupported(spec: JsonMap, notes: Notes): void {
 
 export function specToOgx(spec: JsonMap): { spec: JsonMap; warnings: Notes["warnings"] } {
   const notes = new Notes();
-  const providers = providersToOgx(spec.providers, notes);
+  const providers = providersToOgx(spec.providers, notes, replacedNames(spec));
   unsupported(spec, notes);
   const out = compact([
     ["distribution", distributionToOgx(spec.distribution, notes)],
@@ -173,5 +201,6 @@ export function specToOgx(spec: JsonMap): { spec: JsonMap; warnings: Notes["warn
     ["baseConfig", configRef(spec.baseConfig)],
     ["overrideConfig", configRef(spec.overrideConfig)],
   ]);
+  replaceToOgx(spec, out, notes);
   return { spec: out, warnings: notes.warnings };
 }

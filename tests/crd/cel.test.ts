@@ -75,6 +75,14 @@ const CASES: { [rule: string]: Cases } = {
     invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, disabled: ["eval"] }],
   },
 
+  "v1alpha2 spec: overrideConfig and replace are mutually exclusive": {
+    valid: [
+      { distribution: starter, replace: ["models"] },
+      { distribution: starter, overrideConfig: { configMapName: "cfg" }, workload: { replicas: 2 } },
+    ],
+    invalid: [{ distribution: starter, overrideConfig: { configMapName: "cfg" }, replace: ["models"] }],
+  },
+
   "v1alpha2 spec: overrideConfig and baseConfig are mutually exclusive": {
     valid: [
       { distribution: starter, baseConfig: { configMapName: "base" } },

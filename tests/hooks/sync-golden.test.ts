@@ -61,6 +61,12 @@ function podLabels(children: readonly KubeObject[]): Record<string, string> {
   return d?.spec.template.metadata.labels ?? {};
 }
 
+/** The pods the Deployment asks for (every one ready once applied); 1 when the HPA decides. */
+function desiredReplicas(children: readonly KubeObject[]): number {
+  const d = children.find((c) => c.kind === "Deployment") as { spec: { replicas?: number } } | undefined;
+  return d?.spec.replicas ?? 1;
+}
+
 describe.each(samples)("POST /sync for %s", (file) => {
   it("answers the golden response", async () => {
     expectGolden(
@@ -93,7 +99,7 @@ describe.each(samples)("POST /sync for %s", (file) => {
     const next = await post({
       ...again,
       parent: { ...again.parent, status: first.status },
-      children: mapOf(observedFrom(first.children)),
+      children: mapOf(observedFrom(first.children, desiredReplicas(first.children))),
     });
     expect(next.children).toEqual(first.children);
     expect(next.status.phase).toBe("Ready");

@@ -162,13 +162,6 @@ describe("OGXServer → LLSD writes out what our defaults would change", () => {
       "spec.providers.inference.remote.vllm[0].endpoint",
     ],
     [
-      "the peer's provider id",
-      { providers: { inference: { remote: { vllm: [{ endpoint: "http://v" }] } } } },
-      "providers.inference.0.id",
-      "remote-vllm",
-      "spec.providers.inference",
-    ],
-    [
       "the model's provider, alphabetically first",
       {
         providers: { inference: { remote: { openai: [openai("b"), openai("a")] } } },
@@ -205,5 +198,52 @@ describe("OGXServer → LLSD writes out what our defaults would change", () => {
     const { spec: out, warnings } = converted(fromOgxServer(anOgxServer(spec)));
     expect(at(out, path)).toEqual(value);
     expect(warnings).toContain(warning);
+  });
+});
+
+describe("the peer's replace semantics are kept, not warned about (issue 47)", () => {
+  const vllm = { remote: { vllm: [{ endpoint: "http://v" }] } };
+  it.each([
+    ["a provider block", { providers: { inference: vllm } }, ["inference"]],
+    [
+      "blocks and models",
+      {
+        providers: { inference: vllm, files: { remote: { s3: { bucketName: "b" } } } },
+        resources: { models: [{ name: "m" }] },
+      },
+      ["inference", "files", "models"],
+    ],
+    ["nothing given", {}, undefined],
+  ])("OGXServer → LLSD: %s → spec.replace, and no per-field warning", (...[, spec, replace]) => {
+    const { spec: out, warnings } = converted(fromOgxServer(anOgxServer(spec)));
+    expect(at(out, "replace")).toEqual(replace);
+    expect(at(out, "providers.inference.0.id")).toEqual(replace ? "remote-vllm" : undefined);
+    expect(warnings.filter((w) => /^spec\.(providers\.[a-zA-Z]+|resources\.models)$/.test(w))).toEqual([]);
+  });
+
+  const ours = { provider: "vllm", endpoint: "http://vllm:8000" };
+  it.each([
+    ["without replace, warned per section", { providers: { inference: [ours] } }, ["spec.providers.inference"]],
+    ["with replace, not warned", { replace: ["inference"], providers: { inference: [ours] } }, []],
+    [
+      "models without replace, warned",
+      { providers: { inference: [ours] }, replace: ["inference"], resources: { models: ["m"] } },
+      ["spec.resources.models"],
+    ],
+    [
+      "models with replace, not warned",
+      { providers: { inference: [ours] }, replace: ["inference", "models"], resources: { models: ["m"] } },
+      [],
+    ],
+    [
+      "a replaced kind the peer cannot replace",
+      { providers: { inference: [ours] }, replace: ["inference", "shields"] },
+      ["spec.replace[1]"],
+    ],
+  ])("LLSD → OGXServer: %s", (...[, spec, expected]) => {
+    const { warnings } = converted(toOgxServer(anLlsd(spec)));
+    expect(warnings.filter((w) => /^spec\.(providers\.[a-zA-Z]+|resources\.models|replace\[\d+\])$/.test(w))).toEqual(
+      expected,
+    );
   });
 });

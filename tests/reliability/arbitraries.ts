@@ -346,9 +346,16 @@ const generated = fc
       },
       { requiredKeys: [] },
     );
-    return resourcesArb.map((resourcesValue) =>
-      inferenceIds.length > 0 && Object.keys(resourcesValue).length > 0 ? { ...spec, resources: resourcesValue } : spec,
-    );
+    // Only the sections the spec lists providers for can be replaced (validate() refuses the others).
+    const sections = Object.keys(providers).filter((api) => api !== "telemetry");
+    const replaceArb = fc.subarray([...sections, "models"], { maxLength: Math.min(3, sections.length + 1) });
+    return fc.tuple(resourcesArb, replaceArb).map(([resourcesValue, replace]) => {
+      const withResources =
+        inferenceIds.length > 0 && Object.keys(resourcesValue).length > 0
+          ? { ...spec, resources: resourcesValue }
+          : spec;
+      return replace.length > 0 ? { ...withResources, replace } : withResources;
+    });
   });
 
 /** overrideConfig: the ConfigMap is used as is, so no providers/resources/storage/disabled. */

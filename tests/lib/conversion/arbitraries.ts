@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
-import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS } from "../../../lib/api/schema-v1alpha2";
+import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, REPLACE_NAMES } from "../../../lib/api/schema-v1alpha2";
 import { PROVIDER_APIS } from "../../../lib/api/apis";
 import { KIND, V1ALPHA2 } from "../../../lib/api/v1alpha2";
 import { V1ALPHA1 } from "../../../lib/api/v1alpha1";
@@ -274,6 +274,7 @@ const v2Spec = some(
       sql: some({ type: fc.constantFrom("sqlite", "postgres"), connectionString: secretRef }),
     }),
     disabled: fc.subarray([...DISABLE_NAMES], { maxLength: 3 }),
+    replace: fc.subarray([...REPLACE_NAMES], { maxLength: 3 }),
     networking: some({
       port: fc.integer({ min: 1, max: 65535 }),
       tls: some({

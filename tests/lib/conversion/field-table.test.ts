@@ -204,6 +204,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.resources",
       "spec.storage",
       "spec.disabled",
+      "spec.replace",
       "spec.registryRefreshIntervalSeconds",
       "spec.networking.tls.enabled",
       "spec.networking.tls.secretName",
