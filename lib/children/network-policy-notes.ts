@@ -1,7 +1,7 @@
 /**
  * The status notes of `networking.policy`: what the NetworkPolicy leaves to the user, and whom it
- * admits when its default rule is reduced (`auth.upstreamHeader`, `policy.defaultIngress: false`). Pure
- * functions of the same inputs the policy is built from, so the note and the policy agree.
+ * admits when its default rule is reduced (`auth.upstreamHeader`, `policy.defaultIngress: false`).
+ * Pure functions of the same inputs the policy is built from, so the note and the policy agree.
  */
 import type { ChildContext } from "./context";
 import { coverageNotes, specEndpoints } from "./network-policy-coverage";
@@ -13,7 +13,7 @@ import { listenPort } from "../defaults";
 export const POLICY_DISABLED_NOTE =
   "networking.policy.enabled is false: the server has no NetworkPolicy (Metacontroller deletes one made before), so every pod that can route to it reaches it and its egress is open; remove the field to restore the policy";
 
-type NoteContext = Pick<ChildContext, "spec" | "hooksNamespace" | "exposeWith">;
+type NoteContext = Pick<ChildContext, "spec" | "hooksNamespace">;
 
 /** Whom the CR names as callers: allowedFrom and its own ingress rules. */
 function named(ctx: NoteContext): string[] {
