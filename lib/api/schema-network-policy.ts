@@ -64,11 +64,14 @@ const port = obj("A NetworkPolicyPort.", {
 const ports = list("Ports this rule opens; unset or empty means every port.", port, MAX_PORTS);
 
 export const NETWORK_POLICY_SCHEMA: Schema = obj(
-  "The server's NetworkPolicy: switch it off, or add native NetworkPolicy rules to the hooks' defaults.",
+  "The server's NetworkPolicy: switch it off, or add native NetworkPolicy rules to the hooks' defaults (or in place of them).",
   {
     enabled: bool("`false`: no NetworkPolicy (a running one is deleted). Defaults to true."),
+    defaultIngress: bool(
+      "`false`: the server port admits only the ingress rules, allowedFrom, the ingress controllers of expose and the hooks' namespace (status reads), not the CR's own namespace. Defaults to true.",
+    ),
     ingress: list(
-      "NetworkPolicyIngressRules added after the default rule (same namespace, the hooks, allowedFrom, exposure); they never replace it.",
+      "NetworkPolicyIngressRules added after the default rule (the hooks, allowedFrom, exposure, and the same namespace unless defaultIngress is false).",
       obj("A NetworkPolicyIngressRule.", {
         from: list("Sources; unset or empty means every source.", peer, MAX_PEERS),
         ports,

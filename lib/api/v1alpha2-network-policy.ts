@@ -54,7 +54,13 @@ export interface NetworkPolicyEgressRuleInput {
 export interface NetworkPolicyInput {
   /** `false`: no NetworkPolicy at all. @default true */
   readonly enabled?: boolean;
-  /** Added after the hooks' own rule, never replacing it. */
+  /**
+   * `false`: the same namespace is not admitted, so `ingress` says who may call the server (with
+   * allowedFrom, exposure and the hooks' namespace). The peer operator's replace semantics.
+   * @default true
+   */
+  readonly defaultIngress?: boolean;
+  /** Added after the hooks' own rule. */
   readonly ingress?: readonly NetworkPolicyIngressRuleInput[];
   /** Any given: the policy limits egress to these, plus DNS (and what the server itself needs). */
   readonly egress?: readonly NetworkPolicyEgressRuleInput[];

@@ -158,7 +158,7 @@ export function networkPolicyRules(spec: CanonicalSpec): FieldError[] {
 export function networkPolicyWarnings(spec: CanonicalSpec): FieldError[] {
   const policy = spec.networking.policy;
   if (policy?.enabled !== false) return [];
-  return (["ingress", "egress"] as const)
+  return (["defaultIngress", "ingress", "egress"] as const)
     .filter((side) => policy[side] !== undefined)
     .map((side) =>
       fieldError(`${PATH}.${side}`, `ignored while ${PATH}.enabled is false; remove it, or remove enabled: false`),

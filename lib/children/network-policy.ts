@@ -1,8 +1,8 @@
 /**
  * NetworkPolicy `<name>-network-policy`: the server is locked down by default and
  * `networking.allowedFrom` opens it. `networking.policy` switches it off, adds native ingress
- * rules after the default one, and limits egress (network-policy-egress.ts); unset, only
- * ingress to the server port is limited and egress stays open (providers, registries, model
+ * rules after the default one (`defaultIngress: false`: in place of its same-namespace peer),
+ * and limits egress (network-policy-egress.ts); unset, only ingress to the server port is limited and egress stays open (providers, registries, model
  * hubs live anywhere). None for a CR taken over from a Go operator that ran it without one,
  * until its owner opts in (lib/sync/network-access.ts).
  */
@@ -61,19 +61,34 @@ class Peers {
   }
 }
 
+/** False for `networking.policy.defaultIngress: false`: the user's ingress rules say who calls the server. */
+export function defaultIngressOn(spec: ChildContext["spec"]): boolean {
+  return spec.networking.policy?.defaultIngress !== false;
+}
+
+/**
+ * Which peers of the default rule a reduced policy keeps. upstreamHeader: the server believes
+ * whoever sends its headers, so only the gateway (allowedFrom) may, not the routers.
+ * defaultIngress false: the user's rules replace the same-namespace peer; allowedFrom and
+ * exposure stay, as the CR asks for them by name.
+ */
+function admits(spec: ChildContext["spec"]): { sameNamespace: boolean; exposure: boolean } {
+  const gatewayOnly = trustsHeaders(spec);
+  return { sameNamespace: !gatewayOnly && defaultIngressOn(spec), exposure: !gatewayOnly };
+}
+
 function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
   const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
-  // upstreamHeader: the server believes whoever sends its headers, so only the gateway (allowedFrom) may.
-  const gatewayOnly = trustsHeaders(ctx.spec);
+  const kept = admits(ctx.spec);
   const peers = new Peers();
   // Same namespace: the apps deployed next to the server (Go operator PR #267).
-  if (!gatewayOnly) peers.add("same namespace", { podSelector: {} });
-  // The hooks' namespace: the hooks read /v1/health and /v1/version for the status (kept with
-  // upstreamHeader: whoever runs pods there already controls every server's Deployment).
+  if (kept.sameNamespace) peers.add("same namespace", { podSelector: {} });
+  // The hooks' namespace: the hooks read /v1/health and /v1/version for the status (kept in every
+  // reduced policy: whoever runs pods there already controls every server's Deployment).
   peers.namespace(ctx.hooksNamespace);
   allowedPeers(allowedFrom, peers);
-  if (!gatewayOnly) exposurePeers(ctx, peers);
+  if (kept.exposure) exposurePeers(ctx, peers);
   return peers.list;
 }
 
@@ -138,7 +153,7 @@ export function buildNetworkPolicy(ctx: ChildContext): NetworkPolicy | undefined
     spec: {
       podSelector: { matchLabels: podSelectorLabels(ctx) },
       policyTypes: ["Ingress"],
-      // The user's rules add sources and ports; they never replace the default rule.
+      // The user's rules add sources and ports after the default rule (reduced by `admits`).
       ingress: [defaults, ...metricsRule(ctx), ...copyJson(ctx.spec.networking.policy?.ingress ?? [])],
     },
   };

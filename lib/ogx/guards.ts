@@ -58,6 +58,9 @@ function llsdNetworkPolicy(networking: unknown, monitoring: unknown): Guard[] {
   const egress = own(policy, "egress");
   return [
     { kind: "a NetworkPolicy", path: "spec.networking.policy" },
+    ...(own(policy, "defaultIngress") === false
+      ? [{ kind: "ingress from the listed rules only", path: "spec.networking.policy.defaultIngress" }]
+      : []),
     ...rules("an ingress peer (namespace)", own(from, "namespaces"), "spec.networking.allowedFrom.namespaces"),
     ...rules("an ingress peer (namespace label)", own(from, "labels"), "spec.networking.allowedFrom.labels"),
     ...rules("an ingress rule", own(policy, "ingress"), "spec.networking.policy.ingress"),
@@ -97,11 +100,12 @@ function ogxNetworkPolicy(policy: unknown): Guard[] {
   if (own(policy, "enabled") === false) return [];
   const ingress = own(policy, "ingress");
   const path = "spec.network.policy";
-  // Without ingress rules the peer writes its default rules and no egress at all.
-  const egress = ingress === undefined ? undefined : own(policy, "egress");
+  // Without ingress rules (`[]` too: Go's len() > 0) the peer writes its default rules and no egress at all.
+  const replaces = asList(ingress).length > 0;
+  const egress = replaces ? own(policy, "egress") : undefined;
   return [
     { kind: "a NetworkPolicy", path },
-    ...(ingress === undefined ? [] : [{ kind: "ingress from the listed rules only", path: `${path}.ingress` }]),
+    ...(replaces ? [{ kind: "ingress from the listed rules only", path: `${path}.ingress` }] : []),
     ...rules("an ingress rule", ingress, `${path}.ingress`),
     ...(egress === undefined ? [] : [{ kind: "egress limited to the listed rules", path: `${path}.egress` }]),
     ...rules("an egress rule", egress, `${path}.egress`),

@@ -29,22 +29,31 @@ function exposeOf(access: unknown, notes: Notes): boolean | undefined {
   return own(access, "enabled") === true ? true : undefined;
 }
 
+/**
+ * The peer's non-empty ingress rules replace all of its defaults (same namespace, operator,
+ * router, monitoring): `defaultIngress: false` keeps that meaning. Its egress rules apply only
+ * beside them, with no DNS rule.
+ */
 function policyOf(policy: unknown, notes: Notes): JsonMap | undefined {
   if (!isPlainObject(policy)) return undefined;
   if (policy.policyTypes !== undefined)
     notes.warn("spec.network.policy.policyTypes", "not converted (kept in the annotation): the peer ignores it too");
-  if (policy.ingress !== undefined)
+  const replaces = asList(policy.ingress).length > 0;
+  if (replaces)
     notes.warn(
       "spec.network.policy.ingress",
-      "the peer's rules replace its default rules; llsd-hooks adds them to its own (same namespace and the hooks' allowedFrom)",
+      "written with defaultIngress: false; llsd-hooks also admits its own namespace (status reads), expose's ingress controllers and the metrics scrapers, where the peer admits only these rules",
     );
   if (policy.egress !== undefined)
     notes.warn(
       "spec.network.policy.egress",
-      "llsd-hooks applies egress rules on their own and adds DNS; the peer applies them only beside ingress rules",
+      replaces
+        ? "llsd-hooks adds DNS to the cluster resolver and what the server needs; the peer adds no DNS rule"
+        : "llsd-hooks applies egress rules on their own and adds DNS; the peer applies them only beside ingress rules",
     );
   return compactOrNone([
     ["enabled", policy.enabled === false ? false : undefined],
+    ["defaultIngress", replaces ? false : undefined],
     ["ingress", policy.ingress],
     ["egress", policy.egress],
   ]);

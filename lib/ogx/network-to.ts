@@ -63,7 +63,8 @@ function policy(networking: JsonMap, notes: Notes): JsonMap | undefined {
     );
   const given = own(networking, "policy");
   if (!isPlainObject(given)) return undefined;
-  if (given.ingress !== undefined)
+  // defaultIngress: false is the peer's meaning of non-empty rules; nothing to write for it.
+  if (given.ingress !== undefined && given.defaultIngress !== false)
     notes.warn(
       "spec.networking.policy.ingress",
       "llsd-hooks adds these rules to its own; the peer's network.policy.ingress replaces its default rules (same namespace, operator, router, monitoring)",

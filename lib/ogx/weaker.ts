@@ -22,10 +22,12 @@ const WHY: { readonly [side in Side]: { readonly [kind: string]: string } } = {
     "an egress rule": "the peer applies egress rules only beside network.policy.ingress rules",
     "a metrics scraper peer":
       "the peer lets only namespaces labelled network.openshift.io/policy-group: monitoring scrape",
+    "ingress from the listed rules only":
+      "the peer writes its default rules (same namespace, operator, router) when network.policy.ingress is empty",
   },
   LlamaStackDistribution: {
     "ingress from the listed rules only":
-      "llsd-hooks adds these rules to its own (the same namespace, the hooks and allowedFrom) where the peer's replace its defaults",
+      "without networking.policy.defaultIngress: false, llsd-hooks adds these rules to its own (the same namespace, the hooks and allowedFrom) where the peer's replace its defaults",
   },
 };
 

@@ -3,7 +3,7 @@
  * whose result enforces less than its source (auth, TLS, a NetworkPolicy rule, a store) exits 1
  * with the field of each loss; `--allow-weaker` prints the same list as warnings and converts.
  */
-import { parse, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import type { JsonMap } from "../../lib/conversion/paths";
 import { llsdGuards, ogxGuards } from "../../lib/ogx/guards";
 import { losses } from "../../lib/ogx/weaker";
@@ -56,16 +56,10 @@ const LOSSES: [string, string[], JsonMap, string[]][] = [
     ["spec.monitoring.allowedFrom.namespaces[0]"],
   ],
   [
-    "ingress rules that replace the peer's defaults",
-    TO_LLSD,
-    anOgxServer({ network: { policy: { ingress: INGRESS } } }),
-    ["spec.network.policy.ingress"],
-  ],
-  [
-    "the same, migrated",
-    MIGRATE,
-    anOgxServer({ network: { policy: { ingress: INGRESS } }, monitoring: { enabled: false } }),
-    ["spec.network.policy.ingress"],
+    "defaultIngress: false without rules (the peer would write its defaults)",
+    TO_OGX,
+    anLlsd({ networking: { policy: { defaultIngress: false } } }),
+    ["spec.networking.policy.defaultIngress"],
   ],
 ];
 
@@ -112,6 +106,21 @@ describe("a conversion that keeps what is enforced", () => {
       }),
     ],
     [
+      "rules that replace the defaults (defaultIngress: false), to OGXServer",
+      TO_OGX,
+      anLlsd({ networking: { policy: { defaultIngress: false, ingress: INGRESS, egress: EGRESS } } }),
+    ],
+    [
+      "ingress rules that replace the peer's defaults, converted",
+      TO_LLSD,
+      anOgxServer({ network: { policy: { ingress: INGRESS, egress: EGRESS } } }),
+    ],
+    [
+      "the same, migrated",
+      MIGRATE,
+      anOgxServer({ network: { policy: { ingress: INGRESS } }, monitoring: { enabled: false } }),
+    ],
+    [
       "stores, a PVC, CA certificates and egress beside ingress, from OGXServer",
       TO_LLSD,
       anOgxServer({
@@ -123,6 +132,17 @@ describe("a conversion that keeps what is enforced", () => {
   ])("%s: exit 0, no loss", (_name, args, object) => {
     const run = llsd([...args, "in.yaml"], files(object));
     expect([run.code, run.stderr]).toEqual([0, expect.not.stringMatching(/weaker|error:/)]);
+  });
+
+  it("an OGXServer's ingress rules become the LLSD's, with defaultIngress: false", () => {
+    const run = llsd([...MIGRATE, "in.yaml"], files(anOgxServer({ network: { policy: { ingress: INGRESS } } })));
+    const llsdDoc = parseAllDocuments(run.stdout)
+      .map((d) => d.toJS() as JsonMap)
+      .find((d) => d.kind === "LlamaStackDistribution");
+    expect([run.code, (llsdDoc?.spec as JsonMap | undefined)?.networking]).toEqual([
+      0,
+      expect.objectContaining({ policy: { defaultIngress: false, ingress: INGRESS } }),
+    ]);
   });
 });
 
@@ -145,6 +165,18 @@ describe("the rule: a guard of the source that the result lacks (or holds with a
       ["spec.networking.tls.caBundle"],
     ],
     ["the NetworkPolicy turned off", {}, { network: { policy: { enabled: false } } }, ["spec.networking.policy"]],
+    [
+      "rules only (defaultIngress: false) where the peer gets an empty list (its defaults)",
+      { networking: { policy: { defaultIngress: false, ingress: [] } } },
+      { network: { policy: { ingress: [] } } },
+      ["spec.networking.policy.defaultIngress"],
+    ],
+    [
+      "egress beside an empty ingress list (the peer ignores it)",
+      { networking: { policy: { egress: EGRESS } } },
+      { network: { policy: { ingress: [], egress: EGRESS } } },
+      ["spec.networking.policy.egress", "spec.networking.policy.egress[0]"],
+    ],
     ["nothing lost", redis, redis, []],
   ])("%s", (_name, llsdSpec, ogxSpec, paths) => {
     expect(losses(llsdGuards(llsdSpec), ogxGuards(ogxSpec), "OGXServer").map((l) => l.path)).toEqual(paths);

@@ -116,8 +116,12 @@ describe("networking.policy checks", () => {
     expect(check(policy)).toMatchObject({ errors: [], warnings: [] });
   });
 
-  it.each([["ingress"], ["egress"]] as const)("warns that %s is ignored while enabled is false", (side) => {
-    expect(check({ enabled: false, [side]: [] }).warnings).toEqual([
+  it.each<[string, unknown]>([
+    ["ingress", []],
+    ["egress", []],
+    ["defaultIngress", false],
+  ])("warns that %s is ignored while enabled is false", (side, value) => {
+    expect(check({ enabled: false, [side]: value }).warnings).toEqual([
       { path: `${P}.${side}`, message: `ignored while ${P}.enabled is false; remove it, or remove enabled: false` },
     ]);
   });

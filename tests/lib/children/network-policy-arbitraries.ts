@@ -64,6 +64,7 @@ export const anEgressRule: fc.Arbitrary<NetworkPolicyEgressRuleInput> = fc.recor
 export const aNetworkPolicy: fc.Arbitrary<NetworkPolicyInput> = fc.record(
   {
     enabled: fc.boolean(),
+    defaultIngress: fc.boolean(),
     ingress: fc.array(anIngressRule, { maxLength: 3 }),
     egress: fc.array(anEgressRule, { maxLength: 3 }),
   },

@@ -138,7 +138,7 @@ describe("every policy, whatever the rules (property)", () => {
   ];
 
   it.each(BASES)(
-    "given the %s context, is valid, keeps the default rule first and admits every served port",
+    "given the %s context, is valid, keeps the default rule (reduced by defaultIngress) first and admits every served port",
     (_t, base) => {
       const plain = mustHave(withPolicy(undefined, base));
       fc.assert(
@@ -148,7 +148,11 @@ describe("every policy, whatever the rules (property)", () => {
           if (policy.enabled === false) return built === undefined;
           const np = built as unknown as NetworkPolicy;
           validateChild(built!);
-          expect(np.spec.ingress[0]).toEqual(plain.spec.ingress[0]);
+          // defaultIngress: false drops the same-namespace peer ({podSelector: {}}) only.
+          const first = plain.spec.ingress[0]!;
+          const sameNamespace = (p: object): boolean => JSON.stringify(p) === '{"podSelector":{}}';
+          const kept = policy.defaultIngress === false ? first.from?.filter((p) => !sameNamespace(p)) : first.from;
+          expect(np.spec.ingress[0]).toEqual({ ...first, from: kept });
           expect(np.spec.ingress.slice(1)).toEqual(policy.ingress ?? []);
           for (const port of servedPorts(children))
             expect({ port, admitted: admits(np, port) }).toEqual({ port, admitted: true });
