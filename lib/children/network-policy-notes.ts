@@ -6,16 +6,16 @@
 import type { ChildContext } from "./context";
 import { coverageNotes, specEndpoints } from "./network-policy-coverage";
 import { egressRules, platformNeeds, platformNotes } from "./network-policy-egress";
-import { policyEnabled } from "./network-policy";
-import { trustsHeaders } from "../api/validate-auth-trust";
+import { headersTrusted, policyEnabled } from "./network-policy";
 import { listenPort } from "../defaults";
 
 export const POLICY_DISABLED_NOTE =
   "networking.policy.enabled is false: the server has no NetworkPolicy (Metacontroller deletes one made before), so every pod that can route to it reaches it and its egress is open; remove the field to restore the policy";
 
 /** With upstreamHeader, who the policy admits to the server's port (network-policy.ts `peers`), said in the status. */
-export function gatewayOnlyNote(ctx: Pick<ChildContext, "spec" | "hooksNamespace">): string[] {
-  if (!trustsHeaders(ctx.spec)) return [];
+export function gatewayOnlyNote(ctx: Pick<ChildContext, "spec" | "hooksNamespace" | "gatewayHeaders">): string[] {
+  const source = headersTrusted(ctx);
+  if (source === undefined) return [];
   const { allowedFrom, policy, port } = ctx.spec.networking;
   const named = [
     ...(allowedFrom?.namespaces ?? []).map((n) => `namespace ${n}`),
@@ -23,12 +23,12 @@ export function gatewayOnlyNote(ctx: Pick<ChildContext, "spec" | "hooksNamespace
     ...((policy?.ingress?.length ?? 0) > 0 ? ["the networking.policy.ingress rules"] : []),
   ];
   return [
-    `spec.auth.upstreamHeader: the NetworkPolicy admits to port ${listenPort(port)} only the gateway (${named.join(", ")}) and the hooks' namespace ${ctx.hooksNamespace} (status reads), not the CR's own namespace nor an ingress controller: the server believes the headers of whoever reaches it`,
+    `${source}: the NetworkPolicy admits to port ${listenPort(port)} only the gateway (${named.join(", ")}) and the hooks' namespace ${ctx.hooksNamespace} (status reads), not the CR's own namespace nor an ingress controller: the server believes the headers of whoever reaches it`,
   ];
 }
 
 export function networkPolicyNotes(
-  ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres" | "apiServer" | "hooksNamespace">,
+  ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres" | "apiServer" | "hooksNamespace" | "gatewayHeaders">,
 ): string[] {
   if (!policyEnabled(ctx)) return [POLICY_DISABLED_NOTE];
   const gateway = gatewayOnlyNote(ctx);

@@ -61,11 +61,20 @@ class Peers {
   }
 }
 
+/**
+ * Who makes the server believe a gateway's identity headers: `spec.auth.upstreamHeader`, or the
+ * mounted overrideConfig's `upstream_header` provider. Undefined when nobody does.
+ */
+export function headersTrusted(ctx: Pick<ChildContext, "spec" | "gatewayHeaders">): string | undefined {
+  if (trustsHeaders(ctx.spec)) return "spec.auth.upstreamHeader";
+  return ctx.gatewayHeaders === undefined ? undefined : `upstream_header auth in ConfigMap ${ctx.gatewayHeaders}`;
+}
+
 function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
   const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
   // upstreamHeader: the server believes whoever sends its headers, so only the gateway (allowedFrom) may.
-  const gatewayOnly = trustsHeaders(ctx.spec);
+  const gatewayOnly = headersTrusted(ctx) !== undefined;
   const peers = new Peers();
   // Same namespace: the apps deployed next to the server (Go operator PR #267).
   if (!gatewayOnly) peers.add("same namespace", { podSelector: {} });
