@@ -140,7 +140,10 @@ describe("an overrideConfig whose server believes a gateway's headers", () => {
     const policy = answer.children.find((c) => c.kind === "NetworkPolicy") as NetworkPolicy | undefined;
     if (!policy) throw new Error(`no NetworkPolicy: ${JSON.stringify(answer.status.conditions)}`);
     validateChild(policy as unknown as KubeObject);
-    return { from: policy.spec.ingress[0]?.from, notes: answer.status.notes ?? [] };
+    return {
+      from: policy.spec.ingress[0]?.from,
+      notes: Array.isArray(answer.status.notes) ? (answer.status.notes as string[]) : [],
+    };
   };
 
   it.each<[string, string, object[], boolean]>([
