@@ -12,6 +12,7 @@ import { withSharedDefs } from "./schema-defs";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { didYouMean } from "../suggest";
+import { isPlainObject } from "../conversion/paths";
 
 /** The fields of a provider entry; any other key is read as a Secret reference. */
 const PROVIDER_FIELDS = ["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"];
@@ -102,11 +103,23 @@ export function describeError(e: ErrorObject): string {
   }
 }
 
-/** An unknown field: the known one it is a typo of, else remove it. */
+/** A schema's `properties`, `{}` when it has none (ajv's parentSchema is untyped). */
+function propertiesOf(schema: unknown): Readonly<Record<string, unknown>> {
+  const properties: unknown = isPlainObject(schema) ? schema.properties : undefined;
+  return isPlainObject(properties) ? properties : {};
+}
+
+/**
+ * An unknown field: where it belongs when exactly one sibling object has a field of that name
+ * (`spec.replicas` → `workload.replicas`: a misplaced field, not a typo), else the known one it
+ * is a typo of, else remove it.
+ */
 function unknownField(e: ErrorObject): string {
   const field = String(e.params.additionalProperty);
-  const properties: unknown = e.parentSchema?.properties;
-  const near = didYouMean(field, typeof properties === "object" && properties !== null ? Object.keys(properties) : []);
+  const properties = propertiesOf(e.parentSchema);
+  const homes = Object.keys(properties).filter((key) => Object.hasOwn(propertiesOf(properties[key]), field));
+  if (homes.length === 1) return `unknown field "${field}"; did you mean "${homes[0]}.${field}"?`;
+  const near = didYouMean(field, Object.keys(properties));
   return `unknown field "${field}";${near || " remove it or check its spelling"}`;
 }
 

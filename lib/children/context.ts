@@ -60,6 +60,8 @@ export interface ChildContext {
   readonly plainEnv: readonly PlainEnv[];
   /** Parts of the user's Postgres DSNs, read from the related Secrets by the sync hook (lib/config/postgres-stores.ts). */
   readonly postgres?: DerivedPostgres;
+  /** The overrideConfig ConfigMap whose server believes a gateway's identity headers: the policy admits only the gateway. */
+  readonly gatewayHeaders?: string;
   /** Namespace of the hooks and Metacontroller: the NetworkPolicy admits it. */
   readonly hooksNamespace: string;
   /** What carries an exposed server: an Ingress, an OpenShift Route (the OpenShift overlay) or a Gateway API HTTPRoute (the gateway component). */

@@ -6,14 +6,13 @@
 import type { ChildContext } from "./context";
 import { coverageNotes, specEndpoints } from "./network-policy-coverage";
 import { egressRules, platformNeeds, platformNotes } from "./network-policy-egress";
-import { defaultIngressOn, policyEnabled } from "./network-policy";
-import { trustsHeaders } from "../api/validate-auth-trust";
+import { defaultIngressOn, headersTrusted, policyEnabled } from "./network-policy";
 import { listenPort } from "../defaults";
 
 export const POLICY_DISABLED_NOTE =
   "networking.policy.enabled is false: the server has no NetworkPolicy (Metacontroller deletes one made before), so every pod that can route to it reaches it and its egress is open; remove the field to restore the policy";
 
-type NoteContext = Pick<ChildContext, "spec" | "hooksNamespace">;
+type NoteContext = Pick<ChildContext, "spec" | "hooksNamespace" | "gatewayHeaders">;
 
 /** Whom the CR names as callers: allowedFrom and its own ingress rules. */
 function named(ctx: NoteContext): string[] {
@@ -27,15 +26,16 @@ function named(ctx: NoteContext): string[] {
 
 /** With upstreamHeader, who the policy admits to the server's port (network-policy.ts `peers`), said in the status. */
 export function gatewayOnlyNote(ctx: NoteContext): string[] {
-  if (!trustsHeaders(ctx.spec)) return [];
+  const source = headersTrusted(ctx);
+  if (source === undefined) return [];
   return [
-    `spec.auth.upstreamHeader: the NetworkPolicy admits to port ${listenPort(ctx.spec.networking.port)} only the gateway (${named(ctx).join(", ")}) and the hooks' namespace ${ctx.hooksNamespace} (status reads), not the CR's own namespace nor an ingress controller: the server believes the headers of whoever reaches it`,
+    `${source}: the NetworkPolicy admits to port ${listenPort(ctx.spec.networking.port)} only the gateway (${named(ctx).join(", ")}) and the hooks' namespace ${ctx.hooksNamespace} (status reads), not the CR's own namespace nor an ingress controller: the server believes the headers of whoever reaches it`,
   ];
 }
 
 /** With `defaultIngress: false` (and no upstreamHeader, whose note says more), who the policy admits to the server's port. */
 export function replacedDefaultNote(ctx: NoteContext): string[] {
-  if (defaultIngressOn(ctx.spec) || trustsHeaders(ctx.spec)) return [];
+  if (defaultIngressOn(ctx.spec) || headersTrusted(ctx) !== undefined) return [];
   const exposed = ctx.spec.networking.expose.enabled ? ["the ingress controllers of expose"] : [];
   const callers = [...named(ctx), ...exposed];
   return [
@@ -44,7 +44,7 @@ export function replacedDefaultNote(ctx: NoteContext): string[] {
 }
 
 export function networkPolicyNotes(
-  ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres" | "apiServer" | "hooksNamespace">,
+  ctx: Pick<ChildContext, "spec" | "exposeWith" | "postgres" | "apiServer" | "hooksNamespace" | "gatewayHeaders">,
 ): string[] {
   if (!policyEnabled(ctx)) return [POLICY_DISABLED_NOTE];
   const gateway = [...gatewayOnlyNote(ctx), ...replacedDefaultNote(ctx)];

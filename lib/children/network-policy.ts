@@ -61,6 +61,15 @@ class Peers {
   }
 }
 
+/**
+ * Who makes the server believe a gateway's identity headers: `spec.auth.upstreamHeader`, or the
+ * mounted overrideConfig's `upstream_header` provider. Undefined when nobody does.
+ */
+export function headersTrusted(ctx: Pick<ChildContext, "spec" | "gatewayHeaders">): string | undefined {
+  if (trustsHeaders(ctx.spec)) return "spec.auth.upstreamHeader";
+  return ctx.gatewayHeaders === undefined ? undefined : `upstream_header auth in ConfigMap ${ctx.gatewayHeaders}`;
+}
+
 /** False for `networking.policy.defaultIngress: false`: the user's ingress rules say who calls the server. */
 export function defaultIngressOn(spec: ChildContext["spec"]): boolean {
   return spec.networking.policy?.defaultIngress !== false;
@@ -72,15 +81,15 @@ export function defaultIngressOn(spec: ChildContext["spec"]): boolean {
  * defaultIngress false: the user's rules replace the same-namespace peer; allowedFrom and
  * exposure stay, as the CR asks for them by name.
  */
-function admits(spec: ChildContext["spec"]): { sameNamespace: boolean; exposure: boolean } {
-  const gatewayOnly = trustsHeaders(spec);
-  return { sameNamespace: !gatewayOnly && defaultIngressOn(spec), exposure: !gatewayOnly };
+function admits(ctx: Pick<ChildContext, "spec" | "gatewayHeaders">): { sameNamespace: boolean; exposure: boolean } {
+  const gatewayOnly = headersTrusted(ctx) !== undefined;
+  return { sameNamespace: !gatewayOnly && defaultIngressOn(ctx.spec), exposure: !gatewayOnly };
 }
 
 function peers(ctx: ChildContext): NetworkPolicyPeerInput[] {
   const { allowedFrom } = ctx.spec.networking;
   if (allowedFrom?.namespaces?.includes(ALL_NAMESPACES)) return [{ namespaceSelector: {} }];
-  const kept = admits(ctx.spec);
+  const kept = admits(ctx);
   const peers = new Peers();
   // Same namespace: the apps deployed next to the server (Go operator PR #267).
   if (kept.sameNamespace) peers.add("same namespace", { podSelector: {} });

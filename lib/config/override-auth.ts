@@ -27,6 +27,11 @@ function authenticates(parsed: JsonMap): boolean {
   return providerConfig(parsed) !== undefined;
 }
 
+/** Whether the config's server believes a gateway's identity headers (`upstream_header`). */
+export function trustsGatewayHeaders(parsed: JsonMap): boolean {
+  return providerConfig(parsed)?.type === "upstream_header";
+}
+
 /**
  * An override whose server believes a gateway's headers (`upstream_header`) is refused where a
  * spec.auth.upstreamHeader one is (lib/api/validate-auth-trust.ts): exposed, without a policy,
@@ -34,7 +39,7 @@ function authenticates(parsed: JsonMap): boolean {
  */
 export function overrideForgeable(spec: CanonicalSpec, configMapName: string, parsed: JsonMap): FieldError[] {
   const provider = providerConfig(parsed);
-  if (provider?.type !== "upstream_header") return [];
+  if (!trustsGatewayHeaders(parsed) || provider === undefined) return [];
   const header = typeof provider.principal_header === "string" ? provider.principal_header : "principal";
   return gatewayBypasses(spec, forgeable(`with upstream_header auth in ConfigMap ${configMapName}`, header));
 }

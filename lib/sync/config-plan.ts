@@ -11,7 +11,7 @@ import { loopbackBackendNotes } from "../config/local-backends";
 import { overrideLineNotes } from "../config/override-line";
 import { overrideVectorStoreNotes } from "../config/vector-store-startup";
 import { overrideConfigWarnings } from "../config/override-settings";
-import { overrideExposedWithoutAuth, overrideForgeable } from "../config/override-auth";
+import { overrideExposedWithoutAuth, overrideForgeable, trustsGatewayHeaders } from "../config/override-auth";
 import { settingsEnv } from "../config/settings-env";
 import { imageStateErrors, isStateError, overrideStateErrors } from "../config/shared-state-errors";
 import type { ConfigDoc } from "../config/doc";
@@ -58,9 +58,11 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
   const auth = overrideExposedWithoutAuth(input.spec, configMapName, checked.parsed).map(
     (w) => `${w.path}: ${w.message}`,
   );
+  // Its NetworkPolicy then admits only the gateway, as for spec.auth.upstreamHeader.
+  const gateway = trustsGatewayHeaders(checked.parsed) ? { gatewayHeaders: configMapName } : {};
   if (input.externalProviders && input.externalProviders.length > 0) {
     const merged = overrideWithExternal(input, configMapName, checked.parsed, input.externalProviders);
-    return "failure" in merged ? merged : { ...merged, notes: [...auth, ...merged.notes] };
+    return "failure" in merged ? merged : { ...merged, ...gateway, notes: [...auth, ...merged.notes] };
   }
   const hash = sha256(checked.configYaml);
   return {
@@ -68,6 +70,7 @@ function overridePlan(input: PlanInput, ref: ConfigMapKey): ConfigPlan | { failu
     inUse: { source: "override", configMapName, hash },
     secretEnv: [],
     plainEnv: [],
+    ...gateway,
     notes: [...auth, ...overrideEnvNotes(configMapName, checked.parsed, input)],
   };
 }

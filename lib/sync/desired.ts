@@ -62,7 +62,7 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean, apiServer
     exposeWith: ctx.deps.exposeWith,
   };
   if (plan.mounted) child.config = plan.mounted;
-  if (plan.postgres) child.postgres = plan.postgres;
+  withPlanParts(child, plan);
   if (caBundle) child.caBundle = caBundle;
   if (profile) child.legacy = profile;
   if (external.resolved) child.externalProviders = external.resolved;
@@ -106,10 +106,21 @@ function takeoverNotes(ctx: SyncContext, open: boolean): string[] {
   return [...(open ? [KEPT_OPEN_NOTE] : []), ...(ogxTakenOver(ctx.observed) ? [ogxTakeoverNote(ctx.parent.name)] : [])];
 }
 
+/** The server believes a gateway's identity headers (spec.auth.upstreamHeader, or an override's upstream_header). */
+function believesHeaders(planned: Planned): boolean {
+  return trustsHeaders(planned.spec) || planned.plan.gatewayHeaders !== undefined;
+}
+
+/** What the config plan read from related objects and the children need: Postgres parts, a gateway-only policy. */
+function withPlanParts(child: { -readonly [K in keyof ChildContext]: ChildContext[K] }, plan: Planned["plan"]): void {
+  if (plan.postgres) child.postgres = plan.postgres;
+  if (plan.gatewayHeaders) child.gatewayHeaders = plan.gatewayHeaders;
+}
+
 export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
   const { ca, plan } = planned;
   // A server that believes a gateway's headers is never left open: adding upstreamHeader opts in (docs/auth.md).
-  const open = keptOpen(ctx.request.parent, ctx.observed) && !trustsHeaders(planned.spec);
+  const open = keptOpen(ctx.request.parent, ctx.observed) && !believesHeaders(planned);
   // Read once: the policy's egress and its notes see the same endpoints.
   const apiServer = apiServerEgressOf(ctx.request.related);
   const children = childrenOf(ctx, planned, open, apiServer);
@@ -129,6 +140,7 @@ export function succeeded(ctx: SyncContext, planned: Planned): SyncResponse {
       exposeWith: ctx.deps.exposeWith,
       hooksNamespace: ctx.deps.hooksNamespace,
       postgres: plan.postgres,
+      gatewayHeaders: plan.gatewayHeaders,
       ...(apiServer ? { apiServer } : {}),
     }),
     ...exposeNotes({ spec: planned.spec, exposeWith: ctx.deps.exposeWith, keptOpen: open }),

@@ -18,6 +18,8 @@ export interface ConfigPlan {
   readonly secretEnv: readonly SecretEnv[];
   readonly plainEnv: readonly PlainEnv[];
   readonly postgres?: ChildContext["postgres"];
+  /** The mounted ConfigMap whose server believes a gateway's identity headers (ChildContext). */
+  readonly gatewayHeaders?: string;
   readonly notes: readonly string[];
 }
 

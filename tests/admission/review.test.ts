@@ -118,7 +118,7 @@ describe("review", () => {
     expect(response.allowed).toBe(false);
     expect(response.status!.details.causes.map((c) => `${c.field}: ${c.message}`)).toEqual(
       expect.arrayContaining([
-        'spec: unknown field "replicas"; remove it or check its spelling',
+        'spec: unknown field "replicas"; did you mean "workload.replicas"?',
         "spec.networking.port: must be integer",
       ]),
     );

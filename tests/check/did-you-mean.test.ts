@@ -37,6 +37,11 @@ describe("a misspelled name in a spec", () => {
       'spec.providers.inference.endpont: unknown field "endpont": did you mean "endpoint"?',
     ],
     [
+      "a field written one level too high",
+      { ...starter, replicas: 2 },
+      'spec: unknown field "replicas"; did you mean "workload.replicas"?',
+    ],
+    [
       "a field nothing is near",
       { ...starter, bogus: 1 },
       'spec: unknown field "bogus"; remove it or check its spelling',

@@ -11,7 +11,7 @@ import {
   type NetworkPolicy,
 } from "../../../lib/children/network-policy";
 import { sync } from "../../../lib/sync/sync";
-import { aParent, aRequest, deps, observedFrom } from "../../sync-builders";
+import { aConfigMap, aParent, aRequest, deps, observedFrom } from "../../sync-builders";
 import { gatewayOnlyNote, networkPolicyNotes } from "../../../lib/children/network-policy-notes";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { aContext, HOOKS_NAMESPACE, type ContextOverrides } from "./context-builder";
@@ -124,5 +124,40 @@ describe("a CR kept open after a Go operator takeover", () => {
     const first = sync(aRequest(open), deps());
     const after = sync(aRequest(open, keptOpen(first.children)), deps());
     expect(after.children.find((c) => c.kind === "NetworkPolicy")).toBeUndefined();
+  });
+});
+
+describe("an overrideConfig whose server believes a gateway's headers", () => {
+  const config = (type: string): string =>
+    `version: 2\napis: [inference]\nproviders:\n  inference: []\nserver:\n  auth:\n    provider_config:\n      type: ${type}\n`;
+  const parent = aParent({
+    distribution: { name: "starter" },
+    overrideConfig: { configMapName: "cfg" },
+    networking: { allowedFrom: { namespaces: ["gateway"] } },
+  });
+  const policyAndNotes = (type: string): { from: unknown; notes: readonly string[] } => {
+    const answer = sync(aRequest(parent, [], [aConfigMap("cfg", { "config.yaml": config(type) })]), deps());
+    const policy = answer.children.find((c) => c.kind === "NetworkPolicy") as NetworkPolicy | undefined;
+    if (!policy) throw new Error(`no NetworkPolicy: ${JSON.stringify(answer.status.conditions)}`);
+    validateChild(policy as unknown as KubeObject);
+    return {
+      from: policy.spec.ingress[0]?.from,
+      notes: Array.isArray(answer.status.notes) ? (answer.status.notes as string[]) : [],
+    };
+  };
+
+  it.each<[string, string, object[], boolean]>([
+    ["upstream_header: only the hooks and the gateway", "upstream_header", [HOOKS, byName("gateway")], true],
+    [
+      "another provider: the CR's own namespace too (unchanged)",
+      "kubernetes",
+      [{ podSelector: {} }, HOOKS, byName("gateway")],
+      false,
+    ],
+  ])("%s", (_t, type, peers, noted) => {
+    const { from, notes } = policyAndNotes(type);
+    expect(from).toEqual(peers);
+    const note = notes.find((n) => n.startsWith("upstream_header auth in ConfigMap cfg: the NetworkPolicy admits"));
+    expect(note !== undefined).toBe(noted);
   });
 });
