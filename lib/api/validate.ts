@@ -24,7 +24,8 @@ import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
-import type { ExposeWith } from "./expose-types";
+import type { ExposeWith, GatewayParentRefInput } from "./expose-types";
+import { withGatewayParent } from "./gateway-parent";
 import { exposeRules, exposeWarnings } from "./validate-expose";
 
 export interface ValidateContext {
@@ -43,6 +44,8 @@ export interface ValidateContext {
   readonly release?: Release;
   /** What carries an exposed server (the hooks' LLSD_EXPOSE_WITH). @default ingress */
   readonly exposeWith?: ExposeWith;
+  /** The Gateway of exposed CRs that name none (the hooks' LLSD_GATEWAY_PARENT); the spec checked and returned carries it. */
+  readonly gatewayParent?: GatewayParentRefInput;
 }
 
 export interface ValidationResult {
@@ -149,10 +152,11 @@ function inferenceIdsOf(spec: CanonicalSpec, baseIds: readonly string[] | undefi
 
 /** Semantic rules on a normalized spec. */
 export function validateCanonical(
-  spec: CanonicalSpec,
+  normalized: CanonicalSpec,
   raw: LlsdSpecV1alpha2,
   ctx: ValidateContext = {},
 ): ValidationResult {
+  const spec = withGatewayParent(normalized, ctx);
   const inferenceIds = inferenceIdsOf(spec, ctx.baseInferenceIds);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.
   const errors = distributionRules(spec, ctx.distributions ?? DEFAULT_DISTRIBUTIONS).concat(

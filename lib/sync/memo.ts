@@ -137,7 +137,8 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
   const problems = (deps.imageOverrideProblems ?? []).join("\n");
   const m = deps.serverMonitoring;
   const monitoring = m ? `${m.serviceMonitors}|${m.scraperNamespace}` : "";
-  return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
+  const gateway = deps.gatewayParent ? JSON.stringify(deps.gatewayParent) : "";
+  return `${version}\n${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${gateway}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
 }
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {

@@ -52,6 +52,7 @@ export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationRes
     distributions: deps.distributions,
     generation: false,
     exposeWith: deps.exposeWith,
+    ...(deps.gatewayParent ? { gatewayParent: deps.gatewayParent } : {}),
   });
 }
 

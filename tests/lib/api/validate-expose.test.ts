@@ -79,7 +79,7 @@ describe("networking.expose: refused, with the path and the fix", () => {
       "a Gateway exposure without parentRefs",
       true,
       "gateway",
-      "spec.networking.expose.parentRefs: the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}]",
+      "spec.networking.expose.parentRefs: the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}], or give the hooks a default Gateway (LLSD_GATEWAY_PARENT=namespace/name[/sectionName]; docs/install.md#gateway-api)",
     ],
   ])("%s", (_title, expose, exposeWith, expected) => {
     expect(lines(judged(specWith(expose as ExposeObject), exposeWith).errors)).toEqual([expected]);
