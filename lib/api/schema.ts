@@ -12,6 +12,7 @@ import { withSharedDefs } from "./schema-defs";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { didYouMean } from "../suggest";
+import { aliasHint } from "./field-aliases";
 
 /** The fields of a provider entry; any other key is read as a Secret reference. */
 const PROVIDER_FIELDS = ["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"];
@@ -102,11 +103,12 @@ export function describeError(e: ErrorObject): string {
   }
 }
 
-/** An unknown field: the known one it is a typo of, else remove it. */
+/** An unknown field: the known one it is a typo of, or another API's name for one, else remove it. */
 function unknownField(e: ErrorObject): string {
   const field = String(e.params.additionalProperty);
   const properties: unknown = e.parentSchema?.properties;
-  const near = didYouMean(field, typeof properties === "object" && properties !== null ? Object.keys(properties) : []);
+  const known = typeof properties === "object" && properties !== null ? Object.keys(properties) : [];
+  const near = didYouMean(field, known) || aliasHint(e.instancePath, field);
   return `unknown field "${field}";${near || " remove it or check its spelling"}`;
 }
 

@@ -111,6 +111,30 @@ describe("networking.expose: refused, with the path and the fix", () => {
   });
 });
 
+describe("networking.expose: an unknown field names the one meant", () => {
+  it.each<[string, string]>([
+    ["ingressClassName", 'did you mean "className"? (it becomes the Ingress\'s ingressClassName)'],
+    ["IngressClass", 'did you mean "className"?'],
+    ["tlsSecret", 'did you mean "tls: {secretName}"?'],
+    ["secretName", 'did you mean "tls: {secretName}"?'],
+    ["clusterIssuer", 'did you mean "tls: {issuer: {name, kind: ClusterIssuer}}"?'],
+    ["hosts", 'did you mean "hostname"?'],
+    ["gateway", 'did you mean "parentRefs"?'],
+    ["hostName", 'did you mean "hostname"?'],
+    ["classname", 'did you mean "className"?'],
+    ["parentRef", 'did you mean "parentRefs"?'],
+    ["timeout", "remove it or check its spelling"],
+  ])("%s", (field, hint) => {
+    const { errors } = judged(specWith({ hostname: HOST, [field]: "x" }));
+    expect(lines(errors)).toEqual([`spec.networking.expose: unknown field "${field}"; ${hint}`]);
+  });
+
+  it("only under networking.expose: another object's field of that name is not pointed there", () => {
+    const { errors } = validate({ ...aSpec(), workload: { ingressClassName: "x" } });
+    expect(lines(errors)).toEqual(['spec.workload: unknown field "ingressClassName"; remove it or check its spelling']);
+  });
+});
+
 describe("networking.expose: bearer tokens over a plain Ingress", () => {
   const WARNING =
     "spec.networking.expose: spec.auth is set but the Ingress has no TLS: bearer tokens cross the cluster edge in clear text; set hostname and tls (secretName, or issuer for cert-manager) (docs/security.md)";
