@@ -25,5 +25,6 @@ export function productionHandlers(logger: pino.Logger, env: NodeJS.ProcessEnv, 
     metrics && ((read, result) => metrics.imageRead(read, result)),
   );
   // Admission judges the exposure the sync hook will build (lib/api/validate-expose.ts).
-  return { sync, customize: customizeHook, validation: { exposeWith: settings.exposeWith } };
+  const { exposeWith, gatewayParent } = settings;
+  return { sync, customize: customizeHook, validation: { exposeWith, ...(gatewayParent ? { gatewayParent } : {}) } };
 }

@@ -6,6 +6,7 @@
  *
  *   HOOKS_NAMESPACE            the hooks pod's namespace (downward API; llsd-hooks)
  *   LLSD_EXPOSE_WITH           `ingress` (default), `route` for OpenShift Routes, `gateway` for Gateway API HTTPRoutes
+ *   LLSD_GATEWAY_PARENT        `namespace/name[/sectionName]`: the Gateway of exposed CRs that name none (with `gateway` only)
  *   OPERATOR_VERSION           reported in status (default: the package version)
  *   LLSD_READ_IMAGE_LABELS     `true` (default) or `false`: bundled base configs only, no registry calls
  *   REGISTRY_AUTH_FILE         a dockerconfigjson file with cluster-wide pull credentials
@@ -22,7 +23,8 @@
  *                              (SYNC_MEMO_MB, its predecessor, is refused with a pointer to it)
  */
 import { readFileSync } from "node:fs";
-import { EXPOSE_WITH } from "../lib/api/expose-types";
+import { EXPOSE_WITH, type ExposeWith, type GatewayParentRefInput } from "../lib/api/expose-types";
+import { GATEWAY_PARENT_FORM, parseGatewayParent } from "../lib/api/gateway-parent";
 import { LIVE_DEFAULTS } from "../lib/live";
 import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "../lib/oci";
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
@@ -30,6 +32,7 @@ import { FILE_VARIABLE } from "../lib/sync/image-overrides";
 import { CACHE_BUDGET_MB } from "../lib/caches";
 import { DEFAULT_SCRAPER_NAMESPACE, type ServerMonitoringSettings } from "../lib/monitoring";
 import {
+  BadSetting,
   booleanSetting,
   enumSetting,
   namespaceSetting,
@@ -86,14 +89,31 @@ export function cacheBytesFromEnv(env: Env): number {
   return numberSetting(env, "LLSD_CACHE_MB", rule, CACHE_BUDGET_MB) * 2 ** 20;
 }
 
+/** The default Gateway: only a gateway install reads it, so set on another it would silently do nothing. */
+export function gatewayParentFromEnv(env: Env, exposeWith: ExposeWith): GatewayParentRefInput | undefined {
+  const name = "LLSD_GATEWAY_PARENT";
+  const value = setting(env, name);
+  if (value === undefined) return undefined;
+  const parent = parseGatewayParent(value);
+  if (parent === undefined) throw new BadSetting(name, env[name]!, GATEWAY_PARENT_FORM);
+  if (exposeWith !== "gateway")
+    throw new Error(
+      `${name} names a Gateway, which only LLSD_EXPOSE_WITH=gateway uses; unset it, or set LLSD_EXPOSE_WITH=gateway`,
+    );
+  return parent;
+}
+
 export function syncSettingsFromEnv(env: Env): SyncSettings {
   const operatorVersion = setting(env, "OPERATOR_VERSION") ?? packageVersion();
   const registry = registrySettingsFromEnv(env);
   const live = liveSettingsFromEnv(env);
   const imageOverridesFile = setting(env, FILE_VARIABLE);
+  const exposeWith = enumSetting(env, "LLSD_EXPOSE_WITH", EXPOSE_WITH, "ingress");
+  const gatewayParent = gatewayParentFromEnv(env, exposeWith);
   return {
     hooksNamespace: namespaceSetting(env, "HOOKS_NAMESPACE", "llsd-hooks"),
-    exposeWith: enumSetting(env, "LLSD_EXPOSE_WITH", EXPOSE_WITH, "ingress"),
+    exposeWith,
+    ...(gatewayParent ? { gatewayParent } : {}),
     ...(operatorVersion ? { operatorVersion } : {}),
     ...(registry ? { registry } : {}),
     ...(live ? { live } : {}),

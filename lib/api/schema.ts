@@ -13,6 +13,7 @@ import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { didYouMean } from "../suggest";
 import { isPlainObject } from "../conversion/paths";
+import { aliasHint } from "./field-aliases";
 
 /** The fields of a provider entry; any other key is read as a Secret reference. */
 const PROVIDER_FIELDS = ["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"];
@@ -112,14 +113,14 @@ function propertiesOf(schema: unknown): Readonly<Record<string, unknown>> {
 /**
  * An unknown field: where it belongs when exactly one sibling object has a field of that name
  * (`spec.replicas` → `workload.replicas`: a misplaced field, not a typo), else the known one it
- * is a typo of, else remove it.
+ * is a typo of, or another API's name for one, else remove it.
  */
 function unknownField(e: ErrorObject): string {
   const field = String(e.params.additionalProperty);
   const properties = propertiesOf(e.parentSchema);
   const homes = Object.keys(properties).filter((key) => Object.hasOwn(propertiesOf(properties[key]), field));
   if (homes.length === 1) return `unknown field "${field}"; did you mean "${homes[0]}.${field}"?`;
-  const near = didYouMean(field, Object.keys(properties));
+  const near = didYouMean(field, Object.keys(properties)) || aliasHint(e.instancePath, field);
   return `unknown field "${field}";${near || " remove it or check its spelling"}`;
 }
 

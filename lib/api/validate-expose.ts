@@ -54,7 +54,7 @@ function gatewayRules(expose: Expose, exposeWith: ExposeWith): FieldError[] {
   return [
     fieldError(
       `${EXPOSE_PATH}.parentRefs`,
-      "the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}]",
+      "the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}], or give the hooks a default Gateway (LLSD_GATEWAY_PARENT=namespace/name[/sectionName]; docs/install.md#gateway-api)",
     ),
   ];
 }

@@ -25,7 +25,8 @@ import { resourceClaimRules } from "./validate-resource-claims";
 import { registryRefreshErrors, registryRefreshOverrideErrors } from "../config/registry-refresh";
 import { authRules, exposedWithoutAuth } from "./validate-auth";
 import { authLineErrors } from "../config/auth-lines";
-import type { ExposeWith } from "./expose-types";
+import type { ExposeWith, GatewayParentRefInput } from "./expose-types";
+import { withGatewayParent } from "./gateway-parent";
 import { exposeRules, exposeWarnings } from "./validate-expose";
 import { redisPasswordRule } from "./validate-redis-password";
 
@@ -50,6 +51,8 @@ export interface ValidateContext {
    * with a warning, where a new CR is refused.
    */
   readonly keepsRedisPassword?: boolean;
+  /** The Gateway of exposed CRs that name none (the hooks' LLSD_GATEWAY_PARENT); the spec checked and returned carries it. */
+  readonly gatewayParent?: GatewayParentRefInput;
 }
 
 export interface ValidationResult {
@@ -158,10 +161,11 @@ function inferenceIdsOf(spec: CanonicalSpec, baseIds: readonly string[] | undefi
 
 /** Semantic rules on a normalized spec. */
 export function validateCanonical(
-  spec: CanonicalSpec,
+  normalized: CanonicalSpec,
   raw: LlsdSpecV1alpha2,
   ctx: ValidateContext = {},
 ): ValidationResult {
+  const spec = withGatewayParent(normalized, ctx);
   const inferenceIds = inferenceIdsOf(spec, ctx.baseInferenceIds);
   const redisPassword = redisPasswordRule(spec, ctx.keepsRedisPassword);
   // One concat, not a literal of 16 spreads: this runs on every sync and admission.

@@ -4,9 +4,9 @@
  * `ogxGuards` an OGXServer spec, each with its operator's semantics (the peer's from
  * ogx-ai/ogx-k8s-operator controllers/ at commit 1784464: it has no authentication settings,
  * never serves TLS with network.tls, applies egress rules only beside ingress rules, and its
- * ingress rules replace its defaults). weaker.ts compares two lists.
+ * ingress rules replace its defaults, and its Ingress has no TLS). weaker.ts compares two lists.
  */
-import { asList, flatSecretRef, own, type JsonMap } from "./json";
+import { asList, flatSecretRef, isPlainObject, own, type JsonMap } from "./json";
 
 export interface Guard {
   /** What is enforced, and its value: two guards are the same when both are equal. */
@@ -76,6 +76,27 @@ function llsdNetworkPolicy(networking: unknown, monitoring: unknown): Guard[] {
   ];
 }
 
+/**
+ * TLS at the edge of an exposed server, like serving TLS: the certificate clients see (a Secret,
+ * or the issuer that writes it) and how a Gateway checks the server's. Unexposed, neither is used.
+ */
+function edgeTls(expose: unknown): Guard[] {
+  if (!isPlainObject(expose) || expose.enabled === false) return [];
+  const path = "spec.networking.expose";
+  return [
+    ...(expose.tls === undefined ? [] : [{ kind: "TLS at the edge", value: expose.tls, path: `${path}.tls` }]),
+    ...(expose.backendTLS === undefined
+      ? []
+      : [
+          {
+            kind: "the Gateway's check of the server's certificate",
+            value: expose.backendTLS,
+            path: `${path}.backendTLS`,
+          },
+        ]),
+  ];
+}
+
 export function llsdGuards(spec: JsonMap): Guard[] {
   const networking = own(spec, "networking");
   const tls = own(networking, "tls");
@@ -85,6 +106,7 @@ export function llsdGuards(spec: JsonMap): Guard[] {
   return [
     ...(spec.auth === undefined ? [] : [{ kind: "authentication", path: "spec.auth" }]),
     ...(own(tls, "enabled") === true ? [{ kind: "serving TLS", path: "spec.networking.tls.enabled" }] : []),
+    ...edgeTls(own(networking, "expose")),
     ...bundles.flatMap((bundle, i) =>
       asList(own(bundle, "configMapKeys") ?? DEFAULT_CA_KEY).map((key) =>
         caGuard(own(bundle, "configMapName"), key, bundlePath(i)),

@@ -15,6 +15,8 @@ const WHY: { readonly [side in Side]: { readonly [kind: string]: string } } = {
   OGXServer: {
     authentication: "the peer's server has no authentication settings",
     "serving TLS": "the peer's operator never serves TLS (network.tls is not read)",
+    "TLS at the edge": "the peer's Ingress has no TLS (no Secret, no cert-manager issuer)",
+    "the Gateway's check of the server's certificate": "the peer makes no HTTPRoute or BackendTLSPolicy",
     "an ingress peer (namespace)": "the OGXServer has no allowedFrom; write the peers as network.policy.ingress rules",
     "an ingress peer (namespace label)":
       "the OGXServer has no allowedFrom; write the peers as network.policy.ingress rules",

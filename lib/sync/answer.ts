@@ -3,7 +3,7 @@
  * sync that stops — every observed child kept as it is (docs/failure-policy.md), the status
  * saying what to fix, first-time failures creating nothing.
  */
-import type { ExposeWith } from "../api/expose-types";
+import type { ExposeWith, GatewayParentRefInput } from "../api/expose-types";
 import type { ServerMonitoringSettings } from "../monitoring";
 import type { DistributionTable } from "../distributions/table";
 import { buildStatus, type StatusInput, type SyncFailure } from "../status/status";
@@ -19,6 +19,8 @@ export interface SyncDeps {
   /** Namespace of the hooks and Metacontroller, admitted by every NetworkPolicy. */
   readonly hooksNamespace: string;
   readonly exposeWith: ExposeWith;
+  /** The Gateway of exposed CRs that name none (LLSD_GATEWAY_PARENT). */
+  readonly gatewayParent?: GatewayParentRefInput;
   /** `status.version.operatorVersion` (OPERATOR_VERSION or the package version). */
   readonly operatorVersion?: string;
   /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */

@@ -4,7 +4,7 @@
  * file, the running servers, the memo). The I/O itself, before the pure `sync()` and bounded in
  * time, is in with-io.ts.
  */
-import type { ExposeWith } from "../api/expose-types";
+import type { ExposeWith, GatewayParentRefInput } from "../api/expose-types";
 import type { ServerMonitoringSettings } from "../monitoring";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
@@ -50,6 +50,8 @@ export interface SyncSettings {
   readonly hooksNamespace: string;
   /** Which exposure kind the overlay chose. */
   readonly exposeWith: ExposeWith;
+  /** Where exposed CRs that name no Gateway attach (LLSD_GATEWAY_PARENT, only with `gateway`). */
+  readonly gatewayParent?: GatewayParentRefInput;
   readonly operatorVersion?: string;
   /** Absent: bundled base configs only, no registry calls. */
   readonly registry?: RegistrySettings;
@@ -69,6 +71,7 @@ export function syncDeps(settings: SyncSettings, distributions: DistributionTabl
     distributions,
     hooksNamespace: settings.hooksNamespace,
     exposeWith: settings.exposeWith,
+    ...(settings.gatewayParent ? { gatewayParent: settings.gatewayParent } : {}),
     ...(settings.operatorVersion ? { operatorVersion: settings.operatorVersion } : {}),
     ...(settings.serverMonitoring ? { serverMonitoring: settings.serverMonitoring } : {}),
   };

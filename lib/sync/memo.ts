@@ -138,8 +138,9 @@ export function parentKey(request: SyncRequest, deps: SyncDeps): string | undefi
   const problems = (deps.imageOverrideProblems ?? []).join("\n");
   const m = deps.serverMonitoring;
   const monitoring = m ? `${m.serviceMonitors}|${m.scraperNamespace}` : "";
+  const gateway = deps.gatewayParent ? JSON.stringify(deps.gatewayParent) : "";
   // Whether a Deployment runs decides the spec's verdict too (checkedSpec): a checked spec is kept per that.
-  return `${version}\n${runsAlready(request) ? "running" : "new"}|${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
+  return `${version}\n${runsAlready(request) ? "running" : "new"}|${tableId(deps.distributions)}|${deps.hooksNamespace}|${deps.exposeWith}|${gateway}|${deps.operatorVersion ?? ""}|${monitoring}|${problems}`;
 }
 
 function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {

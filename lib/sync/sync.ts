@@ -53,6 +53,7 @@ export function checkedSpec(request: SyncRequest, deps: SyncDeps): ValidationRes
     generation: false,
     exposeWith: deps.exposeWith,
     keepsRedisPassword: runsAlready(request),
+    ...(deps.gatewayParent ? { gatewayParent: deps.gatewayParent } : {}),
   });
 }
 

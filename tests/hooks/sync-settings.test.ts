@@ -28,6 +28,24 @@ describe("syncSettingsFromEnv", () => {
     ["LLSD_EXPOSE_WITH=route", { LLSD_EXPOSE_WITH: "route" }, { exposeWith: "route" }],
     ["LLSD_EXPOSE_WITH=ingress", { LLSD_EXPOSE_WITH: "ingress" }, { exposeWith: "ingress" }],
     [
+      "LLSD_GATEWAY_PARENT, a Gateway",
+      { LLSD_EXPOSE_WITH: "gateway", LLSD_GATEWAY_PARENT: " gateways/public " },
+      { exposeWith: "gateway", gatewayParent: { namespace: "gateways", name: "public" } },
+    ],
+    [
+      "LLSD_GATEWAY_PARENT, a listener of it",
+      { LLSD_EXPOSE_WITH: "gateway", LLSD_GATEWAY_PARENT: "gateways/public.edge/https-443" },
+      {
+        exposeWith: "gateway",
+        gatewayParent: { namespace: "gateways", name: "public.edge", sectionName: "https-443" },
+      },
+    ],
+    [
+      "LLSD_GATEWAY_PARENT blank: unset",
+      { LLSD_EXPOSE_WITH: "gateway", LLSD_GATEWAY_PARENT: "" },
+      { exposeWith: "gateway" },
+    ],
+    [
       "LLSD_SERVICE_MONITORS and LLSD_SCRAPER_NAMESPACE (the server-monitoring component)",
       { LLSD_SERVICE_MONITORS: "true", LLSD_SCRAPER_NAMESPACE: "prometheus" },
       { serverMonitoring: { serviceMonitors: true, scraperNamespace: "prometheus" } },
@@ -93,7 +111,18 @@ describe("syncSettingsFromEnv", () => {
       "SYNC_MEMO_MB is no longer read: every cache, the sync memo included, shares one budget; set LLSD_CACHE_MB instead",
     ],
     [{ REGISTRY_AUTH_FILE: "/no/such/auth.json" }, /ENOENT.*\/no\/such\/auth.json/],
-  ])("refuses %j, naming the variable", (env, message) => {
+    ...["public", "gateways/", "/public", "Gateways/public", "gateways/public/https/x", "gateways/public/HTTPS"].map(
+      (value): [NodeJS.ProcessEnv, string] => [
+        { LLSD_EXPOSE_WITH: "gateway", LLSD_GATEWAY_PARENT: value },
+        `LLSD_GATEWAY_PARENT must be namespace/name[/sectionName] (e.g. gateways/public/https), got ${JSON.stringify(value)}`,
+      ],
+    ),
+    [
+      { LLSD_GATEWAY_PARENT: "gateways/public" },
+      "LLSD_GATEWAY_PARENT names a Gateway, which only LLSD_EXPOSE_WITH=gateway uses; unset it, or set LLSD_EXPOSE_WITH=gateway",
+    ],
+    [{ LLSD_EXPOSE_WITH: "route", LLSD_GATEWAY_PARENT: "gateways/public" }, /only LLSD_EXPOSE_WITH=gateway uses/],
+  ] as [NodeJS.ProcessEnv, string | RegExp][])("refuses %j, naming the variable", (env, message) => {
     expect(() => syncSettingsFromEnv(env)).toThrow(message);
   });
 

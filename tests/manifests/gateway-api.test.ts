@@ -4,12 +4,14 @@
  * read its setting as "expose with the Gateway API" (hooks/sync-settings.ts, the service's own
  * parser), and every Gateway API child the hooks then emit is a type the CompositeController
  * lists. Without it, no overlay lists a Gateway API type (their CRDs may be absent, which would
- * stop every LLSD).
+ * stop every LLSD). Its default Gateway is blank (none) until an overlay patches it.
  */
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 import { sync } from "../../lib/sync/sync";
 import { buildWithMonitoring, type Doc } from "../monitoring/support/build";
-import { aParent, aRequest, aSecret, deps } from "../sync-builders";
+import { toHub } from "../../lib/conversion/v1alpha1";
+import type { KubeObject } from "../../lib/wire/metacontroller";
+import { aParent, aRequest, aSecret, deps, NS } from "../sync-builders";
 
 const OVERLAYS = ["metacontroller", "metacontroller/overlays/cert-manager"];
 const ALL_OVERLAYS = [
@@ -68,6 +70,55 @@ describe.each(OVERLAYS)("%s + components/gateway-api", (overlay) => {
     expect(emitted.map((c) => c.kind).sort()).toEqual(["BackendTLSPolicy", "HTTPRoute"]);
     const listed = childTypes(docs).map((c) => `${c.resource}.${c.apiVersion}`);
     for (const child of emitted) expect(listed).toContain(`${plural(child.kind)}.${child.apiVersion}`);
+  });
+});
+
+/** A user's overlay setting the default Gateway, as docs/install.md#gateway-api shows. */
+const DEFAULT_GATEWAY_PATCH = `patches:
+  - target: {kind: Deployment, name: llsd-hooks}
+    patch: |-
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: llsd-hooks
+      spec:
+        template:
+          spec:
+            containers:
+              - name: hooks
+                env:
+                  - name: LLSD_GATEWAY_PARENT
+                    value: gateways/public/https
+`;
+
+/** An exposed v1alpha1 CR, as the hooks receive it: it cannot name parentRefs. */
+function exposedV1alpha1(): KubeObject {
+  const converted = toHub({
+    apiVersion: "llamastack.io/v1alpha1",
+    kind: "LlamaStackDistribution",
+    metadata: { name: "demo", namespace: NS, uid: "uid-1", generation: 1 },
+    spec: { server: { distribution: { name: "starter" } }, network: { exposeRoute: true } },
+  });
+  if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
+  return converted.object as unknown as KubeObject;
+}
+
+describe("the default Gateway (LLSD_GATEWAY_PARENT)", () => {
+  const overlay = "metacontroller/overlays/cert-manager";
+  it.each<[string, string, boolean]>([
+    ["blank in the component: none, an exposed v1alpha1 CR is refused", "", false],
+    ["patched by an overlay: an exposed v1alpha1 CR attaches to it", DEFAULT_GATEWAY_PATCH, true],
+  ])("%s", (_title, more, attached) => {
+    const settings = syncSettingsFromEnv(hooksEnv(buildWithMonitoring(overlay, [GATEWAY], more)));
+    const answer = sync(aRequest(exposedV1alpha1(), [], []), { ...deps(), ...settings });
+    const routes = answer.children.filter((c) => c.kind === "HTTPRoute") as { spec?: { parentRefs?: unknown } }[];
+    if (!attached) {
+      expect([settings.gatewayParent, answer.status.phase, routes]).toEqual([undefined, "Failed", []]);
+    } else {
+      expect(settings.gatewayParent).toEqual({ namespace: "gateways", name: "public", sectionName: "https" });
+      expect(answer.status.phase).not.toBe("Failed");
+      expect(routes.map((r) => r.spec?.parentRefs)).toEqual([[settings.gatewayParent]]);
+    }
   });
 });
 

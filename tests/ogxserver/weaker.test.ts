@@ -34,6 +34,27 @@ const LOSSES: [string, string[], JsonMap, string[]][] = [
     ["spec.networking.tls.enabled"],
   ],
   [
+    "TLS at the edge, a Secret",
+    TO_OGX,
+    anLlsd({ networking: { expose: { hostname: "llama.example.com", tls: { secretName: "edge" } } } }),
+    ["spec.networking.expose.tls"],
+  ],
+  [
+    "TLS at the edge from an issuer, and the Gateway's check of the server",
+    TO_OGX,
+    anLlsd({
+      networking: {
+        tls: { enabled: true, secretName: "tls" },
+        expose: {
+          hostname: "llama.example.com",
+          tls: { issuer: { name: "letsencrypt", kind: "ClusterIssuer" } },
+          backendTLS: { caConfigMapName: "ca" },
+        },
+      },
+    }),
+    ["spec.networking.tls.enabled", "spec.networking.expose.tls", "spec.networking.expose.backendTLS"],
+  ],
+  [
     "allowedFrom peers",
     TO_OGX,
     anLlsd({ networking: { allowedFrom: { namespaces: ["a", "b"], labels: ["client"] } } }),
@@ -176,6 +197,18 @@ describe("the rule: a guard of the source that the result lacks (or holds with a
       { networking: { policy: { egress: EGRESS } } },
       { network: { policy: { ingress: [], egress: EGRESS } } },
       ["spec.networking.policy.egress", "spec.networking.policy.egress[0]"],
+    ],
+    [
+      "TLS at the edge of an exposure the peer keeps",
+      { networking: { expose: { hostname: "h", tls: { secretName: "edge" } } } },
+      { network: { externalAccess: { enabled: true, hostname: "h" } } },
+      ["spec.networking.expose.tls"],
+    ],
+    [
+      "edge TLS of an exposure that is off: nothing is enforced, nothing lost",
+      { networking: { expose: { enabled: false, tls: { secretName: "edge" }, backendTLS: {} } } },
+      {},
+      [],
     ],
     ["nothing lost", redis, redis, []],
   ])("%s", (_name, llsdSpec, ogxSpec, paths) => {

@@ -79,7 +79,7 @@ describe("networking.expose: refused, with the path and the fix", () => {
       "a Gateway exposure without parentRefs",
       true,
       "gateway",
-      "spec.networking.expose.parentRefs: the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}]",
+      "spec.networking.expose.parentRefs: the hooks expose servers through the Gateway API (LLSD_EXPOSE_WITH=gateway), and an HTTPRoute must name its Gateway: set parentRefs: [{name: <gateway>, namespace: <its namespace>, sectionName: <an HTTPS listener>}], or give the hooks a default Gateway (LLSD_GATEWAY_PARENT=namespace/name[/sectionName]; docs/install.md#gateway-api)",
     ],
   ])("%s", (_title, expose, exposeWith, expected) => {
     expect(lines(judged(specWith(expose as ExposeObject), exposeWith).errors)).toEqual([expected]);
@@ -108,6 +108,30 @@ describe("networking.expose: refused, with the path and the fix", () => {
   ])("the schema refuses %s", (_title, expose, path) => {
     const { errors } = judged(specWith(expose as ExposeObject));
     expect(errors.map((e) => e.path)).toContain(path);
+  });
+});
+
+describe("networking.expose: an unknown field names the one meant", () => {
+  it.each<[string, string]>([
+    ["ingressClassName", 'did you mean "className"? (it becomes the Ingress\'s ingressClassName)'],
+    ["IngressClass", 'did you mean "className"?'],
+    ["tlsSecret", 'did you mean "tls: {secretName}"?'],
+    ["secretName", 'did you mean "tls: {secretName}"?'],
+    ["clusterIssuer", 'did you mean "tls: {issuer: {name, kind: ClusterIssuer}}"?'],
+    ["hosts", 'did you mean "hostname"?'],
+    ["gateway", 'did you mean "parentRefs"?'],
+    ["hostName", 'did you mean "hostname"?'],
+    ["classname", 'did you mean "className"?'],
+    ["parentRef", 'did you mean "parentRefs"?'],
+    ["timeout", "remove it or check its spelling"],
+  ])("%s", (field, hint) => {
+    const { errors } = judged(specWith({ hostname: HOST, [field]: "x" }));
+    expect(lines(errors)).toEqual([`spec.networking.expose: unknown field "${field}"; ${hint}`]);
+  });
+
+  it("only under networking.expose: another object's field of that name is not pointed there", () => {
+    const { errors } = validate({ ...aSpec(), workload: { ingressClassName: "x" } });
+    expect(lines(errors)).toEqual(['spec.workload: unknown field "ingressClassName"; remove it or check its spelling']);
   });
 });
 

@@ -180,6 +180,11 @@ describe("what changed gets a fresh answer", () => {
     ["the hooks' namespace (each NetworkPolicy admits it)", (r) => r, (d) => ({ ...d, hooksNamespace: "ops" })],
     ["how servers are exposed (Ingress or Route)", (r) => r, (d) => ({ ...d, exposeWith: "route" })],
     [
+      "the default Gateway (LLSD_GATEWAY_PARENT)",
+      (r) => r,
+      (d) => ({ ...d, gatewayParent: { namespace: "gateways", name: "public" } }),
+    ],
+    [
       "ServiceMonitors turned on (the server-monitoring component)",
       (r) => r,
       (d) => ({ ...d, serverMonitoring: { serviceMonitors: true, scraperNamespace: "monitoring" } }),

@@ -17,12 +17,14 @@ export type Doc = {
 export function buildWithMonitoring(
   overlay: string,
   components: readonly string[] = ["metacontroller/components/monitoring"],
+  /** More of the overlay's kustomization.yaml (its patches). */
+  more = "",
 ): Doc[] {
   const dir = mkdtempSync(join(tmpdir(), "llsd-monitoring-"));
   const up = (path: string) => relative(dir, join(ROOT, path));
   writeFileSync(
     join(dir, "kustomization.yaml"),
-    `resources:\n  - ${up(overlay)}\ncomponents:\n${components.map((c) => `  - ${up(c)}\n`).join("")}`,
+    `resources:\n  - ${up(overlay)}\ncomponents:\n${components.map((c) => `  - ${up(c)}\n`).join("")}${more}`,
   );
   const text = execFileSync("kubectl", ["kustomize", dir], {
     encoding: "utf8",
