@@ -15,8 +15,6 @@ const EXPOSE: Aliases = {
   class: field("className"),
   tlssecret: field("tls: {secretName}"),
   tlssecretname: field("tls: {secretName}"),
-  secretname: field("tls: {secretName}"),
-  issuer: field("tls: {issuer: {name}}"),
   clusterissuer: field("tls: {issuer: {name, kind: ClusterIssuer}}"),
   host: field("hostname"),
   hosts: field("hostname"),
