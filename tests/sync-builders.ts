@@ -58,8 +58,10 @@ export function aRequest(
  * What the cluster holds after Metacontroller applied `desired`: server metadata added, the
  * last-applied annotation recorded (dynamic apply), and the status of a Deployment whose rollout finished.
  */
-export function observedFrom(desired: readonly KubeObject[], readyReplicas = 1): KubeObject[] {
+export function observedFrom(desired: readonly KubeObject[], ready?: number): KubeObject[] {
   return desired.map((d) => {
+    // Every pod the Deployment asks for (an HPA's Deployment names none: its minimum, 1 here) unless told.
+    const readyReplicas = ready ?? (d.spec as { replicas?: number } | undefined)?.replicas ?? 1;
     const observed: Record<string, unknown> = {
       ...structuredClone(d),
       metadata: {
