@@ -65,18 +65,28 @@ function resourcesFromOgx(resources: unknown, providers: JsonMap | undefined, no
   return { models: models.map((m, i) => modelFromOgx(m, i, fallback, notes)) };
 }
 
+/**
+ * The peer's Redis password reaches a server with no such field, which never used it: left out
+ * of the LLSD (a new LLSD with one is refused), kept in the annotation for the way back.
+ */
+function withoutRedisPassword(storage: unknown, notes: Notes): unknown {
+  const kv = own(storage, "kv");
+  if (!isPlainObject(storage) || !isPlainObject(kv) || kv.password === undefined) return storage;
+  notes.warn(
+    "spec.storage.kv.password",
+    "left out: the peer passes the Redis password to the server, which has no such field and never used it (the LLSD keeps it in its annotation for the way back); for a key-value store behind a password set storage.kv type postgres with a connectionString",
+  );
+  const { password: _unused, ...rest } = kv;
+  return { ...storage, kv: rest };
+}
+
 function storageFromOgx(storage: unknown, notes: Notes): unknown {
-  if (own(own(storage, "kv"), "password") !== undefined)
-    notes.warn(
-      "spec.storage.kv.password",
-      "the peer passes the Redis password to the server, which has no such field; llsd-hooks refuses it on a new LLSD: set storage.kv type postgres with a connectionString for a store behind a password, or remove password",
-    );
   if (own(own(storage, "sql"), "type") === "postgres")
     notes.warn(
       "spec.storage.sql.connectionString",
       "llsd-hooks splits the DSN into host, port, db, user and password; the peer passes it whole as connection_string",
     );
-  return storage;
+  return withoutRedisPassword(storage, notes);
 }
 
 /**
