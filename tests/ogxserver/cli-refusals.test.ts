@@ -81,9 +81,14 @@ describe("OGXServer schema errors speak like ours", () => {
       'spec.storage.kv: unknown field "endpont"; did you mean "endpoint"?',
     ],
     [
-      "an unknown field and no near name",
+      "a field one level too high: where it belongs",
       { network: { hostname: "x" } },
-      'spec.network: unknown field "hostname"; remove it or check its spelling',
+      'spec.network: unknown field "hostname"; did you mean "externalAccess.hostname"?',
+    ],
+    [
+      "an unknown field and no near name",
+      { network: { bogus: "x" } },
+      'spec.network: unknown field "bogus"; remove it or check its spelling',
     ],
     [
       "a value outside the allowed ones: them, and the one it is a typo of",
