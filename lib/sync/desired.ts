@@ -18,8 +18,8 @@ import { holdOf } from "./hold";
 import { keptOpen, KEPT_OPEN_NOTE } from "./network-access";
 import { ogxTakenOver, ogxTakeoverNote } from "./ogx-takeover";
 import { networkPolicyNotes } from "../children/network-policy-notes";
+import { headersTrusted } from "../children/network-policy";
 import { exposeNotes } from "../children/expose-notes";
-import { trustsHeaders } from "../api/validate-auth-trust";
 import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
 import type { ServerMonitoringSettings } from "../monitoring";
@@ -106,9 +106,9 @@ function takeoverNotes(ctx: SyncContext, open: boolean): string[] {
   return [...(open ? [KEPT_OPEN_NOTE] : []), ...(ogxTakenOver(ctx.observed) ? [ogxTakeoverNote(ctx.parent.name)] : [])];
 }
 
-/** The server believes a gateway's identity headers (spec.auth.upstreamHeader, or an override's upstream_header). */
+/** The server believes a gateway's identity headers (the NetworkPolicy's own test, network-policy.ts). */
 function believesHeaders(planned: Planned): boolean {
-  return trustsHeaders(planned.spec) || planned.plan.gatewayHeaders !== undefined;
+  return headersTrusted({ spec: planned.spec, gatewayHeaders: planned.plan.gatewayHeaders }) !== undefined;
 }
 
 /** What the config plan read from related objects and the children need: Postgres parts, a gateway-only policy. */
