@@ -6,7 +6,7 @@
  */
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
-import { own, type JsonMap } from "../conversion/paths";
+import { own, type JsonMap } from "../json";
 import type { Conversion } from "../conversion/v1alpha1";
 import type { FieldError } from "../errors";
 import { adoptionOf, type AdoptOptions } from "../ogx/adopt";

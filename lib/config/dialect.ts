@@ -9,7 +9,8 @@ import { SERVER_API, type ProviderApi } from "../api/apis";
 import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
-import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { effectiveId, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import { dropDefaultModels } from "./disabled";
 import { hasSafety, linesWithApi, RELEASE_APIS, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
 
@@ -61,7 +62,7 @@ type Adapted = { entry: ProviderEntry; change?: string };
 
 /** Batches keep their state in SQL on 1.x. */
 function batchesInSql(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
-  if (api !== "batches" || entry.provider_type !== "inline::reference" || !config || isMap(config.sqlstore))
+  if (api !== "batches" || entry.provider_type !== "inline::reference" || !config || isPlainObject(config.sqlstore))
     return undefined;
   return {
     entry: {
@@ -74,7 +75,8 @@ function batchesInSql(api: string, entry: ProviderEntry, config: JsonMap | undef
 
 /** Messages need a KV store on 1.x. */
 function messagesWithKv(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
-  if (api !== "messages" || entry.provider_type !== "inline::builtin" || isMap(config?.kvstore)) return undefined;
+  if (api !== "messages" || entry.provider_type !== "inline::builtin" || isPlainObject(config?.kvstore))
+    return undefined;
   return {
     entry: {
       ...entry,
@@ -90,7 +92,7 @@ function responsesWithoutAgentState(
   entry: ProviderEntry,
   config: JsonMap | undefined,
 ): Adapted | undefined {
-  const persistence = config && isMap(config.persistence) ? config.persistence : undefined;
+  const persistence = config && isPlainObject(config.persistence) ? config.persistence : undefined;
   if (api !== "responses" || !persistence || !("agent_state" in persistence)) return undefined;
   return {
     entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } },
@@ -100,7 +102,7 @@ function responsesWithoutAgentState(
 
 /** Provider configs whose shape changed in 1.x: batches keep state in SQL, messages need a KV store, no agent_state. */
 function adaptProviderConfig(api: string, entry: ProviderEntry): Adapted {
-  const config = isMap(entry.config) ? entry.config : undefined;
+  const config = isPlainObject(entry.config) ? entry.config : undefined;
   return (
     batchesInSql(api, entry, config) ??
     messagesWithKv(api, entry, config) ??
@@ -158,9 +160,11 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
 
 /** 1.x keeps prompts and connectors in SQL tables; the older `{namespace, backend: kv_…}` form is migrated by the server, written here as 1.x reads it. */
 function adaptStores(doc: ConfigDoc, release: Release, notes: string[]): void {
-  const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
+  const stores = isPlainObject(doc.storage) && isPlainObject(doc.storage.stores) ? doc.storage.stores : undefined;
   if (!stores) return;
-  const moved = ["prompts", "connectors"].filter((name) => isMap(stores[name]) && !("table_name" in stores[name]));
+  const moved = ["prompts", "connectors"].filter(
+    (name) => isPlainObject(stores[name]) && !("table_name" in stores[name]),
+  );
   if (moved.length === 0) return;
   const next: JsonMap = { ...stores };
   for (const name of moved) next[name] = { table_name: name, backend: SQL_BACKEND };
@@ -184,7 +188,7 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
     if (adapted.some((a) => a.change)) doc.providers[api] = adapted.map((a) => a.entry);
   }
   adaptStores(doc, release, notes);
-  if (isMap(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
+  if (isPlainObject(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
     doc.server = withoutKey(withoutKey(doc.server, "cors"), "quota");
     notes.push(`baseConfig.server: cors and quota were removed; the ${release} line has neither setting`);
   }

@@ -15,7 +15,8 @@ import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { generatedStateErrors } from "./shared-state-errors";
 import { containerEnv } from "./container-env";
-import { isMap, type ConfigDoc } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
 import { dialectErrors } from "./dialect";
 import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
@@ -71,7 +72,7 @@ export interface GenerateFailed {
 export type GenerateResult = Generated | GenerateFailed;
 
 function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): void {
-  const server = isMap(doc.server) ? { ...doc.server } : {};
+  const server = isPlainObject(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;

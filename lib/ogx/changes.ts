@@ -9,7 +9,7 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { annotationPath, readStash, type Annotations } from "../conversion/annotations";
-import { formatPath, parsePath } from "../conversion/paths";
+import { formatPath, parsePath } from "../json";
 import { copyJson } from "../json-copy";
 import { define, isPlainObject, own, sameJson, type JsonMap } from "./json";
 

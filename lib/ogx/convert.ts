@@ -14,7 +14,7 @@ import { fieldError, type FieldError } from "../errors";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
 import { writeStash, type Annotations } from "../conversion/annotations";
-import { isStringMap } from "../conversion/paths";
+import { isStringMap } from "../json";
 import { toHub } from "../conversion/v1alpha1";
 import { copyJson } from "../json-copy";
 import { applyChanges, changesBetween, readChanges } from "./changes";

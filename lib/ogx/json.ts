@@ -1,7 +1,7 @@
 /** Small helpers for reading untrusted JSON and collecting warnings while converting. */
 import { isDeepStrictEqual } from "node:util";
 import { fieldError, type FieldError } from "../errors";
-import { define, isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { define, isPlainObject, own, type JsonMap } from "../json";
 
 export { isPlainObject, own, define, type JsonMap };
 

@@ -19,7 +19,7 @@ import {
   type DistributionTable,
   type Release,
 } from "../distributions/table";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { CONTAINER_NAME } from "../names";
 import type { KubeObject, SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
