@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { isPlainObject, type JsonMap as Schema } from "../lib/json";
-import { SCHEMA_TAGS } from "../lib/config/releases";
+import { SCHEMA_TAGS } from "../lib/distributions/releases";
 import type { Shape, TagShapes } from "../lib/config/provider-shapes-types";
 import { readIndex, schemaFile, SCHEMAS_DIR } from "./provider-fields";
 

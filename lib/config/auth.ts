@@ -11,11 +11,11 @@ import { SECRET_ENV_PREFIX } from "../defaults";
 import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { VERSION_PATH } from "../live/server-info";
-import { authLineErrors } from "./auth-lines";
+import { authLineErrors } from "../api/auth-lines";
 import { isJsonScalar, type ConfigDoc } from "./doc";
 import { type Json, type JsonMap } from "../json";
 import { isPlainRecord } from "../json-copy";
-import { envRef } from "./env-names";
+import { envRef } from "../env-names";
 import type { SecretEnv } from "./providers";
 
 /** The API server as every pod reaches it, and the CA that signs its certificate (mounted with the ServiceAccount token). */

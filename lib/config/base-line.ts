@@ -17,7 +17,7 @@ import { RELEASES, type Release } from "../distributions/table";
 import { type ConfigDoc, type ProviderEntry } from "./doc";
 import { isPlainObject, type JsonMap } from "../json";
 import { typeFields, type TypeFields } from "./provider-fields";
-import { linesWithApi, RELEASE_APIS } from "./releases";
+import { linesWithApi, RELEASE_APIS } from "../distributions/releases";
 
 /** How each line's `storage.stores.prompts`/`connectors` are written (its `ServerStoresConfig`). */
 const PROMPTS_STORE: { readonly [r in Release]: "kv" | "sql" } = {

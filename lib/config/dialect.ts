@@ -1,57 +1,15 @@
 /**
- * What a server line cannot take, and a base config brought in line with it. A spec that asks
- * for what the line removed (the Safety API on 1.x) is an error naming the field and what to
- * use instead; a base config written for an older line (a file passed to `llsd render
- * --base-config`, an image whose labels carry an older config) is adapted, with a note per change.
+ * A base config brought in line with the server line it will run on: one written for an older
+ * line (a file passed to `llsd render --base-config`, an image whose labels carry an older
+ * config) is adapted, with a note per change. What the spec asks of a line it cannot serve is
+ * refused before (lib/api/dialect-errors.ts).
  */
-import { child, fieldError, type FieldError } from "../errors";
-import { SERVER_API, type ProviderApi } from "../api/apis";
-import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
 import { effectiveId, type ConfigDoc, type ProviderEntry } from "./doc";
 import { isPlainObject, type JsonMap } from "../json";
 import { dropDefaultModels } from "./disabled";
-import { hasSafety, linesWithApi, RELEASE_APIS, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
-
-/** The spec's requests the line cannot serve. */
-export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  return missingApis(spec, release).concat(safetyErrors(spec, release));
-}
-
-/** A section of an API the line's server does not have (messages on 0.7, skills before 1.x): once, at the section. */
-function missingApis(spec: CanonicalSpec, release: Release): FieldError[] {
-  const sections = new Set<ProviderApi>();
-  for (const p of spec.providers) {
-    const api = SERVER_API[p.api];
-    if (p.api !== "telemetry" && p.api !== "safety" && !RELEASE_APIS[release].includes(api)) sections.add(p.api);
-  }
-  return [...sections].map((section) => {
-    const api = SERVER_API[section];
-    const lines = linesWithApi(api).map((r) => `${r}.x`);
-    return fieldError(
-      child("spec.providers", section),
-      `the ${release} server line has no ${api} API (the lines that have it: ${lines.join(", ")}); remove spec.providers.${section}, or run an image of one of those lines (distribution.image)`,
-    );
-  });
-}
-
-function safetyErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  // A spec that disables safety itself asks for nothing: its safety entries are ignored on every line.
-  if (hasSafety(release) || spec.disabled.some((d) => d.api === "safety")) return [];
-  const gone = `the ${release} server line has no Safety API (removed in OGX 1.0)`;
-  return [
-    ...spec.providers
-      .filter((p) => p.api === "safety")
-      .map((p) => fieldError(p.path, `${gone}: remove this provider; ${SAFETY_ALTERNATIVES}`)),
-    ...spec.resources.shields.map((s) =>
-      fieldError(s.path, `${gone}, so shields cannot be registered: remove it; ${SAFETY_ALTERNATIVES}`),
-    ),
-    ...spec.externalProviders
-      .filter((e) => e.api === "safety")
-      .map((e) => fieldError(e.path, `${gone}: remove this external provider; ${SAFETY_ALTERNATIVES}`)),
-  ];
-}
+import { hasSafety, REMOVED_TYPES } from "../distributions/releases";
 
 function withoutKey(map: JsonMap, key: string): JsonMap {
   const { [key]: _dropped, ...rest } = map;

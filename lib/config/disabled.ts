@@ -7,7 +7,7 @@ import type { DisabledApi } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { effectiveId, type ConfigDoc } from "./doc";
 import { isPlainObject, type JsonMap } from "../json";
-import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "./releases";
+import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "../distributions/releases";
 import { typeFields } from "./provider-fields";
 import { providerIdSet } from "./resources";
 

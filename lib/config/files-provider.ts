@@ -5,7 +5,7 @@
 import { SQL_BACKEND } from "../defaults";
 import { effectiveId, type ConfigDoc } from "./doc";
 import { isPlainObject } from "../json";
-import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES } from "./releases";
+import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES } from "../distributions/releases";
 
 /** The first provider that cannot start without a `files` provider, if any. */
 function needsFiles(doc: ConfigDoc): string | undefined {

@@ -17,7 +17,7 @@ import { generatedStateErrors } from "./shared-state-errors";
 import { containerEnv } from "./container-env";
 import { type ConfigDoc } from "./doc";
 import { isPlainObject } from "../json";
-import { dialectErrors } from "./dialect";
+import { dialectErrors } from "../api/dialect-errors";
 import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
@@ -27,10 +27,16 @@ import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
 import { specSettingsErrors } from "./provider-settings";
 import { settingsEnv } from "./settings-env";
-import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
+import {
+  FIPS_APPROVED_CIPHERS,
+  hasSafety,
+  RELEASE_APIS,
+  refusesPlainHttp,
+  takesTlsConfig,
+} from "../distributions/releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
-import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
+import { applyRegistryRefresh, registryRefreshErrors } from "../api/registry-refresh";
 import { applyAuth } from "./auth";
 import { withVectorStoreStartup } from "./vector-store-startup";
 import { telemetryEnv, type PlainEnv } from "./telemetry";

@@ -13,7 +13,7 @@ import type { Release } from "../distributions/table";
 import { type ConfigDoc } from "./doc";
 import { isPlainObject, type Json, type JsonMap } from "../json";
 import type { ProviderOutcome } from "./providers";
-import { keepsAgentState } from "./releases";
+import { keepsAgentState } from "../distributions/releases";
 
 interface StoreContext {
   /** `<api>_<id>`, with what a table name cannot hold turned to `_`. */

@@ -9,7 +9,7 @@ import { DEFAULT_POSTGRES_PORT, KV_BACKEND } from "../defaults";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
 import { deepMerge, type ProviderEntry } from "./doc";
 import { type JsonMap } from "../json";
-import { envRef, providerSecretEnv, upperSnake } from "./env-names";
+import { envRef, providerSecretEnv, upperSnake } from "../env-names";
 import type { ResolvedType, TypeInfo } from "./provider-types";
 import { specProviderType } from "./spec-provider-type";
 

@@ -7,7 +7,7 @@
  * (docs/spec-reference.md#registryrefreshintervalseconds).
  */
 import { fieldError, type FieldError } from "../errors";
-import type { CanonicalSpec } from "../api/canonical";
+import type { CanonicalSpec } from "./canonical";
 import { RELEASES, type Release } from "../distributions/table";
 import type { JsonMap } from "../json";
 
