@@ -14,7 +14,7 @@ import type * as Metrics from "../hooks/metrics";
 import type * as Caches from "../lib/caches";
 import type * as Generate from "../lib/config/generate";
 import type * as Render from "../lib/config/render";
-import type * as Customize from "../lib/customize";
+import type * as Customize from "../lib/sync/customize";
 import type * as SyncIo from "../lib/sync";
 import type * as Memo from "../lib/sync/memo";
 import type * as Sync from "../lib/sync/sync";

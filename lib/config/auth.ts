@@ -6,8 +6,7 @@
  */
 import type { AuthInput, KubernetesAuthInput, OidcAuthInput } from "../api/auth-types";
 import type { CanonicalSpec } from "../api/canonical";
-import { HEALTH_PATH } from "../children/probes";
-import { SECRET_ENV_PREFIX } from "../defaults";
+import { HEALTH_PATH, SECRET_ENV_PREFIX } from "../defaults";
 import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { VERSION_PATH } from "../live/server-info";

@@ -9,7 +9,7 @@ import { refusesPlainHttp } from "../distributions/releases";
 import { chooseLine, knownBelow } from "../distributions/detect";
 import type { DistributionTable, Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 import { stateMoveNote } from "./state-move";
 import { targetOfRequest } from "./target";
 

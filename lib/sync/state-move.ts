@@ -12,7 +12,7 @@ import { chooseLine } from "../distributions/detect";
 import type { Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 import { deploymentImage } from "./target";
 
 export function stateMoveNote(

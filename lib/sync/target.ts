@@ -23,7 +23,7 @@ import { isPlainObject } from "../json";
 import { CONTAINER_NAME } from "../names";
 import type { KubeObject, SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
-import { observedOf, type Observed } from "./observed";
+import { observedOf, type Observed } from "../status/observed";
 
 export const FOLLOW_DEFAULT_ANNOTATION = "llamastack.io/follow-default-image";
 
