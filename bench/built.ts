@@ -32,7 +32,7 @@ export const builtHandlers = (): typeof Handlers => built("hooks/handlers");
 export const builtRequestShape = (): typeof RequestShape => built("hooks/request-shape");
 export const builtLogger = (): typeof Logger => built("hooks/logger");
 export const builtMetrics = (): typeof Metrics => built("hooks/metrics");
-export const builtCustomize = (): typeof Customize => built("lib/customize");
+export const builtCustomize = (): typeof Customize => built("lib/sync/customize");
 export const builtCaches = (): typeof Caches => built("lib/caches");
 export const builtSyncIo = (): typeof SyncIo => built("lib/sync");
 export const builtSync = (): typeof Sync => built("lib/sync/sync");
