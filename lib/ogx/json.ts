@@ -3,8 +3,6 @@ import { isDeepStrictEqual } from "node:util";
 import { fieldError, type FieldError } from "../errors";
 import { define, isPlainObject, own, type JsonMap } from "../json";
 
-export { isPlainObject, own, define, type JsonMap };
-
 /** The warnings of one conversion: each names the field it is about. */
 export class Notes {
   readonly warnings: FieldError[] = [];
