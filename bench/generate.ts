@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { validate } from "../lib/api/validate";
-import { own } from "../lib/conversion/paths";
+import { own } from "../lib/json";
 import { bundledBaseConfig } from "../lib/distributions/bundled";
 import { builtGenerate, builtRender } from "./built";
 import { measure, type Timing } from "./stats";

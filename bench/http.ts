@@ -11,7 +11,7 @@
  *   "generated configs" cache (lib/sync/config-memory.ts).
  */
 import autocannon from "autocannon";
-import { own } from "../lib/conversion/paths";
+import { own } from "../lib/json";
 import { sampleSyncRequest, steadyRequestBody, withParentVersion } from "./request";
 import { startEchoApp, startHookApp, type Running } from "./servers";
 

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reusedOf, callOf } from "./replay";
 import { build, deploymentArgs, metricOf, ROOT, send, SERVICE_ENV, spawnReady, type Spawned } from "./service";
-import { getPath, own } from "../lib/conversion/paths";
+import { getPath, own } from "../lib/json";
 import { readTraffic, type TrafficRecord } from "./traffic";
 
 export const CONNECTIONS = 4;

@@ -9,7 +9,7 @@ import { request, type Agent } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { getPath, own } from "../lib/conversion/paths";
+import { getPath, own } from "../lib/json";
 
 export const ROOT = join(__dirname, "..");
 export const MAIN = "dist/hooks/main.js";

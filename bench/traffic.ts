@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { getPath, own } from "../lib/conversion/paths";
+import { getPath, own } from "../lib/json";
 
 export const ENDPOINTS = ["sync", "customize", "convert", "validate"] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];

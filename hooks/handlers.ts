@@ -6,7 +6,7 @@
  * wrapped in the SSRF guard that resolves registry hosts before any request (`lib/oci/ssrf.ts`,
  * docs/security.md).
  */
-import { customizeHook } from "../lib/customize";
+import { customizeHook } from "../lib/sync/customize";
 import type pino from "pino";
 import { createSyncHook } from "../lib/sync";
 import type { HookHandlers } from "./app";

@@ -5,7 +5,7 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import type pino from "pino";
-import { own } from "../lib/conversion/paths";
+import { own } from "../lib/json";
 import { SerializedAnswer, type KubeObject, type ObjectMap } from "../lib/wire/metacontroller";
 import { INTERNAL_ERROR, postOnly, readJsonBody, sendError, type HttpError } from "./errors";
 import type { HookMetrics, Outcome } from "./metrics";

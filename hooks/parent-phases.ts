@@ -14,7 +14,7 @@
  */
 import { Gauge, type Registry } from "prom-client";
 import type { KubeObject } from "../lib/wire/metacontroller";
-import { own } from "../lib/conversion/paths";
+import { own } from "../lib/json";
 import { byteCache, cacheBytes, textBytes } from "../lib/caches";
 
 export const PARENT_SEEN_METRIC = "llsd_parent_last_seen_timestamp_seconds";

@@ -14,25 +14,21 @@
  */
 
 import { REDACTED, scrub, scrubDeep, secretValuesOf } from "../lib/secret-scrub";
+import { isPlainObject, type JsonMap } from "../lib/json";
 
 export { REDACTED, scrub, secretValuesOf };
 
-type Json = { [key: string]: unknown };
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function redactedValues(map: unknown): unknown {
-  if (!isObject(map)) return map === undefined ? undefined : REDACTED;
+  if (!isPlainObject(map)) return map === undefined ? undefined : REDACTED;
   return Object.fromEntries(Object.keys(map).map((key) => [key, REDACTED]));
 }
 
 // Copies are built with Object.fromEntries: a `__proto__` key from JSON stays a plain key.
-function redactSecret(secret: Json): Json {
+function redactSecret(secret: JsonMap): JsonMap {
   return Object.fromEntries(
     Object.entries(secret).map(([key, value]) => {
       if (key === "data" || key === "stringData") return [key, redactedValues(value)];
-      if (key === "metadata" && isObject(value)) {
+      if (key === "metadata" && isPlainObject(value)) {
         return [
           key,
           {
@@ -49,10 +45,10 @@ function redactSecret(secret: Json): Json {
 /** A copy of `value` with every Secret's values replaced by `[redacted]` (keys kept, for debugging). */
 export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
-  return isObject(value) ? redactObject(value) : value;
+  return isPlainObject(value) ? redactObject(value) : value;
 }
 
-function redactObject(value: Json): Json {
+function redactObject(value: JsonMap): JsonMap {
   if (value.kind === "Secret") return redactSecret(value);
   return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, redactSecrets(child)]));
 }

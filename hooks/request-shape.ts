@@ -7,7 +7,7 @@
  * `parent.metadata.namespace is required` or `children["Deployment.apps/v1"]["ns/a"].kind must
  * be a string, got number`. Map keys (which hold dots and slashes) are written as `["key"]`.
  */
-import { isPlainObject, isStringMap } from "../lib/conversion/paths";
+import { isPlainObject, isStringMap } from "../lib/json";
 import { child } from "../lib/errors";
 import { isKubeObject, type CustomizeRequest, type ObjectMap, type SyncRequest } from "../lib/wire/metacontroller";
 

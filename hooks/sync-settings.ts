@@ -30,7 +30,7 @@ import { credentialLookup, parseDockerConfigJson, type CredentialLookup } from "
 import { packageVersion, type LiveSettings, type RegistrySettings, type SyncSettings } from "../lib/sync";
 import { FILE_VARIABLE } from "../lib/sync/image-overrides";
 import { CACHE_BUDGET_MB } from "../lib/caches";
-import { DEFAULT_SCRAPER_NAMESPACE, type ServerMonitoringSettings } from "../lib/monitoring";
+import { DEFAULT_SCRAPER_NAMESPACE, type ServerMonitoringSettings } from "../lib/distributions/monitoring";
 import {
   BadSetting,
   booleanSetting,

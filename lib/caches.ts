@@ -11,7 +11,6 @@
  */
 import { hash, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { KubeObject } from "./wire/metacontroller";
 
 /** Fits `--max-old-space-size=160` with room for the requests in flight (docs/development.md). */
 export const CACHE_BUDGET_MB = 48;
@@ -154,6 +153,12 @@ export function fingerprint(value: unknown): string {
   return hash("sha256", FINGERPRINT_SALT + JSON.stringify(value), "base64url");
 }
 
+/** What `objectKey` reads of a Kubernetes object (lib/wire/metacontroller.ts KubeObject has it). */
+export interface KeyedObject {
+  readonly apiVersion: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [k: string]: unknown };
+}
+
 /**
  * The one key of an object (the sync memo's and every per-object cache's): apiVersion, namespace,
  * name, uid and resourceVersion; undefined without uid or resourceVersion (not from the apiserver).
@@ -161,7 +166,7 @@ export function fingerprint(value: unknown): string {
  * CR at every version of its CRD under one uid and resourceVersion. With `content`, a fingerprint
  * of the whole object: after an etcd restore the apiserver hands versions out again.
  */
-export function objectKey(object: KubeObject, content = false): string | undefined {
+export function objectKey(object: KeyedObject, content = false): string | undefined {
   const { uid, resourceVersion, name, namespace } = object.metadata;
   if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
     return undefined;
@@ -178,7 +183,7 @@ export function perObjectVersion<V extends NonNullable<unknown>>(
   name: CacheName,
   sizeOf: (value: V) => number,
   share: (value: V) => void = () => undefined,
-): (object: KubeObject | undefined, part: string, compute: () => V) => V {
+): (object: KeyedObject | undefined, part: string, compute: () => V) => V {
   const cache = sharedCache<string, V>(name, sizeOf);
   return (object, part, compute) => {
     const key = object && objectKey(object, true);

@@ -23,6 +23,8 @@ export const CONFIG_MOUNT_DIR = "/etc/llama-stack";
 export const CONFIG_FILE_NAME = "config.yaml";
 /** The key a CA bundle ConfigMap is read from when `configMapKeys` is unset (as the Go operator reads it). */
 export const DEFAULT_CA_BUNDLE_KEY = "ca-bundle.crt";
+/** The server's health endpoint: the probes ask it, and auth leaves it open (it needs no token). */
+export const HEALTH_PATH = "/v1/health";
 /** Where the mounted config.yaml is, as the server sees it. */
 export const CONFIG_PATH = `${CONFIG_MOUNT_DIR}/${CONFIG_FILE_NAME}`;
 /** Where the TLS Secret is mounted when `networking.tls.enabled`. */

@@ -6,7 +6,7 @@
  * circular references included; a value holding anything else is handed whole to
  * `structuredClone`, so the result (or the error) is always the one it gives.
  */
-import { define } from "./conversion/paths";
+import { define } from "./json";
 
 export function copyJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return structuredClone(value); // primitives as is; functions and symbols throw

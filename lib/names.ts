@@ -49,6 +49,11 @@ export const names = {
   serviceMonitor: (parent: string): string => `${parent}-service-monitor`,
 };
 
+/** The in-cluster URL of a server's Service: what live status asks and `status.serviceURL` shows. */
+export function serviceDnsUrl(name: string, namespace: string, port: number, tls = false): string {
+  return `${tls ? "https" : "http"}://${names.service(name)}.${namespace}.svc.cluster.local:${port}`;
+}
+
 /** Derived Secret holding the discrete parts of the user's Postgres DSN. */
 export function postgresSecretName(parent: string): string {
   return names.postgres(parent);

@@ -1,7 +1,7 @@
 /** The hooks' own version: the nearest package.json named llsd-hooks (the status and `llsd --version` report it). */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isPlainObject } from "./conversion/paths";
+import { isPlainObject } from "./json";
 
 /** The `version` of `file` when it is llsd-hooks' package.json. */
 function ourVersion(file: string): string | undefined {

@@ -8,13 +8,9 @@
  * password of a DSN, raw and percent-decoded; every string of a dockerconfigjson and the
  * password an `auth` pair holds).
  */
+import { isPlainObject, type JsonMap } from "./json";
 
 export const REDACTED = "[redacted]";
-
-type Json = { [key: string]: unknown };
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A percent-decoded text, or undefined when it has an escape `decodeURIComponent` rejects (a bare `%`). */
 export function safeDecodeURIComponent(text: string): string | undefined {
@@ -75,17 +71,17 @@ function collectStrings(value: unknown, into: Set<string>): void {
     }
   } else if (Array.isArray(value)) {
     for (const item of value) collectStrings(item, into);
-  } else if (isObject(value)) {
+  } else if (isPlainObject(value)) {
     for (const item of Object.values(value)) collectStrings(item, into);
   }
 }
 
 /** The string values of a Secret's `data` or `stringData` map; anything else there holds nothing. */
 function stringValues(map: unknown): string[] {
-  return isObject(map) ? Object.values(map).filter((v): v is string => typeof v === "string") : [];
+  return isPlainObject(map) ? Object.values(map).filter((v): v is string => typeof v === "string") : [];
 }
 
-function secretParts(secret: Json, into: Set<string>): void {
+function secretParts(secret: JsonMap, into: Set<string>): void {
   for (const encoded of stringValues(secret.data)) {
     into.add(encoded);
     const decoded = decodeBase64(encoded);
@@ -99,7 +95,7 @@ function collectSecrets(value: unknown, into: Set<string>): void {
     for (const item of value) collectSecrets(item, into);
     return;
   }
-  if (!isObject(value)) return;
+  if (!isPlainObject(value)) return;
   if (value.kind === "Secret") secretParts(value, into);
   else for (const child of Object.values(value)) collectSecrets(child, into);
 }
@@ -128,6 +124,6 @@ export function scrubDeep(value: unknown, values: readonly string[]): unknown {
   if (values.length === 0) return value;
   if (typeof value === "string") return scrub(value, values);
   if (Array.isArray(value)) return value.map((v) => scrubDeep(v, values));
-  if (!isObject(value)) return value;
+  if (!isPlainObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, child]) => [scrub(k, values), scrubDeep(child, values)]));
 }

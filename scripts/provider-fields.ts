@@ -7,8 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isPlainObject, type JsonMap as Schema } from "../lib/conversion/paths";
-import { SCHEMA_TAGS } from "../lib/config/releases";
+import { isPlainObject, type JsonMap as Schema } from "../lib/json";
+import { SCHEMA_TAGS } from "../lib/distributions/releases";
 import type { TypeFields } from "../lib/config/provider-fields-types";
 import { isStringList } from "../lib/lists";
 

@@ -6,8 +6,8 @@
  * lib/config/provider-shapes.generated.ts (`npm run gen:provider-fields`).
  */
 import { join } from "node:path";
-import { isPlainObject, type JsonMap as Schema } from "../lib/conversion/paths";
-import { SCHEMA_TAGS } from "../lib/config/releases";
+import { isPlainObject, type JsonMap as Schema } from "../lib/json";
+import { SCHEMA_TAGS } from "../lib/distributions/releases";
 import type { Shape, TagShapes } from "../lib/config/provider-shapes-types";
 import { readIndex, schemaFile, SCHEMAS_DIR } from "./provider-fields";
 

@@ -5,7 +5,8 @@ import type { LlsdSpecV1alpha2 } from "../lib/api/v1alpha2";
 import { bundledBaseConfig } from "../lib/distributions/bundled";
 import type { Release } from "../lib/distributions/table";
 import { generate, type Generated, type GenerateResult } from "../lib/config/generate";
-import type { ConfigDoc, JsonMap, ProviderEntry } from "../lib/config/doc";
+import type { ConfigDoc, ProviderEntry } from "../lib/config/doc";
+import type { JsonMap } from "../lib/json";
 
 export function base(name = "starter", release: Release = "0.7"): string {
   const text = bundledBaseConfig(name, release);

@@ -10,7 +10,7 @@ import { reviewConversion, type ReviewOutcome } from "../../lib/conversion/revie
 import { warmUpConversion } from "../../lib/conversion/v1alpha1";
 import { postOnly, readJsonBody, sendError, type HttpError } from "../errors";
 import type { HookMetrics, Outcome } from "../metrics";
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 import { forLog, scrubError, secretValuesOf } from "../redact";
 
 export interface ConvertDeps {

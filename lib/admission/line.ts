@@ -6,7 +6,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { normalizedSpec, type ValidateContext } from "../api/validate";
-import { isPlainObject, isStringMap, type JsonMap } from "../conversion/paths";
+import { isPlainObject, isStringMap, type JsonMap } from "../json";
 import { toHub } from "../conversion/v1alpha1";
 import { DEFAULT_DISTRIBUTIONS, type Release } from "../distributions/table";
 import { lineOfObject } from "../sync/target";

@@ -4,7 +4,7 @@
  * sentence (the hook answers 400 with it), or returns the fields the webhook reads.
  */
 import { shortJson } from "../conversion/envelope";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 
 export const ADMISSION_API_VERSION = "admission.k8s.io/v1";
 export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";

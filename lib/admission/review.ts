@@ -23,7 +23,7 @@ import { lineOfSpec } from "./line";
 import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
 import { unchangedBy } from "./unchanged";
 import { admissionWarnings } from "./warnings";

@@ -4,7 +4,7 @@
  * they come back as warnings, so `kubectl label` shows them and a metadata edit is never
  * blocked. A problem of an annotation is about that annotation; any other, about the spec.
  */
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 import type { AdmissionRequest } from "./request";
 
 /** Order-insensitive JSON equality (the apiserver may re-encode maps in another order). */

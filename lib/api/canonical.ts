@@ -11,7 +11,7 @@ import type {
   ProviderApi,
   WorkloadInput,
 } from "./v1alpha2";
-import type { Monitoring } from "../monitoring";
+import type { Monitoring } from "../distributions/monitoring";
 import type { NetworkPolicyInput } from "./v1alpha2-network-policy";
 import type { AuthInput, AuthProviderName } from "./auth-types";
 import type { ExposeEdgeInput } from "./expose-types";

@@ -3,7 +3,7 @@
  * either form, each element with its field path (normalize.ts is the rest of the spec).
  */
 import { child } from "../errors";
-import { isMap } from "../config/doc";
+import { isPlainObject } from "../json";
 import { PROVIDER_APIS } from "./apis";
 import type * as C from "./canonical";
 import type { LlsdSpecV1alpha2, ProviderApi, ProviderInput, ProviderListInput, SecretRefInput } from "./v1alpha2";
@@ -17,9 +17,9 @@ export function toSecretRef(input: SecretRefInput, path: string): C.SecretRef {
 
 /** Extra provider fields are typed `unknown` (the schema makes them Secret references). */
 function isSecretRefInput(value: unknown): value is SecretRefInput {
-  if (!isMap(value)) return false;
+  if (!isPlainObject(value)) return false;
   const flat = value.secretKeyRef ?? value;
-  return isMap(flat) && typeof flat.name === "string" && typeof flat.key === "string";
+  return isPlainObject(flat) && typeof flat.name === "string" && typeof flat.key === "string";
 }
 
 function secretFields(p: ProviderInput, path: string): C.SecretField[] {

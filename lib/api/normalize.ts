@@ -8,7 +8,7 @@
  */
 import { child } from "../errors";
 import { DEFAULT_PORT } from "../defaults";
-import { DEFAULT_METRICS_PORT, type Monitoring } from "../monitoring";
+import { DEFAULT_METRICS_PORT, type Monitoring } from "../distributions/monitoring";
 import { EXTERNAL_PROVIDER_APIS, isResourceKind, serverApiName } from "./apis";
 import type * as C from "./canonical";
 import { caBundles, configMapKey } from "./normalize-config-maps";

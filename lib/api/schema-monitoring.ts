@@ -1,6 +1,6 @@
-/** JSON Schema of `spec.monitoring` (lib/monitoring.ts, docs/spec-reference.md#monitoring). */
+/** JSON Schema of `spec.monitoring` (lib/distributions/monitoring.ts, docs/spec-reference.md#monitoring). */
 import { MIN_SERVER_PORT } from "../defaults";
-import { DEFAULT_METRICS_PORT } from "../monitoring";
+import { DEFAULT_METRICS_PORT } from "../distributions/monitoring";
 import { bool, int, obj, strList, type Schema } from "./schema-parts";
 
 export const MONITORING_SCHEMA: Schema = obj(

@@ -6,13 +6,12 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { fieldError, type FieldError } from "../errors";
-import { isMap } from "../config/doc";
 import { INT_OR_STRING_MARK, LIST_MAP_KEYS_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "./schema-parts";
 import { withSharedDefs } from "./schema-defs";
 import { V1ALPHA2_SPEC_SCHEMA } from "./schema-v1alpha2";
 import type { LlsdSpecV1alpha2 } from "./v1alpha2";
 import { didYouMean } from "../suggest";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { aliasHint } from "./field-aliases";
 
 /** The fields of a provider entry; any other key is read as a Secret reference. */
@@ -201,7 +200,7 @@ export function isV1alpha2Object(
 ): object is { readonly spec: LlsdSpecV1alpha2; readonly [field: string]: unknown } {
   // The quick check reuses the spec validator (`/sync` compiles it anyway) instead of
   // compiling the spec schema a second time inside the object schema.
-  return compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true && isMap(object) && isV1alpha2Spec(object.spec);
+  return compile(V1ALPHA2_OBJECT_SHELL).fast(object) === true && isPlainObject(object) && isV1alpha2Spec(object.spec);
 }
 
 /** Schema errors of a whole v1alpha2 object (paths start at `spec.` / `metadata.`). */

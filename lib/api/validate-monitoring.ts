@@ -7,7 +7,7 @@ import { fieldError, listOf, type FieldError } from "../errors";
 import { listenPort } from "../defaults";
 import { knownBelow, type LineEvidence } from "../distributions/detect";
 import type { Release } from "../distributions/table";
-import { FIRST_METRICS_RELEASE, METRICS_LINES, metricsOn } from "../monitoring";
+import { FIRST_METRICS_RELEASE, METRICS_LINES, metricsOn } from "../distributions/monitoring";
 import type { CanonicalSpec } from "./canonical";
 import { NAME_FORMATS } from "../names";
 

@@ -4,7 +4,7 @@
  * So the checks the apiserver makes on a NetworkPolicy's rules run here first, with the field
  * path the user wrote (apimachinery's ValidateNetworkPolicyPeer/Port, label selectors, CIDRs).
  */
-import { METRICS_PORT_NAME, metricsOn } from "../monitoring";
+import { METRICS_PORT_NAME, metricsOn } from "../distributions/monitoring";
 import { fieldError, listOf, type FieldError } from "../errors";
 import { SERVICE_PORT_NAME } from "../names";
 import { meant } from "../suggest";

@@ -1,6 +1,6 @@
 /** Provider rules a structural schema cannot express (docs/spec-reference.md, "Checks"). */
 import { child, fieldError, listOf, type FieldError } from "../errors";
-import { providerSecretEnv, storageSecretEnv, POSTGRES_PARTS } from "../config/env-names";
+import { providerSecretEnv, storageSecretEnv, POSTGRES_PARTS } from "../env-names";
 import type { CanonicalSpec, Provider } from "./canonical";
 import { PROVIDER_APIS } from "./apis";
 

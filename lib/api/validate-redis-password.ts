@@ -7,7 +7,7 @@
  * admission, from the old object of an UPDATE; the sync hook, from its observed Deployment;
  * `llsd validate`, from a document read back from the cluster (lib/cli/verdict.ts).
  */
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "./canonical";
 

@@ -7,7 +7,7 @@
  */
 import type { CanonicalSpec } from "./canonical";
 import { fieldError, type FieldError } from "../errors";
-import { configSource } from "../config/source";
+import { configSource } from "./config-source";
 import { parseImageRef } from "../distributions/image-ref";
 import { knownBelow } from "../distributions/detect";
 

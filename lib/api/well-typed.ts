@@ -6,7 +6,7 @@
  * longer hides an endpoint that is not a URL elsewhere in the same spec.
  */
 import type { ErrorObject } from "ajv";
-import { define, isPlainObject } from "../conversion/paths";
+import { define, isPlainObject } from "../json";
 import { fieldError, type FieldError } from "../errors";
 import { compile, isV1alpha2Spec, narrowOneOf, toFieldPath, type CompiledSchema } from "./schema";
 import type { Schema } from "./schema-parts";

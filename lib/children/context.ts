@@ -9,7 +9,7 @@ import type { ResolvedExternalProvider } from "../config/external-providers";
 import type { SecretEnv } from "../config/providers";
 import type { PlainEnv } from "../config/telemetry";
 import type { Release } from "../distributions/table";
-import type { ServerMonitoringSettings } from "../monitoring";
+import type { ServerMonitoringSettings } from "../distributions/monitoring";
 
 export interface MountedConfig {
   /** `generated`: our hash-named ConfigMap; `override`: the user's ConfigMap, mounted as is. */
@@ -79,7 +79,7 @@ export interface ChildContext {
   readonly ogxTakeover?: boolean;
   /** External providers with their image metadata, in CR order: init containers and PYTHONPATH. */
   readonly externalProviders?: readonly ResolvedExternalProvider[];
-  /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/monitoring.ts). */
+  /** ServiceMonitors and the scraper namespace for `spec.monitoring`; absent: none, `monitoring` (lib/distributions/monitoring.ts). */
   readonly serverMonitoring?: ServerMonitoringSettings;
   /** The API server's endpoints (related EndpointSlices), for egress with `auth.kubernetes` (lib/sync/api-server.ts). */
   readonly apiServer?: ApiServerEgress;

@@ -2,7 +2,7 @@
  * The server container's environment, in a fixed order: Secret-backed values,
  * plain values the config needs, the port, the config path, where the server keeps its state,
  * then the user's `workload.overrides.env`, where a name we already set is replaced in place.
- * Only variables the server line reads (lib/config/releases.ts, LINE_STARTUP) are set.
+ * Only variables the server line reads (lib/distributions/releases.ts, LINE_STARTUP) are set.
  *
  * A v1alpha1 CR gets the Go operator's order first — HF_HOME, SSL_CERT_FILE, LLS_WORKERS,
  * LLS_PORT, LLAMA_STACK_CONFIG (always, as it did: its start-up script reads them) — then the
@@ -10,7 +10,7 @@
  * (docs/migrating-from-go-operator.md).
  */
 import type { V1EnvVar } from "@kubernetes/client-node";
-import { LINE_STARTUP, stateLayout } from "../config/releases";
+import { LINE_STARTUP, stateLayout } from "../distributions/releases";
 import { CONFIG_PATH, listenPort } from "../defaults";
 import { CA_BUNDLE_FILE } from "./ca-bundle";
 import type { ChildContext } from "./context";

@@ -1,9 +1,9 @@
 /**
- * The server's metrics endpoint in the pod and its Service (`spec.monitoring`, lib/monitoring.ts):
+ * The server's metrics endpoint in the pod and its Service (`spec.monitoring`, lib/distributions/monitoring.ts):
  * the variables the 1.x server reads, and the `metrics` port. Nothing when monitoring is off.
  */
 import type { V1ContainerPort, V1EnvVar, V1ServicePort } from "@kubernetes/client-node";
-import { METRICS_HOST, METRICS_PORT_NAME, metricsOn } from "../monitoring";
+import { METRICS_HOST, METRICS_PORT_NAME, metricsOn } from "../distributions/monitoring";
 import type { ChildContext } from "./context";
 
 /** `ogx/telemetry/__init__.py` at 1.3.0; the host so that the pod's address answers, not only loopback. */

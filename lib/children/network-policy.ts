@@ -17,7 +17,7 @@ import { names } from "../names";
 import { podSelectorLabels } from "./selector";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";
-import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
+import { metricsOn, NO_SERVICE_MONITORS } from "../distributions/monitoring";
 import { egressRules, type EgressRule } from "./network-policy-egress";
 import { trustsHeaders } from "../api/validate-auth-trust";
 import type { AllowedFromInput } from "../api/v1alpha2";

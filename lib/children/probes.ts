@@ -3,9 +3,8 @@
  * through the named container port so a port change needs no edit.
  */
 import type { V1Probe } from "@kubernetes/client-node";
+import { HEALTH_PATH } from "../defaults";
 import { SERVICE_PORT_NAME } from "../names";
-
-export const HEALTH_PATH = "/v1/health";
 
 /**
  * Startup: a server that loads models or connects to remote providers can take minutes before

@@ -4,7 +4,7 @@
  * is absent, and one missing child type stops the whole CompositeController (docs/monitoring.md).
  */
 import type { V1ObjectMeta } from "@kubernetes/client-node";
-import { METRICS_PORT_NAME, metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
+import { METRICS_PORT_NAME, metricsOn, NO_SERVICE_MONITORS } from "../distributions/monitoring";
 import { names, selectorLabels } from "../names";
 import type { ChildContext } from "./context";
 import { childMeta } from "./meta";

@@ -6,12 +6,11 @@
  */
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
-import { own, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap, own } from "../json";
 import type { Conversion } from "../conversion/v1alpha1";
 import type { FieldError } from "../errors";
 import { adoptionOf, type AdoptOptions } from "../ogx/adopt";
 import { fromOgxServer, ogxServerErrors, toOgxServer } from "../ogx/convert";
-import { isPlainObject } from "../ogx/json";
 import { OGX_KIND } from "../ogx/schema";
 import { ogxDistributionErrors } from "../ogx/schema-errors";
 import { lossesFromOgx, lossesToOgx } from "../ogx/weaker";

@@ -5,7 +5,7 @@
  */
 import { formatErrors } from "../errors";
 import { isV1alpha2Spec, v1alpha2SpecSchemaErrors } from "../api/schema";
-import { own, type JsonMap } from "../conversion/paths";
+import { own, type JsonMap } from "../json";
 import { fromHub } from "../conversion/v1alpha1";
 import { OGX_KIND } from "../ogx/schema";
 import { LLSD_KIND } from "../config/check-object";

@@ -1,7 +1,7 @@
 /** Read the LlamaStackDistribution documents of a (multi-document) YAML file, `kind: List` included. */
 import { fieldError, formatErrors, type FieldError } from "../errors";
 import { LLSD_KIND, meantAsLlsd, V1ALPHA1_API } from "../config/check-object";
-import { isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { isPlainObject, own, type JsonMap } from "../json";
 import { toHub } from "../conversion/v1alpha1";
 import type { CliIo } from "./io";
 import { secretReferenceProblems, type InputSecret } from "./secret-refs";

@@ -6,7 +6,7 @@
 import { stringify } from "yaml";
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 import { readText, type CliIo } from "./io";
 import { isList, yamlDocuments } from "./yaml-input";
 

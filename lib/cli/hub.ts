@@ -4,7 +4,7 @@ import { V1ALPHA1 } from "../api/v1alpha1";
 import { V1ALPHA2 } from "../api/v1alpha2";
 import { compile, schemaErrors } from "../api/schema";
 import { V1ALPHA1_BODY, V1ALPHA2_BODY } from "../conversion/schemas";
-import { own, type JsonMap } from "../conversion/paths";
+import { own, type JsonMap } from "../json";
 import { toHub, type Conversion } from "../conversion/v1alpha1";
 import { isNamed, unnamed } from "./documents";
 import type { CliIo } from "./io";

@@ -1,6 +1,6 @@
 /** The CLI's only contact with the outside world, injected so tests run it in-process. */
 import { readFileSync } from "node:fs";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;

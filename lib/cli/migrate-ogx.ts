@@ -8,7 +8,7 @@
  */
 import { formatErrors } from "../errors";
 import { LLSD_KIND } from "../config/check-object";
-import type { JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../json";
 import { factsOfOgxServer } from "../migrate/ogxserver-facts";
 import { ogxServerSteps, renderOgxTakeover } from "../migrate/ogxserver-steps";
 import { OGX_API_VERSION, OGX_KIND } from "../ogx/schema";

@@ -6,7 +6,7 @@
  */
 import type { LlsdSpecV1alpha2 } from "../api/v1alpha2";
 import { normalizedSpec } from "../api/validate";
-import { own, type JsonMap } from "../conversion/paths";
+import { own, type JsonMap } from "../json";
 import { formatErrors } from "../errors";
 import type { Release } from "../distributions/table";
 import { lineChanges } from "../migrate/changes";

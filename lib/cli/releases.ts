@@ -1,6 +1,6 @@
 /** `llsd releases`: the supported server lines, one per row, the value `--release` takes first. */
 import { RELEASES, type Release } from "../distributions/table";
-import { schemaTagOf } from "../config/releases";
+import { schemaTagOf } from "../distributions/releases";
 
 /** What each line covers, in words a user matches against their image tag. */
 const COVERS: { readonly [r in Release]: string } = {

@@ -5,7 +5,7 @@
  * parent is sent as the cluster stores it, converted to v1alpha2.
  */
 import { formatErrors } from "../errors";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 import { asStored, configMapsOf, llsdDocuments } from "./documents";
 import { oneOf } from "./args";
 import { readText, UsageError, type CliIo } from "./io";

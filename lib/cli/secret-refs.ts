@@ -7,7 +7,7 @@
 import { normalizedSpec } from "../api/validate";
 import { AS_STORED, V1ALPHA1_API } from "../config/check-object";
 import { userSecretEnv } from "../config/user-env";
-import { isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { isPlainObject, own, type JsonMap } from "../json";
 import { toHub } from "../conversion/v1alpha1";
 import { fieldError, listOf, type FieldError } from "../errors";
 import { didYouMean, meant } from "../suggest";

@@ -12,7 +12,7 @@ import type { Release } from "../distributions/table";
 import type { CrDocument } from "./documents";
 import type { CliIo } from "./io";
 import type { ConfigMapData } from "../config/override";
-import { own } from "../conversion/paths";
+import { own } from "../json";
 import { specHasRedisPassword } from "../api/validate-redis-password";
 
 export interface VerdictOptions {

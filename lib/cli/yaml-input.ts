@@ -5,7 +5,7 @@
  */
 import { parseAllDocuments, type Document, type YAMLError } from "yaml";
 import { fieldError, thrownMessage, type FieldError } from "../errors";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 
 /** A document's value, or an item of a List document, and how messages name it (`document 1, items[3]`). */
 export interface YamlObject {

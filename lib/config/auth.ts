@@ -6,15 +6,15 @@
  */
 import type { AuthInput, KubernetesAuthInput, OidcAuthInput } from "../api/auth-types";
 import type { CanonicalSpec } from "../api/canonical";
-import { HEALTH_PATH } from "../children/probes";
-import { SECRET_ENV_PREFIX } from "../defaults";
+import { HEALTH_PATH, SECRET_ENV_PREFIX } from "../defaults";
 import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { VERSION_PATH } from "../live/server-info";
-import { authLineErrors } from "./auth-lines";
-import { isJsonScalar, type ConfigDoc, type Json, type JsonMap } from "./doc";
+import { authLineErrors } from "../api/auth-lines";
+import { isJsonScalar, type ConfigDoc } from "./doc";
+import { type Json, type JsonMap } from "../json";
 import { isPlainRecord } from "../json-copy";
-import { envRef } from "./env-names";
+import { envRef } from "../env-names";
 import type { SecretEnv } from "./providers";
 
 /** The API server as every pod reaches it, and the CA that signs its certificate (mounted with the ServiceAccount token). */

@@ -14,9 +14,10 @@
  */
 import { child, fieldError, type FieldError } from "../errors";
 import { RELEASES, type Release } from "../distributions/table";
-import { isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import { typeFields, type TypeFields } from "./provider-fields";
-import { linesWithApi, RELEASE_APIS } from "./releases";
+import { linesWithApi, RELEASE_APIS } from "../distributions/releases";
 
 /** How each line's `storage.stores.prompts`/`connectors` are written (its `ServerStoresConfig`). */
 const PROMPTS_STORE: { readonly [r in Release]: "kv" | "sql" } = {
@@ -72,7 +73,7 @@ function entryError(entry: ProviderEntry, place: EntryPlace): FieldError | undef
   const { api, release } = place;
   const type = entry.provider_type;
   const mine = typeFields(release, api, type);
-  const config: JsonMap = isMap(entry.config) ? entry.config : {};
+  const config: JsonMap = isPlainObject(entry.config) ? entry.config : {};
   const missing = missingKeys(mine, config);
   if (mine !== undefined && missing.length === 0) return undefined; // the usual case, kept cheap
   const others = linesWithType(api, type).filter((r) => r !== release);
@@ -107,13 +108,13 @@ function typeErrors(doc: ConfigDoc, release: Release, path: string): FieldError[
 }
 
 function storeErrors(doc: ConfigDoc, release: Release, path: string): FieldError[] {
-  const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
+  const stores = isPlainObject(doc.storage) && isPlainObject(doc.storage.stores) ? doc.storage.stores : undefined;
   if (!stores || PROMPTS_STORE[release] !== "kv") return [];
   const sqlLines = RELEASES.filter((r) => PROMPTS_STORE[r] === "sql");
   return ["prompts", "connectors"]
     .filter((name) => {
       const store = stores[name];
-      return isMap(store) && "table_name" in store && !("namespace" in store);
+      return isPlainObject(store) && "table_name" in store && !("namespace" in store);
     })
     .map((name) =>
       fieldError(

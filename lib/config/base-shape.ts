@@ -13,7 +13,8 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { isPlainRecord } from "../json-copy";
-import { isJsonScalar, isMap, type ConfigDoc, type Json, type JsonMap, type ProviderEntry } from "./doc";
+import { isJsonScalar, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type Json, type JsonMap } from "../json";
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: FieldError };
 
@@ -29,17 +30,17 @@ const bad = (path: string, what: string): { ok: false; error: FieldError } => ({
 const MAP_KEYS = ["storage", "vector_stores", "safety", "server"] as const;
 
 /** A key written with no value (`module:` → null) counts as absent. */
-const isAbsent = (value: Json | undefined): value is null | undefined => value === undefined || value === null;
+const isAbsent = (value: unknown): value is null | undefined => value === undefined || value === null;
 
 function optionalFieldProblem(entry: JsonMap, path: string): { ok: false; error: FieldError } | undefined {
   const { module, config } = entry;
   if (!isAbsent(module) && typeof module !== "string") return bad(`${path}.module`, "a string");
-  if (!isAbsent(config) && !isMap(config)) return bad(`${path}.config`, "a map");
+  if (!isAbsent(config) && !isPlainObject(config)) return bad(`${path}.config`, "a map");
   return undefined;
 }
 
-function providerEntry(value: Json, path: string): Parsed<ProviderEntry> {
-  if (!isMap(value)) return bad(path, "a map with provider_id and provider_type");
+function providerEntry(value: unknown, path: string): Parsed<ProviderEntry> {
+  if (!isPlainObject(value)) return bad(path, "a map with provider_id and provider_type");
   const { provider_id: id, provider_type: type, module, config } = value;
   if (typeof id !== "string") return bad(`${path}.provider_id`, "a string");
   if (typeof type !== "string") return bad(`${path}.provider_type`, "a string");
@@ -51,15 +52,15 @@ function providerEntry(value: Json, path: string): Parsed<ProviderEntry> {
     provider_id: id,
     provider_type: type,
     ...(typeof module === "string" ? { module } : {}),
-    ...(isMap(config) ? { config } : {}),
+    ...(isPlainObject(config) ? { config } : {}),
   };
   return { ok: true, value: entry };
 }
 
 function listOf<T>(
-  value: Json | undefined,
+  value: unknown,
   path: string,
-  item: (v: Json, path: string) => Parsed<T>,
+  item: (v: unknown, path: string) => Parsed<T>,
   what: string,
 ): Parsed<T[]> {
   if (!Array.isArray(value)) return bad(path, what);
@@ -72,8 +73,8 @@ function listOf<T>(
   return { ok: true, value: out };
 }
 
-function providers(value: Json | undefined, path: string): Parsed<{ [api: string]: ProviderEntry[] }> {
-  if (!isMap(value))
+function providers(value: unknown, path: string): Parsed<{ [api: string]: ProviderEntry[] }> {
+  if (!isPlainObject(value))
     return {
       ok: false,
       error: fieldError(path, "the base config.yaml has no providers map; it is not a Llama Stack run config"),
@@ -88,12 +89,13 @@ function providers(value: Json | undefined, path: string): Parsed<{ [api: string
   return { ok: true, value: out };
 }
 
-const mapItem = (v: Json, path: string): Parsed<JsonMap> => (isMap(v) ? { ok: true, value: v } : bad(path, "a map"));
-const stringItem = (v: Json, path: string): Parsed<string> =>
+const mapItem = (v: unknown, path: string): Parsed<JsonMap> =>
+  isPlainObject(v) ? { ok: true, value: v } : bad(path, "a map");
+const stringItem = (v: unknown, path: string): Parsed<string> =>
   typeof v === "string" ? { ok: true, value: v } : bad(path, "a string");
 
-function resources(value: Json, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
-  if (!isMap(value)) return bad(path, "a map of resource lists");
+function resources(value: unknown, path: string): Parsed<{ [kind: string]: JsonMap[] }> {
+  if (!isPlainObject(value)) return bad(path, "a map of resource lists");
   const out: { [kind: string]: JsonMap[] } = {};
   for (const [kind, list] of Object.entries(value)) {
     if (list === null) continue;
@@ -105,7 +107,7 @@ function resources(value: Json, path: string): Parsed<{ [kind: string]: JsonMap[
 }
 
 /** A present value parsed; an absent one (or one written with no value) stays undefined. */
-function ifPresent<T>(value: Json | undefined, parse: (value: Json) => Parsed<T>): Parsed<T | undefined> {
+function ifPresent<T>(value: unknown, parse: (value: unknown) => Parsed<T>): Parsed<T | undefined> {
   return isAbsent(value) ? { ok: true, value: undefined } : parse(value);
 }
 
@@ -124,7 +126,7 @@ export function parseConfigDoc(
   if (!apis.ok) return fail(apis.error);
   const rr = ifPresent(value.registered_resources, (v) => resources(v, `${path}.registered_resources`));
   if (!rr.ok) return fail(rr.error);
-  const notMap = MAP_KEYS.find((key) => !isAbsent(value[key]) && !isMap(value[key]));
+  const notMap = MAP_KEYS.find((key) => !isAbsent(value[key]) && !isPlainObject(value[key]));
   if (notMap !== undefined) return fail(bad(`${path}.${notMap}`, "a map").error);
   const doc: ConfigDoc = { ...value, providers: parsedProviders.value };
   if (apis.value !== undefined) doc.apis = apis.value;
@@ -146,5 +148,5 @@ export const NOT_PLAIN_DATA = "must be a map of plain data (strings, numbers, bo
 
 /** A map of JSON data: what a CR's free-form fields (`settings`, `metadata`, `config`) hold once parsed from JSON. */
 export function isJsonMap(value: unknown): value is JsonMap {
-  return isMap(value) && isJson(value);
+  return isPlainObject(value) && isJson(value);
 }

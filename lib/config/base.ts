@@ -5,7 +5,8 @@ import { SUPPORTED_CONFIG_VERSIONS } from "../defaults";
 import { deepFreeze } from "../json-copy";
 import { serverConfigVersion } from "./config-version";
 import { isJson, parseConfigDoc } from "./base-shape";
-import { isMap, type ConfigDoc } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
 import { parseYaml, type ParsedYaml } from "./yaml";
 
 export const BASE_PATH = "baseConfig";
@@ -89,7 +90,7 @@ export function readBase(base: string | object): BaseOutcome {
 
 function checkBase(parsed: ParsedYaml): BaseOutcome {
   if (!parsed.ok) return { ok: false, errors: [fieldError(BASE_PATH, `the base config.yaml is ${parsed.message}`)] };
-  if (!isJson(parsed.value) || !isMap(parsed.value))
+  if (!isJson(parsed.value) || !isPlainObject(parsed.value))
     return { ok: false, errors: [fieldError(BASE_PATH, "the base config.yaml must be a YAML mapping of plain data")] };
   const bad = versionError(parsed.value.version, "versionSource" in parsed ? parsed.versionSource : undefined);
   if (bad) return { ok: false, errors: [bad] };

@@ -13,7 +13,7 @@ import { fieldError, type FieldError } from "../errors";
 import { nameErrors } from "../names";
 import { toHub } from "../conversion/v1alpha1";
 import { readStash, V1ALPHA1_FIELDS } from "../conversion/annotations";
-import { isStringMap } from "../conversion/paths";
+import { isStringMap } from "../json";
 import { checkSchemaValid, checkSpec, type CheckOptions } from "./check";
 
 export const LLSD_KIND = "LlamaStackDistribution";

@@ -1,56 +1,15 @@
 /**
- * What a server line cannot take, and a base config brought in line with it. A spec that asks
- * for what the line removed (the Safety API on 1.x) is an error naming the field and what to
- * use instead; a base config written for an older line (a file passed to `llsd render
- * --base-config`, an image whose labels carry an older config) is adapted, with a note per change.
+ * A base config brought in line with the server line it will run on: one written for an older
+ * line (a file passed to `llsd render --base-config`, an image whose labels carry an older
+ * config) is adapted, with a note per change. What the spec asks of a line it cannot serve is
+ * refused before (lib/api/dialect-errors.ts).
  */
-import { child, fieldError, type FieldError } from "../errors";
-import { SERVER_API, type ProviderApi } from "../api/apis";
-import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
 import { SQL_BACKEND } from "../defaults";
-import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { effectiveId, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import { dropDefaultModels } from "./disabled";
-import { hasSafety, linesWithApi, RELEASE_APIS, REMOVED_TYPES, SAFETY_ALTERNATIVES } from "./releases";
-
-/** The spec's requests the line cannot serve. */
-export function dialectErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  return missingApis(spec, release).concat(safetyErrors(spec, release));
-}
-
-/** A section of an API the line's server does not have (messages on 0.7, skills before 1.x): once, at the section. */
-function missingApis(spec: CanonicalSpec, release: Release): FieldError[] {
-  const sections = new Set<ProviderApi>();
-  for (const p of spec.providers) {
-    const api = SERVER_API[p.api];
-    if (p.api !== "telemetry" && p.api !== "safety" && !RELEASE_APIS[release].includes(api)) sections.add(p.api);
-  }
-  return [...sections].map((section) => {
-    const api = SERVER_API[section];
-    const lines = linesWithApi(api).map((r) => `${r}.x`);
-    return fieldError(
-      child("spec.providers", section),
-      `the ${release} server line has no ${api} API (the lines that have it: ${lines.join(", ")}); remove spec.providers.${section}, or run an image of one of those lines (distribution.image)`,
-    );
-  });
-}
-
-function safetyErrors(spec: CanonicalSpec, release: Release): FieldError[] {
-  // A spec that disables safety itself asks for nothing: its safety entries are ignored on every line.
-  if (hasSafety(release) || spec.disabled.some((d) => d.api === "safety")) return [];
-  const gone = `the ${release} server line has no Safety API (removed in OGX 1.0)`;
-  return [
-    ...spec.providers
-      .filter((p) => p.api === "safety")
-      .map((p) => fieldError(p.path, `${gone}: remove this provider; ${SAFETY_ALTERNATIVES}`)),
-    ...spec.resources.shields.map((s) =>
-      fieldError(s.path, `${gone}, so shields cannot be registered: remove it; ${SAFETY_ALTERNATIVES}`),
-    ),
-    ...spec.externalProviders
-      .filter((e) => e.api === "safety")
-      .map((e) => fieldError(e.path, `${gone}: remove this external provider; ${SAFETY_ALTERNATIVES}`)),
-  ];
-}
+import { hasSafety, REMOVED_TYPES } from "../distributions/releases";
 
 function withoutKey(map: JsonMap, key: string): JsonMap {
   const { [key]: _dropped, ...rest } = map;
@@ -61,7 +20,7 @@ type Adapted = { entry: ProviderEntry; change?: string };
 
 /** Batches keep their state in SQL on 1.x. */
 function batchesInSql(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
-  if (api !== "batches" || entry.provider_type !== "inline::reference" || !config || isMap(config.sqlstore))
+  if (api !== "batches" || entry.provider_type !== "inline::reference" || !config || isPlainObject(config.sqlstore))
     return undefined;
   return {
     entry: {
@@ -74,7 +33,8 @@ function batchesInSql(api: string, entry: ProviderEntry, config: JsonMap | undef
 
 /** Messages need a KV store on 1.x. */
 function messagesWithKv(api: string, entry: ProviderEntry, config: JsonMap | undefined): Adapted | undefined {
-  if (api !== "messages" || entry.provider_type !== "inline::builtin" || isMap(config?.kvstore)) return undefined;
+  if (api !== "messages" || entry.provider_type !== "inline::builtin" || isPlainObject(config?.kvstore))
+    return undefined;
   return {
     entry: {
       ...entry,
@@ -90,7 +50,7 @@ function responsesWithoutAgentState(
   entry: ProviderEntry,
   config: JsonMap | undefined,
 ): Adapted | undefined {
-  const persistence = config && isMap(config.persistence) ? config.persistence : undefined;
+  const persistence = config && isPlainObject(config.persistence) ? config.persistence : undefined;
   if (api !== "responses" || !persistence || !("agent_state" in persistence)) return undefined;
   return {
     entry: { ...entry, config: { ...config, persistence: withoutKey(persistence, "agent_state") } },
@@ -100,7 +60,7 @@ function responsesWithoutAgentState(
 
 /** Provider configs whose shape changed in 1.x: batches keep state in SQL, messages need a KV store, no agent_state. */
 function adaptProviderConfig(api: string, entry: ProviderEntry): Adapted {
-  const config = isMap(entry.config) ? entry.config : undefined;
+  const config = isPlainObject(entry.config) ? entry.config : undefined;
   return (
     batchesInSql(api, entry, config) ??
     messagesWithKv(api, entry, config) ??
@@ -158,9 +118,11 @@ function dropRemovedTypes(doc: ConfigDoc, release: Release, notes: string[]): vo
 
 /** 1.x keeps prompts and connectors in SQL tables; the older `{namespace, backend: kv_…}` form is migrated by the server, written here as 1.x reads it. */
 function adaptStores(doc: ConfigDoc, release: Release, notes: string[]): void {
-  const stores = isMap(doc.storage) && isMap(doc.storage.stores) ? doc.storage.stores : undefined;
+  const stores = isPlainObject(doc.storage) && isPlainObject(doc.storage.stores) ? doc.storage.stores : undefined;
   if (!stores) return;
-  const moved = ["prompts", "connectors"].filter((name) => isMap(stores[name]) && !("table_name" in stores[name]));
+  const moved = ["prompts", "connectors"].filter(
+    (name) => isPlainObject(stores[name]) && !("table_name" in stores[name]),
+  );
   if (moved.length === 0) return;
   const next: JsonMap = { ...stores };
   for (const name of moved) next[name] = { table_name: name, backend: SQL_BACKEND };
@@ -184,7 +146,7 @@ export function adaptBase(doc: ConfigDoc, release: Release): string[] {
     if (adapted.some((a) => a.change)) doc.providers[api] = adapted.map((a) => a.entry);
   }
   adaptStores(doc, release, notes);
-  if (isMap(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
+  if (isPlainObject(doc.server) && ("cors" in doc.server || "quota" in doc.server)) {
     doc.server = withoutKey(withoutKey(doc.server, "cors"), "quota");
     notes.push(`baseConfig.server: cors and quota were removed; the ${release} line has neither setting`);
   }

@@ -5,8 +5,9 @@
 import { fieldError, type FieldError } from "../errors";
 import type { DisabledApi } from "../api/canonical";
 import type { Release } from "../distributions/table";
-import { effectiveId, isMap, type ConfigDoc, type JsonMap } from "./doc";
-import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "./releases";
+import { effectiveId, type ConfigDoc } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
+import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES, RELEASE_APIS, RENAMED_APIS } from "../distributions/releases";
 import { typeFields } from "./provider-fields";
 import { providerIdSet } from "./resources";
 
@@ -49,13 +50,17 @@ function dependents(doc: ConfigDoc, api: string, remaining: readonly string[], r
 /** The default shield goes with the shield it names. */
 function pruneSafety(doc: ConfigDoc, shields: readonly JsonMap[]): void {
   const shieldIds = new Set(shields.map((s) => s.shield_id));
-  if (isMap(doc.safety) && doc.safety.default_shield_id !== undefined && !shieldIds.has(doc.safety.default_shield_id))
+  if (
+    isPlainObject(doc.safety) &&
+    doc.safety.default_shield_id !== undefined &&
+    !shieldIds.has(doc.safety.default_shield_id)
+  )
     delete doc.safety;
 }
 
 /** No vector_io left: no vector_stores; otherwise the default models go with their providers. */
 function pruneVectorStores(doc: ConfigDoc, exists: (providerId: unknown) => boolean): void {
-  if (!isMap(doc.vector_stores)) return;
+  if (!isPlainObject(doc.vector_stores)) return;
   if (!(doc.providers.vector_io ?? []).length) {
     delete doc.vector_stores;
     return;
@@ -66,10 +71,10 @@ function pruneVectorStores(doc: ConfigDoc, exists: (providerId: unknown) => bool
 /** The default embedding and reranker models on providers that are `gone` leave `vector_stores`. */
 export function dropDefaultModels(doc: ConfigDoc, gone: (providerId: unknown) => boolean): void {
   const vs = doc.vector_stores;
-  if (!isMap(vs)) return;
+  if (!isPlainObject(vs)) return;
   const models = ["default_embedding_model", "default_reranker_model"].filter((key) => {
     const ref = vs[key];
-    return isMap(ref) && gone(ref.provider_id);
+    return isPlainObject(ref) && gone(ref.provider_id);
   });
   if (models.length === 0) return; // unchanged: the base's (frozen) map stays, for the YAML memo
   const kept: JsonMap = { ...vs };

@@ -1,8 +1,5 @@
 /** The loose shape of a config.yaml as the generator edits it, and small helpers on it. */
-import { define } from "../conversion/paths";
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonMap = { [key: string]: Json };
+import { define, isPlainObject, type JsonMap } from "../json";
 
 export interface ProviderEntry {
   provider_id: string;
@@ -27,19 +24,19 @@ export function isJsonScalar(value: unknown): value is null | boolean | number |
   return value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number";
 }
 
-export function isMap(value: unknown): value is JsonMap {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Objects merge key by key; anything else (lists, scalars) replaces. Inputs are not changed. */
 export function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
   // Key by key, not `{ ...base }` then new keys: V8 adds keys to a spread copy slowly.
   const out: JsonMap = {};
-  for (const key of Object.keys(base)) define(out, key, base[key]!);
+  for (const key of Object.keys(base)) define(out, key, base[key]);
   for (const key of Object.keys(over)) {
     const current = out[key];
     const value = over[key]!;
-    define(out, key, Object.hasOwn(out, key) && isMap(current) && isMap(value) ? deepMerge(current, value) : value);
+    define(
+      out,
+      key,
+      Object.hasOwn(out, key) && isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value,
+    );
   }
   return out;
 }

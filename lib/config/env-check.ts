@@ -8,7 +8,8 @@
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import { bareRefs, ENV_REF, pathOf, type BareRef } from "./env-refs";
-import { isMap, type ConfigDoc, type JsonMap } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 
 /** Where users add variables to the server container. */
 export const USER_ENV_PATH = "spec.workload.overrides.env";
@@ -61,7 +62,7 @@ export function resolvedWithout(value: unknown, provided: ReadonlySet<string>): 
 
 /** The server drops a `__disabled__` provider unexpanded, and a resource whose id resolves to nothing. */
 const skippedProvider = (entry: unknown, provided: ReadonlySet<string>): boolean =>
-  isMap(entry) && resolvedWithout(entry.provider_id, provided) === "__disabled__";
+  isPlainObject(entry) && resolvedWithout(entry.provider_id, provided) === "__disabled__";
 const skippedResource = (entry: JsonMap, provided: ReadonlySet<string>): boolean =>
   RESOURCE_ID_FIELDS.some((f) => f in entry && resolvedWithout(entry[f], provided) === "");
 
@@ -107,7 +108,7 @@ function resourceRefs(doc: ConfigDoc, provided: ReadonlySet<string>, keep: boole
   const rr = doc.registered_resources ?? {};
   for (const kind of Object.keys(rr)) {
     rr[kind] = (rr[kind] ?? []).filter((entry, i) => {
-      const absent = isMap(entry) ? missingBare(entry, provided, `registered_resources.${kind}[${i}]`) : [];
+      const absent = isPlainObject(entry) ? missingBare(entry, provided, `registered_resources.${kind}[${i}]`) : [];
       // Most entries need nothing missing (their refs are cached): only the others are checked for being skipped.
       if (absent.length === 0 || skippedResource(entry, provided)) return true;
       if (keep) {
@@ -126,7 +127,7 @@ function resourceRefs(doc: ConfigDoc, provided: ReadonlySet<string>, keep: boole
 
 /** `server` with an auth provider whose `type` resolves to nothing (switched off by env): its provider_config is left out of the check. */
 function serverRefs(server: JsonMap, provided: ReadonlySet<string>): Missing | undefined {
-  if (!isMap(server.auth) || !isMap(server.auth.provider_config)) return undefined;
+  if (!isPlainObject(server.auth) || !isPlainObject(server.auth.provider_config)) return undefined;
   if (resolvedWithout(server.auth.provider_config.type, provided) !== "") return undefined;
   const { provider_config: _off, ...auth } = server.auth;
   return missingBare({ ...server, auth }, provided, "server");
@@ -136,7 +137,7 @@ function serverRefs(server: JsonMap, provided: ReadonlySet<string>): Missing | u
 function otherRefs(doc: ConfigDoc, provided: ReadonlySet<string>): Missing {
   return Object.entries(doc).flatMap(([key, value]) => {
     if (key === "providers" || key === "registered_resources") return [];
-    const server = key === "server" && isMap(value) ? serverRefs(value, provided) : undefined;
+    const server = key === "server" && isPlainObject(value) ? serverRefs(value, provided) : undefined;
     return server ?? missingBare(value, provided, key);
   });
 }

@@ -5,7 +5,7 @@
  * subtree are found once and kept with it (a WeakMap, dropped with the subtree).
  */
 import { perFrozen } from "../remembered";
-import { isMap } from "./doc";
+import { isPlainObject } from "../json";
 
 export type Step = string | number;
 
@@ -27,7 +27,7 @@ function refsInString(text: string): readonly BareRef[] {
 
 function childrenOf(node: object): readonly (readonly [Step, unknown])[] {
   if (Array.isArray(node)) return node.map((value: unknown, i) => [i, value] as const);
-  return isMap(node) ? Object.entries(node) : [];
+  return isPlainObject(node) ? Object.entries(node) : [];
 }
 
 /** Every bare reference in `node`, in document order. */

@@ -4,7 +4,8 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
-import { effectiveId, isConditional, type ConfigDoc, type JsonMap } from "./doc";
+import { effectiveId, isConditional, type ConfigDoc } from "./doc";
+import { type JsonMap } from "../json";
 import { providedEnv, USER_ENV_PATH } from "./env-check";
 import { convertedKind, staysText } from "./env-substitution";
 

@@ -3,8 +3,9 @@
  * it the server stops at startup.
  */
 import { SQL_BACKEND } from "../defaults";
-import { effectiveId, isMap, type ConfigDoc } from "./doc";
-import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES } from "./releases";
+import { effectiveId, type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
+import { API_DEPENDENCIES, PROVIDER_DEPENDENCIES } from "../distributions/releases";
 
 /** The first provider that cannot start without a `files` provider, if any. */
 function needsFiles(doc: ConfigDoc): string | undefined {
@@ -29,8 +30,8 @@ function needsFiles(doc: ConfigDoc): string | undefined {
 export function ensureFiles(doc: ConfigDoc, mountPath: string): string[] {
   if ((doc.providers.files ?? []).length > 0) return [];
   const needer = needsFiles(doc);
-  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
-  if (needer === undefined || !isMap(backends[SQL_BACKEND])) return [];
+  const backends = isPlainObject(doc.storage) && isPlainObject(doc.storage.backends) ? doc.storage.backends : {};
+  if (needer === undefined || !isPlainObject(backends[SQL_BACKEND])) return [];
   doc.providers.files = [
     {
       provider_id: "builtin-files",

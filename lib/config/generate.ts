@@ -15,8 +15,9 @@ import { userSecretEnv } from "./user-env";
 import { secretTargets, type SecretTarget } from "./secret-targets";
 import { generatedStateErrors } from "./shared-state-errors";
 import { containerEnv } from "./container-env";
-import { isMap, type ConfigDoc } from "./doc";
-import { dialectErrors } from "./dialect";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
+import { dialectErrors } from "../api/dialect-errors";
 import { ensureFiles } from "./files-provider";
 import { applyDisabled } from "./disabled";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "./external-providers";
@@ -26,10 +27,16 @@ import { fillStores, undefinedBackends } from "./provider-stores";
 import { buildProviders, type ProviderOutcome, type SecretEnv } from "./providers";
 import { specSettingsErrors } from "./provider-settings";
 import { settingsEnv } from "./settings-env";
-import { FIPS_APPROVED_CIPHERS, hasSafety, RELEASE_APIS, refusesPlainHttp, takesTlsConfig } from "./releases";
+import {
+  FIPS_APPROVED_CIPHERS,
+  hasSafety,
+  RELEASE_APIS,
+  refusesPlainHttp,
+  takesTlsConfig,
+} from "../distributions/releases";
 import { applyModels, applyShields, checkTools, type ResourceOutcome } from "./resources";
 import { applyStorage, type PostgresParts } from "./storage";
-import { applyRegistryRefresh, registryRefreshErrors } from "./registry-refresh";
+import { applyRegistryRefresh, registryRefreshErrors } from "../api/registry-refresh";
 import { applyAuth } from "./auth";
 import { withVectorStoreStartup } from "./vector-store-startup";
 import { telemetryEnv, type PlainEnv } from "./telemetry";
@@ -71,7 +78,7 @@ export interface GenerateFailed {
 export type GenerateResult = Generated | GenerateFailed;
 
 function applyServer(doc: ConfigDoc, spec: CanonicalSpec, release: Release): void {
-  const server = isMap(doc.server) ? { ...doc.server } : {};
+  const server = isPlainObject(doc.server) ? { ...doc.server } : {};
   // The launcher reads the port from LLAMA_STACK_PORT/OGX_PORT; server.port is kept in step for readers.
   server.port = listenPort(spec.networking.port);
   if (spec.workload.workers !== undefined) server.workers = spec.workload.workers;

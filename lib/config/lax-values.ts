@@ -8,6 +8,7 @@
  * - `bool` takes true, 0, 1, 1.0, "yes", "off", "T" and the other words pydantic knows; not 2, "", " true ";
  * - `str` (and SecretStr, Path, URLs) takes strings only: 5, true or null are refused.
  */
+import { isPlainObject } from "../json";
 
 const INT_TEXT = /^[+-]?\d(?:_?\d)*(?:\.0+)?$/;
 const DIGITS = String.raw`\d(?:_?\d)*`;
@@ -18,8 +19,6 @@ const FLOAT_TEXT = new RegExp(
 const TRUE_WORDS = new Set(["1", "on", "t", "true", "y", "yes"]);
 const FALSE_WORDS = new Set(["0", "off", "f", "false", "n", "no"]);
 
-const isObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Each type's reading of a value: the value the field ends up with, or undefined when refused. */
 const READERS: { readonly [type: string]: (value: unknown) => unknown } = {
   string: (value) => (typeof value === "string" ? value : undefined),
@@ -27,7 +26,7 @@ const READERS: { readonly [type: string]: (value: unknown) => unknown } = {
   number: laxNumber,
   boolean: laxBoolean,
   null: (value) => (value === null ? null : undefined),
-  object: (value) => (isObject(value) ? value : undefined),
+  object: (value) => (isPlainObject(value) ? value : undefined),
   array: (value) => (Array.isArray(value) ? value : undefined),
 };
 

@@ -4,7 +4,8 @@
  * without `spec.storage`, points at `${env.POSTGRES_HOST:=localhost}`. The config is written as
  * it is (a sidecar could serve it); the status says where the server will look and how to fix it.
  */
-import { isMap, type ConfigDoc } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
 import { resolvedWithout, USER_ENV_PATH } from "./env-check";
 import { ENV_REF } from "./env-refs";
 
@@ -23,11 +24,11 @@ function fixFor(type: string, variable: string | undefined): string {
 }
 
 export function loopbackBackendNotes(doc: ConfigDoc, provided: ReadonlySet<string>): string[] {
-  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
+  const backends = isPlainObject(doc.storage) && isPlainObject(doc.storage.backends) ? doc.storage.backends : {};
   const notes: string[] = [];
   for (const id of Object.keys(backends)) {
     const backend = backends[id];
-    if (!isMap(backend) || typeof backend.host !== "string" || typeof backend.type !== "string") continue;
+    if (!isPlainObject(backend) || typeof backend.host !== "string" || typeof backend.type !== "string") continue;
     const host = resolvedWithout(backend.host, provided)?.trim();
     if (host === undefined || !LOOPBACK.has(host)) continue;
     notes.push(

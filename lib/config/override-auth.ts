@@ -11,16 +11,16 @@ import type { CanonicalSpec } from "../api/canonical";
 import { EXPOSED_WITHOUT_AUTH } from "../api/validate-auth";
 import { forgeable, gatewayBypasses } from "../api/validate-auth-trust";
 import { fieldError, type FieldError } from "../errors";
-import type { JsonMap } from "../conversion/paths";
-import { isMap } from "./doc";
+import type { JsonMap } from "../json";
+import { isPlainObject } from "../json";
 
 const EXPOSE_PATH = "spec.networking.expose";
 
 /** `server.auth.provider_config`, when the config has one (`server.auth` with only a route_policy authenticates nobody). */
 function providerConfig(parsed: JsonMap): JsonMap | undefined {
   const server = parsed.server;
-  const auth = isMap(server) ? server.auth : undefined;
-  return isMap(auth) && isMap(auth.provider_config) ? auth.provider_config : undefined;
+  const auth = isPlainObject(server) ? server.auth : undefined;
+  return isPlainObject(auth) && isPlainObject(auth.provider_config) ? auth.provider_config : undefined;
 }
 
 function authenticates(parsed: JsonMap): boolean {

@@ -7,8 +7,8 @@
 import { fieldError, type FieldError } from "../errors";
 import type { CanonicalSpec } from "../api/canonical";
 import type { Release } from "../distributions/table";
-import { isMap } from "./doc";
-import type { JsonMap } from "../conversion/paths";
+import { isPlainObject } from "../json";
+import type { JsonMap } from "../json";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
 import { configProblems } from "./provider-settings";
 import { settingsEnv, substitution, type ContainerEnv } from "./settings-env";
@@ -18,13 +18,13 @@ const PATH = "spec.overrideConfig.configMapName";
 /** Providers the server starts: not `__disabled__`, not switched off by env, not an external module's. */
 function startedEntries(parsed: JsonMap, env: ContainerEnv) {
   const substitute = substitution(env);
-  const providers = isMap(parsed.providers) ? parsed.providers : {};
+  const providers = isPlainObject(parsed.providers) ? parsed.providers : {};
   const out: { at: string; api: string; type: string; config: unknown }[] = [];
   for (const api of Object.keys(providers)) {
     const list = providers[api];
     if (!Array.isArray(list)) continue;
     list.forEach((entry, i) => {
-      if (!isMap(entry) || typeof entry.provider_type !== "string" || entry.module !== undefined) return;
+      if (!isPlainObject(entry) || typeof entry.provider_type !== "string" || entry.module !== undefined) return;
       const id = typeof entry.provider_id === "string" ? substitute(entry.provider_id) : { value: entry.provider_id };
       // An id known to resolve to nothing: the server skips the provider; an unknown one may start it.
       if (id !== undefined && (!id.value || id.value === "__disabled__")) return;

@@ -7,8 +7,8 @@ import { fieldError, listOf, type FieldError } from "../errors";
 import { CONFIG_FILE_NAME } from "../defaults";
 import type { ConfigMapKey } from "../api/canonical";
 import { versionError } from "./base";
-import { isMap } from "./doc";
-import type { JsonMap } from "../conversion/paths";
+import { isPlainObject } from "../json";
+import type { JsonMap } from "../json";
 import { parseYaml } from "./yaml";
 
 /** ConfigMaps of the CR's namespace by name → their `data`. */
@@ -64,7 +64,7 @@ export function checkOverrideConfig(ref: ConfigMapKey, configMaps: ConfigMapData
   if (!read.ok) return read;
   const { configMapName: name, key } = ref;
   const parsed = parseYaml(read.text);
-  if (!parsed.ok || !isMap(parsed.value)) {
+  if (!parsed.ok || !isPlainObject(parsed.value)) {
     return {
       ok: false,
       error: fieldError(

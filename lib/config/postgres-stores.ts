@@ -7,8 +7,8 @@
  * store's Secret key reads the SQL store's keys, so the Secret holds one copy of the password.
  */
 import type { SecretRef, Storage } from "../api/canonical";
-import type { JsonMap } from "./doc";
-import { envRef, POSTGRES_PARTS, storageSecretEnv, type PostgresPart } from "./env-names";
+import type { JsonMap } from "../json";
+import { envRef, POSTGRES_PARTS, storageSecretEnv, type PostgresPart } from "../env-names";
 
 /** The user's Secret key that holds a DSN, and the spec field that names it. */
 export type DsnSource = Pick<SecretRef, "name" | "key" | "path">;

@@ -1,5 +1,5 @@
 /** The shape of provider-fields.generated.ts: a leaf module, so the data and its readers import no cycle. */
-import type { SchemaTag } from "./releases";
+import type { SchemaTag } from "../distributions/releases";
 
 /** Scalar kinds a key accepts: s string, i integer, n number, b boolean, z null, o object, a array, * anything. */
 export type Kinds = string;

@@ -4,7 +4,7 @@
  * credential go, which APIs a type needs, and what kind of value each config key accepts.
  */
 import type { Release } from "../distributions/table";
-import { schemaTagOf } from "./releases";
+import { schemaTagOf } from "../distributions/releases";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
 
 export type { Kinds, ProviderFieldsData, TagFields, TypeFields } from "./provider-fields-types";

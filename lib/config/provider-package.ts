@@ -4,7 +4,7 @@
  * field (and the YAML line for a parse error). Pure: the text was read from the image before.
  */
 import { SECTION_OF_API } from "../api/schema-v1alpha2";
-import { isMap } from "./doc";
+import { isPlainObject } from "../json";
 import { parseYaml } from "./yaml";
 
 /** Where the metadata lives in a provider image, and where its wheels are looked up from. */
@@ -90,15 +90,15 @@ export function parseProviderPackage(text: string, image: string): PackageResult
   const parsed = parseYaml(text);
   if (!parsed.ok) return invalid(parsed.message);
   const doc = parsed.value;
-  if (!isMap(doc)) return invalid("expected a ProviderPackage document (apiVersion, kind, metadata, spec)");
-  const spec = isMap(doc.spec) ? doc.spec : {};
+  if (!isPlainObject(doc)) return invalid("expected a ProviderPackage document (apiVersion, kind, metadata, spec)");
+  const spec = isPlainObject(doc.spec) ? doc.spec : {};
   const header = headerProblem(doc);
   if (header !== undefined) return invalid(header);
   const fields = specFields(spec);
   if (typeof fields === "string") return invalid(fields);
   const wheels = wheelsOf(spec);
   if (!Array.isArray(wheels)) return invalid(wheels.problem);
-  const meta = isMap(doc.metadata) ? doc.metadata : {};
+  const meta = isPlainObject(doc.metadata) ? doc.metadata : {};
   return {
     ok: true,
     value: {

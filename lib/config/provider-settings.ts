@@ -14,7 +14,7 @@ import { listOf } from "../errors";
 import { configKey } from "./providers";
 import { PROVIDER_SHAPES } from "./provider-shapes.generated";
 import type { Shape, TagShapes } from "./provider-shapes-types";
-import { RELEASE_APIS, schemaTagOf } from "./releases";
+import { RELEASE_APIS, schemaTagOf } from "../distributions/releases";
 import { shapeProblems, type ShapeContext } from "./shape-check";
 import { specProviderType } from "./spec-provider-type";
 import { substitution, type ContainerEnv } from "./settings-env";

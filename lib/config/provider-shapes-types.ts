@@ -3,7 +3,7 @@
  * depth, as the subset of JSON Schema its pydantic model exports (titles, descriptions and
  * defaults left out). A leaf module, so the data and its readers import no cycle.
  */
-import type { SchemaTag } from "./releases";
+import type { SchemaTag } from "../distributions/releases";
 
 export type ShapeValue = string | number | boolean | null;
 

@@ -10,9 +10,10 @@ import { child, fieldError, type FieldError } from "../errors";
 import { KV_BACKEND, SQL_BACKEND } from "../defaults";
 import { OGX_SECTIONS, SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
-import { isMap, type ConfigDoc, type Json, type JsonMap } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject, type Json, type JsonMap } from "../json";
 import type { ProviderOutcome } from "./providers";
-import { keepsAgentState } from "./releases";
+import { keepsAgentState } from "../distributions/releases";
 
 interface StoreContext {
   /** `<api>_<id>`, with what a table name cannot hold turned to `_`. */
@@ -76,7 +77,7 @@ function backendRefs(config: JsonMap, key: string, out: StoreRef[]): void {
     const kind = "table_name" in config ? "sql" : "namespace" in config ? "kv" : undefined;
     out.push({ key, backend: config.backend, ...(kind ? { kind } : {}) });
   }
-  for (const [sub, value] of Object.entries(config)) if (isMap(value)) backendRefs(value, `${key}.${sub}`, out);
+  for (const [sub, value] of Object.entries(config)) if (isPlainObject(value)) backendRefs(value, `${key}.${sub}`, out);
 }
 
 /**
@@ -85,17 +86,17 @@ function backendRefs(config: JsonMap, key: string, out: StoreRef[]): void {
  * "Unknown SQL store backend": each kind is registered apart, `core/stack.py` `_initialize_storage`).
  */
 export function undefinedBackends(doc: ConfigDoc, entries: ProviderOutcome["entries"]): FieldError[] {
-  const storage = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
+  const storage = isPlainObject(doc.storage) && isPlainObject(doc.storage.backends) ? doc.storage.backends : {};
   const defined = Object.keys(storage);
   const typeOf = (name: string): string => {
     const b = storage[name];
-    return isMap(b) && typeof b.type === "string" ? b.type : "";
+    return isPlainObject(b) && typeof b.type === "string" ? b.type : "";
   };
   return entries.flatMap(({ api, entry, path }) => {
     const final = (doc.providers[api] ?? []).find((p) => p.provider_id === entry.provider_id);
     const refs: StoreRef[] = [];
     for (const [key, value] of Object.entries(final?.config ?? {}))
-      if (STORE_KEYS.has(key) && isMap(value)) backendRefs(value, key, refs);
+      if (STORE_KEYS.has(key) && isPlainObject(value)) backendRefs(value, key, refs);
     if (path === undefined || !OGX_APIS.has(api)) return [];
     return refs.flatMap((r) => {
       if (!defined.includes(r.backend)) return [backendError(path, r, defined)];

@@ -8,7 +8,7 @@ import { closestNames, nearest } from "../suggest";
 import { RELEASES, type Release } from "../distributions/table";
 import { PROVIDER_FIELDS } from "./provider-fields.generated";
 import { fieldsOf, registeredNames, type TypeFields } from "./provider-fields";
-import { schemaTagOf, SCHEMA_TAGS } from "./releases";
+import { schemaTagOf, SCHEMA_TAGS } from "../distributions/releases";
 
 export interface TypeInfo {
   /** Where `endpoint` goes; `split-postgres` spreads a URL over host/port/db (pgvector). */

@@ -7,8 +7,9 @@ import { SERVER_API } from "../api/apis";
 import type { Release } from "../distributions/table";
 import { DEFAULT_POSTGRES_PORT, KV_BACKEND } from "../defaults";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
-import { deepMerge, type JsonMap, type ProviderEntry } from "./doc";
-import { envRef, providerSecretEnv, upperSnake } from "./env-names";
+import { deepMerge, type ProviderEntry } from "./doc";
+import { type JsonMap } from "../json";
+import { envRef, providerSecretEnv, upperSnake } from "../env-names";
 import type { ResolvedType, TypeInfo } from "./provider-types";
 import { specProviderType } from "./spec-provider-type";
 

@@ -12,11 +12,13 @@ import type { DistributionTable, Release } from "../distributions/table";
 import { checkSpec, generationErrors, withoutRepeats, type CheckOptions } from "./check";
 import { generate, type GenerateOptions, type Generated } from "./generate";
 import { checkOverrideConfig, type ConfigMapData } from "./override";
-import { configSource, lineFor } from "./source";
+import { lineFor } from "./source";
+import { configSource } from "../api/config-source";
 import { overrideStateErrors } from "./shared-state-errors";
 import { overrideForgeable } from "./override-auth";
 
-export { configSource, lineFor, releaseFor, type ConfigSource } from "./source";
+export { configSource, type ConfigSource } from "../api/config-source";
+export { lineFor, releaseFor } from "./source";
 
 export interface RenderInput extends GenerateOptions {
   /** Base config text; @default the bundled config of the named distribution. */

@@ -6,7 +6,8 @@
  * `disabled`: lib/config/disabled.ts).
  */
 import type { Replaced } from "../api/canonical";
-import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { effectiveId, providerIds, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 
 type SpecEntry = { readonly api: string; readonly entry: ProviderEntry };
 
@@ -32,10 +33,12 @@ const idOf = (kind: string, e: JsonMap): string => text(e[ID_FIELDS[kind] ?? "id
 function modelsOn(doc: ConfigDoc, gone: ReadonlySet<string>): string[] {
   const models = doc.registered_resources?.models ?? [];
   const registered = models.filter((m) => gone.has(effectiveId(m.provider_id))).map((m) => idOf("models", m));
-  const vs = isMap(doc.vector_stores) ? doc.vector_stores : {};
+  const vs = isPlainObject(doc.vector_stores) ? doc.vector_stores : {};
   const defaults = ["default_embedding_model", "default_reranker_model"].flatMap((key) => {
     const ref = vs[key];
-    return isMap(ref) && gone.has(effectiveId(ref.provider_id)) ? [`vector_stores.${key} ${text(ref.model_id)}`] : [];
+    return isPlainObject(ref) && gone.has(effectiveId(ref.provider_id))
+      ? [`vector_stores.${key} ${text(ref.model_id)}`]
+      : [];
   });
   return [...registered, ...defaults];
 }
@@ -74,7 +77,7 @@ export function replaceResources(doc: ConfigDoc, replace: readonly Replaced[]): 
       `${r.path}: ${r.name} are only the spec's; dropped from the base config: ${base.map((e) => idOf(r.name, e)).join(", ")}`,
     );
     // The default shield went with the base's shields; the spec's first one becomes it again (resources.ts).
-    if (r.name === "shields" && isMap(doc.safety) && "default_shield_id" in doc.safety) {
+    if (r.name === "shields" && isPlainObject(doc.safety) && "default_shield_id" in doc.safety) {
       const { default_shield_id: _gone, ...rest } = doc.safety;
       doc.safety = rest;
     }
@@ -100,14 +103,14 @@ function repoint(holder: JsonMap, key: string, where: string, staying: Staying):
 /** The responses provider's memory and vector store defaults, re-pointed. */
 function repointResponses(p: ProviderEntry, staying: Staying): ProviderEntry {
   const config = p.config;
-  if (!isMap(config)) return p;
+  if (!isPlainObject(config)) return p;
   const where = `providers.responses.${effectiveId(p.provider_id)}.config`;
   const out: JsonMap = { ...config };
   const memory = config.memory_config;
-  if (isMap(memory))
+  if (isPlainObject(memory))
     out.memory_config = repoint(memory, "default_vector_store_provider_id", `${where}.memory_config`, staying);
   const stores = config.vector_stores_config;
-  if (isMap(stores))
+  if (isPlainObject(stores))
     out.vector_stores_config = repoint(stores, "default_provider_id", `${where}.vector_stores_config`, staying);
   return { ...p, config: out };
 }
@@ -120,7 +123,7 @@ function repointResponses(p: ProviderEntry, staying: Staying): ProviderEntry {
 export function repointVectorDefaults(doc: ConfigDoc, replace: readonly Replaced[]): string[] {
   if (!replace.some((r) => r.kind === "api" && r.name === "vector_io")) return [];
   const staying: Staying = { ids: providerIds(doc, "vector_io"), notes: [] };
-  if (isMap(doc.vector_stores))
+  if (isPlainObject(doc.vector_stores))
     doc.vector_stores = repoint(doc.vector_stores, "default_provider_id", "vector_stores", staying);
   const responses = doc.providers.responses;
   if (responses) doc.providers.responses = responses.map((p) => repointResponses(p, staying));

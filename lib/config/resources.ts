@@ -10,7 +10,8 @@ import { TOOL_PROVIDERS } from "../api/validate-resources";
 import { upsertBy } from "../lists";
 import { perFrozen } from "../remembered";
 import { isJsonMap, NOT_PLAIN_DATA } from "./base-shape";
-import { effectiveId, isMap, providerIds, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { effectiveId, providerIds, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import { behindSwitch, conditionalOn } from "./env-switch";
 
 export interface ResourceOutcome {
@@ -128,7 +129,7 @@ export function applyShields(doc: ConfigDoc, spec: CanonicalSpec, out: ResourceO
   if (first === undefined) return;
   // The base's default shield is usually switched off by env; the user's first shield is one that is
   // on — or behind the same switch as its provider, so the default goes (null) when the shield does.
-  doc.safety = { ...(isMap(doc.safety) ? doc.safety : {}), default_shield_id: first };
+  doc.safety = { ...(isPlainObject(doc.safety) ? doc.safety : {}), default_shield_id: first };
 }
 
 /** Each tool needs a tool_runtime provider that serves it in the merged config. */

@@ -5,7 +5,8 @@
  */
 import type { Release } from "../distributions/table";
 import { perFrozen } from "../remembered";
-import { isMap, type ConfigDoc } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject } from "../json";
 import { fieldsOf, typeFields, type Kinds } from "./provider-fields";
 
 export interface SecretTarget {
@@ -50,7 +51,7 @@ const wholeRefs = perFrozen((config: { readonly [key: string]: unknown }): reado
 
 /** The references in `config` to variables in `names`. */
 function matched(config: unknown, names: ReadonlySet<string>): readonly WholeRef[] {
-  return isMap(config) ? wholeRefs(config).filter((ref) => names.has(ref.name)) : [];
+  return isPlainObject(config) ? wholeRefs(config).filter((ref) => names.has(ref.name)) : [];
 }
 
 function addTargets(refs: readonly WholeRef[], { at, owner, fields }: ConfigOwner, out: SecretTarget[]): void {
@@ -81,12 +82,12 @@ function providerTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Re
 }
 
 function backendTargets(doc: ConfigDoc, names: ReadonlySet<string>, release: Release, out: SecretTarget[]): void {
-  const backends = isMap(doc.storage) && isMap(doc.storage.backends) ? doc.storage.backends : {};
+  const backends = isPlainObject(doc.storage) && isPlainObject(doc.storage.backends) ? doc.storage.backends : {};
   for (const id of Object.keys(backends)) {
     const backend = backends[id];
     const refs = matched(backend, names);
     if (refs.length === 0) continue;
-    const type = isMap(backend) && typeof backend.type === "string" ? backend.type : "";
+    const type = isPlainObject(backend) && typeof backend.type === "string" ? backend.type : "";
     const fields = fieldsOf(release).backends[type];
     addTargets(refs, { at: `storage.backends.${id}`, owner: `storage backend ${type}`, fields }, out);
   }

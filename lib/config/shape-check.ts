@@ -8,7 +8,7 @@
  */
 import { closestNames, didYouMean } from "../suggest";
 import { listOf } from "../errors";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import type { Shape } from "./provider-shapes-types";
 import { laxValue, TYPE_WORDS } from "./lax-values";
 

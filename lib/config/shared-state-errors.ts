@@ -9,7 +9,7 @@ import { KV_BACKEND, SQL_BACKEND } from "../defaults";
 import type { Release } from "../distributions/table";
 import { child, fieldError, type FieldError } from "../errors";
 import { readBase } from "./base";
-import type { JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../json";
 import type { ConfigDoc } from "./doc";
 import { containerEnv, type EnvValues } from "./container-env";
 import { KEPT_IN_POD, podLocalState, scaleOut, type LocalState, type ScaleOut, type StateKind } from "./shared-state";

@@ -18,7 +18,8 @@
  */
 import type { WorkloadInput } from "../api/v1alpha2";
 import type { Release } from "../distributions/table";
-import { isMap, type ConfigDoc, type ProviderEntry } from "./doc";
+import { type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject as isMap } from "../json";
 import { resolvedWith, type EnvValues } from "./container-env";
 import { fieldsOf, typeFields } from "./provider-fields";
 import { backendPlace, remotePlace } from "./state-place";

@@ -15,7 +15,7 @@
  * What a value read from a Secret decides is not known here: it is left to the server.
  */
 import { resolvedWith, type EnvValues } from "./container-env";
-import { isMap, type JsonMap } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 
 /** Kept inside each pod, and why (said in the refusal); `undefined` from a reader: shared, or not known. */
 export interface Place {
@@ -97,7 +97,7 @@ export function remotePlace(
   urlKey: string | undefined,
   env: EnvValues,
 ): Place | undefined {
-  const c = isMap(config) ? config : {};
+  const c = isPlainObject(config) ? config : {};
   if (type === "remote::milvus") return milvus(c, env);
   if (type === "remote::qdrant") return qdrant(c, env);
   const key = endpointKey(type, urlKey);

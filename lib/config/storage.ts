@@ -6,7 +6,8 @@
 import type { Storage } from "../api/canonical";
 import { DEFAULT_REDIS_PORT, KV_BACKEND, SQL_BACKEND } from "../defaults";
 import { parseRedisEndpoint } from "../api/validate-resources";
-import { isMap, type ConfigDoc, type JsonMap } from "./doc";
+import { type ConfigDoc } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import { postgresBackend, postgresNote, postgresParts, type PostgresParts } from "./postgres-stores";
 
 export type { PostgresParts } from "./postgres-stores";
@@ -65,8 +66,8 @@ export function applyStorage(
 
 /** The spec's backends in place of the base's; a base without storage gets both (the server's default stores name both). */
 function setBackends(doc: ConfigDoc, spec: { kv?: JsonMap; sql?: JsonMap }, mountPath: string): void {
-  const current = isMap(doc.storage) ? doc.storage : {};
-  const backends: JsonMap = isMap(current.backends) ? { ...current.backends } : {};
+  const current = isPlainObject(doc.storage) ? doc.storage : {};
+  const backends: JsonMap = isPlainObject(current.backends) ? { ...current.backends } : {};
   backends[KV_BACKEND] = spec.kv ?? backends[KV_BACKEND] ?? sqliteBackend("kv", mountPath);
   backends[SQL_BACKEND] = spec.sql ?? backends[SQL_BACKEND] ?? sqliteBackend("sql", mountPath);
   doc.storage = { ...current, backends };

@@ -6,7 +6,7 @@
  * here: the kubelet holds the pod back (or skips an optional one) and says so.
  */
 import type { CanonicalSpec } from "../api/canonical";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { USER_ENV_PATH } from "./env-check";
 import type { SecretEnv } from "./providers";
 

@@ -9,7 +9,8 @@
  */
 import { SQL_BACKEND } from "../defaults";
 import type { Release } from "../distributions/table";
-import { effectiveId, isConditional, isMap, type ConfigDoc, type ProviderEntry } from "./doc";
+import { effectiveId, isConditional, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject } from "../json";
 import { typeFields } from "./provider-fields";
 
 /** Where the server's own `ogx stack run --providers` config keeps it (`core/stack.py` at v1.3.0). */
@@ -68,11 +69,11 @@ function unmetOf(entry: ProviderEntry, release: Release, shared: boolean, multi:
 
 /** The settings that trigger the rule, as written in the config. */
 function triggersOf(doc: ConfigDoc): { readonly policy: boolean; readonly multi: boolean } {
-  const server = isMap(doc.server) ? doc.server : {};
-  const auth = isMap(server.auth) ? server.auth : {};
+  const server = isPlainObject(doc.server) ? doc.server : {};
+  const auth = isPlainObject(server.auth) ? server.auth : {};
   return {
     policy: Array.isArray(auth.access_policy) && auth.access_policy.length > 0,
-    multi: isMap(server.tenancy) && server.tenancy.mode === "multi",
+    multi: isPlainObject(server.tenancy) && server.tenancy.mode === "multi",
   };
 }
 
@@ -81,8 +82,8 @@ export function vectorMetadataNeed(doc: ConfigDoc, release: Release): VectorMeta
   if (!guardsVectorStoreMetadata(release)) return undefined;
   const { policy, multi } = triggersOf(doc);
   if (!policy && !multi) return undefined;
-  const storage = isMap(doc.storage) ? doc.storage : {};
-  const shared = isMap(storage.stores) && isMap(storage.stores.vector_stores);
+  const storage = isPlainObject(doc.storage) ? doc.storage : {};
+  const shared = isPlainObject(storage.stores) && isPlainObject(storage.stores.vector_stores);
   const unmet = enabledVectorIo(doc).flatMap((entry) => unmetOf(entry, release, shared, multi));
   if (unmet.length === 0) return undefined;
   return { because: multi ? "server.tenancy.mode is multi" : "server.auth.access_policy is set", unmet };
@@ -90,11 +91,11 @@ export function vectorMetadataNeed(doc: ConfigDoc, release: Release): VectorMeta
 
 /** The SQL backend the store goes on: `sql_default` when it is one, else the first `sql_*` backend. */
 export function sqlBackendOf(doc: ConfigDoc): string | undefined {
-  const storage = isMap(doc.storage) ? doc.storage : {};
-  const backends = isMap(storage.backends) ? storage.backends : {};
+  const storage = isPlainObject(doc.storage) ? doc.storage : {};
+  const backends = isPlainObject(storage.backends) ? storage.backends : {};
   const isSql = (name: string): boolean => {
     const b = backends[name];
-    return isMap(b) && typeof b.type === "string" && b.type.startsWith("sql_");
+    return isPlainObject(b) && typeof b.type === "string" && b.type.startsWith("sql_");
   };
   return isSql(SQL_BACKEND) ? SQL_BACKEND : Object.keys(backends).find(isSql);
 }

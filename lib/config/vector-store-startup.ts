@@ -7,7 +7,8 @@
 import { child, fieldError, type FieldError } from "../errors";
 import { AUTH_PATH } from "../api/normalize-auth";
 import type { Release } from "../distributions/table";
-import { effectiveId, isMap, type ConfigDoc, type JsonMap, type ProviderEntry } from "./doc";
+import { effectiveId, type ConfigDoc, type ProviderEntry } from "./doc";
+import { isPlainObject, type JsonMap } from "../json";
 import {
   describeProvider,
   enabledVectorIo,
@@ -50,7 +51,7 @@ function multiErrors(need: VectorMetadataNeed, release: Release, entries: readon
  * tenancy mode other than disabled they need a tenant (`_migration_tenant_data`), or the server stops.
  */
 function migrationNote(doc: ConfigDoc): string[] {
-  const tenancy = isMap(doc.server) && isMap(doc.server.tenancy) ? doc.server.tenancy : {};
+  const tenancy = isPlainObject(doc.server) && isPlainObject(doc.server.tenancy) ? doc.server.tenancy : {};
   if (tenancy.mode !== "multi" || tenancy.default_tenant_id) return [];
   return [
     `${child(TENANCY_PATH, "defaultTenantId")}: not set; vector stores this server already keeps move to the SQL store at its next start and need a tenant then, or the server stops ("default_tenant_id is required when migrating legacy KVStore data"); set it when the server has vector stores`,
@@ -69,8 +70,11 @@ function ensureStore(doc: ConfigDoc, release: Release, entries: readonly SpecEnt
     const why = `${need.because}: the ${release} server keeps vector store metadata in a SQL store then, and the config has no sql_* backend; set spec.storage.sql`;
     return { notes: [], errors: [...errors, fieldError("spec.storage.sql", why)] };
   }
-  const storage: JsonMap = isMap(doc.storage) ? { ...doc.storage } : {};
-  storage.stores = { ...(isMap(storage.stores) ? storage.stores : {}), vector_stores: vectorStoresStore(backend) };
+  const storage: JsonMap = isPlainObject(doc.storage) ? { ...doc.storage } : {};
+  storage.stores = {
+    ...(isPlainObject(storage.stores) ? storage.stores : {}),
+    vector_stores: vectorStoresStore(backend),
+  };
   doc.storage = storage;
   const added = `storage.stores.vector_stores: added on ${backend} (table ${VECTOR_STORES_TABLE}): ${need.because}, and the ${release} server then stops at start-up unless its vector_io providers keep their metadata in SQL (${idList(takers)})`;
   return { notes: [added, ...migrationNote(doc)], errors };

@@ -5,6 +5,7 @@
  * resolver (the server's `yaml.safe_load`) must read it back as the same string. Everything
  * else is double-quoted with JSON escapes, which YAML accepts. Tests round-trip it.
  */
+import { isPlainObject } from "../json";
 import { isJsonScalar } from "./doc";
 
 /** Starts with a letter, `$`, `/` or `~/`; no spaces, no `#`, no `: `; nothing YAML could resolve to another type. */
@@ -46,17 +47,13 @@ export function scalarText(value: string | number | boolean | null): string {
   return String(value);
 }
 
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isEmptyCollection(value: unknown): boolean {
-  return (Array.isArray(value) && value.length === 0) || (isMap(value) && Object.keys(value).length === 0);
+  return (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0);
 }
 
 function inline(value: unknown): string {
   if (Array.isArray(value)) return "[]";
-  if (isMap(value)) return "{}";
+  if (isPlainObject(value)) return "{}";
   return isJsonScalar(value) ? scalarText(value) : nonDataText(value);
 }
 
@@ -71,7 +68,7 @@ export type KeyOrder = (keys: string[], top: boolean) => readonly string[];
 
 /** A map or list with entries: written as block lines, not inline. */
 function isBlock(value: unknown): value is object {
-  return (Array.isArray(value) || isMap(value)) && !isEmptyCollection(value);
+  return (Array.isArray(value) || isPlainObject(value)) && !isEmptyCollection(value);
 }
 
 /**
@@ -128,7 +125,7 @@ class Emitter {
 
   private emit(value: object, indent: string, lead: string, top: boolean): void {
     if (Array.isArray(value)) this.seq(value, indent, lead);
-    else if (isMap(value)) this.map(value, indent, lead, top);
+    else if (isPlainObject(value)) this.map(value, indent, lead, top);
   }
 
   private map(map: Record<string, unknown>, indent: string, lead: string, top: boolean): void {

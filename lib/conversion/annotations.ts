@@ -10,7 +10,7 @@
  * removes it, then writes its own when it has anything to keep.
  */
 import { fieldError, type FieldError } from "../errors";
-import { define, isPlainObject, own, parsePath, type StringMap } from "./paths";
+import { define, isPlainObject, own, parsePath, type StringMap } from "../json";
 import type { Stash } from "./carry";
 
 /** On a v1alpha2 object: what its v1alpha1 form had that v1alpha2 cannot say. */

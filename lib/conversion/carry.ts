@@ -17,7 +17,7 @@ import {
   setPath,
   type JsonMap,
   type Segments,
-} from "./paths";
+} from "../json";
 import { fits, objectForm, requiredOf, schemaAt } from "./schemas";
 import type { Direction, Pair } from "./table";
 

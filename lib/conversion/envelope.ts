@@ -6,7 +6,7 @@
 import { fieldError, type FieldError } from "../errors";
 import { KIND } from "../api/v1alpha2";
 import type { Annotations } from "./annotations";
-import { isPlainObject, isStringMap, own, type JsonMap } from "./paths";
+import { isPlainObject, isStringMap, own, type JsonMap } from "../json";
 
 /** A conversion result: the object, or every reason it cannot be converted. */
 export type Conversion<T> =

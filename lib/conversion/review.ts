@@ -8,7 +8,7 @@
 import type { FieldError } from "../errors";
 import { V1ALPHA1 } from "../api/v1alpha1";
 import { KIND, V1ALPHA2 } from "../api/v1alpha2";
-import { isPlainObject, own } from "./paths";
+import { isPlainObject, own } from "../json";
 import { shortJson, typeName } from "./envelope";
 import { fromHub, toHub, type Conversion, type ConvertOptions } from "./v1alpha1";
 

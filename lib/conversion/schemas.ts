@@ -9,7 +9,7 @@ import { compile } from "../api/schema";
 import type { Schema } from "../api/schema-parts";
 import { V1ALPHA1_SPEC_SCHEMA, V1ALPHA1_STATUS_SCHEMA } from "../api/schema-v1alpha1";
 import { V1ALPHA2_SPEC_SCHEMA } from "../api/schema-v1alpha2";
-import { formatPath, isPlainObject, own, stringList, type Segments } from "./paths";
+import { formatPath, isPlainObject, own, stringList, type Segments } from "../json";
 
 /** The converted part of an object, `spec` and `status` (metadata is never converted). */
 function body(spec: Schema, status: Schema): Schema {

@@ -5,7 +5,7 @@
  * creates the PVC), and whatever is left rides in the annotation. Rows never nest.
  */
 import type { Schema } from "../api/schema-parts";
-import { formatPath, isPlainObject, own, type Segments } from "./paths";
+import { formatPath, isPlainObject, own, type Segments } from "../json";
 import { schemaAt, schemaOfFields, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 
 export interface FieldMapping {
@@ -64,7 +64,7 @@ export const FIELD_TABLE: readonly FieldMapping[] = [
 /** One row, oriented source → target. */
 export interface Pair {
   readonly from: Segments;
-  /** `from` formatted (paths.ts `formatPath`), as the moved and stashed paths name it. */
+  /** `from` formatted (lib/json.ts `formatPath`), as the moved and stashed paths name it. */
   readonly fromPath: string;
   readonly to: Segments;
   /** Source value → target value, for a source with more forms than the target. */

@@ -26,7 +26,7 @@ import { partsOf, type Conversion } from "./envelope";
 import { readStash, V1ALPHA1_FIELDS, V1ALPHA2_FIELDS, writeStash, type Annotations } from "./annotations";
 import { carry, restore, type Body, type Stash } from "./carry";
 import type { Schema } from "../api/schema-parts";
-import { define, own, parsePath, type JsonMap } from "./paths";
+import { define, own, parsePath, type JsonMap } from "../json";
 import { schemaAt, V1ALPHA1_BODY, V1ALPHA2_BODY } from "./schemas";
 import { FROM_HUB, TO_HUB, type Direction } from "./table";
 

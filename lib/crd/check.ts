@@ -8,7 +8,7 @@ import { isCelError, run, type CelInput } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 import type { Crd } from "./generate";
 import { KUBERNETES_CEL } from "./kubernetes-cel";
 import {

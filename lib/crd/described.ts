@@ -11,7 +11,7 @@
  * and `/validate` and `/sync` check both against the JSON Schema.
  */
 import type { Schema } from "../api/schema-parts";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { INT_OR_STRING, PRESERVE_UNKNOWN, type JsonSchemaProps } from "./schema-node";
 
 /** A schema node reduced to what `kubectl explain` shows: type, description, and the same for its fields. */

@@ -3,9 +3,9 @@
  * them are plain JSON, so a keyword may hold anything. These helpers hand back only what has the
  * shape the caller needs (a sub-schema, a list of schemas, a CEL rule), and nothing for anything
  * else, instead of assuming it. The JSON guards themselves (`isPlainObject`, `own`,
- * `stringList`) are the conversion's, in lib/conversion/paths.ts.
+ * `stringList`) are the conversion's, in lib/json.ts.
  */
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 
 /** One node of an `openAPIV3Schema` (apiextensions.k8s.io/v1 JSONSchemaProps), as built. */
 export type JsonSchemaProps = { [keyword: string]: unknown };

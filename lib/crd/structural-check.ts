@@ -3,7 +3,7 @@
  * a CRD that breaks one, so `buildCrd()` refuses to produce it. Every node is read as untrusted
  * JSON (a keyword may hold anything), and every problem is reported with its path.
  */
-import { isPlainObject, own, stringList, type JsonMap } from "../conversion/paths";
+import { isPlainObject, own, stringList, type JsonMap } from "../json";
 import {
   INT_OR_STRING,
   isReason,

@@ -19,7 +19,7 @@
  * The structural rules themselves are checked on the result by structural-check.ts.
  */
 import { INT_OR_STRING_MARK, LIST_MAP_KEYS_MARK, PRESERVE_UNKNOWN_MARK, type Schema } from "../api/schema-parts";
-import { isPlainObject, stringList } from "../conversion/paths";
+import { isPlainObject, stringList } from "../json";
 import {
   INT_OR_STRING,
   PRESERVE_UNKNOWN,

@@ -5,6 +5,7 @@
  */
 import { getJson, type GetJsonOptions, type JsonAnswer } from "./http-json";
 import type { LiveReport, ProviderInfo } from "./types";
+import { isPlainObject } from "../json";
 
 export const VERSION_PATH = "/v1/version";
 export const PROVIDERS_PATH = "/v1/providers";
@@ -16,13 +17,10 @@ export const MAX_PROVIDERS = 100;
 export const MAX_PROVIDER_CONFIG_BYTES = 16 * 1024;
 const MAX_VERSION_LENGTH = 100;
 
-type Json = { [key: string]: unknown };
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function versionOf(body: unknown): string | undefined {
-  const version = isObject(body) ? text(body.version) : undefined;
+  const version = isPlainObject(body) ? text(body.version) : undefined;
   return version !== undefined && version.trim() !== "" && version.length <= MAX_VERSION_LENGTH
     ? version.trim()
     : undefined;
@@ -30,13 +28,13 @@ function versionOf(body: unknown): string | undefined {
 
 /** An entry without api, provider_id and provider_type is not a provider; it is left out. */
 function providerOf(entry: unknown): ProviderInfo | undefined {
-  if (!isObject(entry)) return undefined;
+  if (!isPlainObject(entry)) return undefined;
   const api = text(entry.api);
   const id = text(entry.provider_id);
   const type = text(entry.provider_type);
   if (api === undefined || id === undefined || type === undefined) return undefined;
-  const config = isObject(entry.config) ? entry.config : {};
-  const health = isObject(entry.health) ? entry.health : {};
+  const config = isPlainObject(entry.config) ? entry.config : {};
+  const health = isPlainObject(entry.health) ? entry.health : {};
   const tooBig = Buffer.byteLength(JSON.stringify(config)) > MAX_PROVIDER_CONFIG_BYTES;
   return {
     api,
@@ -51,7 +49,7 @@ function providerOf(entry: unknown): ProviderInfo | undefined {
 
 /** Sorted by api, then provider_id: the status does not change when the server reorders them. */
 function providersOf(body: unknown): ProviderInfo[] | undefined {
-  const data = isObject(body) ? body.data : undefined;
+  const data = isPlainObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) return undefined;
   return data
     .map(providerOf)

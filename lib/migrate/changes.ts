@@ -1,13 +1,13 @@
 /**
  * What moving a CR from one server line to another changes, in the order a user acts on it: the
  * APIs, the provider types its own providers resolve to, and where the server keeps its state.
- * Read from the same tables the generator uses (lib/config/releases.ts, provider-types.ts).
+ * Read from the same tables the generator uses (lib/distributions/releases.ts, lib/config/provider-types.ts).
  * Pure.
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { SERVER_API } from "../api/apis";
 import { resolveProviderType } from "../config/provider-types";
-import { LINE_STARTUP, RELEASE_APIS } from "../config/releases";
+import { LINE_STARTUP, RELEASE_APIS } from "../distributions/releases";
 import type { Release } from "../distributions/table";
 
 const listed = (names: readonly string[]): string => (names.length === 0 ? "none" : names.join(", "));

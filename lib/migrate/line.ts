@@ -8,7 +8,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { asParent } from "../admission/line";
-import type { JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../json";
 import { chooseLine } from "../distributions/detect";
 import { parseImageRef } from "../distributions/image-ref";
 import {

@@ -11,7 +11,7 @@ import type {
   ProviderInput,
   WorkloadOverridesInput,
 } from "../api/v1alpha2";
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 
 /** `workload.overrides.env` entries: the user's, read field by field and kept as they were. */
 type Env = readonly JsonObject[];

@@ -4,7 +4,7 @@
  * `controllers/ogxserver_controller.go` determineKindsToExclude, `resource_helper.go`,
  * `network_resources.go`, `configmap_reconciler.go`). Pure; an unexpected shape reads as unset.
  */
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 
 export interface OgxServerFacts {
   /** `workload.storage`: PVC `<name>-pvc` holds the server's data. */

@@ -5,7 +5,7 @@
  * converted LLSD (v1alpha2) and the facts of the OGXServer in, text out. `llsd migrate --from
  * ogxserver` prints it next to the converted object.
  */
-import { own } from "../conversion/paths";
+import { own } from "../json";
 import { stepsNamespace } from "../ogx/adopt";
 import { names, OGX_APP, OGX_CONTAINER_NAME } from "../names";
 import type { KubeObject } from "../wire/metacontroller";

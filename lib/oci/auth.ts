@@ -4,7 +4,7 @@
  * the Secret's content.
  */
 import { createHash } from "node:crypto";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { normalizeRegistryHost } from "./reference";
 import { fail, ok, REASON, type Result } from "./types";
 

@@ -3,7 +3,7 @@
  * front of it) that sends more than it should is cut off, not buffered.
  */
 import { createHash } from "node:crypto";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { describeError, type RequestContext } from "./http";
 import { fail, ok, REASON, type Result } from "./types";
 

@@ -1,5 +1,5 @@
 /** Manifests, indexes and image configs: JSON → checked shapes. Pure. */
-import { isPlainObject, type JsonMap } from "../conversion/paths";
+import { isPlainObject, type JsonMap } from "../json";
 import {
   DEFAULT_PLATFORM,
   fail,

@@ -27,7 +27,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { byteCache, dataBytes, registryLookupBytes, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import {
   classifyAddress,
   hostnameOf,

@@ -4,7 +4,7 @@
  * they expire.
  */
 import { byteCache, registryLookupBytes, textBytes } from "../caches";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { lruClock } from "../lru-clock";
 import { basicAuthorization, type Challenge } from "./auth";
 import { readBounded } from "./body";

@@ -15,7 +15,7 @@
 import { fieldError, type FieldError } from "../errors";
 import { names } from "../names";
 import { SERVER_METADATA } from "../wire/metacontroller";
-import { isPlainObject, own, type JsonMap } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 
 export const ADOPT_STORAGE = "ogx.io/adopt-storage";
 export const ADOPT_NETWORKING = "ogx.io/adopt-networking";

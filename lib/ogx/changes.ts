@@ -9,9 +9,9 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { annotationPath, readStash, type Annotations } from "../conversion/annotations";
-import { formatPath, parsePath } from "../conversion/paths";
+import { define, formatPath, isPlainObject, type JsonMap, own, parsePath } from "../json";
 import { copyJson } from "../json-copy";
-import { define, isPlainObject, own, sameJson, type JsonMap } from "./json";
+import { sameJson } from "./json";
 
 export interface Change {
   readonly was?: unknown;

@@ -6,7 +6,8 @@
  * never serves TLS with network.tls, applies egress rules only beside ingress rules, and its
  * ingress rules replace its defaults, and its Ingress has no TLS). weaker.ts compares two lists.
  */
-import { asList, flatSecretRef, isPlainObject, own, type JsonMap } from "./json";
+import { asList, flatSecretRef } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 
 export interface Guard {
   /** What is enforced, and its value: two guards are the same when both are equal. */

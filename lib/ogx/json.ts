@@ -1,9 +1,7 @@
 /** Small helpers for reading untrusted JSON and collecting warnings while converting. */
 import { isDeepStrictEqual } from "node:util";
 import { fieldError, type FieldError } from "../errors";
-import { define, isPlainObject, own, type JsonMap } from "../conversion/paths";
-
-export { isPlainObject, own, define, type JsonMap };
+import { define, isPlainObject, own, type JsonMap } from "../json";
 
 /** The warnings of one conversion: each names the field it is about. */
 export class Notes {

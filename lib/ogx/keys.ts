@@ -3,7 +3,7 @@
  * objects the peer's generator rewrites key by key (`network`, `vectorIndex`, `vectorStoresConfig`,
  * `compactionConfig`): ogx-ai/ogx-k8s-operator pkg/config/provider.go at commit 1784464.
  */
-import { define, isPlainObject, own, type JsonMap } from "../conversion/paths";
+import { define, isPlainObject, own, type JsonMap } from "../json";
 
 /**
  * Keys the generic rule gets wrong. The peer writes `proxy.cacert` as `ca_cert`, which no line's

@@ -4,7 +4,8 @@
  * `network.tls` is never read (no TLS serving), its hostname is ignored, its monitoring is on
  * unless `enabled: false`.
  */
-import { asList, compact, compactOrNone, isPlainObject, own, type JsonMap, type Notes } from "./json";
+import { asList, compact, compactOrNone, type Notes } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 
 /** `caCertificates[{name, key}]` → `caBundle`: one ConfigMap as an object, several as a list, keys in order. */
 function caBundle(certificates: unknown): JsonMap | JsonMap[] | undefined {

@@ -4,7 +4,8 @@
  * ogx-ai/ogx-k8s-operator controllers/network_resources.go, pkg/deploy/plugins/
  * networkpolicy_transformer.go, controllers/resource_helper.go at commit 1784464).
  */
-import { asList, compactOrNone, isPlainObject, own, type JsonMap, type Notes } from "./json";
+import { asList, compactOrNone, type Notes } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 
 const DEFAULT_CA_KEY = "ca-bundle.crt";
 /** networking.expose's edge fields (lib/api/expose-types.ts): the peer has none of them. */

@@ -8,7 +8,8 @@
 import { configKey, endpointConfig } from "../config/providers";
 import type { ResolvedType } from "../config/provider-types";
 import type { TypedProvider } from "./provider-table";
-import { compact, define, flatSecretRef, isPlainObject, own, stringOr, type JsonMap, type Notes } from "./json";
+import { compact, flatSecretRef, stringOr, type Notes } from "./json";
+import { define, isPlainObject, type JsonMap, own } from "../json";
 
 const GENERIC = new Set(["id", "provider", "endpoint", "apiKey", "secretRefs", "settings"]);
 

@@ -6,7 +6,8 @@
  */
 import { typedIn, type TypedProvider } from "./provider-table";
 import { toSetting } from "./keys";
-import { asList, compact, define, isPlainObject, own, type JsonMap, type Notes } from "./json";
+import { asList, compact, type Notes } from "./json";
+import { define, isPlainObject, type JsonMap, own } from "../json";
 import { OGX_SECTIONS } from "./schema";
 import type { OgxSection } from "./types";
 

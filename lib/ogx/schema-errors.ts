@@ -11,7 +11,7 @@ import { celFailures, toAjvSchema } from "../crd/check";
 import { distributionNames } from "../distributions/table";
 import { fieldError, type FieldError } from "../errors";
 import { didYouMean } from "../suggest";
-import { own } from "./json";
+import { own } from "../json";
 import { OGX_OBJECT_SCHEMA } from "./schema";
 import { OGX_DISTRIBUTION_NAMES } from "./spec-to";
 

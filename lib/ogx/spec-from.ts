@@ -5,7 +5,8 @@
  */
 import { DISABLE_NAMES, type DisableName } from "../api/apis";
 import { distributionNames } from "../distributions/table";
-import { asList, compact, isPlainObject, own, type JsonMap, Notes } from "./json";
+import { asList, compact, Notes } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 import { monitoringFromOgx, networkFromOgx } from "./network-from";
 import { providersFromOgx } from "./providers-from";
 import { workloadFromOgx } from "./workload";

@@ -5,17 +5,8 @@
  * it in its annotation (convert.ts), so coming back gives the same spec.
  */
 import { serverApiName } from "../api/apis";
-import {
-  asList,
-  compact,
-  compactOrNone,
-  flatSecretRef,
-  isPlainObject,
-  objectOr,
-  own,
-  type JsonMap,
-  Notes,
-} from "./json";
+import { asList, compact, compactOrNone, flatSecretRef, objectOr, Notes } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 import { monitoringToOgx, networkToOgx } from "./network-to";
 import { providersToOgx } from "./providers-to";
 import { replaceFromOgx } from "./spec-from";

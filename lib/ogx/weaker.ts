@@ -6,7 +6,8 @@
  */
 import { fieldError, type FieldError } from "../errors";
 import { llsdGuards, ogxGuards, type Guard } from "./guards";
-import { sameJson, type JsonMap } from "./json";
+import { sameJson } from "./json";
+import { type JsonMap } from "../json";
 
 export type Side = "LlamaStackDistribution" | "OGXServer";
 

@@ -5,7 +5,8 @@
  * the peer lacks.
  */
 import { DEFAULT_MOUNT_PATH } from "../defaults";
-import { compactOrNone, isPlainObject, own, type JsonMap, type Notes } from "./json";
+import { compactOrNone, type Notes } from "./json";
+import { isPlainObject, type JsonMap, own } from "../json";
 
 export const OGX_MOUNT_PATH = "/.ogx";
 

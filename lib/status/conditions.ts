@@ -3,7 +3,7 @@
  * flips, so identical syncs give identical status (no churn, no Metacontroller hot loop).
  */
 import type { Condition } from "../api/v1alpha1";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 
 /** metav1.Condition: the same type in both API versions. */
 export type { Condition };

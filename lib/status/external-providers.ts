@@ -4,7 +4,7 @@
  * Deployment runs its init container (same name, same pinned image) and is rolled out;
  * Pending otherwise (rolling out, or the registry could not be read this time).
  */
-import type { ObservedContainer } from "../sync/observed";
+import type { ObservedContainer } from "./observed";
 
 /** What the sync learned about one external provider (lib/sync/external-providers.ts). */
 export interface ExternalProviderReport {

@@ -5,7 +5,7 @@
  * status's values stay and the condition says so; `lastUpdated` moves only when a version does.
  */
 import type { LiveReport, ProviderInfo } from "../live/types";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { scrubbable, scrubDeep } from "../secret-scrub";
 import { CONDITION_TYPES as T, timestamp, type ConditionInput } from "./conditions";
 

@@ -3,9 +3,8 @@
  * previous status (for timestamps). Same request → same status, byte for byte.
  */
 import { formatErrors, type FieldError } from "../errors";
-import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names } from "../names";
-import { servesHttps, type Observed } from "../sync/observed";
-import { serviceDnsUrl } from "../sync/live-target";
+import { DEPLOYMENT_SPEC_HASH_ANNOTATION, names, serviceDnsUrl } from "../names";
+import { servesHttps, type Observed } from "./observed";
 import { CONDITION_TYPES as T, timestamp, toConditions, type Condition, type ConditionInput } from "./conditions";
 import { externalProvidersStatus, type ExternalProviderReport } from "./external-providers";
 import {

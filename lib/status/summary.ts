@@ -4,7 +4,7 @@
  * summarise the others: Ready is True only once the pods run the Deployment spec of this very
  * sync, every one of them updated and ready, and the server answered when it was asked.
  */
-import type { ObservedDeployment } from "../sync/observed";
+import type { ObservedDeployment } from "./observed";
 import type { ConditionInput } from "./conditions";
 
 export const SUMMARY_TYPES = { ready: "Ready", reconciling: "Reconciling", stalled: "Stalled" } as const;

@@ -4,13 +4,13 @@
  * saying what to fix, first-time failures creating nothing.
  */
 import type { ExposeWith, GatewayParentRefInput } from "../api/expose-types";
-import type { ServerMonitoringSettings } from "../monitoring";
+import type { ServerMonitoringSettings } from "../distributions/monitoring";
 import type { DistributionTable } from "../distributions/table";
 import { buildStatus, type StatusInput, type SyncFailure } from "../status/status";
 import type { KubeObject, SyncRequest, SyncResponse } from "../wire/metacontroller";
 import { transientResync } from "./backoff";
 import { keptChildren } from "./keep";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 import type { Parent } from "./parent";
 
 export interface SyncDeps {
@@ -25,7 +25,7 @@ export interface SyncDeps {
   readonly operatorVersion?: string;
   /** What is wrong with the operator's image overrides file; noted in the status of the parents it concerns. */
   readonly imageOverrideProblems?: readonly string[];
-  /** ServiceMonitors and the scraper namespace (lib/monitoring.ts); absent: none, `monitoring`. */
+  /** ServiceMonitors and the scraper namespace (lib/distributions/monitoring.ts); absent: none, `monitoring`. */
   readonly serverMonitoring?: ServerMonitoringSettings;
 }
 

@@ -9,7 +9,7 @@ import { isIP } from "node:net";
 import type { CanonicalSpec } from "../api/canonical";
 import type { ApiServerEgress } from "../children/network-policy-egress";
 import { authEgressTargets } from "../config/auth-egress";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { KEYS, objectsOf, type ObjectMap, type RelatedResourceRule } from "../wire/metacontroller";
 
 const SERVICE_NAME_LABEL = "kubernetes.io/service-name";

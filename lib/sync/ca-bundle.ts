@@ -8,7 +8,7 @@
 import { createHash, X509Certificate } from "node:crypto";
 import { fieldError, listOf, type FieldError } from "../errors";
 import type { CaBundleSource, Tls } from "../api/canonical";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import { perObjectVersion, textBytes } from "../caches";
 import type { SyncFailure } from "../status/status";

@@ -19,7 +19,7 @@ import { userSecretEnv } from "../config/user-env";
 import { generate, type GenerateResult, type Generated } from "../config/generate";
 import { partOfKey, type DerivedPostgres, type SplitDsn } from "../config/postgres-stores";
 import type { SecretEnv } from "../config/providers";
-import type { JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../json";
 import { overrideWithExternal } from "./override-external";
 import { configSource } from "../config/render";
 import { sha256 } from "../config/yaml";

@@ -22,7 +22,7 @@ import { headersTrusted } from "../children/network-policy";
 import { exposeNotes } from "../children/expose-notes";
 import { apiServerEgressOf } from "./api-server";
 import type { ServerChoice } from "./server-line";
-import type { ServerMonitoringSettings } from "../monitoring";
+import type { ServerMonitoringSettings } from "../distributions/monitoring";
 
 /** Everything planned for a sync that got through. */
 export interface Planned {
@@ -70,7 +70,7 @@ function childrenOf(ctx: SyncContext, planned: Planned, open: boolean, apiServer
   return desiredChildren(withPlatform(child, ctx, apiServer));
 }
 
-/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/monitoring.ts), the API server's endpoints, an OGX operator's Deployment. */
+/** What the hooks and the cluster say besides the spec: server-monitoring settings (lib/distributions/monitoring.ts), the API server's endpoints, an OGX operator's Deployment. */
 function withPlatform(
   child: { -readonly [K in keyof ChildContext]: ChildContext[K] },
   ctx: SyncContext,

@@ -12,7 +12,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { parse } from "yaml";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { withOverrides, type DistributionTable } from "../distributions/table";
 import { messageOf } from "../errors";
 

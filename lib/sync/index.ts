@@ -5,7 +5,7 @@
  * time, is in with-io.ts.
  */
 import type { ExposeWith, GatewayParentRefInput } from "../api/expose-types";
-import type { ServerMonitoringSettings } from "../monitoring";
+import type { ServerMonitoringSettings } from "../distributions/monitoring";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../distributions/table";
 import { createLiveStatus, type LiveStatus } from "../live";
 import {

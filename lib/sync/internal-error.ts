@@ -5,7 +5,7 @@
  * child (as every other Failed path does, keep.ts), keeps the last status it reported, and
  * says what happened in `ConfigGenerated` (reason `InternalError`).
  */
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { thrownMessage } from "../errors";
 import { scrub, secretValuesOf } from "../secret-scrub";
 import { CONDITION_TYPES as T, isCondition, toConditions, type ConditionInput } from "../status/conditions";

@@ -5,7 +5,7 @@
  */
 import { names, RELEASE_STORAGE_ANNOTATION } from "../names";
 import { isKubeObject, objectsOf, SERVER_METADATA, type KubeObject, type ObjectMap } from "../wire/metacontroller";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 
 /** Metacontroller's dynamic apply records the last desired object here. */
 export const LAST_APPLIED = "metacontroller.k8s.io/last-applied-configuration";

@@ -10,7 +10,7 @@
  * annotation opts a CR out. The absence of v1alpha2-only fields alone would not do: a minimal
  * v1alpha2 CR (`distribution` only) has none either, and it must keep v1alpha2 behaviour.
  */
-import { own, isPlainObject } from "../conversion/paths";
+import { own, isPlainObject } from "../json";
 import { V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../conversion/annotations";
 import { fromHub } from "../conversion/v1alpha1";
 import { CONTAINER_NAME } from "../names";

@@ -5,13 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import type { LiveTarget } from "../live/types";
-import { names } from "../names";
+import { serviceDnsUrl } from "../names";
 import type { SyncRequest } from "../wire/metacontroller";
-import { observedOf, servesHttps, type Observed } from "./observed";
-
-export function serviceDnsUrl(name: string, namespace: string, port: number, tls = false): string {
-  return `${tls ? "https" : "http"}://${names.service(name)}.${namespace}.svc.cluster.local:${port}`;
-}
+import { observedOf, servesHttps, type Observed } from "../status/observed";
 
 export function liveTargetOf(request: SyncRequest, observed: Observed = observedOf(request)): LiveTarget | undefined {
   const m = request.parent.metadata;

@@ -22,7 +22,7 @@ import type { ObjectMap, SyncRequest } from "../wire/metacontroller";
 import type { BaseOutcome } from "./base-source";
 import type { GenerationInputs } from "./plan-types";
 import type { SyncDeps } from "./sync";
-import { runsAlready } from "./observed";
+import { runsAlready } from "../status/observed";
 
 export interface MemoOptions {
   /** Answers and validated specs kept, in bytes. 0 keeps nothing. */

@@ -4,7 +4,7 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { monitoringLineErrors } from "../api/validate-monitoring";
-import { metricsOn, NO_SERVICE_MONITORS } from "../monitoring";
+import { metricsOn, NO_SERVICE_MONITORS } from "../distributions/monitoring";
 import type { Extra, Stop, SyncDeps } from "./answer";
 import type { BaseOutcome } from "./base-source";
 import type { ServerChoice } from "./server-line";

@@ -11,7 +11,7 @@
  */
 import { KEPT_OPEN, NETWORK_POLICY_ANNOTATION, NETWORK_POLICY_OPT_IN as OPT_IN } from "../children/network-policy";
 import type { KubeObject } from "../wire/metacontroller";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 
 /** The Go operator's `app.kubernetes.io/managed-by` on every child it made. */
 export const GO_OPERATOR_MANAGER = "llama-stack-operator";

@@ -7,7 +7,7 @@
  * and gets exactly the children it always got.
  */
 import { OGX_APP } from "../names";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 
 /** True when the observed Deployment selects the OGX operator's pods. */
 export function ogxTakenOver(observed: Observed): boolean {

@@ -5,7 +5,7 @@
  * other; the user's ConfigMap itself is never changed.
  */
 import { readBase } from "../config/base";
-import type { JsonMap } from "../conversion/paths";
+import type { JsonMap } from "../json";
 import { providedEnv, requireProvidedEnv } from "../config/env-check";
 import { mergeExternalProviders, type ResolvedExternalProvider } from "../config/external-providers";
 import { sha256, toConfigYaml } from "../config/yaml";

@@ -3,7 +3,7 @@
  * written, and what its previous status can contribute. The parent's status and spec are the
  * cluster's word: read through guards, in the shape we write them, never cast.
  */
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { isCondition, type Condition } from "../status/conditions";
 import type { PreviousConfigGeneration, PreviousResolvedConfig } from "../status/held";
 import { previousLiveOf, type PreviousLive } from "../status/live";

@@ -3,7 +3,7 @@
  * what is wrong with the DSN's shape and never echo it: it contains a password.
  */
 import { DEFAULT_POSTGRES_PORT } from "../defaults";
-import type { PostgresPart } from "../config/env-names";
+import type { PostgresPart } from "../env-names";
 import { safeDecodeURIComponent } from "../secret-scrub";
 
 export type DsnParts = { readonly [part in PostgresPart]: string };

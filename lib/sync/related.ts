@@ -3,7 +3,7 @@
  * `related`. Messages name the object, the key and the field path, never a value.
  */
 import { fieldError, listOf, type FieldError } from "../errors";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { meant } from "../suggest";
 import { KEYS, lookup, type KubeObject, type ObjectMap } from "../wire/metacontroller";
 import type { References } from "./references";

@@ -5,11 +5,11 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import type { ConfigSource } from "../config/render";
-import { refusesPlainHttp } from "../config/releases";
+import { refusesPlainHttp } from "../distributions/releases";
 import { chooseLine, knownBelow } from "../distributions/detect";
 import type { DistributionTable, Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 import { stateMoveNote } from "./state-move";
 import { targetOfRequest } from "./target";
 

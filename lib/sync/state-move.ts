@@ -7,12 +7,12 @@
  */
 import type { CanonicalSpec } from "../api/canonical";
 import { storageMountPath } from "../children/workload";
-import { stateLayout } from "../config/releases";
+import { stateLayout } from "../distributions/releases";
 import { chooseLine } from "../distributions/detect";
 import type { Release } from "../distributions/table";
 import type { SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
-import type { Observed } from "./observed";
+import type { Observed } from "../status/observed";
 import { deploymentImage } from "./target";
 
 export function stateMoveNote(

@@ -19,7 +19,7 @@ import { planConfig, UNSHARED_STATE, type RememberConfig } from "./config-plan";
 import { succeeded, type Planned } from "./desired";
 import { planExternal, type ExternalPlan } from "./external-providers";
 import { legacyOf, V1ALPHA1_PATHS, type LegacyV1alpha1 } from "./legacy";
-import { observedOf, runsAlready, type Observed } from "./observed";
+import { observedOf, runsAlready, type Observed } from "../status/observed";
 import { parentOf } from "./parent";
 import { hubParent, hubSpec, spokeStatus } from "./parent-version";
 import { referencesOf, type References } from "./references";

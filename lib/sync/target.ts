@@ -19,11 +19,11 @@ import {
   type DistributionTable,
   type Release,
 } from "../distributions/table";
-import { isPlainObject } from "../conversion/paths";
+import { isPlainObject } from "../json";
 import { CONTAINER_NAME } from "../names";
 import type { KubeObject, SyncRequest } from "../wire/metacontroller";
 import { legacyOf } from "./legacy";
-import { observedOf, type Observed } from "./observed";
+import { observedOf, type Observed } from "../status/observed";
 
 export const FOLLOW_DEFAULT_ANNOTATION = "llamastack.io/follow-default-image";
 

@@ -14,7 +14,7 @@ import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
 import { configMemory } from "./config-memory";
 import { ioKey, observedKey, parentKey, type MemoEntry, type SyncMemo } from "./memo";
-import { observedOf, type Observed } from "./observed";
+import { observedOf, type Observed } from "../status/observed";
 import { checkedSpec, syncWithInputs, type SyncDeps } from "./sync";
 import { targetOfRequest } from "./target";
 

@@ -3,7 +3,7 @@
  * related objects are keyed `<Kind>.<apiVersion>` → (`name` for hook version v1, `namespace/name`
  * for v2); both keyings are accepted.
  */
-import { define, isPlainObject, isStringMap } from "../conversion/paths";
+import { define, isPlainObject, isStringMap } from "../json";
 
 /** Any Kubernetes object as it travels over the wire. */
 export interface KubeObject {

@@ -20,7 +20,7 @@ import { parseAllDocuments } from "yaml";
 import { createApp } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
-import { customizeHook } from "../../lib/customize";
+import { customizeHook } from "../../lib/sync/customize";
 import { buildCrd } from "../../lib/crd/generate";
 import { createSyncHook } from "../../lib/sync";
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";

@@ -1,6 +1,6 @@
 /** The CR as the apiserver hands it to the hooks, for the one-voice and one-verdict tests. */
 import { LLSD_KIND } from "../../lib/config/check-object";
-import { isPlainObject, own } from "../../lib/conversion/paths";
+import { isPlainObject, own } from "../../lib/json";
 import { toHub } from "../../lib/conversion/v1alpha1";
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import type { Json } from "./bad-crs";

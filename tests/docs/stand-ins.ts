@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { isPlainObject, own } from "../../lib/conversion/paths";
+import { isPlainObject, own } from "../../lib/json";
 import { llsd } from "../cli-helpers";
 
 const ROOT = join(__dirname, "..", "..");

@@ -13,7 +13,7 @@ import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
 import { compile, schemaErrors } from "../../lib/api/schema";
 import { V1ALPHA2_STATUS_SCHEMA } from "../../lib/api/schema-status-v1alpha2";
-import { customize } from "../../lib/customize";
+import { customize } from "../../lib/sync/customize";
 import { selectorLabels } from "../../lib/names";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";

@@ -16,7 +16,7 @@ import { createMetrics } from "../../hooks/metrics";
 import { toCel } from "../../lib/crd/check";
 import type { LiveReport } from "../../lib/live/types";
 import type { ResolvedProviderSpec } from "../../lib/oci";
-import { customize } from "../../lib/customize";
+import { customize } from "../../lib/sync/customize";
 import type { BaseOutcome } from "../../lib/sync/base-source";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";

@@ -8,7 +8,7 @@ import { createApp } from "../../hooks/app";
 import { fileToken } from "../../hooks/auth";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
-import { customizeHook } from "../../lib/customize";
+import { customizeHook } from "../../lib/sync/customize";
 import { createSyncHook } from "../../lib/sync";
 import { syncSettingsFromEnv } from "../../hooks/sync-settings";
 import { packageVersion } from "../../lib/package-version";

@@ -4,7 +4,7 @@
  * stdout for it; the OGXServer's schema errors in our words; the namespace on every step.
  */
 import { parse, stringify } from "yaml";
-import type { JsonMap } from "../../lib/conversion/paths";
+import type { JsonMap } from "../../lib/json";
 import { llsd } from "../cli-helpers";
 import { anLlsd, anOgxServer } from "./helpers";
 

@@ -4,7 +4,7 @@
  * value the converted spec must hold at a path, and the warning path it must give.
  */
 import { fromOgxServer, toOgxServer } from "../../lib/ogx/convert";
-import type { JsonMap } from "../../lib/conversion/paths";
+import type { JsonMap } from "../../lib/json";
 import { anLlsd, anOgxServer, ok } from "./helpers";
 
 type Converted = { spec: JsonMap; warnings: string[] };

@@ -1,7 +1,7 @@
 /** What the OGXServer conversion tests share: objects of both APIs, and the bytes a round trip must keep. */
 import { readdirSync } from "node:fs";
 import type { LlsdSpecV1alpha2 } from "../../lib/api/v1alpha2";
-import type { JsonMap } from "../../lib/conversion/paths";
+import type { JsonMap } from "../../lib/json";
 import type { OgxConversion } from "../../lib/ogx/convert";
 import { aSpec } from "../builders";
 import { sampleCr, SAMPLES_DIR } from "../sample-files";

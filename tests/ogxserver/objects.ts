@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../lib/json";
 
 export function ogxObjects(): { name: string; object: JsonMap }[] {
   const text = readFileSync(join(__dirname, "objects.yaml"), "utf8");

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { KEY_PATTERN } from "../../lib/ogx/schema-parts";
 import { OGX_SPEC_SCHEMA, ogxServerProblems } from "../../lib/ogx/schema";
-import { isPlainObject, own, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, own, type JsonMap } from "../../lib/json";
 
 const word = fc.constantFrom("a", "ogx", "x-1", "Tenant", "snake_key", "v1.2");
 const json = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);

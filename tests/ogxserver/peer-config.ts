@@ -12,7 +12,7 @@
  * - resource.go `ExpandResources`: a model without `provider` goes to the alphabetically first
  *   inference provider id of the merged config.
  */
-import { isPlainObject, own, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, own, type JsonMap } from "../../lib/json";
 
 /** `[api, provider_type as the peer writes it, DeriveID default]` per section, bucket and field. */
 type Typed = readonly [api: string, type: string, defaultId: string];

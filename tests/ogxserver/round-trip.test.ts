@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { fromOgxServer, toOgxServer, type OgxConversion } from "../../lib/ogx/convert";
-import type { JsonMap } from "../../lib/conversion/paths";
+import type { JsonMap } from "../../lib/json";
 import { aV1alpha2Object } from "../lib/conversion/arbitraries";
 import { bytes, ok } from "./helpers";
 import { anOgxServerObject } from "./ogx-arbitraries";

@@ -14,7 +14,7 @@ import type { LlsdSpecV1alpha2 } from "../../lib/api/v1alpha2";
 import { generate } from "../../lib/config/generate";
 import { bundledBaseConfig } from "../../lib/distributions/bundled";
 import { fromOgxServer } from "../../lib/ogx/convert";
-import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../lib/json";
 import { ok } from "./helpers";
 import { ogxObjects } from "./objects";
 import { CASES } from "./takeover-cases";

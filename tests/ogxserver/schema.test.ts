@@ -4,7 +4,7 @@
  * rules forbids, with the peer's message.
  */
 import { ogxServerProblems, OGX_SPEC_SCHEMA } from "../../lib/ogx/schema";
-import { isPlainObject, own, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, own, type JsonMap } from "../../lib/json";
 import { ogxObjects } from "./objects";
 
 const objects = ogxObjects();

@@ -4,7 +4,7 @@
  * with the field of each loss; `--allow-weaker` prints the same list as warnings and converts.
  */
 import { parse, parseAllDocuments, stringify } from "yaml";
-import type { JsonMap } from "../../lib/conversion/paths";
+import type { JsonMap } from "../../lib/json";
 import { llsdGuards, ogxGuards } from "../../lib/ogx/guards";
 import { losses } from "../../lib/ogx/weaker";
 import { llsd } from "../cli-helpers";

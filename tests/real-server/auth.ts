@@ -3,7 +3,7 @@
  * caller the spec admits and of callers that must get 401. The identity behind them is set up on
  * the fake upstream: a JWKS for oauth2_token, an introspection endpoint, a SelfSubjectReview.
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 import { text } from "./expect";
 import { newSigner, timeClaims } from "./jwt";
 import { admittedAttributes, type Attributes } from "./policy";

@@ -5,7 +5,7 @@
  * them: Secret values from the Secrets of the same file (test values otherwise).
  */
 import { readFileSync } from "node:fs";
-import { isPlainObject, own } from "../../lib/conversion/paths";
+import { isPlainObject, own } from "../../lib/json";
 import { asStored, llsdDocuments, type CrDocument } from "../../lib/cli/documents";
 import type { CliIo } from "../../lib/cli/io";
 import { passes, verdictOf } from "../../lib/cli/verdict";

@@ -4,7 +4,7 @@
  * 1.3 makes it: `<provider_id>/<model_id>`, unless the model_id already starts with that prefix
  * (ogx/core/routing_tables/models.py, register_model, at v1.3.0).
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 
 export type Env = { readonly [name: string]: string };
 

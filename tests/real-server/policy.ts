@@ -3,7 +3,7 @@
  * access_policy, the server's syntax): the attributes that the first rule permitting
  * `GET /v1/models` asks for with `user with <value> in <attribute>`.
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 
 export type Attributes = { [attribute: string]: string[] };
 

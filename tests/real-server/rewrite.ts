@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 
 export interface Local {
   readonly upstream: string;

@@ -1,7 +1,7 @@
 /** One case: localize config.yaml and env, start what it needs, start the server, check it, stop it. */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 import { planAuth, type AuthPlan } from "./auth";
 import type { Runnable } from "./cases";
 import { runChecks } from "./checks";

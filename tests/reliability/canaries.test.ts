@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createBaseConfigResolver } from "../../lib/oci";
 import { createRegistryGuard } from "../../lib/oci/ssrf";
 import { guardResolver } from "../../lib/oci/guard-resolver";
-import { customize } from "../../lib/customize";
+import { customize } from "../../lib/sync/customize";
 import { syncWith } from "../../lib/sync";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncRequest, SyncResponse } from "../../lib/wire/metacontroller";

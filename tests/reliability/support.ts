@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createApp, type AppDeps, type HookHandlers } from "../../hooks/app";
 import { createLogger } from "../../hooks/logger";
 import { createMetrics } from "../../hooks/metrics";
-import { customize } from "../../lib/customize";
+import { customize } from "../../lib/sync/customize";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject } from "../../lib/wire/metacontroller";
 import { fixtureFound } from "../external-fixtures";

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA_TAGS } from "../../lib/config/releases";
+import { SCHEMA_TAGS } from "../../lib/distributions/releases";
 import { pydanticAjv } from "./ajv";
 import { providerIndex } from "./check";
 import { SCHEMAS_DIR } from "./substitution";

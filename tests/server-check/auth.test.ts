@@ -6,7 +6,7 @@
  */
 import { parse } from "yaml";
 import type { AuthInput } from "../../lib/api/auth-types";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import type { SyncResponse } from "../../lib/wire/metacontroller";

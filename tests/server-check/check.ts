@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type Ajv2020 from "ajv/dist/2020";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020";
-import type { SchemaTag } from "../../lib/config/releases";
+import type { SchemaTag } from "../../lib/distributions/releases";
 import { pyyamlLoadAll } from "../pyyaml";
 import { shown } from "../shown";
 import { EnvVarError, isDict, replaceEnvVars, resourceIdFields, SCHEMAS_DIR, type Env } from "./substitution";

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { SCHEMA_TAGS, type SchemaTag } from "../../lib/config/releases";
+import { SCHEMA_TAGS, type SchemaTag } from "../../lib/distributions/releases";
 import { isMapping, list, mapping, type Mapping } from "../lib/distributions/config-shape";
 import { checkServerConfig, checkServerConfigs } from "./check";
 import { convertLikeServer, EnvVarError, replaceEnvVars, resourceIdFields, SCHEMAS_DIR } from "./substitution";

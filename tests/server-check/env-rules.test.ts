@@ -9,7 +9,7 @@
  */
 import type { V1ConfigMap } from "@kubernetes/client-node";
 import { parse, stringify } from "yaml";
-import { RELEASE_APIS } from "../../lib/config/releases";
+import { RELEASE_APIS } from "../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import type { Condition } from "../../lib/status/conditions";
 import { sync } from "../../lib/sync/sync";

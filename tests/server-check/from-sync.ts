@@ -5,7 +5,7 @@
  * distribution on one chosen server line, so each sample is synced for every line.
  */
 import { CONFIG_VOLUME, USER_CONFIG_VOLUME } from "../../lib/children/volumes";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable, type Release } from "../../lib/distributions/table";
 import { objectsOf, KEYS, type KubeObject, type ObjectMap, type SyncResponse } from "../../lib/wire/metacontroller";
 import type { ServerCheck } from "./check";

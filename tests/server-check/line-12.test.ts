@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { validate } from "../../lib/api/validate";
 import { requestCommand } from "../../lib/cli/request";
 import { checkSpec } from "../../lib/config/check";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { DEFAULT_DISTRIBUTIONS, type DistributionTable } from "../../lib/distributions/table";
 import type { BaseOutcome } from "../../lib/sync/base-source";
 import { sync } from "../../lib/sync/sync";

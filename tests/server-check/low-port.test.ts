@@ -5,7 +5,7 @@
  * config, the container, its env and the NetworkPolicy all agree on — and the server starts.
  */
 import type { V1Deployment, V1NetworkPolicy, V1Service } from "@kubernetes/client-node";
-import { LINE_STARTUP } from "../../lib/config/releases";
+import { LINE_STARTUP } from "../../lib/distributions/releases";
 import { validate } from "../../lib/api/validate";
 import { DEFAULT_PORT } from "../../lib/defaults";
 import { RELEASES } from "../../lib/distributions/table";

@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../lib/wire/metacontroller";

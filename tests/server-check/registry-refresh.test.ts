@@ -6,8 +6,8 @@
  */
 import { parse } from "yaml";
 import { validate } from "../../lib/api/validate";
-import { REFRESH_KEY, takesRegistryRefresh } from "../../lib/config/registry-refresh";
-import { schemaTagOf } from "../../lib/config/releases";
+import { REFRESH_KEY, takesRegistryRefresh } from "../../lib/api/registry-refresh";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";
 import type { SyncResponse } from "../../lib/wire/metacontroller";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { requestCommand } from "../../lib/cli/request";
 import { releaseFor } from "../../lib/config/render";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 import { validate } from "../../lib/api/validate";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";

@@ -14,7 +14,7 @@ import { normalize } from "../../lib/api/normalize";
 import type { ProviderApi } from "../../lib/api/v1alpha2";
 import { providerSettingsErrors } from "../../lib/config/provider-settings";
 import { buildProviders } from "../../lib/config/providers";
-import { RELEASE_APIS, schemaTagOf } from "../../lib/config/releases";
+import { RELEASE_APIS, schemaTagOf } from "../../lib/distributions/releases";
 import { NO_ENV } from "../../lib/config/settings-env";
 import { specProviderType } from "../../lib/config/spec-provider-type";
 import { RELEASES } from "../../lib/distributions/table";

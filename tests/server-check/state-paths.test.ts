@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { STORAGE_VOLUME } from "../../lib/children/volumes";
-import { LINE_STARTUP, schemaTagOf, stateLayout } from "../../lib/config/releases";
+import { LINE_STARTUP, schemaTagOf, stateLayout } from "../../lib/distributions/releases";
 import { bundledBaseConfig } from "../../lib/distributions/bundled";
 import { RELEASES, type Release } from "../../lib/distributions/table";
 import { sync } from "../../lib/sync/sync";

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SchemaTag } from "../../lib/config/releases";
+import type { SchemaTag } from "../../lib/distributions/releases";
 
 export const SCHEMAS_DIR = join(__dirname, "..", "fixtures", "server-schemas");
 

@@ -15,7 +15,7 @@ import { fixtureFound } from "../external-fixtures";
 import { deps, sampleRequest } from "../sync-builders";
 import { checkServerConfig } from "./check";
 import { serverCheckOf, tableFor } from "./from-sync";
-import { schemaTagOf } from "../../lib/config/releases";
+import { schemaTagOf } from "../../lib/distributions/releases";
 
 /** server_tls.py at v1.3.0: FIPS_APPROVED_CIPHERS, copied here so the hooks' list is checked against upstream's. */
 const UPSTREAM_FIPS = [

@@ -7,7 +7,7 @@
  * resolver fills `metadata_store` from `storage.stores.vector_stores` into every config class that
  * declares the field. Read on the substituted config, so providers switched off by env are skipped.
  */
-import type { SchemaTag } from "../../lib/config/releases";
+import type { SchemaTag } from "../../lib/distributions/releases";
 import { isDict } from "./substitution";
 
 /** Tags whose mixin has the rule (`metadata_store is required when …`). */

@@ -4,7 +4,7 @@
  * (`containers[llama-stack].env[LLSD_VLLM_API_KEY]`), so one item added does not shift the rest;
  * other lists by position, and a list whose length changed is named once, as a whole.
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

@@ -8,7 +8,7 @@
  * release kept only for pods mid-rollout (its Deployment no longer mounts it) is gone, as that
  * release's next sync would have removed it.
  */
-import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../lib/json";
 import { LAST_APPLIED } from "../../lib/sync/keep";
 import { names } from "../../lib/names";
 

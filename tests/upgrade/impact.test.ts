@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../lib/json";
 import { packageVersion } from "../../lib/package-version";
 import { expectGoldenFile } from "../golden";
 import { parentImpact, type ParentImpact } from "./impact";

@@ -4,7 +4,7 @@
  * Deployment's pod template changes (the config hash, the CA bundle hash, or any other field of
  * it) or when the Deployment appears or goes; every other difference changes children in place.
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 import { CA_BUNDLE_HASH_ANNOTATION } from "../../lib/children/ca-bundle";
 import { CONFIG_HASH_ANNOTATION } from "../../lib/names";
 import { differingPaths } from "./diff";

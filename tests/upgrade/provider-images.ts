@@ -8,7 +8,7 @@
  * It implements the `BaseConfigResolver` shape every release has (lib/oci/cache.ts).
  */
 import { serverApiName } from "../../lib/api/apis";
-import { isPlainObject, type JsonMap } from "../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../lib/json";
 import { FIXTURE_DIGEST, providerSpecYaml } from "../external-fixtures";
 
 export interface UpgradeResolver {

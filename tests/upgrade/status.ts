@@ -5,7 +5,7 @@
  * previous release's answer where its goldens recorded it, else the phase the cluster had in the
  * recorded request, else unknown.
  */
-import { isPlainObject } from "../../lib/conversion/paths";
+import { isPlainObject } from "../../lib/json";
 
 /** A phase and the reason it has (the `Stalled` condition's, else the first condition not True). */
 export interface PhaseAndReason {

@@ -8,7 +8,7 @@
 import { desiredChildren } from "../../../lib/children";
 import { buildServiceMonitor } from "../../../lib/children/service-monitor";
 import type { LlsdSpecV1alpha2, MonitoringInput } from "../../../lib/api/v1alpha2";
-import type { ServerMonitoringSettings } from "../../../lib/monitoring";
+import type { ServerMonitoringSettings } from "../../../lib/distributions/monitoring";
 import type { KubeObject } from "../../../lib/wire/metacontroller";
 import { serviceMonitorErrors } from "../../service-monitor-crd";
 import { aContext, NAME, NAMESPACE } from "./context-builder";

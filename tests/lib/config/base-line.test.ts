@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readAdaptedBase } from "../../../lib/config/adapted-base";
-import { schemaTagOf } from "../../../lib/config/releases";
+import { schemaTagOf } from "../../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { base } from "../../config-helpers";
 

@@ -1,4 +1,5 @@
-import { deepMerge, type JsonMap } from "../../../lib/config/doc";
+import { deepMerge } from "../../../lib/config/doc";
+import { type JsonMap } from "../../../lib/json";
 
 const json = (text: string): JsonMap => JSON.parse(text) as JsonMap;
 

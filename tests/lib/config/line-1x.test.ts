@@ -2,7 +2,7 @@
  * The 1.x line (1.3) against the OGX 1.3.0 server's own configuration models: bundled bases,
  * every sample, TLS and plain HTTP, and base configs written for older lines.
  */
-import { FIPS_APPROVED_CIPHERS } from "../../../lib/config/releases";
+import { FIPS_APPROVED_CIPHERS } from "../../../lib/distributions/releases";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";

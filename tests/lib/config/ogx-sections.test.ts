@@ -7,7 +7,7 @@
 import { OGX_SECTIONS, SERVER_API, type ProviderApi } from "../../../lib/api/apis";
 import type { JsonObject, LlsdSpecV1alpha2, ProviderInput } from "../../../lib/api/v1alpha2";
 import { typeFields, registeredNames } from "../../../lib/config/provider-fields";
-import { RELEASE_APIS } from "../../../lib/config/releases";
+import { RELEASE_APIS } from "../../../lib/distributions/releases";
 import { resolveProviderType } from "../../../lib/config/provider-types";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { sync } from "../../../lib/sync/sync";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { SERVER_API } from "../../../lib/api/apis";
 import type { ProviderApi } from "../../../lib/api/v1alpha2";
 import { fieldsOf } from "../../../lib/config/provider-fields";
-import { schemaTagOf } from "../../../lib/config/releases";
+import { schemaTagOf } from "../../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { providerFieldsModule, TARGET } from "../../../scripts/provider-fields";
 import { providerShapesModule, SHAPES_TARGET } from "../../../scripts/provider-shapes";

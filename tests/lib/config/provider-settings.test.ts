@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { SERVER_API } from "../../../lib/api/apis";
 import type { JsonObject, ProviderApi } from "../../../lib/api/v1alpha2";
 import { checkSpec } from "../../../lib/config/check";
-import { RELEASE_APIS, schemaTagOf } from "../../../lib/config/releases";
+import { RELEASE_APIS, schemaTagOf } from "../../../lib/distributions/releases";
 import { RELEASES, type Release } from "../../../lib/distributions/table";
 import { aSecretRef, aSpec } from "../../builders";
 import { SCHEMAS_DIR } from "../../server-check/substitution";

@@ -3,7 +3,7 @@
  * edited in the other version in between (the edit wins; nothing stale resurfaces).
  */
 import { ANNOTATIONS_LIMIT_BYTES, V1ALPHA1_FIELDS, V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
-import { setPath, type JsonMap } from "../../../lib/conversion/paths";
+import { setPath, type JsonMap } from "../../../lib/json";
 import { fromHub, toHub } from "../../../lib/conversion/v1alpha1";
 import { aV1, aV2, at, kept, ok, type Obj } from "./builders";
 import { v1alpha1Errors, v1alpha2Errors } from "./object-schemas";

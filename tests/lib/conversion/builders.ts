@@ -1,5 +1,5 @@
 /** Small objects of both versions for the conversion's table tests. */
-import { getPath, setPath, type JsonMap } from "../../../lib/conversion/paths";
+import { getPath, setPath, type JsonMap } from "../../../lib/json";
 import type { Conversion } from "../../../lib/conversion/v1alpha1";
 
 export type Obj = Record<string, unknown>;

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { carry, carryRowByRow } from "../../../lib/conversion/carry";
-import { setPath, type JsonMap } from "../../../lib/conversion/paths";
+import { setPath, type JsonMap } from "../../../lib/json";
 import { FIELD_TABLE, FROM_HUB, TO_HUB, type Direction } from "../../../lib/conversion/table";
 import { V1ALPHA2_FIELDS } from "../../../lib/conversion/annotations";
 import { fromHub, toHub } from "../../../lib/conversion/v1alpha1";

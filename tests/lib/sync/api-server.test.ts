@@ -6,7 +6,7 @@
 import { normalize } from "../../../lib/api/normalize";
 import type { LlsdSpecV1alpha2 } from "../../../lib/api/v1alpha2";
 import { API_SERVER_UNKNOWN_NOTE } from "../../../lib/children/network-policy-egress";
-import { customize } from "../../../lib/customize";
+import { customize } from "../../../lib/sync/customize";
 import { apiServerEgressOf, apiServerRule } from "../../../lib/sync/api-server";
 import { sync } from "../../../lib/sync/sync";
 import type { KubeObject } from "../../../lib/wire/metacontroller";

@@ -5,7 +5,7 @@
  * stops a new CR and keeps a running one (failure policy).
  */
 import type { V1Deployment } from "@kubernetes/client-node";
-import { customize } from "../../../lib/customize";
+import { customize } from "../../../lib/sync/customize";
 import { syncRemembered, syncWith } from "../../../lib/sync";
 import { createSyncMemo } from "../../../lib/sync/memo";
 import { sync } from "../../../lib/sync/sync";

@@ -6,7 +6,7 @@
  */
 import { X509Certificate } from "node:crypto";
 import type { V1Deployment } from "@kubernetes/client-node";
-import { customize } from "../../../lib/customize";
+import { customize } from "../../../lib/sync/customize";
 import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncResponse } from "../../../lib/wire/metacontroller";
 import { aConfigMap, aParent, aRequest, deps, NS, observedFrom } from "../../sync-builders";

@@ -7,7 +7,7 @@
  * for every parent; this test shows that the refusal is really met there, and what it keeps.
  */
 import { join } from "node:path";
-import { isPlainObject, type JsonMap } from "../../../lib/conversion/paths";
+import { isPlainObject, type JsonMap } from "../../../lib/json";
 import { packageVersion } from "../../../lib/package-version";
 import { sync } from "../../../lib/sync/sync";
 import type { KubeObject, SyncRequest } from "../../../lib/wire/metacontroller";

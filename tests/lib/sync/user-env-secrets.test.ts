@@ -3,7 +3,7 @@
  * customize hook fetches them, and a value the server's substitution would misread is refused
  * like one the spec references, by Secret, key and field path, never by value.
  */
-import { customize } from "../../../lib/customize";
+import { customize } from "../../../lib/sync/customize";
 import { sync } from "../../../lib/sync/sync";
 import type { SyncResponse } from "../../../lib/wire/metacontroller";
 import { aParent, aRequest, aSecret, deps } from "../../sync-builders";

@@ -4,9 +4,9 @@
  * with the field path and the lines that have it.
  */
 import { child, fieldError, type FieldError } from "../errors";
-import type { AuthInput } from "../api/auth-types";
-import type { CanonicalSpec } from "../api/canonical";
-import { AUTH_PATH } from "../api/normalize-auth";
+import type { AuthInput } from "./auth-types";
+import type { CanonicalSpec } from "./canonical";
+import { AUTH_PATH } from "./normalize-auth";
 import { RELEASES, type Release } from "../distributions/table";
 
 interface Piece {

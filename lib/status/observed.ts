@@ -6,7 +6,7 @@
  * are (the PVC, the ConfigMap the pods still mount) stay raw: lib/sync/keep.ts re-emits them
  * byte for byte.
  */
-import { isPlainObject, own } from "../conversion/paths";
+import { isPlainObject, own } from "../json";
 import { names } from "../names";
 import { KEYS, lookup, stringEntries, type KubeObject, type ObjectMap, type SyncRequest } from "../wire/metacontroller";
 

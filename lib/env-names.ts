@@ -3,7 +3,7 @@
  * (docs/spec-reference.md). The ConfigMap only ever holds `${env.NAME}`; the Deployment gets a
  * secretKeyRef.
  */
-import { SECRET_ENV_PREFIX } from "../defaults";
+import { SECRET_ENV_PREFIX } from "./defaults";
 
 /** Lower-case words joined by single `-` or `_`: upper-cased with `_` joins, nothing else to do. */
 const PLAIN_WORDS = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;

@@ -1,6 +1,6 @@
 /** Secret variable names: `upperSnake` takes a shortcut for plain names, with the same result as the whole rule. */
 import fc from "fast-check";
-import { providerSecretEnv, snakeRewrite, upperSnake } from "../../../lib/config/env-names";
+import { providerSecretEnv, snakeRewrite, upperSnake } from "../../lib/env-names";
 
 describe("upperSnake()", () => {
   it.each([

@@ -4,7 +4,7 @@
  * (default 9464) and `OGX_METRICS_HOST` (default 127.0.0.1, loopback) place it. Llama Stack 0.7,
  * OGX 0.8, 1.0 and 1.1 have no such endpoint (docs/monitoring.md, "Server metrics").
  */
-import type { Release } from "./distributions/table";
+import type { Release } from "./table";
 
 /** The server's own default, the OpenTelemetry Prometheus exporter's convention. */
 export const DEFAULT_METRICS_PORT = 9464;

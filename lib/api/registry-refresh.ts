@@ -7,9 +7,9 @@
  * (docs/spec-reference.md#registryrefreshintervalseconds).
  */
 import { fieldError, type FieldError } from "../errors";
-import type { CanonicalSpec } from "../api/canonical";
+import type { CanonicalSpec } from "./canonical";
 import { RELEASES, type Release } from "../distributions/table";
-import type { JsonMap } from "./doc";
+import type { JsonMap } from "../json";
 
 const PATH = "spec.registryRefreshIntervalSeconds";
 export const REFRESH_KEY = "registry_refresh_interval_seconds";

@@ -2,7 +2,7 @@
  * The observed-children parser (lib/sync/observed.ts): well-formed children give their fields;
  * a field missing or of the wrong type, or a hostile child, reads as absent — never a throw.
  */
-import { observedChildren, observedOf, type Observed } from "../../../lib/sync/observed";
+import { observedChildren, observedOf, type Observed } from "../../../lib/status/observed";
 import { KEYS, type KubeObject, type ObjectMap } from "../../../lib/wire/metacontroller";
 
 const NAME = "demo";

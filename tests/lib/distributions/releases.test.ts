@@ -6,10 +6,10 @@
 import { parse } from "yaml";
 import { render } from "../../../lib/config/render";
 import type { ConfigDoc } from "../../../lib/config/doc";
-import { hasSafety } from "../../../lib/config/releases";
+import { hasSafety } from "../../../lib/distributions/releases";
 import { RELEASES } from "../../../lib/distributions/table";
 import { refusedSamples, v1alpha2SampleSpecs, withoutRefused } from "../../sample-files";
-import { ABSENT_APIS, PROVIDER_TYPES } from "../distributions/server-rules";
+import { ABSENT_APIS, PROVIDER_TYPES } from "./server-rules";
 
 const generatedSamples = v1alpha2SampleSpecs();
 const cases = RELEASES.flatMap((release) =>

@@ -1,14 +1,6 @@
 /** Annotation entry paths must parse back to exactly the keys they were written from. */
 import fc from "fast-check";
-import {
-  childPath,
-  define,
-  formatPath,
-  getPath,
-  parsePath,
-  setPath,
-  type JsonMap,
-} from "../../../lib/conversion/paths";
+import { childPath, define, formatPath, getPath, parsePath, setPath, type JsonMap } from "../../lib/json";
 
 /** Keys as users write them (identifiers, mostly) and any string at all. */
 const KEY = fc.oneof(fc.stringMatching(/^[A-Za-z_][\w-]{0,8}$/), fc.string({ unit: "binary" }));

@@ -2,14 +2,14 @@
  * The customize hook: which Secrets and ConfigMaps (by name, in the parent's namespace) the
  * sync hook needs to see. It sees only the parent, so the rules depend only on its spec.
  */
-import { normalizedSpec } from "./api/validate";
-import { configSource } from "./config/render";
-import { apiServerRule } from "./sync/api-server";
-import { REGISTRY_CREDENTIALS_LABEL } from "./sync/base-source";
-import { ODH_TRUSTED_CA_BUNDLE } from "./sync/ca-bundle";
-import { hubSpec } from "./sync/parent-version";
-import { configMapNames, referencesOf, secretNames } from "./sync/references";
-import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "./wire/metacontroller";
+import { normalizedSpec } from "../api/validate";
+import { configSource } from "../config/render";
+import { apiServerRule } from "./api-server";
+import { REGISTRY_CREDENTIALS_LABEL } from "./base-source";
+import { ODH_TRUSTED_CA_BUNDLE } from "./ca-bundle";
+import { hubSpec } from "./parent-version";
+import { configMapNames, referencesOf, secretNames } from "./references";
+import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule } from "../wire/metacontroller";
 
 export function customize(request: CustomizeRequest): CustomizeResponse {
   const namespace = request.parent.metadata.namespace ?? "default";

@@ -1,5 +1,5 @@
-import { customize } from "../../lib/customize";
-import { aParent, NS } from "../sync-builders";
+import { customize } from "../../../lib/sync/customize";
+import { aParent, NS } from "../../sync-builders";
 
 describe("customize()", () => {
   it("asks for every referenced Secret and ConfigMap by name, in the parent's namespace", () => {

@@ -1,12 +1,16 @@
 /**
- * Field paths and prototype-safe JSON access for the conversion. Every key the conversion
- * reads or writes may come from a user (unknown fields, annotation entries), so own
- * properties are read with `own()` and written with `define()`: a key named `__proto__` is
- * then an ordinary field, never the object's prototype.
+ * JSON data as parsed from a request or a YAML file, prototype-safe access to it, and field
+ * paths: a leaf every layer may use (docs/development.md, "Layers"). Every key read or written
+ * may come from a user (unknown fields, annotation entries, config maps), so own properties are
+ * read with `own()` and written with `define()`: a key named `__proto__` is then an ordinary
+ * field, never the object's prototype.
  */
 
 export type Segments = readonly string[];
+/** A JSON object; its values stay `unknown` until a reader checks them. */
 export type JsonMap = { [key: string]: unknown };
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | JsonMap;
 
 export function isPlainObject(value: unknown): value is JsonMap {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@
  * 1.x line dropped or changed. 0.7 and 0.8 share a YAML schema (different API names); 1.x
  * removed the Safety API and CORS/quota settings and refuses plain HTTP unless told so.
  */
-import { RELEASES, type Release } from "../distributions/table";
+import { RELEASES, type Release } from "./table";
 
 const COMMON_APIS = ["inference", "vector_io", "tool_runtime", "files", "batches", "file_processors", "responses"];
 
