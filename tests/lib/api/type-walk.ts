@@ -20,7 +20,13 @@ type Kind = "string" | "number" | "boolean" | "array" | "object" | "any";
 
 /** Declared types by name, from real files and (for the walker's own tests) in-memory sources. */
 export function loadTypes(files: readonly string[], sources: { readonly [file: string]: string } = {}) {
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const read = host.readFile.bind(host);
   host.readFile = (file) => sources[file] ?? read(file);
