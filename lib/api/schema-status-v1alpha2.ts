@@ -1,14 +1,14 @@
 /**
- * The v1alpha2 status the sync hook writes (docs/spec-reference.md, "Status"; its type is
- * status-v1alpha2.ts). Metacontroller replaces the parent's status with it and adds
- * `observedGeneration`, so every key here must be in the CRD's status schema or the apiserver
- * prunes it and Metacontroller writes forever.
+ * The v1alpha2 status the sync hook writes (docs/spec-reference.md, "Status"), and its type.
+ * Metacontroller replaces the parent's status with it and adds `observedGeneration`, so every
+ * key here must be in the CRD's status schema or the apiserver prunes it and Metacontroller
+ * writes forever.
  *
  * `version` and `distributionConfig` are the Go operator's (v1alpha1) fields, with exactly
  * their schema: the conversion moves them whole, so `kubectl get` shows the same columns in
  * both versions.
  */
-import { int, list, obj, str, strList } from "./schema-parts";
+import { int, list, obj, str, strList, type TypeOf } from "./schema-parts";
 import { DISTRIBUTION_CONFIG_STATUS_SCHEMA, VERSION_STATUS_SCHEMA } from "./schema-v1alpha1";
 
 const condition = obj(
@@ -75,3 +75,5 @@ export const V1ALPHA2_STATUS_SCHEMA = obj("Observed state of the Llama Stack ser
   ),
   notes: strList("What the hooks decided on the user's behalf (e.g. a URL suffix added)."),
 });
+
+export type LlsdStatusV1alpha2 = TypeOf<typeof V1ALPHA2_STATUS_SCHEMA>;

@@ -81,6 +81,6 @@ export interface LlamaStackDistributionV1alpha2 {
   readonly kind: typeof KIND;
   readonly metadata: ObjectMeta;
   readonly spec: LlsdSpecV1alpha2;
-  /** Read back from the apiserver, not trusted: its shape is `LlsdStatusV1alpha2` (status-v1alpha2.ts). */
+  /** Read back from the apiserver, not trusted: its shape is `LlsdStatusV1alpha2` (schema-status-v1alpha2.ts). */
   readonly status?: JsonObject;
 }

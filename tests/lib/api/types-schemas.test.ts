@@ -11,7 +11,9 @@ import type { Schema } from "../../../lib/api/schema-parts";
 import { loadTypes } from "./type-walk";
 
 const API = path.join(__dirname, "../../../lib/api");
-const FILES = ["v1alpha2.ts", "auth-types.ts", "status-v1alpha2.ts", "v1alpha1.ts"].map((f) => path.join(API, f));
+const FILES = ["v1alpha2.ts", "auth-types.ts", "schema-status-v1alpha2.ts", "v1alpha1.ts"].map((f) =>
+  path.join(API, f),
+);
 
 const PAIRS: readonly (readonly [string, Schema, string])[] = [
   ["LlsdSpecV1alpha2", V1ALPHA2_SPEC_SCHEMA, "v1alpha2 spec"],
