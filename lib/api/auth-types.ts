@@ -5,15 +5,11 @@
  * actions per line) is checked by validate-auth.ts; lib/config/auth.ts maps them to
  * `server.auth` / `server.tenancy`.
  */
-import { Type, type TSchema } from "@sinclair/typebox";
-import { bool, int, list, mapOf, obj, oneOf, oneOfStrings, str, type TypeOf } from "./schema-parts";
+import { Type } from "@sinclair/typebox";
+import { bool, int, list, mapOf, obj, oneOfStrings, oneOrList, str, type TypeOf } from "./schema-parts";
 import { secretRef } from "./secret-ref-input";
 
 const ACTIONS = ["create", "read", "update", "delete"] as const;
-
-function oneOrMany<S extends TSchema>(description: string, item: S) {
-  return oneOf(description, [item, Type.Array(item, { minItems: 1 })]);
-}
 
 const claimsMapping = mapOf(
   "Claim (or user-info field) → attribute name the access rules test, e.g. `groups: roles`; a dotted claim walks nested objects. Absent: the server's default mapping.",
@@ -21,7 +17,7 @@ const claimsMapping = mapOf(
 );
 
 const conditions = (word: string) =>
-  oneOrMany(
+  oneOrList(
     `Condition(s) ${word} which the rule applies, all of them: \`user with <value> in <attribute>\`, \`user with <value> not in <attribute>\`, \`user is owner\`, \`user is not owner\`, \`user in owners <attribute>\`, \`user not in owners <attribute>\`, \`resource is unowned\`.`,
     Type.String({ minLength: 1 }),
   );
@@ -36,7 +32,7 @@ const accessScope = obj(
   "What the rule covers.",
   {
     principal: str("The one caller it applies to; absent: everyone."),
-    actions: oneOrMany("Action(s): `create`, `read`, `update`, `delete`.", oneOfStrings(ACTIONS)),
+    actions: oneOrList("Action(s): `create`, `read`, `update`, `delete`.", oneOfStrings(ACTIONS)),
     resource: str("`<type>::<id>`, `<type>::*` or `regex:<pattern>` (e.g. `model::*`); absent: every resource."),
   },
   ["actions"],
@@ -45,7 +41,7 @@ const accessScope = obj(
 const routeScope = obj(
   "The routes the rule covers.",
   {
-    paths: oneOrMany(
+    paths: oneOrList(
       "Route(s): an exact path (`/v1/chat/completions`), a prefix ending in `*` (`/v1/files*`), `*`, or `regex:<pattern>`.",
       Type.String({ minLength: 1 }),
     ),

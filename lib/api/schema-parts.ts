@@ -16,7 +16,7 @@ type Extra = { readonly [keyword: string]: unknown };
 export type JsonObject = { readonly [key: string]: unknown };
 
 /** `T` read-only all the way down: the hooks never mutate what users wrote. */
-export type DeepReadonly<T> = T extends readonly (infer U)[]
+type DeepReadonly<T> = T extends readonly (infer U)[]
   ? readonly DeepReadonly<U>[]
   : T extends object
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
@@ -80,6 +80,11 @@ export function oneOf<const B extends readonly TSchema[]>(
   branches: B,
 ): TUnsafe<Static<B[number]>> {
   return Type.Unsafe({ description, oneOf: branches });
+}
+
+/** One object, or a non-empty list of them (`maxItems` bounds the list). */
+export function oneOrList<S extends TSchema>(description: string, item: S, extra: { readonly maxItems?: number } = {}) {
+  return oneOf(description, [item, Type.Array(item, { minItems: 1, ...extra })]);
 }
 
 /** The properties of `P` not named in `R` are optional. */

@@ -3,7 +3,7 @@
  * every polymorphic form (`oneOf`) and rejects everything else; the CRD's structural schema
  * is derived from it. Cross-field rules live in `validate.ts`.
  */
-import { Type, type TSchema } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
 import {
   bool,
   describe,
@@ -17,6 +17,7 @@ import {
   obj,
   oneOf,
   oneOfStrings,
+  oneOrList,
   quantity,
   resourceRequirements,
   str,
@@ -65,11 +66,6 @@ export const provider = withOtherFields(
   ),
   secretRef("Any other field is a secret-ref field (e.g. `host`, `password`)."),
 );
-
-/** One object, or a non-empty list of them. */
-function oneOrList<S extends TSchema>(description: string, item: S, extra: { readonly maxItems?: number } = {}) {
-  return oneOf(description, [item, Type.Array(item, { minItems: 1, ...extra })]);
-}
 
 export const providerList = oneOrList(
   "One provider object, or a list of them (then each needs an `id`). Fields: `provider` (required), `id`, `endpoint`, `apiKey`, `secretRefs`, `settings`; any other field is a Secret key for the config key of its name. The names each server line accepts: docs/spec-reference.md#provider-names.",
