@@ -1,9 +1,9 @@
 /** JSON Schema of `spec.monitoring` (lib/distributions/monitoring.ts, docs/spec-reference.md#monitoring). */
 import { MIN_SERVER_PORT } from "../defaults";
 import { DEFAULT_METRICS_PORT } from "../distributions/monitoring";
-import { bool, int, obj, strList, type Schema } from "./schema-parts";
+import { bool, int, obj, strList } from "./schema-parts";
 
-export const MONITORING_SCHEMA: Schema = obj(
+export const MONITORING_SCHEMA = obj(
   "The server's Prometheus metrics (OGX 1.2 and later): a `metrics` port on the pod and the Service, admitted from the scraper's namespace, and a ServiceMonitor where the hooks run with the server-monitoring component.",
   {
     enabled: bool("Serve the metrics endpoint. Defaults to true when `monitoring` is set."),

@@ -1,14 +1,14 @@
 /**
- * The v1alpha2 status the sync hook writes (docs/spec-reference.md, "Status"; its type is
- * status-v1alpha2.ts). Metacontroller replaces the parent's status with it and adds
- * `observedGeneration`, so every key here must be in the CRD's status schema or the apiserver
- * prunes it and Metacontroller writes forever.
+ * The v1alpha2 status the sync hook writes (docs/spec-reference.md, "Status"), and its type.
+ * Metacontroller replaces the parent's status with it and adds `observedGeneration`, so every
+ * key here must be in the CRD's status schema or the apiserver prunes it and Metacontroller
+ * writes forever.
  *
  * `version` and `distributionConfig` are the Go operator's (v1alpha1) fields, with exactly
  * their schema: the conversion moves them whole, so `kubectl get` shows the same columns in
  * both versions.
  */
-import { int, obj, str, strList, type Schema } from "./schema-parts";
+import { int, list, obj, str, strList, type TypeOf } from "./schema-parts";
 import { DISTRIBUTION_CONFIG_STATUS_SCHEMA, VERSION_STATUS_SCHEMA } from "./schema-v1alpha1";
 
 const condition = obj(
@@ -32,14 +32,10 @@ const condition = obj(
   ["type", "status", "reason", "message", "lastTransitionTime"],
 );
 
-export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama Stack server.", {
+export const V1ALPHA2_STATUS_SCHEMA = obj("Observed state of the Llama Stack server.", {
   phase: str("Lifecycle phase.", { enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"] }),
   observedGeneration: int("The spec generation this status describes (written by Metacontroller).", { minimum: 0 }),
-  conditions: {
-    type: "array",
-    description: "ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.",
-    items: condition,
-  },
+  conditions: list("ConfigGenerated, SecretsResolved, DeploymentReady, Available, HealthCheck.", condition),
   version: VERSION_STATUS_SCHEMA,
   distributionConfig: DISTRIBUTION_CONFIG_STATUS_SCHEMA,
   configGeneration: obj("The config.yaml in use.", {
@@ -60,10 +56,9 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
   availableReplicas: int("Ready server pods.", { minimum: 0 }),
   serviceURL: str("In-cluster URL of the server."),
   routeURL: str("External URL, when exposed."),
-  externalProviders: {
-    type: "array",
-    description: "One entry per spec.externalProviders provider, in CR order.",
-    items: obj(
+  externalProviders: list(
+    "One entry per spec.externalProviders provider, in CR order.",
+    obj(
       "An external provider and how far it got.",
       {
         providerId: str("Its provider_id in config.yaml."),
@@ -77,6 +72,8 @@ export const V1ALPHA2_STATUS_SCHEMA: Schema = obj("Observed state of the Llama S
       },
       ["providerId", "image", "phase", "message", "initContainer"],
     ),
-  },
+  ),
   notes: strList("What the hooks decided on the user's behalf (e.g. a URL suffix added)."),
 });
+
+export type LlsdStatusV1alpha2 = TypeOf<typeof V1ALPHA2_STATUS_SCHEMA>;

@@ -10,13 +10,15 @@ import {
   int,
   intOrString,
   k8sList,
+  list,
+  mapOf,
   obj,
   quantity,
   resourceRequirements,
   str,
   strList,
-  type Schema,
 } from "./schema-parts";
+import { Type } from "@sinclair/typebox";
 
 const distribution = obj(
   "Which Llama Stack distribution to run: a named distribution or a container image (only one of the two).",
@@ -115,7 +117,7 @@ const network = obj("Network exposure and access control of the server.", {
   }),
 });
 
-export const V1ALPHA1_SPEC_SCHEMA: Schema = obj(
+export const V1ALPHA1_SPEC_SCHEMA = obj(
   "Desired state of the LlamaStackDistribution.",
   {
     replicas: int("Desired number of server pods.", { default: 1 }),
@@ -164,34 +166,26 @@ const condition = obj(
 );
 
 /** `status.version`; v1alpha2 has the same field with this very schema. */
-export const VERSION_STATUS_SCHEMA: Schema = obj("Versions of the operator and the running server.", {
+export const VERSION_STATUS_SCHEMA = obj("Versions of the operator and the running server.", {
   operatorVersion: str("Version of the operator that last reconciled the resource."),
   llamaStackServerVersion: str("Version reported by the server's `/v1/version` endpoint."),
   lastUpdated: str("When the version information was last updated.", RFC3339),
 });
 
 /** `status.distributionConfig`; v1alpha2 has the same field with this very schema. */
-export const DISTRIBUTION_CONFIG_STATUS_SCHEMA: Schema = obj("Active distribution and the providers it runs.", {
+export const DISTRIBUTION_CONFIG_STATUS_SCHEMA = obj("Active distribution and the providers it runs.", {
   activeDistribution: str("Running distribution name, or `custom` when an image is given."),
-  providers: {
-    type: "array",
-    description: "Providers reported by the server's `/v1/providers` endpoint.",
-    items: provider,
-  },
-  availableDistributions: {
-    type: "object",
-    description: "Distribution names known to the operator and their images.",
-    additionalProperties: { type: "string" },
-  },
+  providers: list("Providers reported by the server's `/v1/providers` endpoint.", provider),
+  availableDistributions: mapOf("Distribution names known to the operator and their images.", Type.String()),
 });
 
-export const V1ALPHA1_STATUS_SCHEMA: Schema = obj("Observed state of the LlamaStackDistribution.", {
+export const V1ALPHA1_STATUS_SCHEMA = obj("Observed state of the LlamaStackDistribution.", {
   phase: str("Lifecycle phase of the distribution.", {
     enum: ["Pending", "Initializing", "Ready", "Failed", "Terminating"],
   }),
   version: VERSION_STATUS_SCHEMA,
   distributionConfig: DISTRIBUTION_CONFIG_STATUS_SCHEMA,
-  conditions: { type: "array", description: "Standard conditions of the resource.", items: condition },
+  conditions: list("Standard conditions of the resource.", condition),
   availableReplicas: int("Number of ready server pods."),
   serviceURL: str("In-cluster URL of the server Service."),
   routeURL: str("External URL when `exposeRoute` is set; empty while the Ingress has no address."),

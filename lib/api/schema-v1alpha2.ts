@@ -3,6 +3,7 @@
  * every polymorphic form (`oneOf`) and rejects everything else; the CRD's structural schema
  * is derived from it. Cross-field rules live in `validate.ts`.
  */
+import type { TSchema } from "@sinclair/typebox";
 import {
   bool,
   describe,
@@ -10,78 +11,68 @@ import {
   int,
   intOrString,
   k8sList,
+  list,
   listMap,
+  mapOf,
   obj,
+  oneOf,
+  oneOfStrings,
+  oneOrList,
   quantity,
   resourceRequirements,
   str,
   strList,
-  type Schema,
+  withOtherFields,
 } from "./schema-parts";
 import { DEFAULT_PORT, DEFAULT_REPLICAS } from "../defaults";
 import { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, REPLACE_NAMES, serverApiName } from "./apis";
 import { MONITORING_SCHEMA } from "./schema-monitoring";
-import { NETWORK_POLICY_SCHEMA } from "./schema-network-policy";
-import { authSchema } from "./schema-auth";
-import { EXPOSE_SCHEMA } from "./schema-expose";
+import { NETWORK_POLICY_SCHEMA } from "./v1alpha2-network-policy";
+import { AUTH_SCHEMA } from "./auth-types";
+import { EXPOSE_SCHEMA } from "./expose-types";
+import { secretRef } from "./secret-ref-input";
 
 /** The schema's name lists, defined in apis.ts beside the types they narrow; re-exported for the schema's readers. */
 export { DISABLE_NAMES, EXTERNAL_PROVIDER_APIS, REPLACE_NAMES };
 
-const flatRef = obj(
-  "A key of a Secret in the CR's namespace.",
-  {
-    name: str("Name of the Secret.", { minLength: 1 }),
-    key: str("Key within the Secret.", { minLength: 1 }),
-  },
-  ["name", "key"],
+export const provider = withOtherFields(
+  obj(
+    "One provider of an API.",
+    {
+      id: str(
+        "Provider id, unique across all APIs; required when an API lists more than one provider. Defaults to `provider`.",
+        { minLength: 1, pattern: "^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$" },
+      ),
+      provider: str(
+        "Provider name (`vllm`, `ollama`, `faiss`…): the type of that name on the CR's server line (`remote::` when it has both and `endpoint` is set). A name no type of the line matches is refused; a type of your own is written in full (`remote::my-engine`).",
+        { minLength: 1 },
+      ),
+      endpoint: str(
+        "URL of the provider; becomes the type's URL key (`base_url`, with `/v1` added for vLLM and Ollama; `url`; host, port and db for pgvector).",
+        { minLength: 1 },
+      ),
+      apiKey: secretRef(
+        "API key or token, a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); reaches the server as an environment variable under the type's key (`api_token`, `api_key`…), never in the ConfigMap.",
+      ),
+      secretRefs: mapOf(
+        "Other secret config keys of the type (`password`, `host`…), each a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); each reaches the server as an environment variable.",
+        secretRef("A secret field."),
+      ),
+      settings: freeObject(
+        "Extra provider config, deep-merged into the provider's `config` last. Not secret-resolved.",
+      ),
+    },
+    ["provider"],
+  ),
+  secretRef("Any other field is a secret-ref field (e.g. `host`, `password`)."),
 );
 
-export function secretRef(description: string): Schema {
-  return {
-    description,
-    oneOf: [flatRef, obj("A Secret key reference (Kubernetes form).", { secretKeyRef: flatRef }, ["secretKeyRef"])],
-  };
-}
+export const providerList = oneOrList(
+  "One provider object, or a list of them (then each needs an `id`). Fields: `provider` (required), `id`, `endpoint`, `apiKey`, `secretRefs`, `settings`; any other field is a Secret key for the config key of its name. The names each server line accepts: docs/spec-reference.md#provider-names.",
+  provider,
+);
 
-const provider: Schema = {
-  type: "object",
-  description: "One provider of an API.",
-  properties: {
-    id: str(
-      "Provider id, unique across all APIs; required when an API lists more than one provider. Defaults to `provider`.",
-      { minLength: 1, pattern: "^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$" },
-    ),
-    provider: str(
-      "Provider name (`vllm`, `ollama`, `faiss`…): the type of that name on the CR's server line (`remote::` when it has both and `endpoint` is set). A name no type of the line matches is refused; a type of your own is written in full (`remote::my-engine`).",
-      { minLength: 1 },
-    ),
-    endpoint: str(
-      "URL of the provider; becomes the type's URL key (`base_url`, with `/v1` added for vLLM and Ollama; `url`; host, port and db for pgvector).",
-      { minLength: 1 },
-    ),
-    apiKey: secretRef(
-      "API key or token, a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); reaches the server as an environment variable under the type's key (`api_token`, `api_key`…), never in the ConfigMap.",
-    ),
-    secretRefs: {
-      type: "object",
-      description:
-        "Other secret config keys of the type (`password`, `host`…), each a Secret key (`{name, key}` or `{secretKeyRef: {name, key}}`); each reaches the server as an environment variable.",
-      additionalProperties: secretRef("A secret field."),
-    },
-    settings: freeObject("Extra provider config, deep-merged into the provider's `config` last. Not secret-resolved."),
-  },
-  required: ["provider"],
-  additionalProperties: secretRef("Any other field is a secret-ref field (e.g. `host`, `password`)."),
-};
-
-const providerList: Schema = {
-  description:
-    "One provider object, or a list of them (then each needs an `id`). Fields: `provider` (required), `id`, `endpoint`, `apiKey`, `secretRefs`, `settings`; any other field is a Secret key for the config key of its name. The names each server line accepts: docs/spec-reference.md#provider-names.",
-  oneOf: [provider, { type: "array", minItems: 1, items: provider }],
-};
-
-const caBundle = obj(
+export const caBundle = obj(
   "A ConfigMap of PEM CA certificates.",
   {
     configMapName: str("ConfigMap with PEM certificates, in the CR's namespace.", { minLength: 1 }),
@@ -90,14 +81,14 @@ const caBundle = obj(
   ["configMapName"],
 );
 
-const caBundles: Schema = {
-  description:
-    "Extra CA certificates the server trusts: one ConfigMap `{configMapName, configMapKeys}`, or a list of them (at most 20). Every certificate goes into one bundle file.",
-  oneOf: [caBundle, { type: "array", minItems: 1, maxItems: 20, items: caBundle }],
-};
+const caBundles = oneOrList(
+  "Extra CA certificates the server trusts: one ConfigMap `{configMapName, configMapKeys}`, or a list of them (at most 20). Every certificate goes into one bundle file.",
+  caBundle,
+  { maxItems: 20 },
+);
 
 /** A config.yaml in a ConfigMap: `{configMapName, key}`. */
-function configMapKey(description: string, nameDescription: string): Schema {
+export function configMapKey(description: string, nameDescription: string) {
   return obj(
     description,
     {
@@ -112,28 +103,35 @@ function configMapKey(description: string, nameDescription: string): Schema {
   );
 }
 
+/** An object with one field per name of `names`, each of schema `schema`. */
+function sameForEach<const N extends readonly string[], S extends TSchema>(
+  names: N,
+  schema: S,
+): { [K in N[number]]: S };
+function sameForEach(names: readonly string[], schema: TSchema): { [name: string]: TSchema } {
+  return Object.fromEntries(names.map((name) => [name, schema]));
+}
+
 /** Server API names `externalProviders` accepts → the CR section that lists them (`vector_io` → `vectorIo`). */
 export const SECTION_OF_API: ReadonlyMap<string, string> = new Map(
   EXTERNAL_PROVIDER_APIS.map((s) => [serverApiName(s), s]),
 );
 
-const externalProviderList: Schema = {
-  type: "array",
-  description: "External providers of one API, in init-container order.",
-  items: obj(
-    "An external provider image.",
-    {
-      providerId: str(
-        "Provider id, unique among external providers; equal to an inline or base provider's id of the same API, it replaces that provider (with a warning in status).",
-        { minLength: 1 },
-      ),
-      image: str("Image holding /lls-provider/lls-provider-spec.yaml and the provider packages.", { minLength: 1 }),
-      imagePullPolicy: str("Pull policy.", { enum: ["Always", "Never", "IfNotPresent"], default: "IfNotPresent" }),
-      config: freeObject("The provider's `config` in config.yaml."),
-    },
-    ["providerId", "image"],
-  ),
-};
+export const externalProvider = obj(
+  "An external provider image.",
+  {
+    providerId: str(
+      "Provider id, unique among external providers; equal to an inline or base provider's id of the same API, it replaces that provider (with a warning in status).",
+      { minLength: 1 },
+    ),
+    image: str("Image holding /lls-provider/lls-provider-spec.yaml and the provider packages.", { minLength: 1 }),
+    imagePullPolicy: str("Pull policy.", { enum: ["Always", "Never", "IfNotPresent"], default: "IfNotPresent" }),
+    config: freeObject("The provider's `config` in config.yaml."),
+  },
+  ["providerId", "image"],
+);
+
+const externalProviderList = list("External providers of one API, in init-container order.", externalProvider);
 
 /** Kubernetes names: a DNS-1123 label (claim names inside the pod) and subdomain (object names). */
 const DNS_LABEL = { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", maxLength: 63 };
@@ -148,7 +146,7 @@ const DNS_SUBDOMAIN = {
 export const MAX_RESOURCE_CLAIMS = 32;
 
 /** corev1.ResourceClaim: the container's use of a pod claim (`workload.resourceClaims`). */
-const containerClaim = obj(
+export const containerClaim = obj(
   "A claim of the pod the server container uses; its name must be one of workload.resourceClaims.",
   {
     name: str("Name of an entry of workload.resourceClaims.", DNS_LABEL),
@@ -158,7 +156,7 @@ const containerClaim = obj(
 );
 
 /** corev1.PodResourceClaim: a DRA claim the pod holds (Kubernetes 1.34+, docs/spec-reference.md#dra-claims). */
-const podResourceClaim = obj(
+export const podResourceClaim = obj(
   "A DRA ResourceClaim the pod holds: set exactly one of resourceClaimName or resourceClaimTemplateName.",
   {
     name: str("Name of the claim inside the pod (a DNS label), which resources.claims[].name refers to.", DNS_LABEL),
@@ -171,28 +169,27 @@ const podResourceClaim = obj(
   ["name"],
 );
 
-const model: Schema = {
-  description: "A model name, or a model object.",
-  oneOf: [
-    str("Model name, registered with the first inference provider.", { minLength: 1 }),
-    obj(
-      "A model to register.",
-      {
-        name: str("Model id clients use.", { minLength: 1 }),
-        provider: str("Provider id that serves it. Defaults to the first inference provider."),
-        providerModelId: str("Model id at the provider. Defaults to `name`."),
-        modelType: str("Model type.", { enum: ["llm", "embedding", "rerank"] }),
-        contextLength: int("Context length, recorded in model metadata.", { minimum: 1 }),
-        quantization: str("Quantization, recorded in model metadata."),
-        embeddingDimension: int("Embedding dimension; required for embedding models.", { minimum: 1 }),
-        metadata: freeObject("Extra model metadata."),
-      },
-      ["name"],
-    ),
-  ],
-};
+export const modelObject = obj(
+  "A model to register.",
+  {
+    name: str("Model id clients use.", { minLength: 1 }),
+    provider: str("Provider id that serves it. Defaults to the first inference provider."),
+    providerModelId: str("Model id at the provider. Defaults to `name`."),
+    modelType: str("Model type.", { enum: ["llm", "embedding", "rerank"] }),
+    contextLength: int("Context length, recorded in model metadata.", { minimum: 1 }),
+    quantization: str("Quantization, recorded in model metadata."),
+    embeddingDimension: int("Embedding dimension; required for embedding models.", { minimum: 1 }),
+    metadata: freeObject("Extra model metadata."),
+  },
+  ["name"],
+);
 
-export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
+const model = oneOf("A model name, or a model object.", [
+  str("Model name, registered with the first inference provider.", { minLength: 1 }),
+  modelObject,
+]);
+
+export const V1ALPHA2_SPEC_SCHEMA = obj(
   "Desired state of a Llama Stack server.",
   {
     distribution: obj("Which distribution to run: a known `name` or an `image`.", {
@@ -235,7 +232,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       ),
     }),
     resources: obj("Resources registered at startup.", {
-      models: { type: "array", description: "Models to register.", items: model },
+      models: list("Models to register.", model),
       tools: strList("Tool groups to make available (`websearch`, `rag`, `file_search`, `wolfram_alpha`)."),
       shields: strList("Shields to register with the safety provider."),
     }),
@@ -255,17 +252,11 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
         connectionString: secretRef("Postgres DSN `postgresql://user:password@host:port/db`."),
       }),
     }),
-    disabled: {
-      type: "array",
-      description: "APIs to remove from the config.",
-      items: { type: "string", enum: DISABLE_NAMES },
-    },
-    replace: {
-      type: "array",
-      description:
-        "APIs that run exactly the providers spec.providers lists for them (the base config's other providers of those APIs are dropped), and kinds of registered resources (`models`, `shields`, `vectorStores`, `datasets`, `scoringFns`, `benchmarks`) that keep only the spec's. Names camelCase or snake_case. Unset: spec providers and models are laid over the base's by id.",
-      items: { type: "string", enum: REPLACE_NAMES },
-    },
+    disabled: list("APIs to remove from the config.", oneOfStrings(DISABLE_NAMES)),
+    replace: list(
+      "APIs that run exactly the providers spec.providers lists for them (the base config's other providers of those APIs are dropped), and kinds of registered resources (`models`, `shields`, `vectorStores`, `datasets`, `scoringFns`, `benchmarks`) that keep only the spec's. Names camelCase or snake_case. Unset: spec providers and models are laid over the base's by id.",
+      oneOfStrings(REPLACE_NAMES),
+    ),
     registryRefreshIntervalSeconds: int(
       "Seconds between the server's refreshes of the models its providers list: server.registry_refresh_interval_seconds in config.yaml, on the 0.8 and 1.x lines (0.7 has no such setting). Unset, the server refreshes every 300 seconds. Setting it generates a config.yaml; with overrideConfig, write the key in that config instead.",
       { minimum: 1, maximum: 2147483647 },
@@ -328,7 +319,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
     }),
     externalProviders: obj(
       "Providers shipped as images, per API section, merged after inline providers.",
-      Object.fromEntries(EXTERNAL_PROVIDER_APIS.map((api) => [api, externalProviderList])),
+      sameForEach(EXTERNAL_PROVIDER_APIS, externalProviderList),
     ),
     overrideConfig: configMapKey(
       "Use a complete config.yaml from a ConfigMap instead of generating one.",
@@ -339,7 +330,7 @@ export const V1ALPHA2_SPEC_SCHEMA: Schema = obj(
       "ConfigMap holding the base config.yaml, in the CR's namespace.",
     ),
     monitoring: MONITORING_SCHEMA,
-    auth: authSchema(secretRef),
+    auth: AUTH_SCHEMA,
   },
   ["distribution"],
 );

@@ -209,8 +209,8 @@ export function v1alpha2SchemaErrors(object: unknown): FieldError[] {
 }
 
 /**
- * A bare v1alpha2 spec the schema accepts, parsed rather than cast: the schema and the type say
- * the same thing (tests/lib/api/types-schemas.test.ts checks every field).
+ * A bare v1alpha2 spec the schema accepts, parsed rather than cast: the type is read from the
+ * schema (`TypeOf`), so the two say the same thing.
  */
 export function isV1alpha2Spec(spec: unknown): spec is LlsdSpecV1alpha2 {
   return compile(V1ALPHA2_SPEC_SCHEMA).fast(spec) === true;
