@@ -310,6 +310,10 @@ export const V1ALPHA2_SPEC_SCHEMA = obj(
       overrides: obj("Pod and container overrides.", {
         serviceAccountName: str("Service account for the pod."),
         terminationGracePeriodSeconds: int("Termination grace period.", { minimum: 0 }),
+        priorityClassName: str(
+          "PriorityClass of the pod (a name of the cluster): which pods the scheduler evicts first when a node is full.",
+          DNS_SUBDOMAIN,
+        ),
         env: k8sList("Extra environment variables; a name already set by the hooks is replaced.", "An EnvVar."),
         command: strList("Container command."),
         args: strList("Container args."),

@@ -92,6 +92,7 @@ export function buildPodSpec(ctx: ChildContext): V1PodSpec {
   if (overrides.serviceAccountName !== undefined) pod.serviceAccountName = overrides.serviceAccountName;
   if (overrides.terminationGracePeriodSeconds !== undefined)
     pod.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
+  if (overrides.priorityClassName !== undefined) pod.priorityClassName = overrides.priorityClassName;
   // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
   // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
   pod.enableServiceLinks = false;

@@ -1,8 +1,7 @@
 /**
  * `spec.workload`, both ways: the same fields under the same names, except the volume's mount
  * path (the defaults differ: `/.llama` here, `/.ogx` there, so it is always written), a PDB
- * written `{}` here (= `maxUnavailable: 1`), and `overrides.terminationGracePeriodSeconds`, which
- * the peer lacks.
+ * written `{}` here (= `maxUnavailable: 1`), and the overrides the peer lacks (`ONLY_HERE`).
  */
 import { DEFAULT_MOUNT_PATH } from "../defaults";
 import { compactOrNone, type Notes } from "./json";
@@ -19,6 +18,8 @@ const SAME = [
   "topologySpreadConstraints",
 ] as const;
 const OVERRIDES = ["serviceAccountName", "env", "command", "args", "volumes", "volumeMounts"] as const;
+/** Overrides OGXServer has no field for: kept in the annotation, with a warning. */
+const ONLY_HERE = ["terminationGracePeriodSeconds", "priorityClassName"] as const;
 
 /** A list the peer holds (every list there has minItems 1): an empty one is left out. */
 const nonEmpty = (value: unknown): unknown => (Array.isArray(value) && value.length === 0 ? undefined : value);
@@ -50,11 +51,12 @@ function pdbOf(pdb: unknown, path: string, notes: Notes): unknown {
 
 function overridesToOgx(overrides: unknown, notes: Notes): JsonMap | undefined {
   if (!isPlainObject(overrides)) return undefined;
-  if (overrides.terminationGracePeriodSeconds !== undefined)
-    notes.warn(
-      "spec.workload.overrides.terminationGracePeriodSeconds",
-      "not converted (kept in the annotation): OGXServer has no such field",
-    );
+  for (const key of ONLY_HERE)
+    if (overrides[key] !== undefined)
+      notes.warn(
+        `spec.workload.overrides.${key}`,
+        "not converted (kept in the annotation): OGXServer has no such field",
+      );
   return compactOrNone(OVERRIDES.map((key) => [key, nonEmpty(own(overrides, key))]));
 }
 

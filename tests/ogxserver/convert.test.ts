@@ -36,6 +36,21 @@ describe("LLSD → OGXServer", () => {
   });
 });
 
+describe("LLSD → OGXServer: pod overrides the peer has no field for", () => {
+  it.each([
+    ["terminationGracePeriodSeconds", 60],
+    ["priorityClassName", "high"],
+  ])("%s: a warning at its path, kept in the annotation, and back", (key, value) => {
+    const object = anLlsd({ workload: { overrides: { [key]: value } } });
+    const conversion = toOgxServer(object);
+    const warned = conversion.ok ? conversion.warnings.map((w) => w.path) : [];
+    expect(warned.filter((path) => path.startsWith("spec.workload"))).toEqual([`spec.workload.overrides.${key}`]);
+    const ogx = ok(conversion);
+    expect(JSON.stringify(ogx.spec)).not.toContain(key);
+    expect(bytes(ok(fromOgxServer(ogx)))).toBe(bytes(object));
+  });
+});
+
 describe("OGXServer → LLSD", () => {
   it.each(ogxObjects().map((o) => [o.name, o.object] as const))(
     "converts %s into an LLSD llsd validate accepts, and back into the same bytes",

@@ -401,6 +401,13 @@ describe("buildDeployment()", () => {
     });
   });
 
+  it.each([
+    [{ priorityClassName: "high" }, "high"],
+    [{}, undefined],
+  ])("given overrides %j, the pod's priorityClassName is %s", (overrides, expected) => {
+    expect(podOf(deploymentOf({ spec: { workload: { overrides } } })).priorityClassName).toBe(expected);
+  });
+
   it("given overrides, sets serviceAccountName, terminationGracePeriodSeconds, command and args", () => {
     const d = buildDeployment(aFullContext());
     expect(podOf(d)).toMatchObject({ serviceAccountName: "llama-sa", terminationGracePeriodSeconds: 60 });

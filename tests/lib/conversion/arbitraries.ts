@@ -306,6 +306,7 @@ const v2Spec = some(
       overrides: some({
         serviceAccountName: str,
         terminationGracePeriodSeconds: fc.nat(600),
+        priorityClassName: dnsSubdomain,
         env: k8sList(env),
         command: strList,
         args: strList,

@@ -210,6 +210,7 @@ describe("lib/conversion/table.ts", () => {
       "spec.networking.tls.secretName",
       "spec.networking.policy",
       "spec.workload.resourceClaims",
+      "spec.workload.overrides.priorityClassName",
       "spec.externalProviders",
       "spec.baseConfig",
       "spec.monitoring",
