@@ -9,6 +9,7 @@ import type {
   V1PodSpec,
   V1TopologySpreadConstraint,
 } from "@kubernetes/client-node";
+import type { WorkloadOverridesInput } from "../api/v1alpha2";
 import { readsServiceAccountCa } from "../config/auth";
 import { buildContainer } from "./container";
 import { podSelectorLabels } from "./selector";
@@ -81,18 +82,23 @@ function antiAffinity(ctx: ChildContext, several: boolean): V1Affinity | undefin
   };
 }
 
-/**
- * Optional fields are assigned in their place in the order, not spread in (a conditional spread
- * costs an object and a copy each, for every pod of every sync); `containers` and `volumes` close it.
- */
-export function buildPodSpec(ctx: ChildContext): V1PodSpec {
-  const overrides = ctx.spec.workload.overrides ?? {};
-  const several = severalPods(ctx);
+/** The pod-level `workload.overrides`, first in the pod spec's key order. */
+function podOverrides(overrides: WorkloadOverridesInput): Omit<V1PodSpec, "containers"> {
   const pod: Omit<V1PodSpec, "containers"> = {};
   if (overrides.serviceAccountName !== undefined) pod.serviceAccountName = overrides.serviceAccountName;
   if (overrides.terminationGracePeriodSeconds !== undefined)
     pod.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
   if (overrides.priorityClassName !== undefined) pod.priorityClassName = overrides.priorityClassName;
+  return pod;
+}
+
+/**
+ * Optional fields are assigned in their place in the order, not spread in (a conditional spread
+ * costs an object and a copy each, for every pod of every sync); `containers` and `volumes` close it.
+ */
+export function buildPodSpec(ctx: ChildContext): V1PodSpec {
+  const several = severalPods(ctx);
+  const pod = podOverrides(ctx.spec.workload.overrides ?? {});
   // The server reads LLAMA_STACK_*/OGX_* variables; a Service named `llama-stack` or `ogx`
   // in the namespace would otherwise inject look-alikes such as LLAMA_STACK_PORT=tcp://….
   pod.enableServiceLinks = false;
