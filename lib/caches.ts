@@ -162,11 +162,16 @@ export function fingerprint(value: unknown): string {
  * of the whole object: after an etcd restore the apiserver hands versions out again.
  */
 export function objectKey(object: KubeObject, content = false): string | undefined {
+  if (!hasObjectKey(object)) return undefined;
   const { uid, resourceVersion, name, namespace } = object.metadata;
-  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
-    return undefined;
   const key = [object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion];
   return JSON.stringify(content ? [...key, fingerprint(object)] : key);
+}
+
+/** Whether `objectKey` has a key for the object (it came from the apiserver), without building it. */
+export function hasObjectKey(object: KubeObject): boolean {
+  const { uid, resourceVersion } = object.metadata;
+  return typeof uid === "string" && uid !== "" && typeof resourceVersion === "string" && resourceVersion !== "";
 }
 
 /**

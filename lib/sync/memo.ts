@@ -13,7 +13,7 @@
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
  * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
-import { byteCache, dataBytes, fingerprint, frozenBytes, objectKey, textBytes } from "../caches";
+import { byteCache, dataBytes, fingerprint, frozenBytes, hasObjectKey, objectKey, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
 import type { Generated } from "../config/generate";
@@ -158,7 +158,7 @@ function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
 /** Whether every observed child and related object has a uid and resourceVersion: only then is an answer kept. */
 export function observedVersioned(request: SyncRequest): boolean {
   const versioned = (map: ObjectMap | undefined): boolean =>
-    Object.values(map ?? {}).every((objects) => Object.values(objects).every((o) => objectKey(o) !== undefined));
+    Object.values(map ?? {}).every((objects) => Object.values(objects).every(hasObjectKey));
   return versioned(request.children) && versioned(request.related);
 }
 
