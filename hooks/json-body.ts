@@ -13,6 +13,7 @@
  * `strict: false` lets `42` or `"x"` through to the shape check, which says what is wrong.
  */
 import express, { type Request, type Response } from "express";
+import { isPlainObject } from "../lib/json";
 
 export const MAX_BODY = "8mb";
 export const MAX_JSON_DEPTH = 128;
@@ -28,15 +29,30 @@ export const TOO_DEEP = "entity.too.deep";
  * parses any nesting. The walk recurses at most `limit` frames.
  */
 export function jsonDepthExceeds(value: unknown, limit: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
+  return isNested(value) && nestsDeeper(value, limit);
+}
+
+/**
+ * `jsonDepthExceeds` of an object or array, in one function that calls itself only for the
+ * objects and arrays inside: a call for every string and number, and `Reflect.get` for each
+ * field, cost half as many instructions again on the recorded /sync bodies (callgrind). A parsed body's
+ * objects are plain: `node[key]` of a for-in key reads the same own field.
+ */
+function nestsDeeper(node: unknown, limit: number): boolean {
   if (limit === 0) return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (jsonDepthExceeds(item, limit - 1)) return true;
+  if (Array.isArray(node)) {
+    for (const item of node as readonly unknown[]) if (isNested(item) && nestsDeeper(item, limit - 1)) return true;
     return false;
   }
-  for (const key in value) if (jsonDepthExceeds(Reflect.get(value, key), limit - 1)) return true;
+  if (!isPlainObject(node)) return false;
+  for (const key in node) {
+    const item = node[key];
+    if (isNested(item) && nestsDeeper(item, limit - 1)) return true;
+  }
   return false;
 }
+
+const isNested = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 const parser = express.json({ limit: MAX_BODY, strict: false, type: "application/json" });
 

@@ -167,11 +167,16 @@ export interface KeyedObject {
  * of the whole object: after an etcd restore the apiserver hands versions out again.
  */
 export function objectKey(object: KeyedObject, content = false): string | undefined {
+  if (!hasObjectKey(object)) return undefined;
   const { uid, resourceVersion, name, namespace } = object.metadata;
-  if (typeof uid !== "string" || uid === "" || typeof resourceVersion !== "string" || resourceVersion === "")
-    return undefined;
   const key = [object.apiVersion, namespace ?? null, name ?? null, uid, resourceVersion];
   return JSON.stringify(content ? [...key, fingerprint(object)] : key);
+}
+
+/** Whether `objectKey` has a key for the object (it came from the apiserver), without building it. */
+export function hasObjectKey(object: KeyedObject): boolean {
+  const { uid, resourceVersion } = object.metadata;
+  return typeof uid === "string" && uid !== "" && typeof resourceVersion === "string" && resourceVersion !== "";
 }
 
 /**

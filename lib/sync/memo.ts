@@ -13,7 +13,7 @@
  * cache budget, lib/caches.ts: each entry's size computed from what it holds), unused ones after
  * `idleMs` (a TTL renewed on every read; expired entries are swept at most once a minute).
  */
-import { byteCache, dataBytes, fingerprint, frozenBytes, objectKey, textBytes } from "../caches";
+import { byteCache, dataBytes, fingerprint, frozenBytes, hasObjectKey, objectKey, textBytes } from "../caches";
 import { lruClock } from "../lru-clock";
 import type { ValidationResult } from "../api/validate";
 import type { Generated } from "../config/generate";
@@ -155,10 +155,18 @@ function mapKey(map: ObjectMap | undefined, parts: string[]): boolean {
   return true;
 }
 
+/** Whether every observed child and related object has a uid and resourceVersion: only then is an answer kept. */
+export function observedVersioned(request: SyncRequest): boolean {
+  const versioned = (map: ObjectMap | undefined): boolean =>
+    Object.values(map ?? {}).every((objects) => Object.values(objects).every(hasObjectKey));
+  return versioned(request.children) && versioned(request.related);
+}
+
 /**
  * Every observed child and related object by its key, name and version, and the related
  * objects' content by one fingerprint (lib/caches.ts: they are small, about 1 KB a call in the
- * recorded traffic); undefined when one has no version.
+ * recorded traffic); undefined when one has no version. Built only when an answer can be
+ * compared or kept (lib/sync/with-io.ts): most answers read the clock and are not kept.
  */
 export function observedKey(request: SyncRequest): string | undefined {
   const parts = [request.finalizing === true ? "finalizing" : "live", "children"];

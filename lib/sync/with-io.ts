@@ -13,7 +13,7 @@ import { findBase, namespaceCredentials, type BaseOutcome } from "./base-source"
 import { findExternal, type ExternalLookup } from "./external-providers";
 import { liveTargetOf } from "./live-target";
 import { configMemory } from "./config-memory";
-import { ioKey, observedKey, parentKey, type MemoEntry, type SyncMemo } from "./memo";
+import { ioKey, observedKey, observedVersioned, parentKey, type MemoEntry, type SyncMemo } from "./memo";
 import { observedOf, type Observed } from "../status/observed";
 import { checkedSpec, syncWithInputs, type SyncDeps } from "./sync";
 import { targetOfRequest } from "./target";
@@ -80,13 +80,8 @@ export async function syncWith(
 }
 
 /** The memo's entry for this parent when its parent key still matches. */
-function knownEntry(
-  memo: SyncMemo,
-  uid: string,
-  parent: string | undefined,
-  observed: string | undefined,
-): MemoEntry | undefined {
-  const entry = observed === undefined ? undefined : memo.get(uid);
+function knownEntry(memo: SyncMemo, uid: string, parent: string | undefined): MemoEntry | undefined {
+  const entry = parent === undefined ? undefined : memo.get(uid);
   return entry?.parentKey === parent ? entry : undefined;
 }
 
@@ -94,10 +89,10 @@ function knownEntry(
 interface Remembering {
   readonly memo: SyncMemo;
   readonly uid: string;
-  /** parentKey; undefined: not memoizable. */
+  /** parentKey, for a request whose objects all have a version; undefined: not memoizable. */
   readonly parent: string | undefined;
-  /** observedKey + ioKey; undefined: not memoizable. */
-  readonly key: string | undefined;
+  /** observedKey + ioKey, built on first use. */
+  readonly key: () => string | undefined;
 }
 
 /**
@@ -131,11 +126,13 @@ function syncAndRemember(
   const body = Buffer.from(JSON.stringify(response), "utf8");
   const config = r.parent === undefined ? undefined : memory.kept();
   if (config && config !== previous) r.memo.keepConfig(r.uid, config);
-  if (r.parent !== undefined && r.key !== undefined) {
+  if (r.parent !== undefined) {
+    // An answer that read the clock is not kept, and needs no key.
+    const key = clockRead ? undefined : r.key();
     r.memo.set(r.uid, {
       parentKey: r.parent,
       ...keptSpec(r.seenBefore, inputs.checked),
-      ...(clockRead ? {} : { answer: { key: r.key, body, children: response.children.length } }),
+      ...(key === undefined ? {} : { answer: { key, body, children: response.children.length } }),
     });
   }
   return new SerializedAnswer(body, { children: response.children.length, reused: 0 });
@@ -157,18 +154,34 @@ export async function syncRemembered(
   deps: SyncDeps,
   io: RememberedIo,
 ): Promise<SerializedAnswer> {
-  const parent = parentKey(request, deps);
-  const observedText = parent === undefined ? undefined : observedKey(request);
+  const key = parentKey(request, deps);
+  // A request with an object lacking uid or resourceVersion is neither looked up nor kept.
+  const parent = key !== undefined && observedVersioned(request) ? key : undefined;
   const uid = request.parent.metadata.uid ?? "";
-  const known = knownEntry(io.memo, uid, parent, observedText);
+  const known = knownEntry(io.memo, uid, parent);
   const checked = known?.checked ?? checkedSpec(request, deps);
   const observed = observedOf(request);
   const found = await gather({ request, deps, checked, observed, resolver: io.resolver, live: io.live });
-  const key = observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}`;
-  if (known?.answer && known.answer.key === key) {
+  const answerKey = answerKeyOf(request, found);
+  if (known?.answer && known.answer.key === answerKey()) {
     if (!known.checked) io.memo.set(uid, { ...known, ...keptSpec(true, checked) });
     return new SerializedAnswer(known.answer.body, { children: known.answer.children, reused: 1 });
   }
-  const remembering = { memo: io.memo, uid, parent, key, seenBefore: known !== undefined };
+  const remembering = { memo: io.memo, uid, parent, key: answerKey, seenBefore: known !== undefined };
   return syncAndRemember(request, deps, { ...found, checked, observed }, remembering);
+}
+
+/**
+ * The answer's key (observedKey + ioKey), built once and only when asked: to compare with a
+ * kept answer, or to keep one that did not read the clock. Most answers read it, and the key
+ * (a fingerprint of the related objects among it) would be built for nothing.
+ */
+function answerKeyOf(request: SyncRequest, found: Gathered): () => string | undefined {
+  let built: { readonly key: string | undefined } | undefined;
+  return () => {
+    if (built) return built.key;
+    const observedText = observedKey(request);
+    built = { key: observedText === undefined ? undefined : `${observedText}\n${ioKey(found.found, found.live)}` };
+    return built.key;
+  };
 }

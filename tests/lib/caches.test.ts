@@ -6,6 +6,7 @@ import {
   cacheBytes,
   dataBytes,
   MAX_ENTRY_FRACTION,
+  hasObjectKey,
   objectKey,
   setCachePolicy,
   textBytes,
@@ -123,5 +124,16 @@ describe("objectKey(): the one key of an object", () => {
 
   it.each(["uid", "resourceVersion"])("is undefined without %s (not from the apiserver)", (stamp) => {
     expect(objectKey(moved({ [stamp]: undefined }), true)).toBeUndefined();
+  });
+
+  it.each<[string, KubeObject]>([
+    ["stamped", secret],
+    ["without uid", moved({ uid: undefined })],
+    ["with an empty uid", moved({ uid: "" })],
+    ["without resourceVersion", moved({ resourceVersion: undefined })],
+    ["with an empty resourceVersion", moved({ resourceVersion: "" })],
+    ["with a numeric resourceVersion", moved({ resourceVersion: 7 })],
+  ])("hasObjectKey says whether it has one, %s", (_, object) => {
+    expect(hasObjectKey(object)).toBe(objectKey(object) !== undefined);
   });
 });
