@@ -27,8 +27,8 @@ import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../conversion/paths";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
 import { ratchets } from "./ratchet";
-import { unchangedBy } from "./unchanged";
-import { admissionWarnings } from "./warnings";
+import { keptBy, specUnchanged } from "./unchanged";
+import { admissionWarnings, oneLine } from "./warnings";
 
 export {
   ADMISSION_API_VERSION,
@@ -80,7 +80,7 @@ function isLlsdV1alpha2(kind: GroupVersionKind): boolean {
 
 /** One line, as the apiserver wants warnings (kubectl prints each after "Warning: "). */
 function line(error: FieldError): string {
-  return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
+  return oneLine(`${error.path}: ${error.message}`);
 }
 
 /**
@@ -150,7 +150,8 @@ export function judge(request: AdmissionRequest, ctx: ValidateContext = {}): Adm
   // The rules' warnings, then what generation decided on the user's behalf (its notes).
   const notes = [...problems.warnings.map(line), ...problems.notes];
   if (errors.length === 0) return allow(uid, notes);
-  if (errors.every((e) => unchangedBy(request, e.path))) {
+  // The spec compared once, not once per problem.
+  if (specUnchanged(request) && errors.every((e) => keptBy(request, e.path))) {
     const why = (e: FieldError): string => (e.path.startsWith("metadata.annotations[") ? "annotation" : "spec");
     return allow(uid, [...errors.map((e) => `${line(e)} (${why(e)} unchanged, so this update is allowed)`), ...notes]);
   }
