@@ -22,7 +22,6 @@ import { isMap, type ConfigDoc, type ProviderEntry } from "./doc";
 import { resolvedWith, type EnvValues } from "./container-env";
 import { fieldsOf, typeFields } from "./provider-fields";
 import { backendPlace, remotePlace } from "./state-place";
-import { deepFreeze } from "../json-copy";
 import { perFrozen } from "../remembered";
 
 /** Said in every refusal of this rule: the sync hook tells it from the other generation errors by it. */
@@ -136,26 +135,8 @@ function localProvider(p: Running, release: Release, env: EnvValues): LocalState
   return place && { ...at, why: place.why };
 }
 
-/**
- * A kept (frozen) base run as it is, with no variable set (the image's own config, a spec
- * without `workload.overrides.env`): its state is a pure function of the base and the line.
- */
-const unsetEnvState = perFrozen((_doc: ConfigDoc) => new Map<Release, readonly LocalState[]>());
-
 /** The pod-local state of a config the server will run, backends first, in config order. */
 export function podLocalState(doc: ConfigDoc, release: Release, env: EnvValues): LocalState[] {
-  if (env.size > 0 || !Object.isFrozen(doc)) return localState(doc, release, env);
-  const byLine = unsetEnvState(doc);
-  let kept = byLine.get(release);
-  if (kept === undefined) {
-    kept = localState(doc, release, env);
-    deepFreeze(kept);
-    byLine.set(release, kept);
-  }
-  return [...kept];
-}
-
-function localState(doc: ConfigDoc, release: Release, env: EnvValues): LocalState[] {
   const providers = running(doc, env);
   const used = new Set<string>();
   backendRefs(isMap(doc.storage) ? doc.storage.stores : undefined, used);
