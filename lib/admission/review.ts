@@ -11,10 +11,11 @@
  * Allowed without a check: DELETE and CONNECT, other kinds and versions (the
  * ValidatingWebhookConfiguration asks for v1alpha2 with `matchPolicy: Equivalent`, so v1alpha1
  * writes arrive converted), subresources (Metacontroller's status writes), objects being
- * deleted. An update that leaves `spec` unchanged (a label, an annotation, a finalizer) is
- * checked but denied only for an annotation it sets or changes (lib/admission/unchanged.ts): a
- * CR written before the webhook or under an older version has problems it was never told of,
- * and they come back as warnings.
+ * deleted, and an update that changes nothing the check reads (a label, a finalizer, another
+ * annotation: lib/admission/ratchet.ts). Any other update that leaves `spec` unchanged (an
+ * annotation the check reads) is checked but denied only for an annotation it sets or changes
+ * (lib/admission/unchanged.ts): a CR written before the webhook or under an older version has
+ * problems it was never told of, and they come back as warnings.
  */
 import type { ValidateContext } from "../api/validate";
 import { checkObject } from "../config/check-object";
@@ -25,8 +26,9 @@ import type { Release } from "../distributions/table";
 import type { FieldError } from "../errors";
 import { isPlainObject, own } from "../json";
 import { ADMISSION_API_VERSION, type AdmissionRequest, type GroupVersionKind } from "./request";
-import { unchangedBy } from "./unchanged";
-import { admissionWarnings } from "./warnings";
+import { ratchets } from "./ratchet";
+import { keptBy, specUnchanged } from "./unchanged";
+import { admissionWarnings, oneLine } from "./warnings";
 
 export {
   ADMISSION_API_VERSION,
@@ -78,7 +80,7 @@ function isLlsdV1alpha2(kind: GroupVersionKind): boolean {
 
 /** One line, as the apiserver wants warnings (kubectl prints each after "Warning: "). */
 function line(error: FieldError): string {
-  return `${error.path}: ${error.message}`.replace(/\s+/g, " ").trim();
+  return oneLine(`${error.path}: ${error.message}`);
 }
 
 /**
@@ -136,6 +138,11 @@ function deny(request: AdmissionRequest, errors: readonly FieldError[], said: re
 
 /** The admission decision for one request. */
 export function review(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
+  return ratchets(request) ? allow(request.uid) : judge(request, ctx);
+}
+
+/** The decision without ratcheting: every write is checked (the oracle of the ratcheted one). */
+export function judge(request: AdmissionRequest, ctx: ValidateContext = {}): AdmissionResponse {
   const { uid, object } = request;
   if (object === undefined || !isJudged(request)) return allow(uid);
   const problems = problemsOf(object, ctx, request.oldObject);
@@ -143,7 +150,8 @@ export function review(request: AdmissionRequest, ctx: ValidateContext = {}): Ad
   // The rules' warnings, then what generation decided on the user's behalf (its notes).
   const notes = [...problems.warnings.map(line), ...problems.notes];
   if (errors.length === 0) return allow(uid, notes);
-  if (errors.every((e) => unchangedBy(request, e.path))) {
+  // The spec compared once, not once per problem.
+  if (specUnchanged(request) && errors.every((e) => keptBy(request, e.path))) {
     const why = (e: FieldError): string => (e.path.startsWith("metadata.annotations[") ? "annotation" : "spec");
     return allow(uid, [...errors.map((e) => `${line(e)} (${why(e)} unchanged, so this update is allowed)`), ...notes]);
   }

@@ -26,7 +26,11 @@ export function specUnchanged(request: AdmissionRequest): boolean {
 
 /** An UPDATE that leaves the field of a problem at `path` as it was (see the file comment). */
 export function unchangedBy(request: AdmissionRequest, path: string): boolean {
-  if (!specUnchanged(request)) return false;
+  return specUnchanged(request) && keptBy(request, path);
+}
+
+/** Of an UPDATE that keeps the spec: does it keep the field of a problem at `path`? */
+export function keptBy(request: AdmissionRequest, path: string): boolean {
   const quoted = /^metadata\.annotations\[(".*")\]$/.exec(path)?.[1];
   if (quoted === undefined) return true;
   const key: unknown = JSON.parse(quoted); // the path's own quoting (annotationPath)

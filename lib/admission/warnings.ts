@@ -14,8 +14,29 @@ export const WARNING_CHARACTERS = 256;
 
 const chars = (text: string): string[] => Array.from(text);
 
+/** `chars(text).length` without the array: a surrogate pair is one character (a lone one counts alone). */
+export function charCount(text: string): number {
+  if (!/[\uD800-\uDFFF]/.test(text)) return text.length; // the usual case
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/**
+ * Whitespace other than a single space between words? Where there is none, a text is already one
+ * line: replacing each run of whitespace would copy it, space by space, into an equal string.
+ */
+function loose(text: string): boolean {
+  // One character class and three plain searches: an alternation would try each at every character.
+  return /[^\S ]/.test(text) || text.includes("  ") || text.startsWith(" ") || text.endsWith(" ");
+}
+
+/** Whitespace runs (line breaks too) made one space, the ends trimmed. */
+export function oneLine(text: string): string {
+  return loose(text) ? text.replace(/\s+/g, " ").trim() : text;
+}
+
 /** One printable line: whitespace runs (line breaks too) become a space, other control characters go. */
-function printable(text: string): string {
+export function printable(text: string): string {
+  if (!loose(text) && !/\p{Cc}/u.test(text)) return text;
   return text
     .replace(/\s+/g, " ")
     .replace(/\p{Cc}/gu, "")
@@ -29,15 +50,16 @@ function cut(text: string): string {
 
 /** The warnings to send, in order (see the file comment). */
 export function admissionWarnings(said: readonly string[]): string[] {
+  if (said.length === 0) return [];
   const distinct = [...new Set(said.map(printable))].filter((text) => text !== "");
-  const total = distinct.reduce((n, text) => n + chars(text).length, 0);
+  const total = distinct.reduce((n, text) => n + charCount(text), 0);
   if (total <= WARNINGS_TOTAL_CHARACTERS) return distinct;
   const out: string[] = [];
   let used = 0;
   // Room for the last line, which says how many were left out.
   const budget = WARNINGS_TOTAL_CHARACTERS - 80;
   for (const text of distinct.map(cut)) {
-    const length = chars(text).length;
+    const length = charCount(text);
     if (used + length > budget) break;
     out.push(text);
     used += length;

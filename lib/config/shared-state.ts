@@ -23,6 +23,7 @@ import { isPlainObject as isMap } from "../json";
 import { resolvedWith, type EnvValues } from "./container-env";
 import { fieldsOf, typeFields } from "./provider-fields";
 import { backendPlace, remotePlace } from "./state-place";
+import { perFrozen } from "../remembered";
 
 /** Said in every refusal of this rule: the sync hook tells it from the other generation errors by it. */
 export const KEPT_IN_POD = "kept inside each pod";
@@ -60,31 +61,42 @@ const DATA_APIS: readonly StateKind[] = ["files", "vector_io"];
 interface Running {
   readonly api: string;
   readonly id: string;
-  /** The type after substitution; undefined when a value not known here decides it. */
-  readonly type: string | undefined;
   readonly entry: ProviderEntry;
 }
 
-/** The providers the server will start, with the id each answers to. */
+/** The providers the server will start, with the id each answers to (their types are resolved where asked). */
 function running(doc: ConfigDoc, env: EnvValues): Running[] {
-  return Object.keys(doc.providers).flatMap((api) =>
-    (doc.providers[api] ?? []).flatMap((entry) => {
+  const out: Running[] = [];
+  for (const api of Object.keys(doc.providers))
+    for (const entry of doc.providers[api] ?? []) {
       const id = resolvedWith(entry.provider_id, env);
-      if (id === "" || id === "__disabled__") return [];
-      return [{ api, id: id ?? String(entry.provider_id), type: resolvedWith(entry.provider_type, env), entry }];
-    }),
-  );
+      if (id !== "" && id !== "__disabled__") out.push({ api, id: id ?? String(entry.provider_id), entry });
+    }
+  return out;
 }
 
 /** Every `backend: <name>` under `value`. */
-function backendRefs(value: unknown, out: Set<string>): void {
-  if (Array.isArray(value)) for (const v of value) backendRefs(v, out);
+function collectBackendRefs(value: unknown, out: Set<string>): void {
+  if (Array.isArray(value)) for (const v of value) collectBackendRefs(v, out);
   if (!isMap(value)) return;
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (key === "backend" && typeof v === "string") out.add(v);
-    else backendRefs(v, out);
+    else collectBackendRefs(v, out);
   }
+}
+
+/** A kept base's provider configs are frozen: their references are read once (lib/remembered.ts). */
+const frozenBackendRefs = perFrozen((value: object): ReadonlySet<string> => {
+  const refs = new Set<string>();
+  collectBackendRefs(value, refs);
+  return refs;
+});
+
+/** Every `backend: <name>` under `value`, added to `out`. */
+function backendRefs(value: unknown, out: Set<string>): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const ref of frozenBackendRefs(value)) out.add(ref);
 }
 
 /** One backend, if it is pod-local; `id` its name. */
@@ -115,10 +127,12 @@ function localBackends(doc: ConfigDoc, release: Release, used: ReadonlySet<strin
 /** A running provider of a data API that keeps its data in the pod, or undefined. */
 function localProvider(p: Running, release: Release, env: EnvValues): LocalState | undefined {
   const kind = DATA_APIS.find((k) => k === p.api);
-  if (kind === undefined || p.type === undefined) return undefined;
-  const at = { kind, id: p.id, type: p.type, where: `providers.${p.api}.${p.id}` };
-  if (p.type.startsWith("inline::")) return at;
-  const place = remotePlace(p.type, p.entry.config, typeFields(release, p.api, p.type)?.url, env);
+  // The type after substitution; undefined when a value not known here decides it.
+  const type = kind === undefined ? undefined : resolvedWith(p.entry.provider_type, env);
+  if (kind === undefined || type === undefined) return undefined;
+  const at = { kind, id: p.id, type, where: `providers.${p.api}.${p.id}` };
+  if (type.startsWith("inline::")) return at;
+  const place = remotePlace(type, p.entry.config, typeFields(release, p.api, type)?.url, env);
   return place && { ...at, why: place.why };
 }
 

@@ -180,24 +180,33 @@ describe("review", () => {
     expect(review(aRequest({ operation: "UPDATE", object, oldObject: object })).allowed).toBe(true);
   });
 
+  /** The spec's problems, as warnings of an update that keeps the spec. */
+  const KEPT_PROBLEMS = [
+    expect.stringMatching(
+      /^spec\.distribution\.name: Unknown distribution "nope".*\(spec unchanged, so this update is allowed\)$/,
+    ),
+    expect.stringMatching(
+      /^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/,
+    ),
+  ];
+
   it.each([
-    ["a label", { labels: { team: "a" } }],
-    ["an annotation the check does not read", { annotations: { "e2e-scale/touched": "1" } }],
-    ["a finalizer", { finalizers: ["example.com/keep"] }],
-  ])("allows an UPDATE that adds %s to a CR with an invalid spec, with its problems as warnings", (_what, metadata) => {
+    // Nothing the check reads changes: admitted unchecked (lib/admission/ratchet.ts), so no warnings.
+    ["a label", { labels: { team: "a" } }, {}],
+    ["an annotation the check does not read", { annotations: { "e2e-scale/touched": "1" } }, {}],
+    ["a finalizer", { finalizers: ["example.com/keep"] }, {}],
+    [
+      "an annotation the check reads",
+      { annotations: { "llamastack.io/follow-default-image": "false" } },
+      { warnings: KEPT_PROBLEMS },
+    ],
+  ])("allows an UPDATE that adds %s to a CR with an invalid spec", (_what, metadata, warnings) => {
     const oldObject = anLlsd(TWO_ERRORS);
     const object = anLlsd(structuredClone(TWO_ERRORS), metadata);
     expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
       uid: "705ab4f5-6393-11e8-b7cc-42010a800002",
       allowed: true,
-      warnings: [
-        expect.stringMatching(
-          /^spec\.distribution\.name: Unknown distribution "nope".*\(spec unchanged, so this update is allowed\)$/,
-        ),
-        expect.stringMatching(
-          /^spec\.resources\.models\[0\]\.embeddingDimension: .*\(spec unchanged, so this update is allowed\)$/,
-        ),
-      ],
+      ...warnings,
     });
   });
 
@@ -356,9 +365,18 @@ describe("review: the conversion's annotation, which every v1alpha1 read of the 
     expect(response.status?.details.causes.map((c) => c.field)).toEqual([FIELD]);
   });
 
-  it("allows a label on a CR whose annotation was broken before, with the problem as a warning", () => {
+  it("allows a label on a CR whose annotation was broken before, unchecked (lib/admission/ratchet.ts)", () => {
     const oldObject = withAnnotation("{oops");
     const object = withAnnotation("{oops", { labels: { team: "a" } });
+    expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
+      uid: aRequest().uid,
+      allowed: true,
+    });
+  });
+
+  it("allows another annotation on a CR whose annotation was broken before, with the problem as a warning", () => {
+    const oldObject = withAnnotation("{oops");
+    const object = anLlsd(structuredClone(VALID), { annotations: { [KEY]: "{oops", "team/x": "1" } });
     expect(review(aRequest({ operation: "UPDATE", object, oldObject }))).toEqual({
       uid: aRequest().uid,
       allowed: true,

@@ -1,5 +1,13 @@
 /** lib/admission/warnings.ts: warnings as kube-apiserver shows them (deduplicated, one line each, within its budget). */
-import { admissionWarnings, WARNING_CHARACTERS, WARNINGS_TOTAL_CHARACTERS } from "../../lib/admission/warnings";
+import fc from "fast-check";
+import {
+  admissionWarnings,
+  charCount,
+  oneLine,
+  printable,
+  WARNING_CHARACTERS,
+  WARNINGS_TOTAL_CHARACTERS,
+} from "../../lib/admission/warnings";
 
 const length = (text: string): number => Array.from(text).length;
 
@@ -32,5 +40,53 @@ describe("admissionWarnings", () => {
   it("keeps them all, whole, at exactly the total", () => {
     const said = ["a".repeat(WARNINGS_TOTAL_CHARACTERS - 1000), "b".repeat(1000)];
     expect(admissionWarnings(said)).toEqual(said);
+  });
+});
+
+describe("the one-line forms skip texts that are one line already: the same as the plain replacements", () => {
+  // Words, single and double spaces, every kind of whitespace and control character, surrogates.
+  const unit = fc.constantFrom(
+    "a",
+    "é",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\r",
+    "\u0007",
+    "\u0085",
+    "\u00a0",
+    "\u2028",
+    "\ufeff",
+    "\ud83d",
+    "\ude00",
+    "\ud83d\ude00",
+  );
+  const text = fc.string({ unit, maxLength: 12 });
+
+  it("printable", () => {
+    const plain = (t: string): string =>
+      t
+        .replace(/\s+/g, " ")
+        .replace(/\p{Cc}/gu, "")
+        .trim();
+    fc.assert(
+      fc.property(text, (t) => printable(t) === plain(t)),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("oneLine", () => {
+    fc.assert(
+      fc.property(text, (t) => oneLine(t) === t.replace(/\s+/g, " ").trim()),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("charCount", () => {
+    fc.assert(
+      fc.property(text, (t) => charCount(t) === length(t)),
+      { numRuns: 2000 },
+    );
   });
 });
