@@ -24,11 +24,6 @@ export function specUnchanged(request: AdmissionRequest): boolean {
   return request.operation === "UPDATE" && old !== undefined && sameJson(old.spec, request.object?.spec);
 }
 
-/** An UPDATE that leaves the field of a problem at `path` as it was (see the file comment). */
-export function unchangedBy(request: AdmissionRequest, path: string): boolean {
-  return specUnchanged(request) && keptBy(request, path);
-}
-
 /** Of an UPDATE that keeps the spec: does it keep the field of a problem at `path`? */
 export function keptBy(request: AdmissionRequest, path: string): boolean {
   const quoted = /^metadata\.annotations\[(".*")\]$/.exec(path)?.[1];

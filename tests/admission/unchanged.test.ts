@@ -1,6 +1,6 @@
 /** lib/admission/unchanged.ts: which UPDATEs keep the spec (their problems are warnings, never a denial). */
 import type { AdmissionRequest } from "../../lib/admission/request";
-import { sameJson, specUnchanged, unchangedBy } from "../../lib/admission/unchanged";
+import { keptBy, sameJson, specUnchanged } from "../../lib/admission/unchanged";
 
 const FOLLOW = "llamastack.io/follow-default-image";
 const V1ALPHA1 = "llamastack.io/v1alpha1-fields";
@@ -65,7 +65,11 @@ describe("sameJson", () => {
   });
 });
 
-describe("unchangedBy", () => {
+/** What review() asks of each problem: the spec compared once, then the problem's own field. */
+const unchangedBy = (request: AdmissionRequest, path: string): boolean =>
+  specUnchanged(request) && keptBy(request, path);
+
+describe("specUnchanged and keptBy, as review() combines them", () => {
   const path = `metadata.annotations[${JSON.stringify(V1ALPHA1)}]`;
   it.each([
     ["a spec problem, spec unchanged, a label added", "spec.workload.replicas", anLlsd({}, { a: "b" }), true],
